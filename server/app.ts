@@ -1,0 +1,115 @@
+import { fileURLToPath } from 'node:url';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import websocket from '@fastify/websocket';
+import type { Config } from './config';
+import { openDatabase, pgliteDir, type Database } from './db/client';
+import { loggerOptions } from './logger';
+import busPlugin, { type Bus } from './plugins/bus';
+import dbPlugin from './plugins/db';
+import errorsPlugin, { ERRORS } from './plugins/errors';
+import spaPlugin from './plugins/spa';
+import healthRoutes from './modules/health/health.routes';
+import { HealthService, initialComponents } from './modules/health/health.service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    health: HealthService;
+  }
+}
+
+export interface BuildOptions {
+  /** A database opened by the caller (tests); the app then leaves closing it to the caller. */
+  database?: Database;
+  /** A bus made by the caller (tests). */
+  bus?: Bus;
+  /** Folder of the built browser app; defaults to ./dist beside the project. */
+  distDir?: string;
+  /** Replaces the logger options (tests pass `false`). */
+  logger?: boolean;
+}
+
+const DEFAULT_DIST = fileURLToPath(new URL('../dist', import.meta.url));
+
+/**
+ * Builds the whole server: plugins, then each module under /api, then the browser app. Never listens:
+ * `main.ts` does that, and tests use `app.inject()`.
+ */
+export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger === false ? false : loggerOptions(config),
+    trustProxy: false,
+    bodyLimit: 1024 * 1024,
+    logController: new LogController({ disableRequestLogging: config.NODE_ENV === 'test' }),
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    genReqId: () => crypto.randomUUID(),
+  });
+  app.decorate('config', config);
+
+  await app.register(errorsPlugin);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // React and the chart set inline style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    strictTransportSecurity: config.PUBLIC_URL.startsWith('https://'),
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) => ({
+      statusCode: 429,
+      detail: `${ERRORS.RATE_LIMITED.detail.replace(' later.', '')} in ${Math.ceil(ctx.ttl / 1000)} s.`,
+    }),
+  });
+
+  const database =
+    opts.database ??
+    (await openDatabase(
+      config.DATABASE_URL
+        ? { kind: 'postgres', url: config.DATABASE_URL }
+        : { kind: 'pglite', dataDir: pgliteDir(config.DATA_DIR) },
+    ));
+  await app.register(dbPlugin, { database, owned: !opts.database });
+  await app.register(busPlugin, { ...(opts.bus ? { bus: opts.bus } : {}), redisUrl: config.REDIS_URL });
+
+  const health = new HealthService({
+    database,
+    bus: app.bus,
+    components: initialComponents(config),
+    version: config.version,
+  });
+  app.decorate('health', health);
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { health });
+    },
+    { prefix: '/api' },
+  );
+
+  await app.register(spaPlugin, { distDir: opts.distDir ?? DEFAULT_DIST });
+  return app;
+}

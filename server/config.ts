@@ -1,0 +1,160 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every environment variable the server reads, with its default. This list is the single source: the
+ * README's configuration table is generated from `CONFIG_DOCS` (`npm run docs:config`).
+ */
+
+const port = z.coerce
+  .number({ error: 'an integer from 1 to 65535' })
+  .int({ error: 'an integer from 1 to 65535' })
+  .min(1, { error: 'an integer from 1 to 65535' })
+  .max(65535, { error: 'an integer from 1 to 65535' });
+
+const optionalUrl = (what: string) =>
+  z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v))
+    .pipe(z.url({ error: `a ${what} URL` }).optional())
+    .optional();
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const NEWS_SOURCE_NAMES = ['replay', 'rss', 'binance-announcements', 'webhook', 'x', 'telegram'] as const;
+
+const newsSources = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
+  .pipe(
+    z
+      .array(z.enum(NEWS_SOURCE_NAMES, { error: `a comma list of ${NEWS_SOURCE_NAMES.join(', ')}` }))
+      .min(1, { error: `a comma list of ${NEWS_SOURCE_NAMES.join(', ')}` }),
+  );
+
+const commaList = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
+
+const ConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'development, production or test' }),
+  PORT: port,
+  HOST: z.string().min(1, { error: 'a host name or address' }),
+  DATA_DIR: z.string().min(1, { error: 'a folder path' }),
+  DATABASE_URL: optionalUrl('postgres://'),
+  REDIS_URL: optionalUrl('redis://'),
+  MARKET_SOURCE: z.enum(['auto', 'binance', 'sim'], { error: 'auto, binance or sim' }),
+  NEWS_SOURCES: newsSources,
+  RSS_FEEDS: commaList,
+  ANALYZER: z.enum(['local', 'llm'], { error: 'local or llm' }),
+  LLM_BASE_URL: optionalUrl('http(s)://'),
+  LLM_API_KEY: optionalText,
+  LLM_MODEL: optionalText,
+  SECRETS_KEY: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, { error: '64 hex characters (32 bytes)' })
+      .optional(),
+  ),
+  SMTP_URL: optionalUrl('smtp(s)://'),
+  PUBLIC_URL: optionalUrl('http(s)://'),
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  BTCPAY_URL: optionalUrl('http(s)://'),
+  BTCPAY_API_KEY: optionalText,
+  BTCPAY_STORE_ID: optionalText,
+  BTCPAY_WEBHOOK_SECRET: optionalText,
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
+  TWITTER_CLIENT_ID: optionalText,
+  TWITTER_CLIENT_SECRET: optionalText,
+  INGEST_TOKEN: optionalText,
+  ADMIN_EMAILS: commaList,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    error: 'fatal, error, warn, info, debug, trace or silent',
+  }),
+});
+
+type Env = z.infer<typeof ConfigSchema>;
+
+/** Each variable's default (as the text a user would write) and one line of help for the README. */
+export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> = {
+  NODE_ENV: { default: 'production', help: 'development gives pretty logs; test is used by the test suite' },
+  PORT: { default: '8080', help: 'HTTP port' },
+  HOST: { default: '127.0.0.1', help: 'address to listen on (0.0.0.0 to expose)' },
+  DATA_DIR: { default: './data', help: 'embedded database, generated secrets key, mail outbox, caches' },
+  DATABASE_URL: { default: '', help: 'postgres://… to use PostgreSQL; unset uses PGlite in DATA_DIR' },
+  REDIS_URL: { default: '', help: 'redis://… to share the event bus between processes; unset is in-process' },
+  MARKET_SOURCE: { default: 'auto', help: 'auto tries Binance public data, then falls back to the simulator' },
+  NEWS_SOURCES: { default: 'replay', help: `comma list of ${NEWS_SOURCE_NAMES.join(', ')}` },
+  RSS_FEEDS: { default: '', help: 'comma list of RSS/Atom feed URLs for the rss source' },
+  ANALYZER: { default: 'local', help: 'local (in-process, offline) or llm (OpenAI-compatible endpoint)' },
+  LLM_BASE_URL: { default: '', help: 'OpenAI-compatible base URL for ANALYZER=llm' },
+  LLM_API_KEY: { default: '', help: 'API key for the LLM endpoint' },
+  LLM_MODEL: { default: '', help: 'model name for the LLM endpoint' },
+  SECRETS_KEY: { default: '', help: '64 hex chars; unset → generated once into DATA_DIR/secrets.key (0600)' },
+  SMTP_URL: { default: '', help: 'smtp(s)://user:pass@host:port; unset writes mail to DATA_DIR/outbox' },
+  PUBLIC_URL: { default: '', help: 'public address used in mailed links; unset → http://HOST:PORT' },
+  STRIPE_SECRET_KEY: { default: '', help: 'card payments (Stripe Checkout); unset uses the sandbox provider' },
+  STRIPE_WEBHOOK_SECRET: { default: '', help: 'Stripe webhook signing secret' },
+  BTCPAY_URL: { default: '', help: 'crypto payments (BTCPay Server Greenfield); unset uses the sandbox' },
+  BTCPAY_API_KEY: { default: '', help: 'BTCPay Greenfield API key' },
+  BTCPAY_STORE_ID: { default: '', help: 'BTCPay store id' },
+  BTCPAY_WEBHOOK_SECRET: { default: '', help: 'BTCPay webhook secret' },
+  GOOGLE_CLIENT_ID: { default: '', help: 'Google sign-in link' },
+  GOOGLE_CLIENT_SECRET: { default: '', help: 'Google sign-in link' },
+  TWITTER_CLIENT_ID: { default: '', help: 'Twitter sign-in link' },
+  TWITTER_CLIENT_SECRET: { default: '', help: 'Twitter sign-in link' },
+  INGEST_TOKEN: { default: '', help: 'bearer token for POST /api/signals/ingest (webhook source)' },
+  ADMIN_EMAILS: { default: '', help: 'comma list of emails that get the admin role' },
+  LOG_LEVEL: { default: 'info', help: 'fatal, error, warn, info, debug, trace or silent' },
+};
+
+export type Config = Omit<Env, 'DATA_DIR' | 'PUBLIC_URL'> & {
+  /** Absolute path. */
+  DATA_DIR: string;
+  PUBLIC_URL: string;
+  version: string;
+};
+
+/** Thrown by `loadConfig`; its message is the one line printed before the process exits. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Parses the environment. Empty strings count as unset. On a bad value it throws a `ConfigError` whose
+ * message names the variable, the value and what is accepted.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.0'): Config {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(CONFIG_DOCS) as (keyof Env)[]) {
+    const raw = env[key];
+    input[key] = raw === undefined || raw.trim() === '' ? CONFIG_DOCS[key].default : raw;
+  }
+  const parsed = ConfigSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = String(issue?.path[0] ?? 'configuration');
+    const value = input[key] ?? '';
+    const shown = /KEY|SECRET|TOKEN|PASSWORD/.test(key) ? '(hidden)' : JSON.stringify(value);
+    throw new ConfigError(`Invalid ${key}=${shown}: expected ${issue?.message ?? 'a valid value'}`);
+  }
+  const cfg = parsed.data;
+  const DATA_DIR = path.resolve(cfg.DATA_DIR);
+  const PUBLIC_URL = (cfg.PUBLIC_URL ?? `http://${cfg.HOST}:${cfg.PORT}`).replace(/\/+$/, '');
+  return { ...cfg, DATA_DIR, PUBLIC_URL, version };
+}

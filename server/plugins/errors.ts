@@ -1,0 +1,111 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { ZodError } from 'zod';
+import type { ValidationIssue } from '../../src/contracts/errors';
+
+/**
+ * The server's one error vocabulary. A service throws `appError('CODE')` (optionally with a more precise
+ * detail); the error plugin maps it to `{"detail": "…"}` with the registered status. Anything else that
+ * escapes a route is a bug: logged with its stack, answered as a plain 500.
+ */
+export const ERRORS = {
+  NOT_FOUND: { status: 404, detail: 'Not Found' },
+  BAD_REQUEST: { status: 400, detail: 'Bad request.' },
+  UNAUTHORIZED: { status: 401, detail: 'Not authenticated' },
+  FORBIDDEN: { status: 403, detail: 'Not allowed.' },
+  CONFLICT: { status: 409, detail: 'Conflict.' },
+  PAYLOAD_TOO_LARGE: { status: 413, detail: 'Request body is too large.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, detail: 'Unsupported content type.' },
+  RATE_LIMITED: { status: 429, detail: 'Too many requests. Please try again later.' },
+  SERVICE_UNAVAILABLE: { status: 503, detail: 'Service temporarily unavailable.' },
+  INTERNAL: { status: 500, detail: 'Internal Server Error' },
+} as const satisfies Record<string, { status: number; detail: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly code: ErrorCode,
+    readonly status: number,
+    readonly detail: string,
+    /** Extra response headers, e.g. Retry-After. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+  }
+}
+
+export function appError(code: ErrorCode, detail?: string, headers?: Record<string, string>): AppError {
+  const entry = ERRORS[code];
+  return new AppError(code, entry.status, detail ?? entry.detail, headers);
+}
+
+
+/** Maps zod issues to FastAPI's 422 list. `where` is the first element of `loc`: body, query, path… */
+export function zodToIssues(error: ZodError, where: string): ValidationIssue[] {
+  return error.issues.map((issue) => ({
+    loc: [where, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+    msg: issue.message,
+    type: issue.code,
+  }));
+}
+
+/** Thrown by `parse()` helpers in routes so that the error handler knows which part of the request failed. */
+export class RequestValidationError extends Error {
+  override name = 'RequestValidationError';
+  constructor(readonly issues: ValidationIssue[]) {
+    super('Request validation failed');
+  }
+}
+
+/** Parses one part of a request with a contract schema; failures become a 422 with FastAPI's shape. */
+export function parseRequest<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: ZodError } },
+  value: unknown,
+  where: 'body' | 'query' | 'path' | 'header' = 'body',
+): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new RequestValidationError(zodToIssues(result.error, where));
+  return result.data;
+}
+
+function isFastifyError(err: unknown): err is FastifyError {
+  return err instanceof Error && typeof (err as Partial<FastifyError>).code === 'string';
+}
+
+export default fp(
+  async function errorsPlugin(app: FastifyInstance) {
+    app.setErrorHandler((err: unknown, request, reply) => {
+      if (err instanceof AppError) {
+        reply.headers(err.headers).code(err.status).send({ detail: err.detail });
+        return;
+      }
+      if (err instanceof RequestValidationError) {
+        reply.code(422).send({ detail: err.issues });
+        return;
+      }
+      if (err instanceof ZodError) {
+        reply.code(422).send({ detail: zodToIssues(err, 'body') });
+        return;
+      }
+      if (isFastifyError(err) && err.statusCode !== undefined && err.statusCode < 500) {
+        // Framework-level client errors: bad JSON, body too large, unsupported media type, rate limit.
+        const status = err.statusCode;
+        const detail =
+          err.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+            ? ERRORS.PAYLOAD_TOO_LARGE.detail
+            : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+              ? ERRORS.UNSUPPORTED_MEDIA_TYPE.detail
+              : err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+                ? 'Request body is not valid JSON.'
+                : err.message;
+        reply.code(status).send({ detail });
+        return;
+      }
+      request.log.error({ err }, 'unhandled error');
+      reply.code(500).send({ detail: ERRORS.INTERNAL.detail });
+    });
+  },
+  { name: 'errors' },
+);

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** What `GET /api/healthz` answers; the browser reads `standins` to say which offline parts are active. */
+export const Health = z.object({
+  status: z.enum(['ok', 'degraded']),
+  db: z.enum(['pglite', 'postgres']),
+  dbOk: z.boolean(),
+  bus: z.enum(['memory', 'redis']),
+  busOk: z.boolean(),
+  market: z.enum(['sim', 'binance']),
+  news: z.array(z.string()),
+  exchange: z.enum(['paper']),
+  analyzer: z.enum(['local', 'llm']),
+  payments: z.array(z.string()),
+  mail: z.enum(['outbox', 'smtp']),
+  /** Human-readable names of the offline stand-ins in use, e.g. "embedded database (PGlite)". */
+  standins: z.array(z.string()),
+  version: z.string(),
+  uptimeSeconds: z.number(),
+});
+export type Health = z.infer<typeof Health>;

@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type Database } from '../../server/db/client';
+
+/** A database a test suite runs against. */
+export interface DbTarget {
+  name: 'pglite' | 'postgres';
+  open(): Promise<Database>;
+  /** Removes what `open` created (the test schema on Postgres). */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * The databases every DB test runs against: PGlite in memory always, and real PostgreSQL as well when
+ * TEST_DATABASE_URL is set (a fresh schema per suite, dropped afterwards).
+ */
+export function dbTargets(): DbTarget[] {
+  const targets: DbTarget[] = [
+    { name: 'pglite', open: () => openDatabase({ kind: 'pglite-memory' }), cleanup: async () => {} },
+  ];
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    targets.push({
+      name: 'postgres',
+      open: () => openDatabase({ kind: 'postgres', url, schema, poolSize: 4 }),
+      async cleanup() {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        try {
+          await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        } finally {
+          await client.end();
+        }
+      },
+    });
+  }
+  return targets;
+}

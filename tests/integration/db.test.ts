@@ -1,0 +1,53 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../server/db/client';
+import { users } from '../../server/db/schema';
+import { dbTargets } from '../helpers/db';
+
+describe.each(dbTargets())('database on $name', (target) => {
+  afterAll(() => target.cleanup());
+
+  it('applies the migrations, and applying them again changes nothing', async () => {
+    const database = await target.open();
+    await database.db.insert(users).values({ email: 'Ada@Example.com', username: 'ada' });
+    await database.migrate();
+    const rows = await database.db.select().from(users);
+    expect(rows.map((r) => r.username)).toEqual(['ada']);
+    expect(rows[0]?.role).toBe('user');
+    expect(rows[0]?.id).toMatch(/^[0-9a-f-]{36}$/);
+    await database.close();
+  });
+
+  it('keeps emails and usernames unique regardless of case', async () => {
+    const database = await target.open();
+    await database.db.delete(users);
+    await database.db.insert(users).values({ email: 'Ada@Example.com', username: 'ada' });
+    await expect(
+      database.db.insert(users).values({ email: 'ada@example.COM', username: 'someone' }),
+    ).rejects.toThrow();
+    await expect(database.db.insert(users).values({ email: 'x@example.com', username: 'ADA' })).rejects.toThrow();
+    const count = await database.db.execute(sql`select count(*)::int as n from users`);
+    expect(count.rows[0]).toEqual({ n: 1 });
+    await database.close();
+  });
+});
+
+describe('embedded database in DATA_DIR', () => {
+  it('keeps data across a close and reopen', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'sc-pglite-'));
+    try {
+      const a = await openDatabase({ kind: 'pglite', dataDir: dir });
+      await a.db.insert(users).values({ email: 'kept@example.com', username: 'kept' });
+      await a.close();
+      const b = await openDatabase({ kind: 'pglite', dataDir: dir });
+      const row = await b.db.select().from(users).where(eq(users.username, 'kept'));
+      expect(row).toHaveLength(1);
+      await b.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
