@@ -98,7 +98,10 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   DATA_DIR: { default: './data', help: 'embedded database, generated secrets key, mail outbox, caches' },
   DATABASE_URL: { default: '', help: 'postgres://… to use PostgreSQL; unset uses PGlite in DATA_DIR' },
   REDIS_URL: { default: '', help: 'redis://… to share the event bus between processes; unset is in-process' },
-  MARKET_SOURCE: { default: 'auto', help: 'auto tries Binance public data, then falls back to the simulator' },
+  MARKET_SOURCE: {
+    default: 'auto',
+    help: 'auto tries Binance public data, then falls back to the simulator',
+  },
   NEWS_SOURCES: { default: 'replay', help: `comma list of ${NEWS_SOURCE_NAMES.join(', ')}` },
   RSS_FEEDS: { default: '', help: 'comma list of RSS/Atom feed URLs for the rss source' },
   ANALYZER: { default: 'local', help: 'local (in-process, offline) or llm (OpenAI-compatible endpoint)' },
@@ -108,7 +111,10 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   SECRETS_KEY: { default: '', help: '64 hex chars; unset → generated once into DATA_DIR/secrets.key (0600)' },
   SMTP_URL: { default: '', help: 'smtp(s)://user:pass@host:port; unset writes mail to DATA_DIR/outbox' },
   PUBLIC_URL: { default: '', help: 'public address used in mailed links; unset → http://HOST:PORT' },
-  STRIPE_SECRET_KEY: { default: '', help: 'card payments (Stripe Checkout); unset uses the sandbox provider' },
+  STRIPE_SECRET_KEY: {
+    default: '',
+    help: 'card payments (Stripe Checkout); unset uses the sandbox provider',
+  },
   STRIPE_WEBHOOK_SECRET: { default: '', help: 'Stripe webhook signing secret' },
   BTCPAY_URL: { default: '', help: 'crypto payments (BTCPay Server Greenfield); unset uses the sandbox' },
   BTCPAY_API_KEY: { default: '', help: 'BTCPay Greenfield API key' },

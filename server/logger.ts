@@ -46,7 +46,9 @@ export const REDACT_PATHS = [
 ];
 
 /** Fastify's logger options: JSON lines, or pretty lines in development. */
-export function loggerOptions(config: Pick<Config, 'LOG_LEVEL' | 'NODE_ENV'>): FastifyServerOptions['logger'] {
+export function loggerOptions(
+  config: Pick<Config, 'LOG_LEVEL' | 'NODE_ENV'>,
+): FastifyServerOptions['logger'] {
   return {
     level: config.LOG_LEVEL,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
@@ -56,7 +58,12 @@ export function loggerOptions(config: Pick<Config, 'LOG_LEVEL' | 'NODE_ENV'>): F
       },
     },
     ...(config.NODE_ENV === 'development'
-      ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } }
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
+          },
+        }
       : {}),
   };
 }

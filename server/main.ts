@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 let config: Config;
 try {
@@ -48,7 +50,9 @@ try {
 } catch (err) {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') {
-    process.stderr.write(`Port ${config.PORT} on ${config.HOST} is already in use: set PORT to another port.\n`);
+    process.stderr.write(
+      `Port ${config.PORT} on ${config.HOST} is already in use: set PORT to another port.\n`,
+    );
   } else {
     app.log.error({ err }, 'could not start');
   }

@@ -41,7 +41,6 @@ export function appError(code: ErrorCode, detail?: string, headers?: Record<stri
   return new AppError(code, entry.status, detail ?? entry.detail, headers);
 }
 
-
 /** Maps zod issues to FastAPI's 422 list. `where` is the first element of `loc`: body, query, path… */
 export function zodToIssues(error: ZodError, where: string): ValidationIssue[] {
   return error.issues.map((issue) => ({

@@ -50,6 +50,13 @@ describe.each(dbTargets())('app on $name', (target) => {
     await broken.app.close();
   });
 
+  it('sends API answers with nosniff, no framing and no caching', async () => {
+    const res = await t.app.inject('/api/healthz');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
   it('answers unknown /api paths with a JSON 404, whatever the method', async () => {
     for (const method of ['GET', 'POST', 'DELETE'] as const) {
       const res = await t.app.inject({ method, url: '/api/no-such-thing', headers: { accept: 'text/html' } });

@@ -26,8 +26,16 @@ if (redisUrl) {
     name: 'redis',
     async pair(onError) {
       const prefix = `test:${randomBytes(4).toString('hex')}:`;
-      const a = await RedisBus.connect({ url: redisUrl, prefix, ...(onError ? { onHandlerError: onError } : {}) });
-      const b = await RedisBus.connect({ url: redisUrl, prefix, ...(onError ? { onHandlerError: onError } : {}) });
+      const a = await RedisBus.connect({
+        url: redisUrl,
+        prefix,
+        ...(onError ? { onHandlerError: onError } : {}),
+      });
+      const b = await RedisBus.connect({
+        url: redisUrl,
+        prefix,
+        ...(onError ? { onHandlerError: onError } : {}),
+      });
       return [a, b];
     },
   });
@@ -106,29 +114,30 @@ describe.each(targets)('$name bus', (target) => {
 });
 
 // Only where a Redis answers (CI sets TEST_REDIS_URL when one does).
-if (redisUrl) describe('redis bus across processes', () => {
-  it('drops a message that does not match its schema', async () => {
-    const prefix = `test:${randomBytes(4).toString('hex')}:`;
-    const invalid: string[] = [];
-    const bus = await RedisBus.connect({
-      url: redisUrl,
-      prefix,
-      onInvalidMessage: (topic, reason) => invalid.push(`${topic}: ${reason}`),
+if (redisUrl)
+  describe('redis bus across processes', () => {
+    it('drops a message that does not match its schema', async () => {
+      const prefix = `test:${randomBytes(4).toString('hex')}:`;
+      const invalid: string[] = [];
+      const bus = await RedisBus.connect({
+        url: redisUrl,
+        prefix,
+        onInvalidMessage: (topic, reason) => invalid.push(`${topic}: ${reason}`),
+      });
+      const seen: unknown[] = [];
+      bus.subscribe('user.created', (p) => {
+        seen.push(p);
+      });
+      await bus.ready();
+      const raw = new Redis(redisUrl);
+      await raw.publish(`${prefix}user.created`, JSON.stringify({ id: 42 }));
+      await raw.publish(`${prefix}user.created`, 'not json');
+      await raw.publish(`${prefix}user.created`, JSON.stringify({ id: 'u2', username: 'bob' }));
+      const deadline = Date.now() + 2000;
+      while (seen.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(seen).toEqual([{ id: 'u2', username: 'bob' }]);
+      expect(invalid).toHaveLength(2);
+      raw.disconnect();
+      await bus.close();
     });
-    const seen: unknown[] = [];
-    bus.subscribe('user.created', (p) => {
-      seen.push(p);
-    });
-    await bus.ready();
-    const raw = new Redis(redisUrl);
-    await raw.publish(`${prefix}user.created`, JSON.stringify({ id: 42 }));
-    await raw.publish(`${prefix}user.created`, 'not json');
-    await raw.publish(`${prefix}user.created`, JSON.stringify({ id: 'u2', username: 'bob' }));
-    const deadline = Date.now() + 2000;
-    while (seen.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(seen).toEqual([{ id: 'u2', username: 'bob' }]);
-    expect(invalid).toHaveLength(2);
-    raw.disconnect();
-    await bus.close();
   });
-});

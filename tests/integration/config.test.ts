@@ -22,10 +22,31 @@ describe('loadConfig', () => {
 
   it('documents every variable ARCHITECTURE.md lists', () => {
     const listed = [
-      'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'REDIS_URL', 'MARKET_SOURCE', 'NEWS_SOURCES', 'ANALYZER',
-      'LLM_BASE_URL', 'LLM_API_KEY', 'LLM_MODEL', 'SECRETS_KEY', 'SMTP_URL', 'PUBLIC_URL', 'STRIPE_SECRET_KEY',
-      'STRIPE_WEBHOOK_SECRET', 'BTCPAY_URL', 'BTCPAY_API_KEY', 'BTCPAY_STORE_ID', 'BTCPAY_WEBHOOK_SECRET',
-      'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET', 'TWITTER_CLIENT_ID', 'TWITTER_CLIENT_SECRET', 'INGEST_TOKEN',
+      'PORT',
+      'HOST',
+      'DATA_DIR',
+      'DATABASE_URL',
+      'REDIS_URL',
+      'MARKET_SOURCE',
+      'NEWS_SOURCES',
+      'ANALYZER',
+      'LLM_BASE_URL',
+      'LLM_API_KEY',
+      'LLM_MODEL',
+      'SECRETS_KEY',
+      'SMTP_URL',
+      'PUBLIC_URL',
+      'STRIPE_SECRET_KEY',
+      'STRIPE_WEBHOOK_SECRET',
+      'BTCPAY_URL',
+      'BTCPAY_API_KEY',
+      'BTCPAY_STORE_ID',
+      'BTCPAY_WEBHOOK_SECRET',
+      'GOOGLE_CLIENT_ID',
+      'GOOGLE_CLIENT_SECRET',
+      'TWITTER_CLIENT_ID',
+      'TWITTER_CLIENT_SECRET',
+      'INGEST_TOKEN',
       'LOG_LEVEL',
     ];
     for (const name of listed) expect(Object.keys(CONFIG_DOCS)).toContain(name);
@@ -53,7 +74,10 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, 'Invalid PORT="70000": expected an integer from 1 to 65535'],
     [{ MARKET_SOURCE: 'kraken' }, 'Invalid MARKET_SOURCE="kraken": expected auto, binance or sim'],
     [{ ANALYZER: 'gpt' }, 'Invalid ANALYZER="gpt": expected local or llm'],
-    [{ LOG_LEVEL: 'loud' }, 'Invalid LOG_LEVEL="loud": expected fatal, error, warn, info, debug, trace or silent'],
+    [
+      { LOG_LEVEL: 'loud' },
+      'Invalid LOG_LEVEL="loud": expected fatal, error, warn, info, debug, trace or silent',
+    ],
     [{ DATABASE_URL: 'not a url' }, 'Invalid DATABASE_URL="not a url": expected a postgres:// URL'],
     [
       { NEWS_SOURCES: 'replay,fax' },

@@ -28,7 +28,9 @@ describe.each(dbTargets())('database on $name', (target) => {
     await expect(
       database.db.insert(users).values({ email: 'ada@example.COM', username: 'someone' }),
     ).rejects.toThrow();
-    await expect(database.db.insert(users).values({ email: 'x@example.com', username: 'ADA' })).rejects.toThrow();
+    await expect(
+      database.db.insert(users).values({ email: 'x@example.com', username: 'ADA' }),
+    ).rejects.toThrow();
     const count = await database.db.execute(sql`select count(*)::int as n from users`);
     expect(count.rows[0]).toEqual({ n: 1 });
     await database.close();

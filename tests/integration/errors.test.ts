@@ -17,7 +17,9 @@ beforeAll(async () => {
     const body = parseRequest(z.object({ email: z.email(), age: z.number().int() }), req.body);
     return body;
   });
-  app.get('/query', async (req) => parseRequest(z.object({ limit: z.coerce.number().max(50) }), req.query, 'query'));
+  app.get('/query', async (req) =>
+    parseRequest(z.object({ limit: z.coerce.number().max(50) }), req.query, 'query'),
+  );
   app.get('/bug', async () => {
     throw new Error('secret internals at /srv/app.ts:42');
   });

@@ -5,7 +5,9 @@ import { loggerOptions, redactUrl } from '../../server/logger';
 
 describe('log redaction', () => {
   it('redacts secret query parameters and keeps the rest', () => {
-    expect(redactUrl('/api/ws/positions?token=eyJabc&x=1')).toBe('/api/ws/positions?token=%5Bredacted%5D&x=1');
+    expect(redactUrl('/api/ws/positions?token=eyJabc&x=1')).toBe(
+      '/api/ws/positions?token=%5Bredacted%5D&x=1',
+    );
     expect(redactUrl('/reset-password?token=t0k3n')).not.toContain('t0k3n');
     expect(redactUrl('/api/klines?symbol=BTCUSDT')).toBe('/api/klines?symbol=BTCUSDT');
     expect(redactUrl('/api/healthz')).toBe('/api/healthz');

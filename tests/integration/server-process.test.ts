@@ -1,51 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, pgliteDir } from '../../server/db/client';
 import { users } from '../../server/db/schema';
-
-const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-function run(env: Record<string, string>): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
-  const child = spawn(tsx, ['server/main.ts'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => out, exit };
-}
-
-async function waitForHealth(port: number, ms = 30_000): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/healthz`);
-      if (res.ok) return (await res.json()) as Record<string, unknown>;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('server did not become healthy');
-}
+import { freePort, startServerProcess as run, waitForHealth } from '../helpers/process';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -68,7 +27,7 @@ describe('the server process', () => {
     const env = { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
 
     const first = run(env);
-    const health = await waitForHealth(port);
+    const health = await waitForHealth(`http://127.0.0.1:${port}`);
     expect(health).toMatchObject({ status: 'ok', db: 'pglite' });
     first.child.kill('SIGTERM');
     expect(await first.exit).toBe(0);
@@ -79,7 +38,7 @@ describe('the server process', () => {
     await db.close();
 
     const second = run(env);
-    expect(await waitForHealth(port)).toMatchObject({ status: 'ok' });
+    expect(await waitForHealth(`http://127.0.0.1:${port}`)).toMatchObject({ status: 'ok' });
     second.child.kill('SIGINT');
     expect(await second.exit).toBe(0);
 

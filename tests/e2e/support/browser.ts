@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ROOT, freePort, startServerProcess, waitForHealth, type ServerProcess } from '../../helpers/process';
+
+export const ARTIFACTS = path.join(ROOT, 'tests/e2e/artifacts');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Flags that keep chromium from reaching for the network on this closed machine. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface E2eEnv {
+  baseUrl: string;
+  server: ServerProcess;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Starts the built server on a free port with a fresh DATA_DIR, and a headless chromium. */
+export async function startE2e(env: Record<string, string> = {}): Promise<E2eEnv> {
+  if (!existsSync(path.join(ROOT, 'dist/index.html'))) {
+    throw new Error('dist/ is missing: run `npm run build` first (npm run test:e2e does).');
+  }
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  await mkdir(ARTIFACTS, { recursive: true });
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-e2e-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const server = startServerProcess({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env });
+  try {
+    await waitForHealth(baseUrl);
+  } catch (err) {
+    await server.stop();
+    throw new Error(`${(err as Error).message}\n${server.output()}`);
+  }
+  // Playwright gives every launch a fresh, empty profile folder of its own.
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  return {
+    baseUrl,
+    server,
+    browser,
+    async close() {
+      await browser.close();
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A page that records console errors, failed requests and requests that left loopback. */
+export async function openPage(
+  env: E2eEnv,
+  viewport = { width: 1440, height: 900 },
+): Promise<{ context: BrowserContext; page: Page; problems: string[]; offsite: string[] }> {
+  const context = await env.browser.newContext({ viewport });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const offsite: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('request', (req) => {
+    const url = new URL(req.url());
+    if (
+      !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) &&
+      !['data:', 'blob:'].includes(url.protocol)
+    ) {
+      offsite.push(req.url());
+    }
+  });
+  return { context, page, problems, offsite };
+}
