@@ -11,7 +11,7 @@ import busPlugin, { type Bus } from './plugins/bus';
 import dbPlugin from './plugins/db';
 import errorsPlugin, { ERRORS } from './plugins/errors';
 import spaPlugin from './plugins/spa';
-import healthRoutes from './modules/health/health.routes';
+import { MODULES } from './modules';
 import { HealthService, initialComponents } from './modules/health/health.service';
 
 declare module 'fastify' {
@@ -98,7 +98,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         done();
       });
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
-      await api.register(healthRoutes, { health });
+      for (const module of MODULES) await api.register(module.routes);
     },
     { prefix: '/api' },
   );

@@ -41,7 +41,7 @@ export async function startE2e(env: Record<string, string> = {}): Promise<E2eEnv
     await waitForHealth(baseUrl);
   } catch (err) {
     await server.stop();
-    throw new Error(`${(err as Error).message}\n${server.output()}`);
+    throw new Error(`${(err as Error).message}\n${server.output()}`, { cause: err });
   }
   // Playwright gives every launch a fresh, empty profile folder of its own.
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });

@@ -1,0 +1,11 @@
+import type { FastifyPluginAsync } from 'fastify';
+import healthRoutes from './health/health.routes';
+
+/**
+ * Every module's routes, registered under /api in this order. A module is a Fastify plugin that reads
+ * the shared parts from the app's decorators (config, database, bus, health) and talks to other
+ * modules only through their services or the bus.
+ */
+export const MODULES: { name: string; routes: FastifyPluginAsync }[] = [
+  { name: 'health', routes: healthRoutes },
+];
