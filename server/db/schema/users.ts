@@ -1,11 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
-/**
- * The database schema, one table group per module. Tables belong to their module: another module
- * reaches them only through that module's service.
- */
-
+/** Accounts (module users); sign-in data is added by the auth module's own tables. */
 export const users = pgTable(
   'users',
   {

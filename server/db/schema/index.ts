@@ -1,0 +1,5 @@
+/**
+ * The database schema, one file per module. A module's tables belong to it: another module reaches them
+ * only through that module's service.
+ */
+export * from './users';
