@@ -41,7 +41,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['react', 'react-dom', 'react-dom/*', '@preact/signals-react'], message: 'The core has no React.' },
+            {
+              group: ['react', 'react-dom', 'react-dom/*', '@preact/signals-react'],
+              message: 'The core has no React.',
+            },
             { group: ['@xterm/*'], message: 'The core has no xterm.' },
             { group: ['**/panes/**', '**/app/**'], message: 'The core never imports views.' },
           ],
@@ -55,7 +58,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['ofetch', '**/services/http*'], message: 'Panes only display; fetch in a service.' }] },
+        {
+          patterns: [
+            { group: ['ofetch', '**/services/http*'], message: 'Panes only display; fetch in a service.' },
+          ],
+        },
       ],
     },
   },

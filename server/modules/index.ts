@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import authRoutes from './auth/auth.routes';
 import healthRoutes from './health/health.routes';
 
 /**
@@ -8,4 +9,5 @@ import healthRoutes from './health/health.routes';
  */
 export const MODULES: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'health', routes: healthRoutes },
+  { name: 'auth', routes: authRoutes },
 ];

@@ -1,0 +1,12 @@
+/// <reference types="vite/client" />
+
+interface ImportMetaEnv {
+  /** Main API base; default `/api` on the same origin. */
+  readonly VITE_API_BASE?: string;
+  /** Trading/price API base; default `/api` on the same origin. */
+  readonly VITE_TRADING_API_BASE?: string;
+}
+
+interface ImportMeta {
+  readonly env: ImportMetaEnv;
+}

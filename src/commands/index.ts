@@ -1,0 +1,27 @@
+import type { CommandLine } from '../services/terminal/session';
+import coreCommands from './areas/core';
+import marketCommands from './areas/market';
+import { createRegistry, type CommandRegistry } from './registry';
+import type { CommandContext, CommandDefinition } from './types';
+
+export type { CommandContext, CommandDefinition } from './types';
+export { defineCommand } from './types';
+
+/** Every command area, in the order `help` lists them. Add a new area file here. */
+export const AREAS: readonly (readonly CommandDefinition[])[] = [coreCommands, marketCommands];
+
+export interface Commands extends CommandLine {
+  registry: CommandRegistry;
+}
+
+/** Builds the registry with every area and binds it to a context (stores and API clients). */
+export function createCommands(ctx: Omit<CommandContext, 'registry'>): Commands {
+  const registry = createRegistry();
+  for (const area of AREAS) for (const command of area) registry.register(command);
+  const bound: CommandContext = { ...ctx, registry };
+  return {
+    registry,
+    runLine: (line) => registry.runLine(line, bound),
+    complete: (prefix) => registry.complete(prefix),
+  };
+}

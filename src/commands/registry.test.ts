@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { success } from '../services/terminal/output';
+import { createRegistry } from './registry';
+import { scriptedSession } from './testing/scripted';
+import { defineCommand, type CommandContext } from './types';
+
+const echo = defineCommand({
+  name: 'echo',
+  aliases: ['say'],
+  area: 'test',
+  summary: 'Print the words.',
+  usage: 'echo <words...>',
+  examples: ['echo hi'],
+  options: [{ flags: '-l, --loud', description: 'Upper-case.' }],
+  args: z.object({ words: z.array(z.string()), loud: z.boolean().optional() }),
+  run(_ctx, { words, loud }) {
+    const text = words.join(' ');
+    return [success(loud === true ? text.toUpperCase() : text)];
+  },
+});
+
+const ctx = (): CommandContext => {
+  const { stores, api, commands } = scriptedSession();
+  return { stores, api, registry: commands.registry };
+};
+
+describe('command registry', () => {
+  it('throws on a duplicate name or alias', () => {
+    const registry = createRegistry();
+    registry.register(echo);
+    expect(() => registry.register({ ...echo, aliases: [] })).toThrow(/"echo" is already registered/);
+    expect(() => registry.register({ ...echo, name: 'shout', usage: 'shout', aliases: ['say'] })).toThrow(
+      /"say" is already registered by "echo"/,
+    );
+    expect(() => registry.register({ ...echo, name: 'Echo2', usage: 'Echo2' })).toThrow(/lower-case/);
+  });
+
+  it('parses arguments and options with commander and dispatches by name or alias', async () => {
+    const registry = createRegistry();
+    registry.register(echo);
+    expect(await registry.runLine('echo "hello  there" you', ctx())).toEqual([success('hello  there you')]);
+    expect(await registry.runLine('SAY -l hi', ctx())).toEqual([success('HI')]);
+    expect(registry.complete('ec')).toEqual(['echo']);
+    expect(registry.complete('x')).toEqual([]);
+  });
+
+  it('turns parse errors into typed error lines instead of exiting', async () => {
+    const registry = createRegistry();
+    registry.register(echo);
+    const missing = await registry.runLine('echo', ctx());
+    expect(missing[0]).toEqual({
+      text: "Missing required argument 'words'.",
+      tone: 'error',
+      code: 'parse',
+    });
+    expect(missing[1]?.text).toBe('Usage: echo <words...>');
+    const unknownOption = await registry.runLine('echo --nope hi', ctx());
+    expect(unknownOption[0]).toMatchObject({
+      tone: 'error',
+      code: 'parse',
+      text: "Unknown option '--nope'.",
+    });
+    expect(await registry.runLine('echo "open', ctx())).toEqual([
+      { text: 'Unclosed " quote.', tone: 'error', code: 'parse' },
+    ]);
+  });
+
+  it('answers an unknown command with a hint and a blank line with nothing', async () => {
+    const { type } = scriptedSession();
+    expect(await type('frobnicate now')).toEqual([
+      'error: Unknown command: frobnicate. Type "help" to list commands.',
+    ]);
+    expect(await type('   ')).toEqual([]);
+  });
+
+  it('turns a failing handler into an error line with the server detail', async () => {
+    const registry = createRegistry();
+    registry.register({
+      ...echo,
+      run: () =>
+        Promise.reject(Object.assign(new Error('HTTP 400'), { status: 400, data: { detail: 'Nope' } })),
+    });
+    expect(await registry.runLine('echo x', ctx())).toEqual([
+      { text: 'Nope', tone: 'error', code: 'failed' },
+    ]);
+  });
+});

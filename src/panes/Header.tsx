@@ -1,0 +1,24 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useServices } from '../app/AppContext';
+import { AuthButtons } from './AuthButtons';
+import { LiveIndicator } from './LiveIndicator';
+import { StandinsBadge } from './StandinsBadge';
+import { SymbolSearch } from './SymbolSearch';
+
+export function Header() {
+  useSignals();
+  const { stores } = useServices();
+  return (
+    <header className="header">
+      <span className="brand">Signal Console</span>
+      <SymbolSearch />
+      <span className="current-symbol" data-testid="current-symbol">
+        {stores.ui.symbol.value}
+      </span>
+      <LiveIndicator />
+      <StandinsBadge />
+      <span className="header-spacer" />
+      <AuthButtons />
+    </header>
+  );
+}

@@ -1,0 +1,75 @@
+import { createFetch, type $Fetch } from 'ofetch';
+import type { z } from 'zod';
+import type { TokenStore } from '../stores/session';
+import { statusOf } from './errors';
+import { isAuthPath, type Refresher } from './refresh';
+
+export type FetchImpl = typeof globalThis.fetch;
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  method?: Method;
+  /** A JSON body, or form fields (sent as application/x-www-form-urlencoded). */
+  body?: Record<string, unknown> | URLSearchParams;
+  query?: Record<string, string | number | boolean>;
+  /** Answer with the response body even for 4xx/5xx instead of throwing. */
+  acceptErrors?: boolean;
+}
+
+/** One API base. Every call carries cookies and, when there is one, the bearer token. */
+export interface ApiClient {
+  readonly baseURL: string;
+  /** The response body, unchecked. Throws an ofetch `FetchError` (with `status` and `data`) on failure. */
+  send(path: string, options?: RequestOptions): Promise<unknown>;
+  /** The response body checked against `schema`. */
+  call<S extends z.ZodType>(schema: S, path: string, options?: RequestOptions): Promise<z.output<S>>;
+}
+
+export interface ClientDeps {
+  baseURL: string;
+  fetch: FetchImpl;
+  tokens: TokenStore;
+  /** Shared by every client so that concurrent 401s on any base wait for the same refresh. */
+  refresher: Refresher;
+}
+
+/** The raw ofetch instance for a base: cookies on, no automatic retries (this module owns retrying). */
+export function createRawFetch(baseURL: string, fetch: FetchImpl): $Fetch {
+  return createFetch({ fetch }).create({ baseURL, credentials: 'include', retry: false });
+}
+
+export function createApiClient({ baseURL, fetch, tokens, refresher }: ClientDeps): ApiClient {
+  const raw = createRawFetch(baseURL, fetch);
+
+  const attempt = (path: string, options: RequestOptions, token: string | null): Promise<unknown> => {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    return raw<unknown>(path, {
+      method: options.method ?? 'GET',
+      headers,
+      ...(options.body === undefined ? {} : { body: options.body }),
+      ...(options.query === undefined ? {} : { query: options.query }),
+      ignoreResponseError: options.acceptErrors ?? false,
+    });
+  };
+
+  const send = async (path: string, options: RequestOptions = {}): Promise<unknown> => {
+    const sentWith = tokens.getToken();
+    try {
+      return await attempt(path, options, sentWith);
+    } catch (error) {
+      if (statusOf(error) !== 401 || isAuthPath(path)) throw error;
+      const token = await refresher.recover(sentWith);
+      if (token === null) throw error;
+      return attempt(path, options, token);
+    }
+  };
+
+  return {
+    baseURL,
+    send,
+    async call(schema, path, options) {
+      return schema.parse(await send(path, options));
+    },
+  };
+}

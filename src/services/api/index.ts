@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import type { TokenStore } from '../stores/session';
+import { createApiClient, createRawFetch, type ApiClient, type FetchImpl } from './client';
+import { createRefresher } from './refresh';
+
+export type { ApiClient, FetchImpl, RequestOptions } from './client';
+export { errorMessage, errorText, statusOf } from './errors';
+export { isAuthPath } from './refresh';
+
+const TokenResponse = z.object({ access_token: z.string().min(1) });
+
+export interface ApiConfig {
+  /** Main base (auth, users, watchlist, …); `VITE_API_BASE`, default `/api`. */
+  mainBase: string;
+  /** Trading/price base (orders, positions, prices); `VITE_TRADING_API_BASE`, default `/api`. */
+  tradingBase: string;
+  fetch: FetchImpl;
+  tokens: TokenStore;
+  navigate(path: string): void;
+}
+
+export interface Api {
+  main: ApiClient;
+  trading: ApiClient;
+  /** Tries a refresh at start; resolves to whether the user is now signed in. Never throws. */
+  refreshOnLoad(): Promise<boolean>;
+}
+
+export function createApi(config: ApiConfig): Api {
+  const rawMain = createRawFetch(config.mainBase, config.fetch);
+  const refresher = createRefresher({
+    tokens: config.tokens,
+    navigate: config.navigate,
+    async requestToken() {
+      const body: unknown = await rawMain('/auth/refresh', { method: 'POST' });
+      return TokenResponse.parse(body).access_token;
+    },
+  });
+  const client = (baseURL: string): ApiClient =>
+    createApiClient({ baseURL, fetch: config.fetch, tokens: config.tokens, refresher });
+  return {
+    main: client(config.mainBase),
+    trading: client(config.tradingBase),
+    async refreshOnLoad() {
+      return (await refresher.refreshQuietly()) !== null;
+    },
+  };
+}

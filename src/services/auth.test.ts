@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { createApi } from './api';
+import { resumeSession } from './auth';
+import { createSessionStore } from './stores/session';
+import { createFakeServer } from './testing/fakeServer';
+
+function setup() {
+  const server = createFakeServer();
+  const session = createSessionStore();
+  const api = createApi({
+    mainBase: '/api',
+    tradingBase: '/api',
+    fetch: server.fetch,
+    tokens: session,
+    navigate: () => undefined,
+  });
+  return { server, session, api };
+}
+
+describe('resumeSession', () => {
+  it('signs the user back in from the refresh cookie', async () => {
+    const { server, session, api } = setup();
+    server.on('POST /auth/refresh', () => ({ status: 200, body: { access_token: 'tok' } }));
+    server.on('GET /users/me', (req) =>
+      req.authorization === 'Bearer tok'
+        ? { status: 200, body: { username: 'ann', role: 'admin', subscription: { status: 'active' } } }
+        : { status: 401, body: { detail: 'Not authenticated' } },
+    );
+    await resumeSession(api, session);
+    expect(session.isLoggedIn.value).toBe(true);
+    expect(session.user.value).toEqual({ username: 'ann', role: 'admin', subscriptionStatus: 'active' });
+  });
+
+  it('stays a guest without a cookie, and logs out when the user cannot be loaded', async () => {
+    const guest = setup();
+    await resumeSession(guest.api, guest.session);
+    expect(guest.session.isLoggedIn.value).toBe(false);
+    expect(guest.server.count('GET /users/me')).toBe(0);
+
+    const broken = setup();
+    broken.server.on('POST /auth/refresh', () => ({ status: 200, body: { access_token: 'tok' } }));
+    broken.server.on('GET /users/me', () => ({ status: 500, body: { detail: 'boom' } }));
+    await resumeSession(broken.api, broken.session);
+    expect(broken.session.isLoggedIn.value).toBe(false);
+  });
+});

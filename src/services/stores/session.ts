@@ -1,0 +1,46 @@
+import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
+
+/** The signed-in user, as far as the browser needs it. */
+export interface SessionUser {
+  username: string;
+  role: string;
+  subscriptionStatus: string | null;
+}
+
+/** Where the API client reads and writes the access token. Memory only, never browser storage. */
+export interface TokenStore {
+  getToken(): string | null;
+  setToken(token: string | null): void;
+}
+
+export interface SessionStore extends TokenStore {
+  readonly token: ReadonlySignal<string | null>;
+  readonly user: ReadonlySignal<SessionUser | null>;
+  /** Spec §6: logged in means holding an access token. */
+  readonly isLoggedIn: ReadonlySignal<boolean>;
+  setUser(user: SessionUser | null): void;
+  /** Forgets the token and the user. */
+  clear(): void;
+}
+
+export function createSessionStore(): SessionStore {
+  const token = signal<string | null>(null, { name: 'session.token' });
+  const user = signal<SessionUser | null>(null, { name: 'session.user' });
+  return {
+    token,
+    user,
+    isLoggedIn: computed(() => token.value !== null, { name: 'session.isLoggedIn' }),
+    getToken: () => token.peek(),
+    setToken(next) {
+      token.value = next;
+      if (next === null) user.value = null;
+    },
+    setUser(next) {
+      user.value = next;
+    },
+    clear() {
+      token.value = null;
+      user.value = null;
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
+
+export type BottomTab = 'positions' | 'trade';
+export type AuthModalMode = 'login' | 'signup';
+
+export const DEFAULT_SYMBOL = 'BTC/USDT';
+export const QUOTE_ASSET = 'USDT';
+
+export interface UiStore {
+  /** The chosen pair, always `TICKER/USDT`. */
+  readonly symbol: ReadonlySignal<string>;
+  /** The ticker part of the chosen pair, e.g. `BTC`. */
+  readonly ticker: ReadonlySignal<string>;
+  readonly bottomTab: ReadonlySignal<BottomTab>;
+  readonly authModal: ReadonlySignal<AuthModalMode | null>;
+  /** Bumped each time something asks for the command line to take focus. */
+  readonly terminalFocusRequests: ReadonlySignal<number>;
+  /** Sets the chosen pair from an already validated, upper-case ticker. */
+  chooseTicker(ticker: string): string;
+  showBottomTab(tab: BottomTab): void;
+  openAuthModal(mode: AuthModalMode): void;
+  closeAuthModal(): void;
+  requestTerminalFocus(): void;
+}
+
+export function createUiStore(): UiStore {
+  const symbol = signal(DEFAULT_SYMBOL, { name: 'ui.symbol' });
+  const bottomTab = signal<BottomTab>('positions', { name: 'ui.bottomTab' });
+  const authModal = signal<AuthModalMode | null>(null, { name: 'ui.authModal' });
+  const terminalFocusRequests = signal(0, { name: 'ui.terminalFocusRequests' });
+  return {
+    symbol,
+    ticker: computed(() => symbol.value.split('/')[0] ?? '', { name: 'ui.ticker' }),
+    bottomTab,
+    authModal,
+    terminalFocusRequests,
+    chooseTicker(ticker) {
+      symbol.value = `${ticker}/${QUOTE_ASSET}`;
+      return symbol.peek();
+    },
+    showBottomTab(tab) {
+      bottomTab.value = tab;
+    },
+    openAuthModal(mode) {
+      authModal.value = mode;
+    },
+    closeAuthModal() {
+      authModal.value = null;
+    },
+    requestTerminalFocus() {
+      terminalFocusRequests.value += 1;
+    },
+  };
+}

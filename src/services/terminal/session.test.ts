@@ -1,0 +1,99 @@
+import { signal } from '@preact/signals-core';
+import { describe, expect, it } from 'vitest';
+import { createTerminalStore } from '../stores/terminal';
+import { createVirtualScreen } from '../testing/screen';
+import { failure, info, type OutputLine } from './output';
+import { promptText, type Prompt } from './render';
+import { createTerminalSession, type CommandLine } from './session';
+
+function setup(run: (line: string) => OutputLine[] | Promise<OutputLine[]> = (l) => [info(`ran ${l}`)]) {
+  const terminal = createTerminalStore();
+  const prompt = signal<Prompt>({ user: 'guest', symbol: 'BTC/USDT' });
+  const commands: CommandLine = {
+    runLine: async (l) => run(l),
+    complete: (p) => ['help', 'symbol', 'sync'].filter((n) => n.startsWith(p)),
+  };
+  const session = createTerminalSession({ commands, terminal, prompt });
+  const screen = createVirtualScreen();
+  const detach = session.attach(screen);
+  const texts = () =>
+    terminal.entries.value.map((e) => (e.kind === 'input' ? promptText(e.prompt) + e.text : e.text));
+  return { terminal, prompt, session, detach, screen, texts };
+}
+
+describe('terminal session', () => {
+  it('runs a typed line, records it with its output, and prints a fresh prompt', async () => {
+    const t = setup();
+    await t.session.input('he\t\r');
+    expect(t.texts()).toEqual(['guest@BTC/USDT › help', 'ran help']);
+    expect(t.screen.rows()).toEqual(['guest@BTC/USDT › help', 'ran help', 'guest@BTC/USDT ›']);
+    expect(t.screen.cursor()).toEqual({ row: 2, col: 'guest@BTC/USDT › '.length });
+  });
+
+  it('keeps the cursor where the editor has it', async () => {
+    const t = setup();
+    await t.session.input('symbol\x1b[D\x1b[D');
+    expect(t.screen.rows()).toEqual(['guest@BTC/USDT › symbol']);
+    expect(t.screen.cursor().col).toBe('guest@BTC/USDT › symb'.length);
+  });
+
+  it('lists several completions and returns to the line', async () => {
+    const t = setup();
+    await t.session.input('s\t');
+    expect(t.screen.rows()).toEqual(['guest@BTC/USDT › sy', 'symbol  sync', 'guest@BTC/USDT › sy']);
+  });
+
+  it('prints ^C on Ctrl+C and leaves the transcript alone', async () => {
+    const t = setup();
+    await t.session.input('symbol e\x03');
+    expect(t.screen.rows()).toEqual(['guest@BTC/USDT › symbol e^C', 'guest@BTC/USDT ›']);
+    expect(t.terminal.entries.value).toEqual([]);
+  });
+
+  it('waits for a running command before handling the next keys', async () => {
+    let finish = (): void => undefined;
+    const t = setup((l) =>
+      l === 'slow'
+        ? new Promise((resolve) => (finish = () => resolve([info('slow done')])))
+        : [info(`ran ${l}`)],
+    );
+    const first = t.session.input('slow\r');
+    const second = t.session.input('next\r');
+    await Promise.resolve();
+    expect(t.texts()).toEqual(['guest@BTC/USDT › slow']);
+    finish();
+    await Promise.all([first, second]);
+    expect(t.texts()).toEqual(['guest@BTC/USDT › slow', 'slow done', 'guest@BTC/USDT › next', 'ran next']);
+    expect(t.screen.rows()).toEqual([...t.texts(), 'guest@BTC/USDT ›']);
+  });
+
+  it('shows lines run from elsewhere above the line being edited', async () => {
+    const t = setup((l) => [failure(`no ${l}`)]);
+    await t.session.input('hel');
+    await t.session.execute('symbol x', 'ui');
+    expect(t.screen.rows()).toEqual(['guest@BTC/USDT › symbol x', 'no symbol x', 'guest@BTC/USDT › hel']);
+  });
+
+  it('redraws the prompt when the user or symbol changes', async () => {
+    const t = setup();
+    await t.session.input('hel');
+    t.prompt.value = { user: 'ann', symbol: 'ETH/USDT' };
+    expect(t.screen.rows()).toEqual(['ann@ETH/USDT › hel']);
+  });
+
+  it('replays the transcript on attach, clears on a clear event, and stops drawing once detached', async () => {
+    const t = setup();
+    await t.session.input('one\r');
+    const again = createVirtualScreen();
+    const detachAgain = t.session.attach(again);
+    expect(again.rows()).toEqual(['guest@BTC/USDT › one', 'ran one', 'guest@BTC/USDT ›']);
+    detachAgain();
+
+    t.terminal.clear();
+    expect(t.screen.rows()).toEqual(['guest@BTC/USDT ›']);
+    t.detach();
+    t.terminal.print([info('late')]);
+    t.prompt.value = { user: 'ann', symbol: 'BTC/USDT' };
+    expect(t.screen.rows()).toEqual(['guest@BTC/USDT ›']);
+  });
+});

@@ -1,0 +1,61 @@
+import type { FetchImpl } from '../api/client';
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  authorization: string | null;
+  body: string | null;
+}
+
+export interface FakeReply {
+  status: number;
+  body?: unknown;
+}
+
+type Handler = (request: RecordedRequest) => FakeReply | Promise<FakeReply>;
+
+/** A fake HTTP server behind an injected `fetch`: routes are "METHOD /path" (path without the base). */
+export interface FakeServer {
+  fetch: FetchImpl;
+  requests: RecordedRequest[];
+  on(route: string, handler: Handler): void;
+  count(route: string): number;
+}
+
+export function createFakeServer(base = '/api'): FakeServer {
+  const routes = new Map<string, Handler>();
+  const requests: RecordedRequest[] = [];
+  const fetch: FetchImpl = async (input, init) => {
+    const url = new URL(
+      typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+      'http://test',
+    );
+    const path = url.pathname.startsWith(base) ? url.pathname.slice(base.length) : url.pathname;
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const body = typeof init?.body === 'string' ? init.body : init?.body == null ? null : String(init.body);
+    const request: RecordedRequest = {
+      method,
+      path,
+      authorization: new Headers(init?.headers).get('authorization'),
+      body,
+    };
+    requests.push(request);
+    const handler = routes.get(`${method} ${path}`);
+    const reply =
+      handler === undefined ? { status: 404, body: { detail: 'Not Found' } } : await handler(request);
+    return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
+      status: reply.status,
+      headers: { 'content-type': 'application/json' },
+    });
+  };
+  return {
+    fetch,
+    requests,
+    on(route, handler) {
+      routes.set(route, handler);
+    },
+    count(route) {
+      return requests.filter((r) => `${r.method} ${r.path}` === route).length;
+    },
+  };
+}
