@@ -6,6 +6,7 @@ import { buildApp, type BuildOptions } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import type { Database } from '../../server/db/client';
 import type { DbTarget } from './db';
+import { OFFLINE_ENV } from './process';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -22,7 +23,10 @@ export async function startTestApp(
   opts: Omit<BuildOptions, 'database'> = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-test-'));
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...env }, 'test');
+  const config = loadConfig(
+    { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...OFFLINE_ENV, ...env },
+    'test',
+  );
   const database = await target.open();
   const app = await buildApp(config, { logger: false, ...opts, database });
   await app.ready();

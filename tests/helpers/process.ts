@@ -23,11 +23,23 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/**
+ * What every server a test starts runs with unless the test says otherwise: offline stand-ins only, so
+ * that no test ever reaches past loopback.
+ */
+export const OFFLINE_ENV = { MARKET_SOURCE: 'sim', NEWS_SOURCES: 'replay', ANALYZER: 'local' } as const;
+
 /** Starts `server/main.ts` as `npm start` would after the build, with only the given environment. */
 export function startServerProcess(env: Record<string, string>): ServerProcess {
   const child = spawn(TSX, ['server/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NODE_ENV: 'production',
+      ...OFFLINE_ENV,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
