@@ -44,7 +44,7 @@ async function compare(urlA: string, urlB: string) {
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-bench-'));
 const ourPort = await freePort();
-const ours = startServerProcess({ PORT: String(ourPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+const ours = startServerProcess({ PORT: String(ourPort), DATA_DIR: dataDir, LOG_LEVEL: 'info' });
 const ourBase = `http://127.0.0.1:${ourPort}`;
 const body = JSON.stringify(await waitForHealth(ourBase));
 

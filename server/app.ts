@@ -55,7 +55,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     logger: opts.logger === false ? false : loggerOptions(config),
     trustProxy: false,
     bodyLimit: 1024 * 1024,
-    logController: new LogController({ disableRequestLogging: config.NODE_ENV === 'test' }),
+    logController: new LogController({
+      disableRequestLogging: (request) => config.NODE_ENV === 'test' || request.url === '/api/healthz',
+    }),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   });
