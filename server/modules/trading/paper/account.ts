@@ -1,0 +1,179 @@
+import Decimal from 'decimal.js';
+import { ZERO } from './math';
+
+/**
+ * A paper account's state and the ledger events that change it. The state is never edited in place by
+ * callers: `applyEvent` folds one event into a new state, live and when rebuilding from the ledger, so
+ * the two can never disagree.
+ */
+
+export interface PaperPosition {
+  symbol: string;
+  /** Signed quantity: positive long, negative short. */
+  size: Decimal;
+  entryPrice: Decimal;
+  /** The position's isolated wallet (its margin). */
+  isolatedWallet: Decimal;
+  leverage: number;
+}
+
+export interface PaperAccountState {
+  /** Wallet balance not allotted to any position. */
+  cash: Decimal;
+  positions: ReadonlyMap<string, PaperPosition>;
+  /** Leverage chosen per symbol; DEFAULT_LEVERAGE otherwise. */
+  leverage: ReadonlyMap<string, number>;
+}
+
+export const DEFAULT_LEVERAGE = 10;
+export const STARTING_BALANCE = new Decimal(10_000);
+
+/** What the ledger stores, one row each. Amounts are decimal strings. */
+export type LedgerEvent =
+  | { type: 'deposit'; amount: string; reason: 'initial' | 'reset' }
+  | { type: 'leverage'; symbol: string; leverage: number }
+  | {
+      type: 'fill';
+      orderId: string;
+      symbol: string;
+      side: 'BUY' | 'SELL';
+      qty: string;
+      price: string;
+      fee: string;
+    }
+  | { type: 'liquidation'; symbol: string; price: string };
+
+/** The balance changes an event caused, stored beside it in the ledger. */
+export interface EventEffects {
+  cashDelta: Decimal;
+  realizedPnl: Decimal;
+  fee: Decimal;
+  /** Change in the total of isolated wallets. */
+  marginDelta: Decimal;
+}
+
+export function emptyAccount(): PaperAccountState {
+  return { cash: ZERO, positions: new Map(), leverage: new Map() };
+}
+
+export function leverageOf(state: PaperAccountState, symbol: string): number {
+  return state.leverage.get(symbol) ?? DEFAULT_LEVERAGE;
+}
+
+const none = (): EventEffects => ({ cashDelta: ZERO, realizedPnl: ZERO, fee: ZERO, marginDelta: ZERO });
+
+/** Folds one ledger event into the account. */
+export function applyEvent(
+  state: PaperAccountState,
+  event: LedgerEvent,
+): { state: PaperAccountState; effects: EventEffects } {
+  switch (event.type) {
+    case 'deposit': {
+      const amount = new Decimal(event.amount);
+      if (event.reason === 'reset') {
+        const lockedMargin = [...state.positions.values()].reduce((s, p) => s.plus(p.isolatedWallet), ZERO);
+        return {
+          state: { cash: amount, positions: new Map(), leverage: new Map() },
+          effects: { ...none(), cashDelta: amount.minus(state.cash), marginDelta: lockedMargin.neg() },
+        };
+      }
+      return {
+        state: { ...state, cash: state.cash.plus(amount) },
+        effects: { ...none(), cashDelta: amount },
+      };
+    }
+    case 'leverage': {
+      const leverage = new Map(state.leverage);
+      leverage.set(event.symbol, event.leverage);
+      return { state: { ...state, leverage }, effects: none() };
+    }
+    case 'liquidation': {
+      const position = state.positions.get(event.symbol);
+      if (!position) return { state, effects: none() };
+      const positions = new Map(state.positions);
+      positions.delete(event.symbol);
+      // The whole isolated wallet is lost: that is what isolated margin means.
+      return {
+        state: { ...state, positions },
+        effects: {
+          ...none(),
+          realizedPnl: position.isolatedWallet.neg(),
+          marginDelta: position.isolatedWallet.neg(),
+        },
+      };
+    }
+    case 'fill':
+      return applyFill(state, event);
+  }
+}
+
+function applyFill(
+  state: PaperAccountState,
+  fill: Extract<LedgerEvent, { type: 'fill' }>,
+): { state: PaperAccountState; effects: EventEffects } {
+  const qty = new Decimal(fill.qty);
+  const price = new Decimal(fill.price);
+  const fee = new Decimal(fill.fee);
+  const direction = fill.side === 'BUY' ? 1 : -1;
+  const positions = new Map(state.positions);
+  const existing = positions.get(fill.symbol);
+  let cash = state.cash.minus(fee);
+  let realizedPnl = ZERO;
+  let marginDelta = ZERO;
+  let remaining = qty;
+  let position = existing;
+
+  // Reduce (or close) an opposite position first.
+  if (position && position.size.gt(0) !== direction > 0 && !position.size.isZero()) {
+    const held = position.size.abs();
+    const closeQty = Decimal.min(held, remaining);
+    const pnl = closeQty.mul(price.minus(position.entryPrice)).mul(position.size.gt(0) ? 1 : -1);
+    const released = position.isolatedWallet.mul(closeQty).div(held);
+    cash = cash.plus(released).plus(pnl);
+    realizedPnl = realizedPnl.plus(pnl);
+    marginDelta = marginDelta.minus(released);
+    remaining = remaining.minus(closeQty);
+    const size = position.size.minus(closeQty.mul(position.size.gt(0) ? 1 : -1));
+    position = size.isZero()
+      ? undefined
+      : { ...position, size, isolatedWallet: position.isolatedWallet.minus(released) };
+  }
+
+  // Open or add with what is left.
+  if (remaining.gt(0)) {
+    const leverage = position?.leverage ?? leverageOf(state, fill.symbol);
+    const margin = remaining.mul(price).div(leverage);
+    cash = cash.minus(margin);
+    marginDelta = marginDelta.plus(margin);
+    if (position) {
+      const held = position.size.abs();
+      const entryPrice = held.mul(position.entryPrice).plus(remaining.mul(price)).div(held.plus(remaining));
+      position = {
+        ...position,
+        size: position.size.plus(remaining.mul(direction)),
+        entryPrice,
+        isolatedWallet: position.isolatedWallet.plus(margin),
+      };
+    } else {
+      position = {
+        symbol: fill.symbol,
+        size: remaining.mul(direction),
+        entryPrice: price,
+        isolatedWallet: margin,
+        leverage,
+      };
+    }
+  }
+
+  if (position) positions.set(fill.symbol, position);
+  else positions.delete(fill.symbol);
+  return {
+    state: { ...state, cash, positions },
+    effects: { cashDelta: cash.minus(state.cash), realizedPnl, fee, marginDelta },
+  };
+}
+
+/** Replays a ledger from an empty account. */
+export function rebuild(events: readonly LedgerEvent[]): PaperAccountState {
+  return events.reduce((state, event) => applyEvent(state, event).state, emptyAccount());
+}

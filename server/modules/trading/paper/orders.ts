@@ -1,0 +1,108 @@
+import Decimal from 'decimal.js';
+import { exchangeErrors } from '../exchange-error';
+import { applyEvent, leverageOf, type LedgerEvent, type PaperAccountState } from './account';
+import { filtersFor, type SymbolFilters } from './filters';
+import { floorToStep, quantityForTotal, roundToTick, ZERO } from './math';
+
+export interface FillConditions {
+  /** The price the order fills against (last or mark). */
+  markPrice: Decimal;
+  /** Slippage against the taker, in basis points (2 = 0.02 %). */
+  slippageBps: number;
+  /** Taker fee rate (0.0005 = 0.05 %). */
+  takerFeeRate: Decimal;
+}
+
+export type OrderSize =
+  /** Spend this many USDT of notional (the spec's "amount"). */
+  | { kind: 'quote'; amount: Decimal }
+  /** Exactly this quantity (closing a position). */
+  | { kind: 'quantity'; qty: Decimal };
+
+export interface MarketOrderInput {
+  orderId: string;
+  symbol: string;
+  side: 'BUY' | 'SELL';
+  size: OrderSize;
+  reduceOnly: boolean;
+}
+
+/**
+ * Validates a market order against the symbol's filters and the account, the way Binance does, and
+ * returns the fill it would make. Throws an ExchangeError with Binance's code and message otherwise.
+ */
+export function planMarketOrder(
+  state: PaperAccountState,
+  input: MarketOrderInput,
+  market: FillConditions,
+): Extract<LedgerEvent, { type: 'fill' }> {
+  const filters = filtersFor(input.symbol, market.markPrice);
+  if (!filters) throw exchangeErrors.invalidSymbol();
+  if (!market.markPrice.gt(0)) throw exchangeErrors.noPrice();
+  const slip = new Decimal(market.slippageBps).div(10_000);
+  const price = roundToTick(
+    market.markPrice.mul(input.side === 'BUY' ? slip.plus(1) : new Decimal(1).minus(slip)),
+    filters.tickSize,
+  );
+
+  const position = state.positions.get(input.symbol);
+  const held = position?.size ?? ZERO;
+  const reducing = !held.isZero() && held.gt(0) !== (input.side === 'BUY');
+
+  let qty =
+    input.size.kind === 'quote'
+      ? quantityForTotal(input.size.amount, price, filters)
+      : floorToStep(input.size.qty, filters.stepSize);
+  if (input.reduceOnly) {
+    if (!reducing) throw exchangeErrors.reduceOnlyRejected();
+    qty = Decimal.min(qty, held.abs());
+  }
+  if (!qty.gt(0)) {
+    if (input.reduceOnly) throw exchangeErrors.quantityTooSmall();
+    throw exchangeErrors.minNotional(filters.minNotional.toString());
+  }
+  if (!input.reduceOnly && (qty.lt(filters.minQty) || qty.mul(price).lt(filters.minNotional))) {
+    throw exchangeErrors.minNotional(filters.minNotional.toString());
+  }
+  if (qty.gt(filters.maxQty)) throw exchangeErrors.maxPosition();
+
+  const fee = qty.mul(price).mul(market.takerFeeRate);
+  const fill = {
+    type: 'fill' as const,
+    orderId: input.orderId,
+    symbol: input.symbol,
+    side: input.side,
+    qty: qty.toString(),
+    price: price.toString(),
+    fee: fee.toString(),
+  };
+
+  const after = applyEvent(state, fill).state;
+  if (after.cash.lt(0)) throw exchangeErrors.marginInsufficient();
+  const opened = after.positions.get(input.symbol);
+  if (opened && !reducing)
+    checkLeverageCap(opened.size.abs().mul(opened.entryPrice), leverageOf(state, input.symbol), filters);
+  if (opened && reducing && opened.size.gt(0) !== held.gt(0)) {
+    checkLeverageCap(opened.size.abs().mul(opened.entryPrice), opened.leverage, filters);
+  }
+  return fill;
+}
+
+/** The largest notional a leverage allows: the cap of the last bracket whose max leverage is at least it. */
+export function maxNotionalFor(leverage: number, filters: SymbolFilters): Decimal {
+  let cap = ZERO;
+  for (const b of filters.brackets) if (b.maxLeverage >= leverage) cap = b.cap;
+  return cap;
+}
+
+function checkLeverageCap(notional: Decimal, leverage: number, filters: SymbolFilters): void {
+  if (notional.gt(maxNotionalFor(leverage, filters))) throw exchangeErrors.maxPosition();
+}
+
+/** Validates a leverage choice for a symbol: 1 up to the first bracket's maximum. */
+export function checkLeverage(symbol: string, leverage: number): void {
+  const filters = filtersFor(symbol);
+  if (!filters) throw exchangeErrors.invalidSymbol();
+  const max = filters.brackets[0]?.maxLeverage ?? 1;
+  if (!Number.isInteger(leverage) || leverage < 1 || leverage > max) throw exchangeErrors.invalidLeverage();
+}
