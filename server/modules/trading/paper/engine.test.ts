@@ -75,9 +75,7 @@ describe('Binance formulas', () => {
     // (60000 − 6000 − 50) / (1 − 0.005)
     expect(liquidationPrice(d(1), d(60_000), d(6_000), btc).toDecimalPlaces(2).toNumber()).toBe(54221.11);
     // A 0.5 BTC position (30 000 USDT) stays in the first bracket: (30000 − 3000) / (0.5 × 0.996)
-    expect(liquidationPrice(d('0.5'), d(60_000), d(3_000), btc).toDecimalPlaces(2).toNumber()).toBe(
-      27108.43 * 2,
-    );
+    expect(liquidationPrice(d('0.5'), d(60_000), d(3_000), btc).toDecimalPlaces(2).toNumber()).toBe(54216.87);
   });
 
   it('derives the maintenance amounts of the BTC brackets (0, 50, 950, 11 450)', () => {
