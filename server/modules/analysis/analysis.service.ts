@@ -1,0 +1,92 @@
+import type { AnalysisInput, AnalysisResult } from '../../../src/contracts/analysis';
+import type { Config } from '../../config';
+import { analyzeWithLlm } from './llm-analyzer';
+import { DEFAULT_LLM_OPTIONS, LlmClient, LlmError, type LlmOptions } from './llm-client';
+import { createLocalAnalyzer, loadWeights } from './local-analyzer';
+import type { ModelWeights } from './model';
+
+/**
+ * The analysis module's one entry point for the news pipeline: `createAnalyzer(config)` gives the
+ * engine chosen by `ANALYZER`. `llm` always runs the local engine as well: its result is the fallback
+ * when the endpoint fails (engine `local-fallback`) and the check that flags a disagreement.
+ */
+export interface Analyzer {
+  kind: 'local' | 'llm';
+  analyze(input: AnalysisInput): Promise<AnalysisResult>;
+  close(): Promise<void>;
+}
+
+/** The subset of a pino logger the analyzer writes to. */
+export interface AnalysisLog {
+  warn(obj: Record<string, unknown>, msg: string): void;
+}
+
+export interface AnalyzerDeps {
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  log?: AnalysisLog;
+  /** Overrides of the LLM client's timeout, retries, back-off and concurrency. */
+  llm?: Partial<Omit<LlmOptions, 'baseUrl' | 'apiKey' | 'model'>>;
+  weights?: ModelWeights;
+}
+
+export type AnalyzerConfig = Pick<Config, 'ANALYZER' | 'LLM_BASE_URL' | 'LLM_API_KEY' | 'LLM_MODEL'>;
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function createAnalyzer(config: AnalyzerConfig, deps: AnalyzerDeps = {}): Analyzer {
+  const local = createLocalAnalyzer(deps.weights ?? loadWeights());
+  if (config.ANALYZER === 'local') {
+    return {
+      kind: 'local',
+      analyze: (input) => Promise.resolve(local.analyze(input)),
+      close: () => Promise.resolve(),
+    };
+  }
+  if (!config.LLM_BASE_URL || !config.LLM_MODEL) {
+    throw new Error(
+      'ANALYZER=llm needs LLM_BASE_URL and LLM_MODEL (LLM_API_KEY when the endpoint asks for one)',
+    );
+  }
+  const client = new LlmClient(
+    {
+      ...DEFAULT_LLM_OPTIONS,
+      ...deps.llm,
+      baseUrl: config.LLM_BASE_URL,
+      apiKey: config.LLM_API_KEY,
+      model: config.LLM_MODEL,
+    },
+    {
+      fetch: deps.fetch ?? globalThis.fetch,
+      sleep: deps.sleep ?? realSleep,
+      random: deps.random ?? Math.random,
+    },
+  );
+  return {
+    kind: 'llm',
+    async analyze(input) {
+      const fallback = local.analyze(input);
+      try {
+        const llm = await analyzeWithLlm(client, input);
+        const disagreement = llm.sentiment !== fallback.sentiment || llm.asset !== fallback.asset;
+        return { ...llm, engine: 'llm', disagreement };
+      } catch (err) {
+        const e = err instanceof LlmError ? err : null;
+        deps.log?.warn(
+          {
+            status: e?.status ?? null,
+            code: e?.code ?? null,
+            err: err instanceof Error ? err.message : String(err),
+          },
+          'LLM analysis failed; using the local result',
+        );
+        return { ...fallback, engine: 'local-fallback' };
+      }
+    },
+    close() {
+      client.close();
+      return Promise.resolve();
+    },
+  };
+}

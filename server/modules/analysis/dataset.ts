@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { EventType, Sentiment } from '../../../src/contracts/analysis';
+
+/** One labelled item of `data/*.jsonl`, written under docs/labelling.md. */
+export const LabelledItem = z.object({
+  text: z.string().min(1),
+  source: z.string().min(1),
+  sentiment: Sentiment,
+  assets: z.array(z.string()),
+  event_type: EventType,
+  impact: z.number().int().min(0).max(100),
+});
+export type LabelledItem = z.infer<typeof LabelledItem>;
+
+export type Split = 'train' | 'dev' | 'test';
+
+export const DATA_DIR = path.join(import.meta.dirname, 'data');
+
+/** Reads and validates one split; a bad line throws with its file and line number. */
+export function loadSplit(split: Split, dir = DATA_DIR): LabelledItem[] {
+  const file = path.join(dir, `${split}.jsonl`);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line, i) => {
+      const parsed = LabelledItem.safeParse(JSON.parse(line));
+      if (!parsed.success)
+        throw new Error(`${file}:${i + 1}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      return parsed.data;
+    });
+}

@@ -1,0 +1,205 @@
+import type { EventType } from '../../../src/contracts/analysis';
+
+/**
+ * Event-type rules over the lowercased text, in priority order: the first rule whose `trigger` matches
+ * names the event (so "delists after hack" is a delisting, docs/labelling.md §4). Within a rule the
+ * first matching `pos`/`neg`/`neutral` pattern gives the direction; `dir` is the default.
+ * `strong` rules are confident enough to override the sentiment model when neither hedged nor denied.
+ */
+export interface EventRule {
+  type: EventType;
+  trigger: RegExp;
+  dir: -1 | 0 | 1;
+  /** Checked in this order: neutral, then pos, then neg. */
+  neutral?: RegExp;
+  pos?: RegExp;
+  neg?: RegExp;
+  strong: boolean;
+}
+
+const EXCHANGES = 'binance|coinbase|kraken|okx|bybit|bitstamp|bitfinex|upbit|gemini|exchanges?';
+
+export const EVENT_RULES: readonly EventRule[] = [
+  {
+    type: 'depeg',
+    trigger:
+      /\bde-?peg\w*|\bpeg\b|\bwobbl\w+ (?:at|to) \$?0\.9|\b(?:stablecoin|usd\w?|dai|usde|steth)\b[^.;]{0,30}\b(?:slip|slid|fall|fell|drop|trad)\w* (?:to|at) \$?0\.[0-9]+|\bdiscount to eth\b/,
+    dir: -1,
+    neutral: /\bnot a depeg\b|\bpeg (?:rock )?solid\b|\bbad quote\b|\bnormal noise\b/,
+    pos: /\bregains?\b|\brestored\b|\bback to \$?1\b|\bre-?peg/,
+    strong: true,
+  },
+  {
+    type: 'withdrawals_halted',
+    trigger:
+      /\b(?:halt|paus|suspend|freez|froze)\w*\b[^.;]{0,40}\bwithdrawals?\b|\bwithdrawals?\b[^.;]{0,25}\b(?:halted|paused|suspended|frozen|reopen\w*|resum\w*)|\bsuspends trading, deposits and withdrawals\b/,
+    dir: -1,
+    neutral: /\bmaintenance\b|\bnetwork upgrade\b|\bscheduled\b/,
+    pos: /\breopen\w*|\bresum\w*|\brestored\b|\bintact\b/,
+    strong: true,
+  },
+  {
+    type: 'insolvency',
+    trigger:
+      /\bbankrupt\w*|\binsolven\w*|\bchapter 11\b|\bliquidation\b(?! cascade)(?=[^.;]*\bcourt\b)|\bordered into liquidation\b|\bjudicial management\b|\bin default\b|\bcollapses?\b|\bshuts? down and owes\b|\bcuts? \d+% of staff\b|\bstruggling to pay\b|\brepay\w*|\bcreditors\b|\bdistribution emails\b/,
+    dir: -1,
+    neutral: /\bno change\b|\bapproves? .*plan\b|\bpayouts? to start\b/,
+    pos: /\bin full\b|\brelieved\b/,
+    strong: true,
+  },
+  {
+    type: 'hack',
+    trigger:
+      /\bhack(?!athon)\w*|\bexploit\w*|\bdrain\w*|\bstole\b|\bstolen\b|\bsteal(?:s|ing)?\b|\bheist\b|\bbreach\w*|\bcompromised\b|\bphish\w*|\brugged\b|\brug pull\b|\bbackdoor\w*|\bhijack\w*|\battacker\b|\btheft\b|\bmalware\b|\bkey leak\b/,
+    dir: -1,
+    neutral: /\bi got hacked lol\b|\bpostmortem\b|\bnever been hacked\b/,
+    strong: true,
+  },
+  {
+    type: 'delisting',
+    trigger: new RegExp(
+      `\\bdelist\\w*|\\bremoval of\\b|\\bremoves?\\b[^.;]{0,30}\\bsupport\\b|\\bsuspends? trading\\b|\\bsuspend trading\\b|\\btrading to be suspended\\b|\\bmonitoring tag\\b|\\binvestment warning\\b|\\bfor caution\\b|\\bend(?:s)? trading support\\b|\\bno longer be supported\\b|\\bto end \\w+ trading\\b|\\bceas\\w+ [^.;]{0,20}support\\b|\\bpull(?:s|ing)? [^.;]{0,20}(?:support|margin|futures|perps)\\b|\\bto drop \\$?\\w+\\b|\\b(?:${EXCHANGES})[^.;]{0,20}\\bsuspends? [a-z0-9]+-(?:eur|gbp|usd)\\b`,
+    ),
+    dir: -1,
+    pos: /\brevers\w+ decision\b/,
+    strong: true,
+  },
+  {
+    type: 'etf',
+    trigger: /\betfs?\b|\b19b-4\b|\bs-1\b|\bibit\b|\bgbtc\b|\betha\b|\bethe\b/,
+    dir: 0,
+    neutral:
+      /\bflat\b|\bnet zero\b|\bnothing to see\b|\bstopped counting\b|\bignore\b|\bexpect\w* (?:the )?sec to rule\b/,
+    neg: /\breject\w*|\bdelay\w*|\bpostpone\w*|\bextends? review\b|\boutflows?\b|\bbleed\w*|\bwithdraw\w*|\bpushed (?:to|back)\b|\bredemptions\b/,
+    pos: /\bapprov\w*|\binflows?\b|\bfiles?\b|\bfiling\b|\bfiled\b|\blaunch\w*|\bpulls? in\b|\bgreen light\b|\bpreparing\b/,
+    strong: true,
+  },
+  {
+    type: 'listing',
+    trigger: new RegExp(
+      `\\bwill list\\b|\\blists?\\b|\\blisted\\b|\\blisting\\b|\\brelist\\w*|\\blaunchpool\\b|\\bnow (?:available|live|tradable)\\b|\\bis launching on\\b|\\bis (?:now )?live on (?:${EXCHANGES})\\b|\\btrading will begin\\b|\\bgoes live on (?:${EXCHANGES})\\b|\\b(?:adds?|adding|launch\\w*|open\\w*)\\b[^.;]{0,60}\\b(?:trading|pairs?|markets?|futures|perps?|perpetual|spot|margin|support for|krw|options|copy trading|convert|earn|custody)\\b|\\bperps? (?:just )?(?:live|listed)\\b|\\bgets [^.;]{0,20}(?:futures|perps|listing)\\b|\\blands on\\b|\\b(?:perps|futures) (?:now )?on\\b|\\badded to (?:${EXCHANGES})\\b|\\badding \\$|\\bmarket support\\b|\\bspot trading live\\b`,
+    ),
+    dir: 1,
+    neutral:
+      /\blisting fees\b|\btrading bots\b|\bleverage (?:&|and) margin tiers\b|\border types\b|\bstaking\b.*\b(?:trading unchanged|no trading changes)\b|\bwill binance list my\b/,
+    strong: true,
+  },
+  {
+    type: 'liquidation',
+    trigger: /\bliquidat\w+|\brekt\b|\bshort squeeze\b|\bsqueez\w+|\bshorts get wrecked\b/,
+    dir: 0,
+    neutral: /\beither way\b|\bevenly\b|\bboth sides\b|\blesson learned\b/,
+    pos: /\bshorts?\b/,
+    neg: /\blongs?\b|\bplunges?\b|\bcascade\b/,
+    strong: true,
+  },
+  {
+    type: 'unlock',
+    trigger: /\bunlock\w*|\bvesting\b|\bcliff\b|\blockups?\b|\bairdrop\b[^.;]{0,40}\b(?:dump|hit)/,
+    dir: -1,
+    neutral: /\bpriced in\b|\bnon-event\b|\bunchanged\b/,
+    pos: /\bdelay\w*|\bpostpone\w*|\bextends?\b|\blengthens?\b|\bpushed back\b|\bcut by\b/,
+    strong: true,
+  },
+  {
+    type: 'whale_transfer',
+    trigger: new RegExp(
+      `\\btransferred from\\b|\\bwhale\\b|\\bdeposit\\w* [^.;]{0,40}\\bto (?:${EXCHANGES})|\\b(?:moves?|moved|sends?|sent)\\b [^.;]{0,10}\\d[^.;]{0,40}\\b(?:to|between)\\b|\\bsells? \\d[\\d,.]*\\w* (?:btc|eth)\\b|\\bdumped\\b[^.;]{0,30}\\binto\\b`,
+    ),
+    dir: 0,
+    neutral:
+      /\bunknown wallet to unknown wallet\b|\bits own\b|\binternal\b|\bnew multisig\b|\bnot a sale\b|\bgrants\b/,
+    pos: new RegExp(
+      `\\bfrom #?(?:${EXCHANGES}) to unknown\\b|\\bwithdr[ae]w\\w*|\\baccumulat\\w*|\\bcold storage\\b|\\bstaked it\\b|\\boff (?:${EXCHANGES})\\b`,
+    ),
+    neg: new RegExp(
+      `\\bto #?(?:${EXCHANGES}|coinbase prime)\\b|\\bdeposit\\w*|\\bdump\\w*|\\bsells?\\b|\\bsold\\b|\\bsale\\b`,
+    ),
+    strong: false,
+  },
+  {
+    type: 'buyback_burn',
+    trigger: /\bbuy-?backs?\b|\bbought back\b|\bburns?\b|\bburned\b|\bburn rate\b/,
+    dir: 1,
+    neutral: /\bmeaningless\b|\bnothing unusual\b/,
+    neg: /\bpauses?\b|\bhalts?\b|\bstops?\b/,
+    strong: true,
+  },
+  {
+    type: 'outage',
+    trigger:
+      /\boutage\b|\bhalts? block production\b|\bhalt(?:s|ed)? (?:the )?network\b|\bnetwork (?:stall|halt|pause)\w*|\bstalls?\b|\bloses? finality\b|\bfinality issue\b|\bsequencer down\b|\boffline\b|\bdown again\b|\bdowntime\b|\bhalted for\b|\bconsensus (?:issue|bug|paused)\b|\bsubnet [^.;]{0,20}halted\b|\bback online\b|\bpaused \d+ min/,
+    dir: -1,
+    neutral: /\bresolved\b|\bno action needed\b|\bnvm\b|\bscheduled\b|\bunaffected\b/,
+    pos: /\bback online\b|\brestart complete\b/,
+    strong: true,
+  },
+  {
+    type: 'adoption',
+    trigger:
+      /\b(?:buys?|buying|bought|purchas\w*|acquires?|sells?)\b[^.;]{0,30}\b(?:bitcoin|btc|eth|ether|sol)\b|\b(?:eth|btc|sol|bitcoin|solana|\$\w+) treasury\b|\btreasury reserve\b|\bstrategic [\w ]{0,12}reserve\b|\baccepts?\b|\bpayments?\b|\btokeni[sz]ed\b|\breserve asset\b|\bholds? [\d,]+ btc\b|\bassets? under\b|\bsurpasses\b|\bnfts? (?:live|program)\b|\bcheckout\b|\bexclusive blockchain\b|\bmoves? [^.;]{0,30}\brecords to\b/,
+    dir: 1,
+    neutral: /\bnew logo\b|\brecycled\b/,
+    neg: /\bsells?\b|\bsold\b|\bshuts? down\b|\bno plans\b/,
+    strong: false,
+  },
+  {
+    type: 'regulation',
+    trigger:
+      /\bsec\b|\bcftc\b|\bdoj\b|\bregulat\w+|\bcourt\b|\bjudge\b|\blaw(?:s|makers)?\b|\bbill\b|\bcongress\b|\bsenat\w+|\btreasury\b|\bban(?:s|ned)?\b|\blawsuit\b|\bsues?\b|\bgensler\b|\bmica\b|\baml\b|\bexecutive order\b|\blegal tender\b|\blicen[cs]e\w*|\bsubpoena\b|\bprobe\b|\bclass action\b|\bcentral bank\b|\bgovernment\b|\bclarity act\b|\bwells notice\b|\bprison\b|\bguilty\b|\bsettlement\b|\btax\b|\bblock access\b|\bcaps? altcoin\b|\bfreeze\b/,
+    dir: 0,
+    neutral:
+      /\bhearing (?:scheduled|today)\b|\bstatus conference\b|\bno vote\b|\bmay or may not\b|\bmostly clarifications\b|\bno policy\b|\bconsultation\b|\broundtable\b|\bnot charged\b|\bhas not charged\b/,
+    pos: /\bnot a security\b|\bnot securities\b|\bcommodity\b|\bapprov\w*|\blegal tender\b|\bframework\b|\blicen[cs]es?\b|\bgrants?\b|\bpass(?:es|ed)\b|\bdismiss\w*|\bdrops? (?:its )?(?:appeal|case|lawsuit)\b|\bcloses? (?:its )?investigation\b|\bwin\b|\bsettle\w*|\blifts? (?:the )?ban\b|\bgreen light\b|\brecogni[sz]\w*|\breserve\b|\breleased\b|\bpause\b[^.;]{0,30}\bcase\b|\bcut\b/,
+    neg: /\bban\w*|\bsues?\b|\bsued\b|\blawsuit\b|\bcharges?\b|\bcharged\b|\bfines?\b|\bprobe\b|\bsubpoena\b|\bwells notice\b|\bsecurit(?:y|ies)\b|\bunregistered\b|\bguilty\b|\bfraud\b|\bclass action\b|\border\w*\b|\bfreeze\b|\btax hike\b|\bcaps?\b|\bblock\w*|\bcrackdown\b|\bprobe\b/,
+    strong: false,
+  },
+  {
+    type: 'fundraise',
+    trigger:
+      /\braises? \$|\braised\b|\bseries [a-d]\b|\bseed(?: round)?\b|\bfunding rounds?\b|\bcloses? \$?\d[\w.]* (?:\w+ )?fund\b|\becosystem fund\b/,
+    dir: 1,
+    neutral: /\byawn\b|\bmixed picture\b|\bflat\b/,
+    strong: false,
+  },
+  {
+    type: 'partnership',
+    trigger:
+      /\bpartner\w*|\bteams? up\b|\bintegrat\w+|\bcollaborat\w+|\bjoins?\b|\bselected for\b|\bsigns? [^.;]{0,30}\bdeal\b|\bpilot\b| x /,
+    dir: 1,
+    neutral: /\bnothing signed\b|\balways talking\b|\bwhile partners talk\b/,
+    strong: false,
+  },
+  {
+    type: 'upgrade',
+    trigger:
+      /\bupgrade\b|\bhard fork\b|\bfork\b|\bmainnet\b|\btestnet\b|\broadmap\b|\bgoes live\b|\bis live\b|\blive on mainnet\b|\bactivat\w+|\bamendment\b|\brelease notes\b|\bv\d[\d.]*\b|\bdevs are cooking\b|\bclient live\b|\blaunch\w* (?:on )?mainnet\b|\bnamechain\b|\bdevs? call\b|\bstaking launch\b|\bdelayed again\b/,
+    dir: 1,
+    neutral:
+      /\bscheduled\b|\bon track\b|\bno date\b|\brelease notes\b|\bno decisions\b|\bjust vibes\b|\bbug fixes\b/,
+    neg: /\bdelay\w*|\bpostpone\w*|\bpushed back\b|\bfailed\b/,
+    strong: false,
+  },
+  {
+    type: 'macro',
+    trigger:
+      /\bfed\b|\bfomc\b|\bpowell\b|\bcpi\b|\binflation\b|\bppi\b|\bpce\b|\brate cuts?\b|\brates?\b|\bhikes?\b|\bjobs report\b|\bunemployment\b|\byields?\b|\bdxy\b|\bdollar index\b|\btariffs?\b|\brecession\b|\becb\b|\bbank of japan\b|\bstimulus\b|\bnasdaq\b|\bs&p\b|\bequities\b|\bshutdown\b|\bcarry trade\b|\bretail sales\b|\bfed ?watch\b|\bbowman\b/,
+    dir: 0,
+    neutral:
+      /\bas expected\b|\bin line\b|\bwhat to watch\b|\bthis week\b|\bsplit on\b|\beither way\b|\bmy cat\b|\bspeakers\b/,
+    pos: /\bcuts?\b|\bcool\w*|\bfalls? below\b|\bdovish\b|\bstimulus\b|\bpauses? tariffs\b|\brecord high\b|\bbeat\b|\bvs [\d.]+% expected\b|\bdumping\b|\brisk-on\b|\bbid\b|\bticks? up\b|\bboost\w*/,
+    neg: /\bhik\w*|\braises? rates\b|\bhotter\b|\bhot\b|\bhawkish\b|\bnot confident\b|\bhigher-for-longer\b|\btariffs\b|\byields? (?:climb|spike|jump)\w*|\bspikes?\b|\bhigh\b|\bslide\b|\blower\b|\bshutdown\b|\bunwind\w*|\bstick\w+|\bpushed out\b|\bblows past\b|\bonly one cut\b|\bjust one cut\b|-\d/,
+    strong: false,
+  },
+  {
+    type: 'price',
+    trigger:
+      /\b(?:surg|soar|jump|climb|rall|rip|pump|spik|fall|fell|drop|slid|slump|plung|tumbl|crash|dump|nuked|bleed|sink|slip)\w*|\brecord high\b|\ball[- ]time (?:high|low)\b|\bath\b|\breclaims?\b|\bbreak(?:s|ing)? out\b|\bgreen\b|\bflat\b|\bsideways\b|\branging\b|\bsteady\b|\bunchanged\b|\bdoing nothing\b|\blow(?:est)?\b|\bunderperform\w*|\bsell the news\b|[+-]\d+(?:\.\d+)?%|\b(?:up|down) \d+(?:\.\d+)?%|\bboring\b/,
+    dir: 0,
+    neutral:
+      /\bflat\b|\bsideways\b|\branging\b|\bsteady\b|\bsame as\b|\bunchanged\b|\bnothing to see\b|\bzero momentum\b|\bboring\b|\bdoing nothing\b|\bup \d+% then down\b|\bwhere it started\b/,
+    pos: /\bsurg\w*|\bsoar\w*|\bjump\w*|\bclimb\w*|\brall\w*|\brip\w*|\bpump\w*|\brecord high\b|\ball[- ]time high\b|\bath\b|\breclaims?\b|\bbreak\w* out\b|\bgreen\b|\+\d|\bup \d|\bmoon\b/,
+    neg: /\bfall\w*|\bfell\b|\bdrop\w*|\bslid\w*|\bslump\w*|\bplung\w*|\btumbl\w*|\bcrash\w*|\bdump\w*|\bnuked\b|\bbleed\w*|\ball[- ]time low\b|\bmulti-year low\b|\blowest\b|-\d|\bdown \d|\bunderperform\w*|\bsell the news\b|\blosing\b/,
+    strong: false,
+  },
+];

@@ -1,0 +1,83 @@
+import type { EventType } from '../../../src/contracts/analysis';
+import { EVENT_RULES } from './event-rules';
+import { signedPercents, type NormalizedText } from './normalize';
+
+/** What the rules found in one item. */
+export interface EventMatch {
+  type: EventType;
+  /** Direction for holders of the tagged assets: +1 up, -1 down, 0 none, after negation and delays. */
+  dir: -1 | 0 | 1;
+  /** Confident enough to override the sentiment model. */
+  confident: boolean;
+  hedged: boolean;
+  denied: boolean;
+  delayed: boolean;
+  /** The words that named the event, as written ("Will List", "drained"), or '' for `other`. */
+  phrase: string;
+}
+
+/** "reportedly", "rumour", "considering", "may", a question: the event may not happen (§2). */
+const HEDGE =
+  /\breportedly\b|\brumou?r\w*|\bsources?(?: say|:)|\bconsidering\b|\bweighs?\b|\bin talks\b|\bmay\b|\bmight\b|\bcould\b|\bplans? to\b|\bexpected to\b|\bspeculat\w+|\bunconfirmed\b|\ballegedly\b|\bif true\b|\bhints?\b|\bpreparing\b|\?\?|\?$|\bheard from\b|\btake it with salt\b|\bincoming\?/;
+
+/** "denies", "fake", "no funds lost": the event did not happen. */
+const DENIAL =
+  /\bden(?:y|ies|ied)\b|\bfalse\b|\bdebunk\w*|\bnot true\b|\b(?:is|was|are|were|be) (?:a )?fake\b|\bfake (?:screenshot|news|headline|report)|\bno plans\b|\bnot happening\b|\bno (?:user |customer |holder )?funds (?:were )?(?:lost|at risk)\b|\bfunds are safe\b|\bsafu\b|\bnot (?:affected|compromised)\b|\bwas not compromised\b|\bunaffected\b|\bnever (?:at risk|been hacked)\b|\bposed no risk\b|\bno exploit\b|\bcontrary to\b|\bwere frozen\b|\bno partnership\b|\bnope\b|\bnot a (?:sale|depeg)\b|\bno risk\b|\bno plans to\b|\bnot affected\b|\bnot adding\b|\bnot happening\b|\bbalances were affected\b|\bwere never at risk\b|\bno holder balances\b/;
+
+/** "delays", "postponed", "pushed back": a scheduled event moved later. */
+const DELAY = /\bdelay\w*|\bpostpone\w*|\bpushed (?:back|to|out)\b|\bextends? review\b/;
+
+/** Events whose delay is bad news for holders; a delayed unlock or delisting is good news. */
+const POSITIVE_EVENTS: ReadonlySet<EventType> = new Set([
+  'listing',
+  'upgrade',
+  'partnership',
+  'adoption',
+  'fundraise',
+]);
+const NEGATIVE_EVENTS: ReadonlySet<EventType> = new Set(['unlock', 'delisting']);
+
+function originalSlice(text: NormalizedText, m: RegExpExecArray): string {
+  const raw = text.text.length === text.lower.length ? text.text : text.lower;
+  return raw.slice(m.index, m.index + m[0].length).trim();
+}
+
+export function detectEvent(text: NormalizedText): EventMatch {
+  const lower = text.lower;
+  const hedged = HEDGE.test(lower);
+  const denied = DENIAL.test(lower);
+  const delayed = DELAY.test(lower);
+  for (const rule of EVENT_RULES) {
+    const m = rule.trigger.exec(lower);
+    if (!m) continue;
+    let dir: -1 | 0 | 1 = rule.dir;
+    let explicit = false;
+    if (rule.neutral?.test(lower)) {
+      dir = 0;
+      explicit = true;
+    } else if (rule.pos?.test(lower)) {
+      dir = 1;
+      explicit = true;
+    } else if (rule.neg?.test(lower)) {
+      dir = -1;
+      explicit = true;
+    }
+    if (rule.type === 'price' && !explicit) {
+      const pcts = signedPercents(lower);
+      const sum = pcts.reduce((a, b) => a + b, 0);
+      dir = sum > 0 ? 1 : sum < 0 ? -1 : 0;
+    }
+    let confident = rule.strong && dir !== 0 && !hedged;
+    if (delayed && rule.type !== 'etf' && rule.type !== 'macro') {
+      if (POSITIVE_EVENTS.has(rule.type)) dir = -1;
+      else if (NEGATIVE_EVENTS.has(rule.type)) dir = 1;
+    }
+    if (denied) {
+      // A denied good event removes an expected gain; a denied bad event leaves no direction (§2).
+      dir = rule.dir === 1 || dir === 1 ? -1 : 0;
+      confident = !hedged;
+    }
+    return { type: rule.type, dir, confident, hedged, denied, delayed, phrase: originalSlice(text, m) };
+  }
+  return { type: 'other', dir: 0, confident: false, hedged, denied, delayed, phrase: '' };
+}

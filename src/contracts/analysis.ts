@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+/**
+ * The analysis of one news item (spec §3: `analysis.impact_score`, `analysis.nlp.sentiment`,
+ * `analysis.nlp.reasoning`, plus `asset`/`assets` and an event type). The news module calls the
+ * analyzer with an `AnalysisInput` and copies the `AnalysisResult` into the signal it publishes.
+ */
+
+/** From an investor's view of the tagged assets (docs/labelling.md). */
+export const Sentiment = z.enum(['positive', 'negative', 'neutral']);
+export type Sentiment = z.infer<typeof Sentiment>;
+
+/** What happened; drives the impact score and the reasoning (docs/labelling.md lists each). */
+export const EventType = z.enum([
+  'listing',
+  'delisting',
+  'hack',
+  'depeg',
+  'withdrawals_halted',
+  'insolvency',
+  'regulation',
+  'etf',
+  'partnership',
+  'adoption',
+  'upgrade',
+  'outage',
+  'unlock',
+  'buyback_burn',
+  'fundraise',
+  'macro',
+  'liquidation',
+  'whale_transfer',
+  'price',
+  'other',
+]);
+export type EventType = z.infer<typeof EventType>;
+
+/** Which engine produced a result; `local-fallback` means the LLM failed and the local result was used. */
+export const AnalysisEngine = z.enum(['local', 'llm', 'local-fallback']);
+export type AnalysisEngine = z.infer<typeof AnalysisEngine>;
+
+export const AnalysisQuote = z.object({
+  content: z.string(),
+  source_name: z.string().optional(),
+  username: z.string().optional(),
+});
+export type AnalysisQuote = z.infer<typeof AnalysisQuote>;
+
+export const AnalysisInput = z.object({
+  content: z.string(),
+  /** e.g. `Binance Announcements`, `Reuters`, `X`: the source's authority weighs on the impact. */
+  source_name: z.string(),
+  username: z.string().optional(),
+  /** A quoted post; its text counts as context for assets and the event. */
+  quote: AnalysisQuote.optional(),
+  url: z.string().optional(),
+  published_at: z.string().optional(),
+});
+export type AnalysisInput = z.infer<typeof AnalysisInput>;
+
+export const AnalysisResult = z.object({
+  /** Supported tickers as in `src/contracts/symbols.ts` (`BTC`, `1000PEPE`), uppercase, without USDT. */
+  assets: z.array(z.string().regex(/^[0-9A-Z]+$/)),
+  /** The primary asset (the subject of the item), or null when none is named (e.g. macro news). */
+  asset: z.string().nullable(),
+  sentiment: Sentiment,
+  /** 0-100, a log map of the expected move: ~0.5% → 15, 5% → 55, 25% → 90+. */
+  impact_score: z.number().min(0).max(100),
+  /** One sentence naming the event, the key phrase, the assets and why it matters. */
+  reasoning: z.string().min(1),
+  event_type: EventType,
+  engine: AnalysisEngine,
+  /** LLM mode only: true when the LLM and the local engine disagree on sentiment or the primary asset. */
+  disagreement: z.boolean().optional(),
+});
+export type AnalysisResult = z.infer<typeof AnalysisResult>;

@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { AnalysisResult, type AnalysisInput } from '../../src/contracts/analysis';
+import { SYMBOLS } from '../../src/contracts/symbols';
+import { createAnalyzer } from '../../server/modules/analysis/analysis.service';
+import { tagAssets } from '../../server/modules/analysis/assets';
+import { createLocalAnalyzer } from '../../server/modules/analysis/local-analyzer';
+import { moveToScore } from '../../server/modules/analysis/impact';
+import { normalizeText } from '../../server/modules/analysis/normalize';
+
+const local = createLocalAnalyzer();
+const tweet = (content: string): AnalysisInput => ({ content, source_name: 'X' });
+const run = (content: string, source_name = 'X') => local.analyze({ content, source_name });
+const tags = (text: string) => tagAssets(normalizeText(text));
+
+describe('asset tagging', () => {
+  it.each([
+    ['Chainlink partners with SWIFT on tokenised funds', ['LINK']],
+    ['check the link in bio for the full course', []],
+    ['LINK breaks out +12% as oracles rally', ['LINK']],
+    ['this is one of the biggest weeks of the year', []],
+    ['Upbit to end trading support for Harmony (ONE) on Dec 15', ['ONE']],
+    ['gas fees on mainnet are 2 gwei today', []],
+    ['near the highs again, nothing to see', []],
+    ['NEAR Protocol launches sharding phase 2', ['NEAR']],
+    ['OP here: why are fees so high today?', []],
+    ['$OP rallies 9% after the Superchain upgrade', ['OP']],
+    ['Optimism about rate cuts lifts equities', []],
+    ['Cetus, the largest DEX on Sui, exploited', ['SUI']],
+    ['Trump says the economy is strong', []],
+    ['$TRUMP memecoin jumps 20%', ['TRUMP']],
+    ['NOT FINANCIAL ADVICE BUT GO OUTSIDE', []],
+    ['Binance Will List Notcoin (NOT) with Seed Tag Applied', ['NOT']],
+    ['THE HYPE IS REAL AT THIS CONFERENCE', []],
+    ['$HYPE UP 14% TODAY 🔥', ['HYPE']],
+    ['Bitcoin Cash and Ethereum Classic rally', ['BCH', 'ETC']],
+    ['coffee, charts, emails, etc. before the open', []],
+    ['$PEPE and SHIB lead the memecoin rally', ['1000PEPE', '1000SHIB']],
+    ['ETHUSDT perpetual funding flips negative', ['ETH']],
+    ['XBT futures open interest at a record', ['BTC']],
+    ['Upbit adds Pyth Network (PYTH) to BTC market', ['PYTH']],
+    ['Notice of Removal of Spot Trading Pairs - ANKR/BTC, ONE/BTC', ['ANKR', 'ONE']],
+    ['renewed my .eth name for five years', []],
+    ['the yield curve steepened overnight', []],
+    ['Curve Finance pools exploited for $62M', ['CRV']],
+    ['compound interest is the eighth wonder', []],
+    ['Hackers drain $100M from Harmony’s Horizon bridge', ['ONE']],
+    ['North Korean hackers linked to theft from DMM Bitcoin', []],
+    ['SushiSwap $SUSHI perps just listed on Hyperliquid', ['SUSHI']],
+  ])('%s → %j', (text, want) => {
+    expect(tags(text)).toEqual(want);
+  });
+
+  it('finds every supported ticker from its cashtag, and never a quote currency', () => {
+    for (const s of SYMBOLS) expect(tags(`$${s.ticker} is moving`)).toEqual([s.ticker]);
+    expect(tags('USDT and USDC supply grows')).toEqual([]);
+  });
+
+  it('makes the first-named asset the primary one and reads a quoted post', () => {
+    const r = local.analyze({
+      content: 'This is huge for $SOL holders',
+      source_name: 'X',
+      quote: { content: 'Binance Will List Jito (JTO) as Ethereum fees fall' },
+    });
+    expect(r.assets).toEqual(['SOL', 'JTO', 'ETH']);
+    expect(r.asset).toBe('SOL');
+  });
+});
+
+describe('events, negation and hedges', () => {
+  it.each([
+    ['Binance Will List Jito (JTO) with Seed Tag Applied', 'listing', 'positive'],
+    ['Binance Will Delist ZEC and XMR on 2024-02-20', 'delisting', 'negative'],
+    ['Curve pools exploited, $62M drained', 'hack', 'negative'],
+    ['USDC falls to $0.87 and loses its peg', 'depeg', 'negative'],
+    ['Crypto lender halts withdrawals citing market conditions', 'withdrawals_halted', 'negative'],
+    ['Crypto lender files for Chapter 11 bankruptcy', 'insolvency', 'negative'],
+    ['SEC rejects the spot bitcoin ETF again', 'etf', 'negative'],
+    ['$380M longs liquidated in one hour as ETH drops 9%', 'liquidation', 'negative'],
+    ['$420M shorts rekt as BTC rips through 70k', 'liquidation', 'positive'],
+    ['Arbitrum to unlock 1.1 billion ARB tokens next week', 'unlock', 'negative'],
+    ['BNB auto-burn completes: 1.57M BNB removed from supply', 'buyback_burn', 'positive'],
+    ['Solana halts block production for five hours, another outage', 'outage', 'negative'],
+  ])('%s → %s, %s', (text, event, sentiment) => {
+    const r = run(text);
+    expect(r.event_type).toBe(event);
+    expect(r.sentiment).toBe(sentiment);
+  });
+
+  it('a denied bad event has no direction; a denied good event is negative', () => {
+    expect(run('Binance denies hack rumours, says all funds are SAFU').sentiment).toBe('neutral');
+    expect(
+      run('No user funds lost: exchange says the reported hack was a bug bounty disclosure').sentiment,
+    ).toBe('neutral');
+    expect(run('Robinhood denies SHIB listing rumours: no plans to list Shiba Inu').sentiment).toBe(
+      'negative',
+    );
+  });
+
+  it('a delayed unlock is good news and a delayed upgrade is bad news', () => {
+    expect(run('Arbitrum DAO postpones the team unlock by one year').sentiment).toBe('positive');
+    expect(run('Pectra upgrade delayed to May after testnet bugs').sentiment).toBe('negative');
+  });
+
+  it('a hedge keeps the direction and cuts the impact', () => {
+    const rumour = run('Coinbase reportedly considering a $PEPE listing');
+    const confirmed = run('Coinbase will list $PEPE', 'Coinbase Assets');
+    expect(rumour.sentiment).toBe('positive');
+    expect(rumour.impact_score).toBeLessThan(confirmed.impact_score);
+  });
+
+  it('chatter is neutral with a low impact', () => {
+    const r = run('gm frens ☀️ who is up watching charts?');
+    expect(r).toMatchObject({ sentiment: 'neutral', event_type: 'other', assets: [], asset: null });
+    expect(r.impact_score).toBeLessThan(15);
+  });
+});
+
+describe('impact', () => {
+  it('maps the expected move on the log scale of the guideline', () => {
+    expect(moveToScore(0.5)).toBeCloseTo(15, 5);
+    expect(moveToScore(5)).toBeCloseTo(55, 5);
+    expect(moveToScore(25)).toBeCloseTo(90, 5);
+    expect(moveToScore(60)).toBeGreaterThan(97);
+  });
+
+  it('orders items by source authority, confirmation, amount and asset size', () => {
+    const announcement = run(
+      'Binance Will List Sei (SEI) with Seed Tag Applied',
+      'Binance Announcements',
+    ).impact_score;
+    const rumour = run('heard binance might list $SEI soon, take it with salt').impact_score;
+    expect(announcement).toBeGreaterThan(rumour + 20);
+    expect(run('Hackers steal $600M from a cross-chain bridge', 'Reuters').impact_score).toBeGreaterThan(
+      run('Hackers steal $2M from a cross-chain bridge', 'Reuters').impact_score,
+    );
+    expect(run('Binance Will Delist ZIL', 'Binance Announcements').impact_score).toBeGreaterThan(
+      run('Binance Will Delist BTC margin pairs', 'Binance Announcements').impact_score,
+    );
+    expect(run('SEC rejects spot bitcoin ETF', 'Bloomberg').impact_score).toBeGreaterThan(
+      run('Hedera partners with a gaming studio', 'Bloomberg').impact_score,
+    );
+  });
+});
+
+describe('reasoning and shape', () => {
+  it('is one sentence naming the event, the key phrase, the assets and why', () => {
+    const r = run('Binance Will List Jito (JTO) with Seed Tag Applied', 'Binance Announcements');
+    expect(r.reasoning).toMatch(/^Exchange listing \("Will List"\) for JTO: .*6%.*exchange itself\.$/);
+    for (const text of [
+      'Hackers steal $1.4B in ETH from Bybit. Exchange says client assets are safe!',
+      'Fed cuts rates by 50 bps; bitcoin surges',
+      'gm',
+      'Binance Will Delist ZEC, XMR, DASH, ZIL and ONE on 2024-02-20',
+    ]) {
+      const reasoning = run(text).reasoning;
+      expect(reasoning).toMatch(/\.$/);
+      expect(reasoning.slice(0, -1)).not.toMatch(/[.!?]\s+[A-Z]/);
+      expect(reasoning.length).toBeLessThan(300);
+    }
+    expect(run('Hackers steal $1.4B in ETH from Bybit').reasoning).toMatch(/Hack or exploit .*for ETH: /);
+  });
+
+  it('answers the contract from the service, engine local', async () => {
+    const analyzer = createAnalyzer({
+      ANALYZER: 'local',
+      LLM_BASE_URL: undefined,
+      LLM_API_KEY: undefined,
+      LLM_MODEL: undefined,
+    });
+    expect(analyzer.kind).toBe('local');
+    const r = await analyzer.analyze(tweet('$SOL surges 12% to a record high 🚀'));
+    expect(AnalysisResult.parse(r)).toMatchObject({ engine: 'local', asset: 'SOL', sentiment: 'positive' });
+    await analyzer.close();
+  });
+});

@@ -1,0 +1,82 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSplit } from '../../server/modules/analysis/dataset';
+import { WEIGHTS_FILE } from '../../server/modules/analysis/local-analyzer';
+import { assetFigures, sentimentFigures, spearman } from '../../server/modules/analysis/metrics';
+import { DEFAULT_TRAIN_OPTIONS } from '../../server/modules/analysis/model';
+import { serializeWeights, trainFromItems } from '../../server/modules/analysis/train';
+import { ROOT } from '../helpers/process';
+
+describe('labelled data', () => {
+  it('holds at least 600 distinct items split train/dev/test with every class and no overlap', () => {
+    const splits = (['train', 'dev', 'test'] as const).map((s) => loadSplit(s));
+    const all = splits.flat();
+    expect(all.length).toBeGreaterThanOrEqual(600);
+    expect(new Set(all.map((i) => i.text.toLowerCase())).size).toBe(all.length);
+    for (const split of splits) {
+      for (const c of ['positive', 'negative', 'neutral'])
+        expect(split.some((i) => i.sentiment === c)).toBe(true);
+    }
+  });
+});
+
+describe('training', () => {
+  it('is deterministic and the shipped weights are what `npm run train:analysis` makes from train.jsonl', async () => {
+    const train = loadSplit('train');
+    const a = await serializeWeights(trainFromItems(train));
+    expect(await serializeWeights(trainFromItems(train))).toBe(a);
+    expect(readFileSync(WEIGHTS_FILE, 'utf8')).toBe(a);
+    expect(await serializeWeights(trainFromItems(train, { ...DEFAULT_TRAIN_OPTIONS, seed: 8 }))).not.toBe(a);
+  });
+});
+
+describe('metrics', () => {
+  it('computes accuracy, macro-F1, recall and asset precision/recall', () => {
+    const f = sentimentFigures(
+      ['positive', 'negative', 'neutral', 'neutral'],
+      ['positive', 'neutral', 'neutral', 'neutral'],
+    );
+    expect(f.accuracy).toBe(0.75);
+    expect(f.recall).toEqual({ positive: 1, negative: 0, neutral: 1 });
+    expect(f.macroF1).toBeCloseTo((1 + 0 + 0.8) / 3, 10);
+    expect(assetFigures([['BTC'], ['ETH', 'SOL']], [['BTC', 'XRP'], ['ETH']])).toEqual({
+      precision: 2 / 3,
+      recall: 2 / 3,
+    });
+    expect(spearman([1, 2, 3], [10, 20, 30])).toBeCloseTo(1, 10);
+  });
+
+  it('eval:analysis prints every figure as JSON lines, and the dev split clears the bar', () => {
+    const res = spawnSync(
+      path.join(ROOT, 'node_modules/.bin/tsx'),
+      ['server/modules/analysis/eval.ts', '--split', 'dev'],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    expect(res.status).toBe(0);
+    const figures = new Map(
+      res.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { metric: string; value: number })
+        .map((f) => [f.metric, f.value]),
+    );
+    for (const m of [
+      'local_accuracy',
+      'local_macro_f1',
+      'local_recall_neutral',
+      'vader_accuracy',
+      'vader_macro_f1',
+      'asset_precision',
+      'asset_recall',
+      'p99_ms',
+      'items_per_second',
+    ]) {
+      expect(figures.has(m)).toBe(true);
+    }
+    expect(figures.get('local_accuracy')).toBeGreaterThanOrEqual(0.85);
+    expect(figures.get('asset_precision')).toBeGreaterThanOrEqual(0.95);
+    expect(figures.get('accuracy_above_vader')).toBeGreaterThanOrEqual(0.3);
+  });
+});
