@@ -10,6 +10,8 @@ import { loggerOptions } from './logger';
 import busPlugin, { type Bus } from './plugins/bus';
 import dbPlugin from './plugins/db';
 import errorsPlugin, { ERRORS } from './plugins/errors';
+import secretsPlugin from './plugins/secrets';
+import authGuardPlugin from './plugins/auth-guard';
 import spaPlugin from './plugins/spa';
 import { MODULES } from './modules';
 import { HealthService, initialComponents } from './modules/health/health.service';
@@ -74,6 +76,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       detail: `${ERRORS.RATE_LIMITED.detail.replace(' later.', '')} in ${Math.ceil(ctx.ttl / 1000)} s.`,
     }),
   });
+
+  await app.register(secretsPlugin);
+  await app.register(authGuardPlugin);
 
   const database =
     opts.database ??

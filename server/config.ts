@@ -20,6 +20,12 @@ const optionalUrl = (what: string) =>
     .pipe(z.url({ error: `a ${what} URL` }).optional())
     .optional();
 
+const requiredUrl = (what: string) =>
+  z
+    .string()
+    .trim()
+    .pipe(z.url({ error: `a ${what} URL` }));
+
 const optionalText = z
   .string()
   .trim()
@@ -42,6 +48,11 @@ const newsSources = z
       .min(1, { error: `a comma list of ${NEWS_SOURCE_NAMES.join(', ')}` }),
   );
 
+const intBetween = (min: number, max: number) => {
+  const error = `an integer from ${min} to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+
 const commaList = z.string().transform((v) =>
   v
     .split(',')
@@ -57,8 +68,24 @@ const ConfigSchema = z.object({
   DATABASE_URL: optionalUrl('postgres://'),
   REDIS_URL: optionalUrl('redis://'),
   MARKET_SOURCE: z.enum(['auto', 'binance', 'sim'], { error: 'auto, binance or sim' }),
+  BINANCE_FAPI_URL: requiredUrl('http(s)://'),
+  BINANCE_FSTREAM_URL: requiredUrl('ws(s)://'),
+  MARKET_SIM_SEED: z.coerce.number({ error: 'an integer' }).int({ error: 'an integer' }),
+  MARKET_SIM_TICK_MS: z.coerce
+    .number({ error: 'an integer from 20 to 60000' })
+    .int({ error: 'an integer from 20 to 60000' })
+    .min(20, { error: 'an integer from 20 to 60000' })
+    .max(60_000, { error: 'an integer from 20 to 60000' }),
   NEWS_SOURCES: newsSources,
   RSS_FEEDS: commaList,
+  REPLAY_INTERVAL_MS: intBetween(10, 3_600_000),
+  NEWS_POLL_MS: intBetween(50, 86_400_000),
+  BINANCE_ANNOUNCEMENTS_URL: requiredUrl('http(s)://'),
+  X_API_URL: requiredUrl('http(s)://'),
+  X_BEARER_TOKEN: optionalText,
+  TELEGRAM_API_URL: requiredUrl('http(s)://'),
+  TELEGRAM_BOT_TOKEN: optionalText,
+  PROXY_CACHE_MB: intBetween(1, 100_000),
   ANALYZER: z.enum(['local', 'llm'], { error: 'local or llm' }),
   LLM_BASE_URL: optionalUrl('http(s)://'),
   LLM_API_KEY: optionalText,
@@ -100,10 +127,34 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   REDIS_URL: { default: '', help: 'redis://… to share the event bus between processes; unset is in-process' },
   MARKET_SOURCE: {
     default: 'auto',
-    help: 'auto tries Binance public data, then falls back to the simulator',
+    help: 'auto tries Binance public data for a few seconds at start, then falls back to the simulator',
   },
+  BINANCE_FAPI_URL: { default: 'https://fapi.binance.com', help: 'Binance USD-M public REST base' },
+  BINANCE_FSTREAM_URL: { default: 'wss://fstream.binance.com', help: 'Binance USD-M public stream base' },
+  MARKET_SIM_SEED: { default: '1', help: 'seed of the price simulator (same seed, same prices)' },
+  MARKET_SIM_TICK_MS: { default: '1000', help: 'milliseconds between simulated price ticks' },
   NEWS_SOURCES: { default: 'replay', help: `comma list of ${NEWS_SOURCE_NAMES.join(', ')}` },
   RSS_FEEDS: { default: '', help: 'comma list of RSS/Atom feed URLs for the rss source' },
+  REPLAY_INTERVAL_MS: {
+    default: '8000',
+    help: 'mean milliseconds between items of the replay source (each gap varies ±40%)',
+  },
+  NEWS_POLL_MS: {
+    default: '60000',
+    help: 'milliseconds between polls of the rss and binance-announcements sources',
+  },
+  BINANCE_ANNOUNCEMENTS_URL: {
+    default: 'https://www.binance.com/bapi/composite/v1/public/cms/article/list/query',
+    help: 'Binance announcement list endpoint for the binance-announcements source',
+  },
+  X_API_URL: { default: 'https://api.x.com', help: 'X API base for the x source (v2 filtered stream)' },
+  X_BEARER_TOKEN: { default: '', help: 'X API app bearer token; the x source needs it' },
+  TELEGRAM_API_URL: {
+    default: 'https://api.telegram.org',
+    help: 'Telegram Bot API base for the telegram source',
+  },
+  TELEGRAM_BOT_TOKEN: { default: '', help: 'Telegram bot token; the telegram source needs it' },
+  PROXY_CACHE_MB: { default: '100', help: 'size bound of the image proxy cache in DATA_DIR/image-cache' },
   ANALYZER: { default: 'local', help: 'local (in-process, offline) or llm (OpenAI-compatible endpoint)' },
   LLM_BASE_URL: { default: '', help: 'OpenAI-compatible base URL for ANALYZER=llm' },
   LLM_API_KEY: { default: '', help: 'API key for the LLM endpoint' },

@@ -1,6 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import authRoutes from './auth/auth.routes';
 import healthRoutes from './health/health.routes';
+import marketModule from './market';
+import tradingModule from './trading';
+import usersRoutes from './users/users.routes';
 
 /**
  * Every module's routes, registered under /api in this order. A module is a Fastify plugin that reads
@@ -10,4 +13,7 @@ import healthRoutes from './health/health.routes';
 export const MODULES: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'health', routes: healthRoutes },
   { name: 'auth', routes: authRoutes },
+  { name: 'market', routes: marketModule },
+  { name: 'users', routes: usersRoutes },
+  { name: 'trading', routes: tradingModule },
 ];

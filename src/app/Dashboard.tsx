@@ -1,4 +1,5 @@
 import { Group, Panel, Separator } from 'react-resizable-panels';
+import { AccountModal } from '../panes/AccountModal';
 import { AuthModal } from '../panes/AuthModal';
 import { BottomPanel } from '../panes/BottomPanel';
 import { ChartPane } from '../panes/ChartPane';
@@ -37,6 +38,7 @@ export function Dashboard() {
         </Panel>
       </Group>
       <AuthModal />
+      <AccountModal />
     </div>
   );
 }

@@ -15,6 +15,7 @@ const services = createAppServices({
   fetch: (input, init) => window.fetch(input, init),
   history: browserHistory(),
   clock: systemClock,
+  userAgent: navigator.userAgent,
 });
 services.start();
 

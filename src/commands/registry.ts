@@ -10,8 +10,8 @@ export interface CommandRegistry extends RegistryView {
   runLine(line: string, ctx: CommandContext): Promise<OutputLine[]>;
 }
 
-/** One word, or two for commands in a group such as `rule add`. */
-const NAME = /^[a-z][a-z0-9-]*( [a-z][a-z0-9-]*)?$/;
+/** One word, or two for commands in a group such as `rule add` or `2fa setup`. */
+const NAME = /^[a-z0-9][a-z0-9-]*( [a-z][a-z0-9-]*)?$/;
 
 export const unknownCommandText = (name: string): string =>
   `Unknown command: ${name}. Type "help" to list commands.`;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { MarketSourceKind, PriceItem } from './market';
+import { Signal } from './signals';
 
 /**
  * The bus's event map: one zod schema per topic. Publishers and subscribers are typed from it, and a
@@ -9,6 +11,18 @@ export const BusEvents = {
   'system.ping': z.object({ nonce: z.string(), from: z.string() }),
   /** A user account was created. */
   'user.created': z.object({ id: z.string(), username: z.string() }),
+  /** A batch of prices from the market source (every symbol that moved in one upstream update). */
+  'price.tick': z.object({ source: MarketSourceKind, ticks: z.array(PriceItem) }),
+  /** A paper account changed (fill, liquidation, reset): other processes reload it and refresh sockets. */
+  'trading.account': z.object({
+    userId: z.string(),
+    origin: z.string(),
+    reason: z.enum(['order', 'liquidation', 'leverage', 'reset']),
+    symbol: z.string().optional(),
+    price: z.number().optional(),
+  }),
+  /** A news signal was created or changed (analysed, or reported by another source); `rev` orders them. */
+  'signal.published': z.object({ rev: z.number().int(), signal: Signal }),
 } as const;
 
 export type BusEventMap = { [K in keyof typeof BusEvents]: z.infer<(typeof BusEvents)[K]> };

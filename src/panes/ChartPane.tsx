@@ -1,20 +1,180 @@
+import { effect } from '@preact/signals-core';
 import { useSignals } from '@preact/signals-react/runtime';
+import {
+  CandlestickSeries,
+  ColorType,
+  CrosshairMode,
+  HistogramSeries,
+  createChart,
+  createSeriesMarkers,
+  type IChartApi,
+  type MouseEventParams,
+  type Time,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import { useEffect, useRef, useState } from 'react';
 import { useServices } from '../app/AppContext';
+import type { Candle } from '../contracts/market';
+import type { ChartModel } from '../services/market/chartModel';
+import { DOWN, UP, toBar, toVolume, type ChartMarker } from '../services/market/candles';
+import { formatPrice, pricePrecision } from '../services/market/format';
+import './market.css';
 
-/** The chart pane; the candlestick chart replaces the body in a later change. */
+/** The intervals offered as buttons; `chart <interval>` accepts every supported one. */
+const QUICK_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
+
+const utc = (seconds: number) => seconds as UTCTimestamp;
+const bar = (c: Candle) => ({ ...toBar(c), time: utc(toBar(c).time) });
+const volumeBar = (c: Candle) => ({ ...toVolume(c), time: utc(toVolume(c).time) });
+
+interface Hover {
+  marker: ChartMarker;
+  x: number;
+  y: number;
+}
+
+/** Draws the model on a lightweight-charts chart; every subscription is disposed on unmount. */
+function useCandleChart(model: ChartModel, onHover: (hover: Hover | null) => void) {
+  const container = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = container.current;
+    if (element === null) return;
+    const chart: IChartApi = createChart(element, {
+      autoSize: true,
+      layout: {
+        background: { type: ColorType.Solid, color: '#0b0e11' },
+        textColor: '#848e9c',
+        fontSize: 11,
+        attributionLogo: false,
+      },
+      grid: { vertLines: { color: '#161a1f' }, horzLines: { color: '#161a1f' } },
+      crosshair: { mode: CrosshairMode.Normal },
+      rightPriceScale: { borderColor: '#232a33' },
+      timeScale: { borderColor: '#232a33', timeVisible: true, secondsVisible: false, rightOffset: 4 },
+      localization: { locale: 'en-US' },
+    });
+    const candles = chart.addSeries(CandlestickSeries, {
+      upColor: UP,
+      downColor: DOWN,
+      wickUpColor: UP,
+      wickDownColor: DOWN,
+      borderVisible: false,
+    });
+    const volume = chart.addSeries(HistogramSeries, { priceFormat: { type: 'volume' }, priceScaleId: '' });
+    volume.priceScale().applyOptions({ scaleMargins: { top: 0.82, bottom: 0 } });
+    candles.priceScale().applyOptions({ scaleMargins: { top: 0.08, bottom: 0.22 } });
+    const markers = createSeriesMarkers(candles, []);
+
+    let drawn = -1;
+    const stopView = effect(() => {
+      const { revision, candles: list } = model.view.value;
+      const last = list.at(-1);
+      if (revision !== drawn) {
+        drawn = revision;
+        const precision = pricePrecision(last?.close ?? 0);
+        candles.applyOptions({ priceFormat: { type: 'price', precision, minMove: 10 ** -precision } });
+        candles.setData(list.map(bar));
+        volume.setData(list.map(volumeBar));
+        chart.timeScale().scrollToRealTime();
+      } else if (last !== undefined) {
+        candles.update(bar(last));
+        volume.update(volumeBar(last));
+      }
+    });
+    const stopMarkers = effect(() => {
+      markers.setMarkers(
+        model.markers.value.map((m) => ({
+          id: m.id,
+          time: utc(m.time),
+          position: m.position,
+          shape: m.shape,
+          color: m.color,
+          size: 1.4,
+        })),
+      );
+    });
+    const onMove = (param: MouseEventParams<Time>): void => {
+      const id = param.hoveredObjectId;
+      const marker = model.markers.peek().find((m) => m.id === id);
+      onHover(marker === undefined || param.point === undefined ? null : { marker, ...param.point });
+    };
+    chart.subscribeCrosshairMove(onMove);
+    return () => {
+      chart.unsubscribeCrosshairMove(onMove);
+      stopView();
+      stopMarkers();
+      markers.detach();
+      chart.remove();
+    };
+  }, [model, onHover]);
+  return container;
+}
+
+/** Spec §2 chart panel: candlesticks with volume for the chosen symbol, UTC, dark, news markers. */
 export function ChartPane() {
   useSignals();
-  const symbol = useServices().stores.ui.symbol.value;
+  const { chart, stores, terminal } = useServices();
+  const [hover, setHover] = useState<Hover | null>(null);
+  const container = useCandleChart(chart, setHover);
+  const interval = chart.interval.value;
+  const state = chart.state.value;
+  const last = chart.lastPrice.value;
+  const markers = chart.markers.value;
   return (
-    <section className="pane" aria-labelledby="chart-title">
+    <section className="pane chart-pane" aria-labelledby="chart-title">
       <div className="pane-header">
         <h2 id="chart-title">Chart</h2>
         <span className="pane-symbol" data-testid="chart-symbol">
-          {symbol}
+          {stores.ui.symbol.value}
         </span>
+        <span className="chart-last" data-testid="chart-last">
+          {last === null ? '' : formatPrice(last)}
+        </span>
+        <span className="chart-spacer" />
+        <div className="chart-intervals" role="group" aria-label="Interval">
+          {QUICK_INTERVALS.map((i) => (
+            <button
+              key={i}
+              type="button"
+              className={i === interval ? 'chart-interval active' : 'chart-interval'}
+              aria-pressed={i === interval}
+              onClick={() => void terminal.execute(`chart ${i}`, 'ui')}
+            >
+              {i}
+            </button>
+          ))}
+        </div>
+        <span className="chart-tz">UTC</span>
       </div>
-      <div className="pane-body pane-empty">
-        <span className="chart-symbol-large">{symbol}</span>
+      <div
+        className="pane-body chart-body"
+        data-testid="chart-body"
+        data-state={state}
+        data-interval={interval}
+      >
+        <div className="chart-canvas" ref={container} />
+        {state === 'loading' && <div className="chart-overlay">Loading {stores.ui.symbol.value}…</div>}
+        {state === 'error' && (
+          <div className="chart-overlay chart-error" role="alert">
+            {chart.error.value}
+          </div>
+        )}
+        <ul className="sr-only" aria-label="News on the chart" data-testid="chart-markers">
+          {markers.map((m) => (
+            <li key={m.id}>
+              {m.sentiment}: {m.headline}
+            </li>
+          ))}
+        </ul>
+        {hover !== null && (
+          <div
+            className={`chart-tooltip ${hover.marker.sentiment}`}
+            data-testid="marker-tooltip"
+            style={{ left: hover.x + 12, top: hover.y + 12 }}
+          >
+            {hover.marker.headline}
+          </div>
+        )}
       </div>
     </section>
   );

@@ -2,6 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useServices } from '../app/AppContext';
 import { AuthButtons } from './AuthButtons';
 import { LiveIndicator } from './LiveIndicator';
+import { SimulatedBadge } from './SimulatedBadge';
 import { StandinsBadge } from './StandinsBadge';
 import { SymbolSearch } from './SymbolSearch';
 
@@ -16,6 +17,7 @@ export function Header() {
         {stores.ui.symbol.value}
       </span>
       <LiveIndicator />
+      <SimulatedBadge />
       <StandinsBadge />
       <span className="header-spacer" />
       <AuthButtons />

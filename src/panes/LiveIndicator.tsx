@@ -1,9 +1,10 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useServices } from '../app/AppContext';
 
+/** "Live" while every live channel (the price socket; the signal stream later) is connected. */
 export function LiveIndicator() {
   useSignals();
-  const live = useServices().stores.connection.status.value === 'live';
+  const live = useServices().stores.connection.live.value;
   return (
     <span
       className={live ? 'live-indicator live' : 'live-indicator'}

@@ -3,3 +3,5 @@
  * only through that module's service.
  */
 export * from './users';
+export * from './auth';
+export * from './trading';

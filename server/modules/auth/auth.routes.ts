@@ -1,9 +1,88 @@
 import type { FastifyInstance } from 'fastify';
+import { AUTH_MESSAGES, LoginForm, SignupRequest, TwoFactorLoginRequest } from '../../../src/contracts/auth';
+import { parseRequest } from '../../plugins/errors';
+import accountRoutes from './account.routes';
+import { DEVICE_COOKIE, REFRESH_COOKIE, clearDeviceCookie, clearRefreshCookie, cookieOf } from './cookies';
+import { deviceInfoFrom, fingerprintOf } from './device-info';
+import { answerSession, principalOf } from './http';
+import { AUTH_LIMIT, bodyField, limiter } from '../../plugins/rate-limit';
+import { createAuthServices } from './services';
+import twoFactorRoutes from './twofa.routes';
 
 /**
- * Session routes. The browser tries a refresh on every load; with no refresh cookie there is no session
- * to resume, which is an ordinary answer (204), not an error.
+ * Module auth: sign-up, the login steps, refresh, logout and auto-login here; devices and passwords in
+ * account.routes.ts; 2FA in twofa.routes.ts.
  */
 export default async function authRoutes(app: FastifyInstance) {
-  app.post('/auth/refresh', async (_request, reply) => reply.code(204).send());
+  const s = createAuthServices(app);
+  const limits = {
+    login: limiter(app, 'login', { ...AUTH_LIMIT, accountOf: (r) => bodyField(r, 'username') }),
+    twoFactorLogin: limiter(app, '2fa-login', { ...AUTH_LIMIT, accountOf: (r) => bodyField(r, 'user_id') }),
+    signup: limiter(app, 'signup', { ...AUTH_LIMIT, accountOf: (r) => bodyField(r, 'email') }),
+  };
+
+  app.post('/auth/signup', { preHandler: limits.signup }, async (request, reply) => {
+    const body = parseRequest(SignupRequest, request.body);
+    const user = await s.auth.signup(body);
+    reply.code(201);
+    return { id: user.id, email: user.email, username: user.username, role: user.role };
+  });
+
+  app.post('/auth/token', { preHandler: limits.login }, async (request, reply) => {
+    const form = parseRequest(LoginForm, request.body);
+    const userAgent = request.headers['user-agent'];
+    const deviceInfo = deviceInfoFrom(form.device_info, userAgent);
+    const device = { deviceInfo, fingerprint: fingerprintOf(deviceInfo, userAgent) };
+    const outcome = await s.auth.login({
+      login: form.username,
+      password: form.password,
+      remember: form.remember_me ? device : null,
+      device,
+    });
+    if (outcome.kind === 'two-factor') return { two_factor_required: true, user_id: outcome.userId };
+    return answerSession(reply, s, outcome.session);
+  });
+
+  app.post('/auth/2fa/login', { preHandler: limits.twoFactorLogin }, async (request, reply) => {
+    const body = parseRequest(TwoFactorLoginRequest, request.body);
+    return answerSession(reply, s, await s.auth.loginTwoFactor(body.user_id, body.code));
+  });
+
+  // Without a refresh cookie there is no session to resume: an ordinary answer, not an error.
+  app.post('/auth/refresh', async (request, reply) => {
+    const presented = cookieOf(request, REFRESH_COOKIE);
+    if (presented === undefined) return reply.code(204).send();
+    try {
+      return answerSession(reply, s, await s.sessions.refresh(presented, (id) => s.auth.roleOf(id)));
+    } catch (err) {
+      clearRefreshCookie(reply, s.cookies);
+      throw err;
+    }
+  });
+
+  app.post('/auth/auto-login', async (request, reply) => {
+    const presented = cookieOf(request, DEVICE_COOKIE);
+    if (presented === undefined) return reply.code(204).send();
+    try {
+      return answerSession(reply, s, await s.sessions.autoLogin(presented, (id) => s.auth.roleOf(id)));
+    } catch (err) {
+      clearDeviceCookie(reply, s.cookies);
+      throw err;
+    }
+  });
+
+  app.post('/auth/logout', async (request, reply) => {
+    await s.sessions.logout(cookieOf(request, REFRESH_COOKIE), cookieOf(request, DEVICE_COOKIE));
+    clearRefreshCookie(reply, s.cookies);
+    clearDeviceCookie(reply, s.cookies);
+    return { message: AUTH_MESSAGES.loggedOut };
+  });
+
+  app.get('/auth/verify', { preHandler: app.requireUser }, async (request) => {
+    const { userId, role } = principalOf(request);
+    return { valid: true, user_id: userId, role };
+  });
+
+  await accountRoutes(app, s);
+  await twoFactorRoutes(app, s);
 }

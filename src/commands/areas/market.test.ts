@@ -12,7 +12,7 @@ describe('market commands', () => {
     expect(stores.ui.symbol.value).toBe('1000PEPE/USDT');
   });
 
-  it('rejects a bad ticker and keeps the symbol', async () => {
+  it('rejects a bad or unknown ticker and keeps the symbol', async () => {
     const { type, stores } = scriptedSession();
     for (const bad of ['symbol eth/usdt', 'symbol ABCDEFGHIJKLM', 'symbol "b c"']) {
       expect(await type(bad)).toEqual([
@@ -20,10 +20,64 @@ describe('market commands', () => {
         'muted: Usage: symbol <ticker>',
       ]);
     }
+    expect(await type('symbol nope')).toEqual([
+      'error: Unknown symbol: NOPE. Type a ticker such as BTC or ETH.',
+      'muted: Usage: symbol <ticker>',
+    ]);
     expect(await type('symbol')).toEqual([
       "error: Missing required argument 'ticker'.",
       'muted: Usage: symbol <ticker>',
     ]);
     expect(stores.ui.symbol.value).toBe('BTC/USDT');
+  });
+
+  it('takes a known ticker typed alone as the symbol command, and nothing else', async () => {
+    const { type, stores } = scriptedSession();
+    expect(await type('sol')).toEqual(['success: Symbol set to SOL/USDT.']);
+    expect(stores.ui.symbol.value).toBe('SOL/USDT');
+    expect(await type('nope')).toEqual(['error: Unknown command: nope. Type "help" to list commands.']);
+    expect(await type('help')).not.toContain('success: Symbol set to HELP/USDT.');
+    expect(stores.ui.symbol.value).toBe('SOL/USDT');
+  });
+
+  it('price asks the trading base for the chosen or given symbol and prints 4 decimals', async () => {
+    const { type, server } = scriptedSession();
+    server.on('GET /price/BTCUSDT', () => ({
+      status: 200,
+      body: { symbol: 'BTCUSDT', price: 97_123.45, time: Date.UTC(2025, 0, 6, 12, 30, 5) },
+    }));
+    server.on('GET /price/PEPEUSDT', () => ({ status: 404, body: { detail: 'Unknown symbol: PEPEUSDT.' } }));
+    server.on('GET /price/BOMEUSDT', () => ({
+      status: 200,
+      body: { symbol: 'BOMEUSDT', price: 0.008512, time: 0 },
+    }));
+    expect(await type('price')).toEqual(['info: BTC/USDT 97,123.4500', 'muted: as of 12:30:05 UTC']);
+    expect(await type('price bome')).toEqual(['info: BOME/USDT 0.008512', 'muted: as of 00:00:00 UTC']);
+    expect(await type('price pepe')).toEqual([
+      'error: Unknown symbol: PEPE. Type a ticker such as BTC or ETH.',
+      'muted: Usage: price [ticker]',
+    ]);
+    expect(server.count('GET /price/PEPEUSDT')).toBe(0);
+  });
+
+  it('price shows the server detail when the lookup fails', async () => {
+    const { type, server } = scriptedSession();
+    server.on('GET /price/ETHUSDT', () => ({
+      status: 503,
+      body: { detail: 'Market data is unavailable right now.' },
+    }));
+    expect(await type('price eth')).toEqual(['error: Market data is unavailable right now.']);
+  });
+
+  it('chart sets the interval, case-insensitively, and rejects others', async () => {
+    const { type, stores } = scriptedSession();
+    expect(stores.market.interval.value).toBe('15m');
+    expect(await type('chart 1H')).toEqual(['success: Chart interval set to 1h.']);
+    expect(stores.market.interval.value).toBe('1h');
+    expect(await type('chart 7m')).toEqual([
+      'error: An interval is one of 1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 6h, 8h, 12h, 1d.',
+      'muted: Usage: chart <interval>',
+    ]);
+    expect(stores.market.interval.value).toBe('1h');
   });
 });

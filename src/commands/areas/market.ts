@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { success } from '../../services/terminal/output';
+import { INTERVALS, PriceQuote } from '../../contracts/market';
+import { findTicker } from '../../contracts/symbols';
+import { formatPrice } from '../../services/market/format';
+import { info, muted, success } from '../../services/terminal/output';
 import { defineCommand } from '../types';
 
 /** A ticker as typed: letters and digits, 1 to 12 characters; stored upper-case. */
@@ -8,6 +11,11 @@ export const Ticker = z
   .regex(/^[A-Za-z0-9]{1,12}$/, 'A ticker is 1 to 12 letters or digits, e.g. BTC.')
   .transform((t) => t.toUpperCase());
 
+/** A ticker from the supported list (spec §9), e.g. `eth` → `ETH`. */
+export const KnownTicker = Ticker.refine((t) => findTicker(t) !== undefined, {
+  error: (issue) => `Unknown symbol: ${String(issue.input).toUpperCase()}. Type a ticker such as BTC or ETH.`,
+});
+
 export const symbol = defineCommand({
   name: 'symbol',
   aliases: ['sym'],
@@ -15,10 +23,43 @@ export const symbol = defineCommand({
   summary: 'Choose the symbol for the chart and trades.',
   usage: 'symbol <ticker>',
   examples: ['symbol eth', 'symbol SOL'],
-  args: z.object({ ticker: Ticker }),
+  args: z.object({ ticker: KnownTicker }),
   run({ stores }, { ticker }) {
     return [success(`Symbol set to ${stores.ui.chooseTicker(ticker)}.`)];
   },
 });
 
-export default [symbol];
+export const price = defineCommand({
+  name: 'price',
+  area: 'market',
+  summary: 'Show the last price of a symbol (the chosen one by default).',
+  usage: 'price [ticker]',
+  examples: ['price', 'price eth'],
+  args: z.object({ ticker: KnownTicker.optional() }),
+  async run({ stores, api }, { ticker }) {
+    const chosen = ticker ?? stores.ui.ticker.peek();
+    const quote = await api.trading.call(PriceQuote, `/price/${chosen}USDT`);
+    const at = new Date(quote.time).toISOString().slice(11, 19);
+    return [info(`${chosen}/USDT ${formatPrice(quote.price)}`), muted(`as of ${at} UTC`)];
+  },
+});
+
+export const chart = defineCommand({
+  name: 'chart',
+  area: 'market',
+  summary: 'Set the chart interval.',
+  usage: 'chart <interval>',
+  examples: ['chart 15m', 'chart 1h', 'chart 1d'],
+  args: z.object({
+    interval: z
+      .string()
+      .transform((i) => i.toLowerCase())
+      .pipe(z.enum(INTERVALS, { error: `An interval is one of ${INTERVALS.join(', ')}.` })),
+  }),
+  run({ stores }, { interval }) {
+    stores.market.chooseInterval(interval);
+    return [success(`Chart interval set to ${interval}.`)];
+  },
+});
+
+export default [symbol, price, chart];

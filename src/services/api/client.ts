@@ -14,6 +14,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean>;
   /** Answer with the response body even for 4xx/5xx instead of throwing. */
   acceptErrors?: boolean;
+  /** `blob` answers the body as a Blob (images); JSON otherwise. */
+  responseType?: 'json' | 'blob';
 }
 
 /** One API base. Every call carries cookies and, when there is one, the bearer token. */
@@ -44,13 +46,16 @@ export function createApiClient({ baseURL, fetch, tokens, refresher }: ClientDep
   const attempt = (path: string, options: RequestOptions, token: string | null): Promise<unknown> => {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (token !== null) headers.authorization = `Bearer ${token}`;
-    return raw<unknown>(path, {
+    const common = {
       method: options.method ?? 'GET',
       headers,
       ...(options.body === undefined ? {} : { body: options.body }),
       ...(options.query === undefined ? {} : { query: options.query }),
       ignoreResponseError: options.acceptErrors ?? false,
-    });
+    };
+    return options.responseType === 'blob'
+      ? raw(path, { ...common, responseType: 'blob' })
+      : raw<unknown>(path, common);
   };
 
   const send = async (path: string, options: RequestOptions = {}): Promise<unknown> => {

@@ -3,6 +3,12 @@ import type { Health } from '../../contracts/health';
 
 export type ConnectionStatus = 'live' | 'connecting';
 
+/** The live channels the header's indicator watches: the price socket, and the signal stream later. */
+export type LiveChannel = 'prices' | 'signals';
+
+/** Channels that must all be connected for the header to say "Live" (the news module adds 'signals'). */
+export const REQUIRED_CHANNELS: readonly LiveChannel[] = ['prices'];
+
 export interface ConnectionStore {
   readonly status: ReadonlySignal<ConnectionStatus>;
   /** The last health report the server sent, or null before the first answer. */
@@ -13,12 +19,24 @@ export interface ConnectionStore {
   markAnswered(health: Health): void;
   /** The last health check got no usable answer. */
   markUnreachable(): void;
+  /** Which live channels are connected right now. */
+  readonly channels: ReadonlySignal<Readonly<Partial<Record<LiveChannel, boolean>>>>;
+  /** True when every required channel is connected: the header's "Live". */
+  readonly live: ReadonlySignal<boolean>;
+  setChannel(channel: LiveChannel, connected: boolean): void;
 }
 
-export function createConnectionStore(): ConnectionStore {
+export function createConnectionStore(required: readonly LiveChannel[] = REQUIRED_CHANNELS): ConnectionStore {
   const status = signal<ConnectionStatus>('connecting', { name: 'connection.status' });
   const health = signal<Health | null>(null, { name: 'connection.health' });
+  const channels = signal<Partial<Record<LiveChannel, boolean>>>({}, { name: 'connection.channels' });
   return {
+    channels,
+    live: computed(() => required.every((c) => channels.value[c] === true), { name: 'connection.live' }),
+    setChannel(channel, connected) {
+      if (channels.peek()[channel] === connected) return;
+      channels.value = { ...channels.peek(), [channel]: connected };
+    },
     status,
     health,
     standins: computed(() => health.value?.standins ?? [], { name: 'connection.standins' }),

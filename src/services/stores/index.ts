@@ -1,4 +1,6 @@
+import { createAuthStore, type AuthStore } from './auth';
 import { createConnectionStore, type ConnectionStore } from './connection';
+import { createMarketStore, type MarketStore } from './market';
 import { createSessionStore, type SessionStore } from './session';
 import { createTerminalStore, type TerminalStore } from './terminal';
 import { createUiStore, type UiStore } from './ui';
@@ -8,6 +10,8 @@ export interface Stores {
   ui: UiStore;
   connection: ConnectionStore;
   terminal: TerminalStore;
+  auth: AuthStore;
+  market: MarketStore;
 }
 
 export function createStores(): Stores {
@@ -16,5 +20,7 @@ export function createStores(): Stores {
     ui: createUiStore(),
     connection: createConnectionStore(),
     terminal: createTerminalStore(),
+    auth: createAuthStore(),
+    market: createMarketStore(),
   };
 }

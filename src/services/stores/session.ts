@@ -5,6 +5,9 @@ export interface SessionUser {
   username: string;
   role: string;
   subscriptionStatus: string | null;
+  id?: string;
+  email?: string;
+  isTwoFactorEnabled?: boolean;
 }
 
 /** Where the API client reads and writes the access token. Memory only, never browser storage. */

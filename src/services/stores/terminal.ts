@@ -1,5 +1,6 @@
 import { signal, type ReadonlySignal } from '@preact/signals-core';
 import type { OutputLine } from '../terminal/output';
+import type { Question } from '../terminal/question';
 import type { Prompt } from '../terminal/render';
 
 /** Where a typed line came from: the command line itself, or a control elsewhere (a button, the search box). */
@@ -10,7 +11,12 @@ export type TerminalEntry =
   | { id: number; kind: 'input'; prompt: Prompt; text: string; origin: Origin }
   | ({ id: number; kind: 'output' } & OutputLine);
 
-export type TerminalEvent = { type: 'entry'; entry: TerminalEntry } | { type: 'clear' };
+export type { Question } from '../terminal/question';
+
+export type TerminalEvent =
+  | { type: 'entry'; entry: TerminalEntry }
+  | { type: 'clear' }
+  | { type: 'question'; question: Question | null };
 
 /** Lines kept for the transcript (and the screen-reader log). */
 export const TRANSCRIPT_LIMIT = 200;
@@ -21,13 +27,24 @@ export interface TerminalStore {
   recordInput(prompt: Prompt, text: string, origin: Origin): void;
   print(lines: readonly OutputLine[]): void;
   clear(): void;
-  /** Hears each new entry and each clear; returns the disposer. */
+  /** The question waiting for an answer, if any. */
+  readonly question: ReadonlySignal<Question | null>;
+  /**
+   * Asks the person at the terminal and resolves to the answer, or to null when it is cancelled (Ctrl+C,
+   * or another question asked over it).
+   */
+  ask(question: Question): Promise<string | null>;
+  /** Answers the pending question (null cancels it); does nothing when none is pending. */
+  answer(text: string | null): void;
+  /** Hears each new entry, each clear and each question asked or settled; returns the disposer. */
   subscribe(listener: (event: TerminalEvent) => void): () => void;
 }
 
 export function createTerminalStore(): TerminalStore {
   const entries = signal<readonly TerminalEntry[]>([], { name: 'terminal.entries' });
   const listeners = new Set<(event: TerminalEvent) => void>();
+  const question = signal<Question | null>(null, { name: 'terminal.question' });
+  let settle: ((answer: string | null) => void) | null = null;
   let nextId = 1;
 
   const emit = (event: TerminalEvent): void => {
@@ -50,6 +67,23 @@ export function createTerminalStore(): TerminalStore {
     clear() {
       entries.value = [];
       emit({ type: 'clear' });
+    },
+    question,
+    ask(next) {
+      settle?.(null);
+      return new Promise<string | null>((resolve) => {
+        settle = (answer) => {
+          settle = null;
+          question.value = null;
+          emit({ type: 'question', question: null });
+          resolve(answer);
+        };
+        question.value = next;
+        emit({ type: 'question', question: next });
+      });
+    },
+    answer(text) {
+      settle?.(text);
     },
     subscribe(listener) {
       listeners.add(listener);

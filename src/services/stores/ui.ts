@@ -1,7 +1,10 @@
 import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
 
 export type BottomTab = 'positions' | 'trade';
-export type AuthModalMode = 'login' | 'signup';
+/** Spec §4 auth modal modes: LOGIN, SIGNUP, FORGOT_PASSWORD, TFA_VERIFY. */
+export type AuthModalMode = 'login' | 'signup' | 'forgot-password' | 'tfa-verify';
+/** Account modal tabs (spec §2; Connected Wallets comes with the wallet sign-in). */
+export type AccountTab = 'devices' | 'security';
 
 export const DEFAULT_SYMBOL = 'BTC/USDT';
 export const QUOTE_ASSET = 'USDT';
@@ -13,6 +16,7 @@ export interface UiStore {
   readonly ticker: ReadonlySignal<string>;
   readonly bottomTab: ReadonlySignal<BottomTab>;
   readonly authModal: ReadonlySignal<AuthModalMode | null>;
+  readonly accountModal: ReadonlySignal<AccountTab | null>;
   /** Bumped each time something asks for the command line to take focus. */
   readonly terminalFocusRequests: ReadonlySignal<number>;
   /** Sets the chosen pair from an already validated, upper-case ticker. */
@@ -20,6 +24,8 @@ export interface UiStore {
   showBottomTab(tab: BottomTab): void;
   openAuthModal(mode: AuthModalMode): void;
   closeAuthModal(): void;
+  openAccountModal(tab: AccountTab): void;
+  closeAccountModal(): void;
   requestTerminalFocus(): void;
 }
 
@@ -27,12 +33,14 @@ export function createUiStore(): UiStore {
   const symbol = signal(DEFAULT_SYMBOL, { name: 'ui.symbol' });
   const bottomTab = signal<BottomTab>('positions', { name: 'ui.bottomTab' });
   const authModal = signal<AuthModalMode | null>(null, { name: 'ui.authModal' });
+  const accountModal = signal<AccountTab | null>(null, { name: 'ui.accountModal' });
   const terminalFocusRequests = signal(0, { name: 'ui.terminalFocusRequests' });
   return {
     symbol,
     ticker: computed(() => symbol.value.split('/')[0] ?? '', { name: 'ui.ticker' }),
     bottomTab,
     authModal,
+    accountModal,
     terminalFocusRequests,
     chooseTicker(ticker) {
       symbol.value = `${ticker}/${QUOTE_ASSET}`;
@@ -46,6 +54,12 @@ export function createUiStore(): UiStore {
     },
     closeAuthModal() {
       authModal.value = null;
+    },
+    openAccountModal(tab) {
+      accountModal.value = tab;
+    },
+    closeAccountModal() {
+      accountModal.value = null;
     },
     requestTerminalFocus() {
       terminalFocusRequests.value += 1;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeKeys } from './keys';
-import { applyKeys, emptyEditor, type Completer, type EditorState } from './lineEditor';
+import { applyAnswerKey, applyKeys, emptyEditor, type Completer, type EditorState } from './lineEditor';
 
 const names = ['clear', 'help', 'symbol', 'sync'];
 const complete: Completer = (prefix) => names.filter((n) => n.startsWith(prefix));
@@ -67,5 +67,27 @@ describe('line editor', () => {
       { type: 'text', text: 'cd' },
       { type: 'text', text: 'e' },
     ]);
+  });
+
+  it('answers a question without history or completion, and never remembers the answer', () => {
+    const answer = (data: string, secret: boolean, state: EditorState = emptyEditor(['help'])) =>
+      decodeKeys(data).reduce<{ state: EditorState; effects: unknown[] }>(
+        (acc, key) => {
+          const next = applyAnswerKey(acc.state, key, secret);
+          return { state: next.state, effects: [...acc.effects, ...next.effects] };
+        },
+        { state, effects: [] },
+      );
+    const secret = answer('pw\x1b[A\t\x1b[D\x7fd\r', true);
+    expect(secret.effects).toEqual([
+      { type: 'bell' },
+      { type: 'bell' },
+      { type: 'bell' },
+      { type: 'submit', line: 'pd' },
+    ]);
+    expect(secret.state.history).toEqual(['help']);
+    const plain = answer('ab\x1b[Dx\r', false);
+    expect(plain.effects).toEqual([{ type: 'submit', line: 'axb' }]);
+    expect(answer('abc\x03', true).effects).toEqual([{ type: 'interrupt', line: 'abc' }]);
   });
 });

@@ -80,6 +80,29 @@ export function applyKey(state: EditorState, key: Key, complete: Completer): Edi
   }
 }
 
+/**
+ * Keys while answering a question: plain editing without history or completion. Enter answers (and is
+ * not remembered), Ctrl+C cancels. A secret answer is not shown, so moving the cursor in it only rings.
+ */
+export function applyAnswerKey(state: EditorState, key: Key, secret: boolean): EditorResult {
+  switch (key.type) {
+    case 'up':
+    case 'down':
+    case 'tab':
+      return only(state, { type: 'bell' });
+    case 'left':
+    case 'right':
+    case 'home':
+    case 'end':
+    case 'delete':
+      return secret ? only(state, { type: 'bell' }) : applyKey(state, key, () => []);
+    case 'enter':
+      return only(emptyEditor(state.history), { type: 'submit', line: state.buffer });
+    default:
+      return applyKey(state, key, () => []);
+  }
+}
+
 /** Applies keys in order, collecting every effect. */
 export function applyKeys(state: EditorState, keys: readonly Key[], complete: Completer): EditorResult {
   return keys.reduce<EditorResult>(

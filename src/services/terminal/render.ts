@@ -1,4 +1,5 @@
 import type { EditorState } from './lineEditor';
+import type { Question } from './question';
 import type { OutputLine, Tone } from './output';
 
 /** ANSI colours; the terminal's theme decides the exact shades (dark, green/red accents). */
@@ -47,4 +48,11 @@ export function formatOutput(line: OutputLine): string {
 export function renderEditLine(prompt: Prompt, state: EditorState): string {
   const column = promptText(prompt).length + state.cursor + 1;
   return `${CLEAR_LINE}${coloredPrompt(prompt)}${state.buffer}\x1b[${column}G`;
+}
+
+/** Draws a question where the prompt was: its label, then the answer unless it is secret. */
+export function renderQuestion(question: Question, state: EditorState): string {
+  const shown = question.secret ? '' : state.buffer;
+  const column = question.label.length + (question.secret ? 0 : state.cursor) + 1;
+  return `${CLEAR_LINE}${question.label}${shown}\x1b[${column}G`;
 }

@@ -96,4 +96,85 @@ describe('terminal session', () => {
     t.prompt.value = { user: 'ann', symbol: 'BTC/USDT' };
     expect(t.screen.rows()).toEqual(['guest@BTC/USDT ›']);
   });
+
+  describe('questions from a running command', () => {
+    /** `ask` asks for a secret, `name` for a plain answer; each prints what it got. */
+    function asking() {
+      const terminal = createTerminalStore();
+      const prompt = signal<Prompt>({ user: 'guest', symbol: 'BTC/USDT' });
+      const commands: CommandLine = {
+        async runLine(line) {
+          const secret = line === 'ask';
+          const answer = await terminal.ask({ label: secret ? 'Password: ' : 'Name: ', secret });
+          return [info(answer === null ? 'cancelled' : `got ${answer}`)];
+        },
+        complete: () => [],
+      };
+      const session = createTerminalSession({ commands, terminal, prompt });
+      const screen = createVirtualScreen();
+      session.attach(screen);
+      const texts = () =>
+        terminal.entries.value.map((e) => (e.kind === 'input' ? promptText(e.prompt) + e.text : e.text));
+      return { terminal, session, screen, texts };
+    }
+
+    it('reads a secret without echo and keeps it out of the transcript', async () => {
+      const t = asking();
+      await t.session.input('ask\r');
+      expect(t.terminal.question.value).toEqual({ label: 'Password: ', secret: true });
+      await t.session.input('hunter22');
+      expect(t.screen.rows()).toEqual(['guest@BTC/USDT › ask', 'Password:']);
+      expect(t.screen.cursor().col).toBe('Password: '.length);
+      await t.session.input('\x7f2\x1b[D\r');
+      expect(t.texts()).toEqual(['guest@BTC/USDT › ask', 'Password: ', 'got hunter22']);
+      expect(t.screen.rows()).toEqual([
+        'guest@BTC/USDT › ask',
+        'Password:',
+        'got hunter22',
+        'guest@BTC/USDT ›',
+      ]);
+      expect(t.terminal.question.value).toBeNull();
+    });
+
+    it('echoes a plain answer and records it', async () => {
+      const t = asking();
+      await t.session.input('name\r');
+      await t.session.input('ann');
+      expect(t.screen.rows()).toEqual(['guest@BTC/USDT › name', 'Name: ann']);
+      await t.session.input('\r');
+      expect(t.texts()).toEqual(['guest@BTC/USDT › name', 'Name: ann', 'got ann']);
+    });
+
+    it('cancels on Ctrl+C', async () => {
+      const t = asking();
+      await t.session.input('ask\rabc\x03');
+      expect(t.texts()).toEqual(['guest@BTC/USDT › ask', 'Password: ^C', 'cancelled']);
+      expect(t.screen.rows()).toEqual([
+        'guest@BTC/USDT › ask',
+        'Password: ^C',
+        'cancelled',
+        'guest@BTC/USDT ›',
+      ]);
+    });
+
+    it('lets keys pasted with the command answer its question, then runs the next line', async () => {
+      const t = asking();
+      await t.session.input('ask\rs3cret\rname\rbo\r');
+      expect(t.texts()).toEqual([
+        'guest@BTC/USDT › ask',
+        'Password: ',
+        'got s3cret',
+        'guest@BTC/USDT › name',
+        'Name: bo',
+        'got bo',
+      ]);
+    });
+
+    it('stops listening once disposed', async () => {
+      const t = asking();
+      t.session.dispose();
+      void t.terminal.ask({ label: 'Later: ', secret: false });
+      expect(t.screen.rows()).toEqual(['guest@BTC/USDT ›']);
+    });
+  });
 });

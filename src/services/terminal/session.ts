@@ -1,9 +1,9 @@
 import { computed, effect, type ReadonlySignal } from '@preact/signals-core';
 import type { SessionStore } from '../stores/session';
-import type { TerminalEntry, TerminalStore, Origin } from '../stores/terminal';
+import type { Origin, Question, TerminalEntry, TerminalStore } from '../stores/terminal';
 import type { UiStore } from '../stores/ui';
 import { decodeKeys, type Key } from './keys';
-import { applyKey, emptyEditor, type EditorEffect } from './lineEditor';
+import { applyAnswerKey, applyKey, emptyEditor, type EditorEffect } from './lineEditor';
 import { muted, type OutputLine } from './output';
 import {
   BELL,
@@ -13,6 +13,7 @@ import {
   coloredPrompt,
   formatOutput,
   renderEditLine,
+  renderQuestion,
   type Prompt,
 } from './render';
 
@@ -32,8 +33,13 @@ export interface TerminalSession {
   execute(line: string, origin: Origin): Promise<OutputLine[]>;
   /** Draws the transcript and the prompt, then keeps the screen in step; returns the detacher. */
   attach(screen: Screen): () => void;
-  /** Raw terminal input (keys, escape sequences, pastes). Resolves once every key is handled. */
+  /**
+   * Raw terminal input (keys, escape sequences, pastes). Resolves once every key is handled and the
+   * commands they started have finished or are waiting for an answer.
+   */
   input(data: string): Promise<void>;
+  /** Stops listening to the terminal store. */
+  dispose(): void;
 }
 
 export interface TerminalSessionDeps {
@@ -61,17 +67,24 @@ function formatEntry(entry: TerminalEntry): string {
 
 export function createTerminalSession({ commands, terminal, prompt }: TerminalSessionDeps): TerminalSession {
   let state = emptyEditor();
+  /** The answer being typed while a command asks a question. */
+  let answer = emptyEditor();
   const screens = new Set<Screen>();
   let busy = false;
   const queue: Key[] = [];
-  let draining = false;
-  let drained: Promise<void> = Promise.resolve();
+  const waiters: (() => void)[] = [];
 
   const write = (data: string): void => {
     for (const screen of screens) screen.write(data);
   };
+  const editLine = (): string | null => {
+    const question = terminal.question.peek();
+    if (question !== null) return renderQuestion(question, answer);
+    return busy ? null : renderEditLine(prompt.peek(), state);
+  };
   const redraw = (): void => {
-    if (!busy) write(renderEditLine(prompt.peek(), state));
+    const line = editLine();
+    if (line !== null) write(line);
   };
 
   const execute = async (line: string, origin: Origin): Promise<OutputLine[]> => {
@@ -87,7 +100,7 @@ export function createTerminalSession({ commands, terminal, prompt }: TerminalSe
   const settle = (line: string): void =>
     write(renderEditLine(prompt.peek(), { ...state, buffer: line, cursor: line.length }));
 
-  const handle = async (effectItem: EditorEffect): Promise<void> => {
+  const handle = (effectItem: EditorEffect): void => {
     switch (effectItem.type) {
       case 'bell':
         write(BELL);
@@ -104,38 +117,69 @@ export function createTerminalSession({ commands, terminal, prompt }: TerminalSe
         settle(effectItem.line);
         write(NEWLINE);
         busy = true;
-        try {
-          await execute(effectItem.line, 'terminal');
-        } finally {
+        void execute(effectItem.line, 'terminal').finally(() => {
           busy = false;
-        }
+          pump();
+        });
     }
   };
 
-  // Keys are handled strictly in order; keys that arrive while a command runs wait for it.
-  const drain = async (): Promise<void> => {
-    draining = true;
-    try {
-      for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
-        const result = applyKey(state, key, (prefix) => commands.complete(prefix));
-        state = result.state;
-        for (const item of result.effects) await handle(item);
+  /** A key typed while a command waits for an answer. */
+  const answerKey = (question: Question, key: Key): void => {
+    const result = applyAnswerKey(answer, key, question.secret);
+    answer = result.state;
+    for (const item of result.effects) {
+      if (item.type === 'bell') write(BELL);
+      else if (item.type === 'submit' || item.type === 'interrupt') {
+        answer = emptyEditor();
+        write(CLEAR_LINE);
+        const cancelled = item.type === 'interrupt';
+        terminal.answer(cancelled ? null : item.line);
+        // The transcript keeps the question, and the answer only when it is not secret.
+        const shown = question.secret || cancelled ? '' : item.line;
+        terminal.print([muted(`${question.label}${shown}${cancelled ? '^C' : ''}`)]);
       }
-      redraw();
-    } finally {
-      draining = false;
     }
+  };
+
+  /** Idle: no key waiting, and no command running unless it waits for an answer. */
+  const idle = (): boolean => queue.length === 0 && (!busy || terminal.question.peek() !== null);
+
+  // Keys are handled strictly in order. While a command runs, keys wait for it, unless it asks a
+  // question: then they answer it.
+  const pump = (): void => {
+    for (;;) {
+      const question = terminal.question.peek();
+      if (question === null && busy) break;
+      const key = queue.shift();
+      if (key === undefined) break;
+      if (question !== null) {
+        answerKey(question, key);
+        continue;
+      }
+      const result = applyKey(state, key, (prefix) => commands.complete(prefix));
+      state = result.state;
+      for (const item of result.effects) handle(item);
+    }
+    redraw();
+    if (idle()) for (const done of waiters.splice(0)) done();
   };
 
   const input = (data: string): Promise<void> => {
     queue.push(...decodeKeys(data));
-    if (!draining) drained = drain();
-    return drained;
+    const done = new Promise<void>((resolve) => waiters.push(resolve));
+    pump();
+    return done;
   };
+
+  const stopQuestions = terminal.subscribe((event) => {
+    if (event.type === 'question') pump();
+  });
 
   // One subscription to the transcript and the prompt serves every attached screen.
   const follow = (): (() => void) => {
     const unsubscribe = terminal.subscribe((event) => {
+      if (event.type === 'question') return; // `pump` redraws for questions.
       if (event.type === 'clear') {
         write(CLEAR_SCREEN);
       } else if (event.entry.kind === 'output' || event.entry.origin !== 'terminal') {
@@ -159,7 +203,8 @@ export function createTerminalSession({ commands, terminal, prompt }: TerminalSe
 
   const attach = (screen: Screen): (() => void) => {
     for (const entry of terminal.entries.peek()) screen.write(formatEntry(entry));
-    if (!busy) screen.write(renderEditLine(prompt.peek(), state));
+    const line = editLine();
+    if (line !== null) screen.write(line);
     screens.add(screen);
     unfollow ??= follow();
     return () => {
@@ -171,5 +216,5 @@ export function createTerminalSession({ commands, terminal, prompt }: TerminalSe
     };
   };
 
-  return { execute, attach, input };
+  return { execute, attach, input, dispose: stopQuestions };
 }

@@ -35,6 +35,8 @@ export type LedgerEvent =
   | {
       type: 'fill';
       orderId: string;
+      clientOrderId: string;
+      reduceOnly: boolean;
       symbol: string;
       side: 'BUY' | 'SELL';
       qty: string;
@@ -85,7 +87,12 @@ export function applyEvent(
     case 'leverage': {
       const leverage = new Map(state.leverage);
       leverage.set(event.symbol, event.leverage);
-      return { state: { ...state, leverage }, effects: none() };
+      // An open position takes the new leverage for what is added to it; its margin so far stays.
+      const open = state.positions.get(event.symbol);
+      const positions = open
+        ? new Map(state.positions).set(event.symbol, { ...open, leverage: event.leverage })
+        : state.positions;
+      return { state: { ...state, leverage, positions }, effects: none() };
     }
     case 'liquidation': {
       const position = state.positions.get(event.symbol);

@@ -45,6 +45,7 @@ function fillAndApply(
     state,
     {
       orderId: `o${Math.random()}`,
+      clientOrderId: `o${Math.random()}`,
       symbol,
       side,
       size: { kind: 'quote', amount: d(usdt) },
@@ -125,6 +126,7 @@ describe('market orders on the paper exchange', () => {
       funded(),
       {
         orderId: 'o1',
+        clientOrderId: 'o1',
         symbol: 'BTCUSDT',
         side: 'BUY',
         size: { kind: 'quote', amount: d(1_000) },
@@ -187,6 +189,7 @@ describe('market orders on the paper exchange', () => {
       s,
       {
         orderId: 'c',
+        clientOrderId: 'c',
         symbol: 'SOLUSDT',
         side: 'SELL',
         size: { kind: 'quantity', qty: d(10) },
@@ -203,6 +206,7 @@ describe('market orders on the paper exchange', () => {
           funded(),
           {
             orderId: 'x',
+            clientOrderId: 'x',
             symbol: 'SOLUSDT',
             side: 'SELL',
             size: { kind: 'quantity', qty: d(1) },
@@ -263,6 +267,7 @@ describe('the ledger', () => {
                 live,
                 {
                   orderId: `o${ledger.length}`,
+                  clientOrderId: `c${ledger.length}`,
                   symbol: a.symbol,
                   side: a.side,
                   size: { kind: 'quote', amount: d(a.usdt) },

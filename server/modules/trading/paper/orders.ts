@@ -21,6 +21,7 @@ export type OrderSize =
 
 export interface MarketOrderInput {
   orderId: string;
+  clientOrderId: string;
   symbol: string;
   side: 'BUY' | 'SELL';
   size: OrderSize;
@@ -70,6 +71,8 @@ export function planMarketOrder(
   const fill = {
     type: 'fill' as const,
     orderId: input.orderId,
+    clientOrderId: input.clientOrderId,
+    reduceOnly: input.reduceOnly,
     symbol: input.symbol,
     side: input.side,
     qty: qty.toString(),

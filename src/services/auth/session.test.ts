@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createApi } from './api';
-import { resumeSession } from './auth';
-import { createSessionStore } from './stores/session';
-import { createFakeServer } from './testing/fakeServer';
+import { createApi } from '../api';
+import { createSessionStore } from '../stores/session';
+import { createFakeServer } from '../testing/fakeServer';
+import { resumeSession } from './session';
 
 function setup() {
   const server = createFakeServer();
@@ -23,12 +23,29 @@ describe('resumeSession', () => {
     server.on('POST /auth/refresh', () => ({ status: 200, body: { access_token: 'tok' } }));
     server.on('GET /users/me', (req) =>
       req.authorization === 'Bearer tok'
-        ? { status: 200, body: { username: 'ann', role: 'admin', subscription: { status: 'active' } } }
+        ? {
+            status: 200,
+            body: {
+              id: 'u1',
+              email: 'ann@example.com',
+              username: 'ann',
+              role: 'admin',
+              subscription: { status: 'active' },
+              is_two_factor_enabled: true,
+            },
+          }
         : { status: 401, body: { detail: 'Not authenticated' } },
     );
     await resumeSession(api, session);
     expect(session.isLoggedIn.value).toBe(true);
-    expect(session.user.value).toEqual({ username: 'ann', role: 'admin', subscriptionStatus: 'active' });
+    expect(session.user.value).toEqual({
+      id: 'u1',
+      email: 'ann@example.com',
+      username: 'ann',
+      role: 'admin',
+      subscriptionStatus: 'active',
+      isTwoFactorEnabled: true,
+    });
   });
 
   it('stays a guest without a cookie, and logs out when the user cannot be loaded', async () => {

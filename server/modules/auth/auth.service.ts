@@ -1,0 +1,97 @@
+import { AUTH_DETAILS, type Role } from '../../../src/contracts/auth';
+import type { Bus } from '../../plugins/bus';
+import { appError } from '../../plugins/errors';
+import type { UserRow, UsersService } from '../users/users.service';
+import { hashPassword, verifyPassword } from './crypto';
+import type { IssuedSession, RememberRequest, SessionsService } from './sessions.service';
+import type { TwoFactorService } from './twofa.service';
+
+export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+export const CHALLENGE_TRIES = 5;
+
+export type LoginOutcome =
+  { kind: 'session'; session: IssuedSession } | { kind: 'two-factor'; userId: string };
+
+export interface LoginInput {
+  login: string;
+  password: string;
+  /** Present when the user ticked remember-me. */
+  remember: RememberRequest | null;
+  /** What to remember if the login finishes after a 2FA step. */
+  device: RememberRequest;
+}
+
+/** Sign-up and the two login steps (password, then the second factor when it is on). */
+export class AuthService {
+  constructor(
+    private readonly deps: {
+      users: UsersService;
+      sessions: SessionsService;
+      twoFactor: TwoFactorService;
+      bus: Bus;
+      now?: () => Date;
+    },
+  ) {}
+
+  private now(): Date {
+    return (this.deps.now ?? (() => new Date()))();
+  }
+
+  async signup(input: { email: string; username: string; password: string }): Promise<UserRow> {
+    const passwordHash = await hashPassword(input.password);
+    const user = await this.deps.users.create({ email: input.email, username: input.username, passwordHash });
+    await this.deps.bus.publish('user.created', { id: user.id, username: user.username });
+    return user;
+  }
+
+  /** The password step. The failure never says whether the account or the password was wrong. */
+  async login(input: LoginInput): Promise<LoginOutcome> {
+    const user = await this.deps.users.findByLogin(input.login);
+    const ok = await verifyPassword(user?.passwordHash, input.password);
+    if (user === undefined || !ok) throw appError('UNAUTHORIZED', AUTH_DETAILS.badCredentials);
+    if (user.twoFactorEnabled) {
+      await this.deps.twoFactor.repo.startChallenge({
+        userId: user.id,
+        rememberMe: input.remember !== null,
+        deviceInfo: input.device.deviceInfo,
+        fingerprint: input.device.fingerprint,
+        expiresAt: new Date(this.now().getTime() + CHALLENGE_TTL_MS),
+      });
+      return { kind: 'two-factor', userId: user.id };
+    }
+    return { kind: 'session', session: await this.deps.sessions.issue(user, input.remember) };
+  }
+
+  /** The second step: a pending login (5 minutes, 5 tries) finished with a TOTP or recovery code. */
+  async loginTwoFactor(userId: string, code: string): Promise<IssuedSession> {
+    const repo = this.deps.twoFactor.repo;
+    const challenge = await repo.latestChallenge(userId);
+    if (challenge === undefined || challenge.expiresAt <= this.now()) {
+      throw appError('UNAUTHORIZED', AUTH_DETAILS.challengeExpired);
+    }
+    const tries = await repo.countAttempt(challenge.id);
+    if (tries > CHALLENGE_TRIES) {
+      await repo.endChallenge(challenge.id);
+      throw appError('UNAUTHORIZED', AUTH_DETAILS.challengeExpired);
+    }
+    const user = await this.deps.users.findById(userId);
+    if (user === undefined || !(await this.deps.twoFactor.check(userId, code))) {
+      throw appError('UNAUTHORIZED', AUTH_DETAILS.invalidCode);
+    }
+    await repo.endChallenge(challenge.id);
+    const remember = challenge.rememberMe
+      ? { deviceInfo: challenge.deviceInfo, fingerprint: challenge.fingerprint }
+      : null;
+    return this.deps.sessions.issue(user, remember);
+  }
+
+  /** The user's role now, or null when the account is gone (refresh and auto-login read it). */
+  async roleOf(userId: string): Promise<Role | null> {
+    return (await this.deps.users.findById(userId))?.role ?? null;
+  }
+
+  async checkPassword(userId: string, password: string): Promise<boolean> {
+    const user = await this.deps.users.findById(userId);
+    return verifyPassword(user?.passwordHash, password);
+  }
+}

@@ -1,0 +1,120 @@
+import { and, desc, eq, gt, isNotNull, isNull, ne } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { refreshTokens, rememberedDevices, type StoredDeviceInfo } from '../../db/schema';
+
+export type RefreshRow = typeof refreshTokens.$inferSelect;
+export type DeviceRow = typeof rememberedDevices.$inferSelect;
+
+/** SQL for refresh tokens and remembered devices; nothing else. */
+export class SessionsRepo {
+  constructor(private readonly db: Db) {}
+
+  async insertRefresh(row: {
+    userId: string;
+    familyId: string;
+    deviceId: string | null;
+    tokenHash: string;
+    persistent: boolean;
+    expiresAt: Date;
+  }): Promise<void> {
+    await this.db.insert(refreshTokens).values(row);
+  }
+
+  async findRefresh(tokenHash: string): Promise<RefreshRow | undefined> {
+    const [row] = await this.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash));
+    return row;
+  }
+
+  /** Marks a token rotated; false when it already was (a concurrent or repeated use). */
+  async markRotated(id: string, at: Date): Promise<boolean> {
+    const rows = await this.db
+      .update(refreshTokens)
+      .set({ rotatedAt: at })
+      .where(and(eq(refreshTokens.id, id), isNull(refreshTokens.rotatedAt)))
+      .returning({ id: refreshTokens.id });
+    return rows.length === 1;
+  }
+
+  async revokeFamily(familyId: string, at: Date): Promise<void> {
+    await this.db
+      .update(refreshTokens)
+      .set({ revokedAt: at })
+      .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+  }
+
+  /** Revokes the families started by a user's devices: one device, or all but `keep`. */
+  async revokeDeviceFamilies(userId: string, device: { only: string } | { keep: string | null }, at: Date) {
+    const conditions = [eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)];
+    if ('only' in device) conditions.push(eq(refreshTokens.deviceId, device.only));
+    else {
+      conditions.push(isNotNull(refreshTokens.deviceId));
+      if (device.keep !== null) conditions.push(ne(refreshTokens.deviceId, device.keep));
+    }
+    await this.db
+      .update(refreshTokens)
+      .set({ revokedAt: at })
+      .where(and(...conditions));
+  }
+
+  /** Revokes every family of a user except `keepFamily` (null: all of them). */
+  async revokeUserFamilies(userId: string, keepFamily: string | null, at: Date): Promise<void> {
+    const conditions = [eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)];
+    if (keepFamily !== null) conditions.push(ne(refreshTokens.familyId, keepFamily));
+    await this.db
+      .update(refreshTokens)
+      .set({ revokedAt: at })
+      .where(and(...conditions));
+  }
+
+  async insertDevice(row: {
+    userId: string;
+    tokenHash: string;
+    deviceInfo: StoredDeviceInfo;
+    fingerprint: string;
+    expiresAt: Date;
+  }): Promise<DeviceRow> {
+    const [created] = await this.db.insert(rememberedDevices).values(row).returning();
+    if (created === undefined) throw new Error('insert returned no row');
+    return created;
+  }
+
+  async findDeviceByToken(tokenHash: string, now: Date): Promise<DeviceRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(rememberedDevices)
+      .where(and(eq(rememberedDevices.tokenHash, tokenHash), gt(rememberedDevices.expiresAt, now)));
+    return row;
+  }
+
+  async touchDevice(id: string, at: Date): Promise<void> {
+    await this.db.update(rememberedDevices).set({ lastUsedAt: at }).where(eq(rememberedDevices.id, id));
+  }
+
+  async listDevices(userId: string, now: Date): Promise<DeviceRow[]> {
+    return this.db
+      .select()
+      .from(rememberedDevices)
+      .where(and(eq(rememberedDevices.userId, userId), gt(rememberedDevices.expiresAt, now)))
+      .orderBy(desc(rememberedDevices.lastUsedAt));
+  }
+
+  /** Deletes one of a user's devices; answers whether it existed. */
+  async deleteDevice(userId: string, id: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(rememberedDevices)
+      .where(and(eq(rememberedDevices.userId, userId), eq(rememberedDevices.id, id)))
+      .returning({ id: rememberedDevices.id });
+    return rows.length === 1;
+  }
+
+  /** Deletes a user's devices except `keep`; answers the ids deleted. */
+  async deleteDevices(userId: string, keep: string | null): Promise<string[]> {
+    const conditions = [eq(rememberedDevices.userId, userId)];
+    if (keep !== null) conditions.push(ne(rememberedDevices.id, keep));
+    const rows = await this.db
+      .delete(rememberedDevices)
+      .where(and(...conditions))
+      .returning({ id: rememberedDevices.id });
+    return rows.map((r) => r.id);
+  }
+}

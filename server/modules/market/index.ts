@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { systemClock, type Clock } from './clock';
+import { registerMarketRoutes } from './market.routes';
+import { resolveMarketSource } from './market.resolve';
+import { MarketService } from './market.service';
+import { PriceHub, type HubOptions } from './price-hub';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Prices and candles for other modules (trading's mark price, signals' price at arrival). */
+    market: MarketService;
+  }
+}
+
+export interface MarketPluginOptions {
+  clock?: Clock;
+  hub?: Omit<HubOptions, 'clock'>;
+}
+
+/**
+ * The market module: resolves the source (Binance, or the simulator), reports it to the health check,
+ * and serves /price, /klines, /symbols and the price socket.
+ */
+export default fp(
+  async function marketModule(app: FastifyInstance, opts: MarketPluginOptions) {
+    const clock = opts.clock ?? systemClock;
+    const log = app.log.child({ module: 'market' });
+    const source = await resolveMarketSource(app.config, { clock, log });
+    app.health.report('market', source.kind);
+    const service = new MarketService(source, { bus: app.bus, log });
+    service.start();
+    const hub = new PriceHub(service, {
+      clock,
+      ...opts.hub,
+      onDrop: (reason) => log.info({ reason }, 'price socket client dropped'),
+    });
+    hub.start();
+    app.decorate('market', service);
+    registerMarketRoutes(app, service, hub);
+    app.addHook('onClose', async () => {
+      hub.close();
+      await service.stop();
+    });
+  },
+  { name: 'market' },
+);

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { KlinesQuery } from '../../../src/contracts/market';
+import { parseRequest } from '../../plugins/errors';
+import type { MarketService } from './market.service';
+import type { PriceHub } from './price-hub';
+
+const PriceParams = z.object({ symbol: z.string().min(1).max(20) });
+
+/** HTTP and WebSocket routes of the market module: parse, call the service or the hub, answer. */
+export function registerMarketRoutes(app: FastifyInstance, service: MarketService, hub: PriceHub): void {
+  app.get('/symbols', async () => service.symbols());
+
+  app.get('/price/:symbol', async (request) => {
+    const { symbol } = parseRequest(PriceParams, request.params, 'path');
+    return service.price(symbol);
+  });
+
+  app.get('/klines', async (request) => {
+    const query = parseRequest(KlinesQuery, request.query, 'query');
+    return service.klines(query);
+  });
+
+  app.get('/ws/prices', { websocket: true }, (socket) => {
+    const client = hub.connect(socket);
+    socket.on('message', (data, isBinary) => {
+      if (!isBinary) hub.receive(client, data.toString());
+    });
+    socket.on('pong', () => hub.pong(client));
+    socket.on('close', () => hub.disconnect(client));
+    socket.on('error', (err) => app.log.debug({ err }, 'price socket error'));
+  });
+}

@@ -1,0 +1,128 @@
+/**
+ * The exchange adapter, in Binance USD-M's own shapes so that the live adapter drops in beside the paper
+ * one. One adapter instance serves many accounts; `account` is the user id for the paper exchange and
+ * the user's key id for a live one.
+ */
+
+export type OrderSide = 'BUY' | 'SELL';
+
+export interface MarketOrderRequest {
+  symbol: string;
+  side: OrderSide;
+  /** USDT notional to spend (converted to a quantity by the symbol's lot step). */
+  quoteAmount: string;
+  /** `^[.A-Z:/a-z0-9_-]{1,36}$`; unique per account among its orders. */
+  newClientOrderId: string;
+}
+
+/** `POST /fapi/v1/order` with newOrderRespType=RESULT, plus the fill's fee and realised PnL. */
+export interface OrderResult {
+  orderId: string;
+  clientOrderId: string;
+  symbol: string;
+  side: OrderSide;
+  type: 'MARKET';
+  status: 'FILLED';
+  reduceOnly: boolean;
+  executedQty: string;
+  avgPrice: string;
+  cumQuote: string;
+  commission: string;
+  realizedPnl: string;
+  updateTime: number;
+}
+
+/** `GET /fapi/v3/positionRisk` row (one-way mode: positionSide BOTH). */
+export interface PositionRisk {
+  symbol: string;
+  positionSide: 'BOTH';
+  positionAmt: string;
+  entryPrice: string;
+  breakEvenPrice: string;
+  markPrice: string;
+  unRealizedProfit: string;
+  liquidationPrice: string;
+  isolatedMargin: string;
+  notional: string;
+  initialMargin: string;
+  maintMargin: string;
+  leverage: number;
+  marginType: 'isolated' | 'cross';
+  updateTime: number;
+}
+
+/** `GET /fapi/v3/balance` row for USDT. */
+export interface AccountBalance {
+  asset: 'USDT';
+  balance: string;
+  availableBalance: string;
+  crossUnPnl: string;
+  updateTime: number;
+}
+
+/** User-data stream events, as Binance sends them. */
+export interface AccountUpdateEvent {
+  e: 'ACCOUNT_UPDATE';
+  E: number;
+  T: number;
+  a: {
+    m: 'ORDER' | 'LIQUIDATION' | 'DEPOSIT' | 'ADJUSTMENT';
+    B: { a: 'USDT'; wb: string; cw: string; bc: string }[];
+    P: {
+      s: string;
+      pa: string;
+      ep: string;
+      bep: string;
+      cr: string;
+      up: string;
+      mt: 'isolated';
+      iw: string;
+      ps: 'BOTH';
+    }[];
+  };
+}
+
+export interface OrderTradeUpdateEvent {
+  e: 'ORDER_TRADE_UPDATE';
+  E: number;
+  T: number;
+  o: {
+    s: string;
+    c: string;
+    S: OrderSide;
+    o: 'MARKET' | 'LIQUIDATION';
+    q: string;
+    ap: string;
+    x: 'TRADE' | 'CALCULATED';
+    X: 'FILLED';
+    i: string;
+    l: string;
+    z: string;
+    L: string;
+    n: string;
+    N: 'USDT';
+    rp: string;
+    R: boolean;
+  };
+}
+
+export type ExchangeEvent = AccountUpdateEvent | OrderTradeUpdateEvent;
+
+export interface ExchangeAdapter {
+  readonly kind: 'paper' | 'binance-usdm';
+  placeMarketOrder(account: string, request: MarketOrderRequest): Promise<OrderResult>;
+  /** An order by its client id, or null: what to ask before retrying after a timeout. */
+  queryOrder(account: string, clientOrderId: string): Promise<OrderResult | null>;
+  /** Market, reduce-only, for the whole position; null when there is none. */
+  closePosition(account: string, symbol: string, clientOrderId: string): Promise<OrderResult | null>;
+  closeAllPositions(account: string, clientOrderIdPrefix: string): Promise<OrderResult[]>;
+  positionRisk(account: string): Promise<PositionRisk[]>;
+  balance(account: string): Promise<AccountBalance>;
+  setLeverage(
+    account: string,
+    symbol: string,
+    leverage: number,
+  ): Promise<{ symbol: string; leverage: number }>;
+  /** Events for one account; returns the disposer. */
+  subscribe(account: string, handler: (event: ExchangeEvent) => void): () => void;
+}

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { IdempotencyRepo } from './idempotency.repo';
+import { LedgerRepo } from './paper/ledger.repo';
+import { PaperExchange } from './paper/paper-exchange';
+import { PositionsHub } from './positions-hub';
+import { registerTradingRoutes } from './trading.routes';
+import { TradingService } from './trading.service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    trading: TradingService;
+  }
+}
+
+export interface TradingPluginOptions {
+  /** Slippage of paper fills in basis points (default 2). */
+  slippageBps?: number;
+}
+
+/**
+ * The trading module: the paper exchange for every user, marked to the market's prices, with
+ * liquidations checked on every price batch and positions pushed over /ws/positions.
+ */
+export default fp(
+  async function tradingModule(app: FastifyInstance, opts: TradingPluginOptions) {
+    const log = app.log.child({ module: 'trading' });
+    const origin = randomUUID();
+    const marks = new Map<string, number>();
+    let hub: PositionsHub | null = null;
+
+    const paper = new PaperExchange({
+      repo: new LedgerRepo(app.database.db),
+      marks: { price: (symbol) => marks.get(symbol) },
+      slippageBps: opts.slippageBps ?? 2,
+      onLiquidation: (userId, symbol, price) => {
+        log.warn({ userId, symbol, price }, 'paper position liquidated');
+        hub?.liquidated(userId, symbol, Number(price));
+        void app.bus.publish('trading.account', {
+          userId,
+          origin,
+          reason: 'liquidation',
+          symbol,
+          price: Number(price),
+        });
+      },
+    });
+    const ensureMark = async (symbol: string) => {
+      if (marks.has(symbol)) return;
+      const quote = await app.market.price(symbol);
+      marks.set(symbol, quote.price);
+    };
+    const service = new TradingService(paper, paper, new IdempotencyRepo(app.database.db), ensureMark);
+    hub = new PositionsHub({ positions: (userId) => service.positions(userId) });
+    const positionsHub = hub;
+
+    const disposers = [
+      // Changes made here reach this process's sockets directly; other processes hear them on the bus.
+      paper.subscribeAll((userId, event) => {
+        if (event.e !== 'ACCOUNT_UPDATE' || event.a.m === 'LIQUIDATION') return;
+        positionsHub.accountChanged(userId);
+        void app.bus.publish('trading.account', {
+          userId,
+          origin,
+          reason: event.a.m === 'DEPOSIT' ? 'reset' : 'order',
+        });
+      }),
+      app.bus.subscribe('price.tick', ({ ticks }) => {
+        const moved = new Set<string>();
+        for (const t of ticks) {
+          marks.set(t.s, t.p);
+          moved.add(t.s);
+        }
+        positionsHub.marksMoved(moved);
+        return paper.checkLiquidations(moved);
+      }),
+      app.bus.subscribe('trading.account', (event) => {
+        if (event.origin === origin) return;
+        paper.invalidate(event.userId);
+        if (event.reason === 'liquidation' && event.symbol !== undefined && event.price !== undefined) {
+          positionsHub.liquidated(event.userId, event.symbol, event.price);
+        } else {
+          positionsHub.accountChanged(event.userId);
+        }
+      }),
+    ];
+
+    const loaded = await paper.warmUp();
+    if (loaded > 0) log.info({ accounts: loaded }, 'paper accounts loaded');
+    app.health.report('exchange', 'paper');
+    app.decorate('trading', service);
+    registerTradingRoutes(app, { service, hub: positionsHub, paper });
+
+    app.addHook('preClose', async () => {
+      positionsHub.closeAll();
+    });
+    app.addHook('onClose', async () => {
+      for (const dispose of disposers) dispose();
+    });
+  },
+  { name: 'trading', dependencies: ['auth-guard'] },
+);

@@ -1,0 +1,94 @@
+import Decimal from 'decimal.js';
+import type { AccountUpdateEvent, OrderResult, OrderTradeUpdateEvent } from '../exchange';
+import type { LedgerEvent, PaperAccountState, PaperPosition } from './account';
+import { unrealizedPnl, ZERO } from './math';
+
+type Fill = Extract<LedgerEvent, { type: 'fill' }>;
+
+/** The REST answer for a fill, as `POST /fapi/v1/order` with newOrderRespType=RESULT gives it. */
+export function toOrderResult(fill: Fill, realizedPnl: string, at: number): OrderResult {
+  const qty = fill.qty;
+  return {
+    orderId: fill.orderId,
+    clientOrderId: fill.clientOrderId,
+    symbol: fill.symbol,
+    side: fill.side,
+    type: 'MARKET',
+    status: 'FILLED',
+    reduceOnly: fill.reduceOnly,
+    executedQty: qty,
+    avgPrice: fill.price,
+    cumQuote: new Decimal(qty).mul(fill.price).toString(),
+    commission: fill.fee,
+    realizedPnl,
+    updateTime: at,
+  };
+}
+
+/** ORDER_TRADE_UPDATE for a fill, or for a liquidation (given the position it closed). */
+export function orderTradeUpdate(
+  source: Fill | PaperPosition,
+  price: string,
+  realizedPnl: string,
+  at: number,
+): OrderTradeUpdateEvent {
+  const isFill = 'type' in source;
+  const qty = isFill ? source.qty : source.size.abs().toString();
+  const side = isFill ? source.side : source.size.gt(0) ? 'SELL' : 'BUY';
+  return {
+    e: 'ORDER_TRADE_UPDATE',
+    E: at,
+    T: at,
+    o: {
+      s: source.symbol,
+      c: isFill ? source.clientOrderId : `autoclose-${at}`,
+      S: side,
+      o: isFill ? 'MARKET' : 'LIQUIDATION',
+      q: qty,
+      ap: price,
+      x: isFill ? 'TRADE' : 'CALCULATED',
+      X: 'FILLED',
+      i: isFill ? source.orderId : `liq-${at}`,
+      l: qty,
+      z: qty,
+      L: price,
+      n: isFill ? source.fee : '0',
+      N: 'USDT',
+      rp: realizedPnl,
+      R: isFill ? source.reduceOnly : true,
+    },
+  };
+}
+
+/** ACCOUNT_UPDATE with the wallet and every open position. */
+export function accountUpdate(
+  reason: AccountUpdateEvent['a']['m'],
+  state: PaperAccountState,
+  at: number,
+  mark: (symbol: string) => Decimal,
+): AccountUpdateEvent {
+  let locked = ZERO;
+  const P: AccountUpdateEvent['a']['P'] = [];
+  for (const p of state.positions.values()) {
+    locked = locked.plus(p.isolatedWallet);
+    const m = mark(p.symbol);
+    P.push({
+      s: p.symbol,
+      pa: p.size.toString(),
+      ep: p.entryPrice.toString(),
+      bep: p.entryPrice.toString(),
+      cr: '0',
+      up: (m.isZero() ? ZERO : unrealizedPnl(p.size, p.entryPrice, m)).toFixed(8),
+      mt: 'isolated',
+      iw: p.isolatedWallet.toFixed(8),
+      ps: 'BOTH',
+    });
+  }
+  const wallet = state.cash.plus(locked).toFixed(8);
+  return {
+    e: 'ACCOUNT_UPDATE',
+    E: at,
+    T: at,
+    a: { m: reason, B: [{ a: 'USDT', wb: wallet, cw: state.cash.toFixed(8), bc: '0' }], P },
+  };
+}

@@ -1,0 +1,423 @@
+import { randomUUID } from 'node:crypto';
+import Decimal from 'decimal.js';
+import type {
+  AccountBalance,
+  ExchangeAdapter,
+  ExchangeEvent,
+  MarketOrderRequest,
+  OrderResult,
+  PositionRisk,
+} from '../exchange';
+import { ExchangeError } from '../exchange-error';
+import {
+  applyEvent,
+  DEFAULT_LEVERAGE,
+  emptyAccount,
+  STARTING_BALANCE,
+  type LedgerEvent,
+  type PaperAccountState,
+  type PaperPosition,
+} from './account';
+import { filtersFor } from './filters';
+import type { LedgerRepo } from './ledger.repo';
+import { isLiquidated, liquidationPrice, maintenanceMargin, unrealizedPnl, ZERO } from './math';
+import { checkLeverage, planMarketOrder } from './orders';
+import { accountUpdate, orderTradeUpdate, toOrderResult } from './paper-events';
+
+/** Where the paper exchange reads marks from (the market module's latest prices). */
+export interface MarkSource {
+  price(symbol: string): number | undefined;
+}
+
+export interface PaperExchangeOptions {
+  repo: LedgerRepo;
+  marks: MarkSource;
+  now?: () => number;
+  slippageBps?: number;
+  takerFeeRate?: Decimal.Value;
+  onLiquidation?: (account: string, symbol: string, price: string) => void;
+}
+
+interface Loaded {
+  state: PaperAccountState;
+  seq: number;
+}
+
+/**
+ * The default exchange: one paper account per user, 10 000 USDT to start, isolated margin, one-way
+ * mode. Each account's operations run one at a time, and every change is a ledger row written before the
+ * state it produces is used, so a crash can lose an answer but never book a fill twice.
+ */
+export class PaperExchange implements ExchangeAdapter {
+  readonly kind = 'paper' as const;
+  private readonly accounts = new Map<string, Promise<Loaded>>();
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly listeners = new Map<string, Set<(event: ExchangeEvent) => void>>();
+  private readonly everyAccount = new Set<(account: string, event: ExchangeEvent) => void>();
+  private readonly now: () => number;
+  private readonly slippageBps: number;
+  private readonly takerFeeRate: Decimal;
+
+  constructor(private readonly opts: PaperExchangeOptions) {
+    this.now = opts.now ?? Date.now;
+    this.slippageBps = opts.slippageBps ?? 2;
+    this.takerFeeRate = new Decimal(opts.takerFeeRate ?? '0.0005');
+  }
+
+  /** Loads every account that has a ledger, so that their positions are watched for liquidation. */
+  async warmUp(): Promise<number> {
+    const ids = await this.opts.repo.accounts();
+    await Promise.all(ids.map((id) => this.load(id)));
+    return ids.length;
+  }
+
+  async placeMarketOrder(account: string, request: MarketOrderRequest): Promise<OrderResult> {
+    return this.serial(account, async (retry) => {
+      // The ledger's unique client id is the guard; look only when a write was refused.
+      if (retry && (await this.opts.repo.findFill(account, request.newClientOrderId))) {
+        throw new ExchangeError(-4116, 'ClientOrderId is duplicated.');
+      }
+      const { state } = await this.load(account);
+      const fill = planMarketOrder(
+        state,
+        {
+          orderId: randomUUID(),
+          clientOrderId: request.newClientOrderId,
+          symbol: request.symbol,
+          side: request.side,
+          size: { kind: 'quote', amount: new Decimal(request.quoteAmount) },
+          reduceOnly: false,
+        },
+        this.conditions(request.symbol),
+      );
+      return this.commitFill(account, fill);
+    });
+  }
+
+  /** What a market order would do now, without doing it. */
+  async previewMarketOrder(account: string, request: Omit<MarketOrderRequest, 'newClientOrderId'>) {
+    const { state } = await this.load(account);
+    const fill = planMarketOrder(
+      state,
+      {
+        orderId: 'preview',
+        clientOrderId: 'preview',
+        symbol: request.symbol,
+        side: request.side,
+        size: { kind: 'quote', amount: new Decimal(request.quoteAmount) },
+        reduceOnly: false,
+      },
+      this.conditions(request.symbol),
+    );
+    const { state: after, effects } = applyEvent(state, fill);
+    const position = after.positions.get(request.symbol);
+    const filters = filtersFor(request.symbol, fill.price);
+    return {
+      fill,
+      marginAdded: Decimal.max(effects.marginDelta, ZERO),
+      leverage: position?.leverage ?? state.leverage.get(request.symbol) ?? DEFAULT_LEVERAGE,
+      liquidationPrice:
+        position && filters
+          ? liquidationPrice(position.size, position.entryPrice, position.isolatedWallet, filters)
+          : null,
+    };
+  }
+
+  async queryOrder(account: string, clientOrderId: string): Promise<OrderResult | null> {
+    const row = await this.opts.repo.findFill(account, clientOrderId);
+    if (!row || row.event.type !== 'fill') return null;
+    return toOrderResult(row.event, row.realizedPnl, row.createdAt.getTime());
+  }
+
+  async closePosition(account: string, symbol: string, clientOrderId: string): Promise<OrderResult | null> {
+    return this.serial(account, () => this.closeLocked(account, symbol, clientOrderId));
+  }
+
+  async closeAllPositions(account: string, clientOrderIdPrefix: string): Promise<OrderResult[]> {
+    return this.serial(account, async () => {
+      const { state } = await this.load(account);
+      const results: OrderResult[] = [];
+      for (const symbol of [...state.positions.keys()].sort()) {
+        const result = await this.closeLocked(
+          account,
+          symbol,
+          `${clientOrderIdPrefix}-${symbol}`.slice(0, 36),
+        );
+        if (result) results.push(result);
+      }
+      return results;
+    });
+  }
+
+  async positionRisk(account: string): Promise<PositionRisk[]> {
+    const { state } = await this.load(account);
+    return [...state.positions.values()].map((p) => this.risk(p));
+  }
+
+  async balance(account: string): Promise<AccountBalance> {
+    const { state } = await this.load(account);
+    let locked = ZERO;
+    let upnl = ZERO;
+    for (const p of state.positions.values()) {
+      locked = locked.plus(p.isolatedWallet);
+      upnl = upnl.plus(unrealizedPnl(p.size, p.entryPrice, this.mark(p.symbol, p.entryPrice)));
+    }
+    return {
+      asset: 'USDT',
+      balance: state.cash.plus(locked).toFixed(8),
+      availableBalance: state.cash.toFixed(8),
+      crossUnPnl: upnl.toFixed(8),
+      updateTime: this.now(),
+    };
+  }
+
+  async setLeverage(account: string, symbol: string, leverage: number) {
+    checkLeverage(symbol, leverage);
+    return this.serial(account, async () => {
+      const { state } = await this.load(account);
+      const open = state.positions.get(symbol);
+      if (open && leverage < open.leverage) {
+        throw new ExchangeError(
+          -4161,
+          'Leverage reduction is not supported in Isolated Margin Mode with open positions.',
+        );
+      }
+      await this.commit(account, { type: 'leverage', symbol, leverage });
+      return { symbol, leverage };
+    });
+  }
+
+  /** Paper only: back to a fresh 10 000 USDT account with no positions. */
+  async reset(account: string): Promise<AccountBalance> {
+    await this.serial(account, () =>
+      this.commit(account, { type: 'deposit', amount: STARTING_BALANCE.toString(), reason: 'reset' }),
+    );
+    this.emit(
+      account,
+      accountUpdate('DEPOSIT', (await this.load(account)).state, this.now(), (s) => this.mark(s)),
+    );
+    return this.balance(account);
+  }
+
+  subscribe(account: string, handler: (event: ExchangeEvent) => void): () => void {
+    let set = this.listeners.get(account);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(account, set);
+    }
+    set.add(handler);
+    return () => {
+      set.delete(handler);
+    };
+  }
+
+  /** Events of every account (the module fans them out to sockets and other processes). */
+  subscribeAll(handler: (account: string, event: ExchangeEvent) => void): () => void {
+    this.everyAccount.add(handler);
+    return () => {
+      this.everyAccount.delete(handler);
+    };
+  }
+
+  /**
+   * Checks every loaded position in `symbols` against its liquidation price at the current mark, and
+   * liquidates those the mark has crossed. Called on each price tick.
+   */
+  async checkLiquidations(symbols: ReadonlySet<string>): Promise<void> {
+    const checks: Promise<unknown>[] = [];
+    for (const [account, loading] of this.accounts) {
+      checks.push(
+        loading.then(({ state }) => {
+          for (const p of state.positions.values()) {
+            if (!symbols.has(p.symbol)) continue;
+            const markPrice = this.opts.marks.price(p.symbol);
+            if (markPrice === undefined) continue;
+            const filters = filtersFor(p.symbol, markPrice);
+            if (!filters) continue;
+            const lp = liquidationPrice(p.size, p.entryPrice, p.isolatedWallet, filters);
+            if (isLiquidated(p.size, new Decimal(markPrice), lp)) {
+              return this.serial(account, () => this.liquidateLocked(account, p.symbol));
+            }
+          }
+          return undefined;
+        }),
+      );
+    }
+    await Promise.allSettled(checks);
+  }
+
+  private async liquidateLocked(account: string, symbol: string): Promise<void> {
+    const { state } = await this.load(account);
+    const position = state.positions.get(symbol);
+    const markPrice = this.opts.marks.price(symbol);
+    if (!position || markPrice === undefined) return;
+    const filters = filtersFor(symbol, markPrice);
+    if (!filters) return;
+    const lp = liquidationPrice(position.size, position.entryPrice, position.isolatedWallet, filters);
+    if (!isLiquidated(position.size, new Decimal(markPrice), lp)) return;
+    const price = lp.toDecimalPlaces(8).toString();
+    await this.commit(account, { type: 'liquidation', symbol, price });
+    const at = this.now();
+    this.emit(account, orderTradeUpdate(position, price, position.isolatedWallet.neg().toString(), at));
+    this.emit(
+      account,
+      accountUpdate('LIQUIDATION', (await this.load(account)).state, at, (s) => this.mark(s)),
+    );
+    this.opts.onLiquidation?.(account, symbol, price);
+  }
+
+  private async closeLocked(
+    account: string,
+    symbol: string,
+    clientOrderId: string,
+  ): Promise<OrderResult | null> {
+    const { state } = await this.load(account);
+    const position = state.positions.get(symbol);
+    if (!position) return null;
+    const fill = planMarketOrder(
+      state,
+      {
+        orderId: randomUUID(),
+        clientOrderId,
+        symbol,
+        side: position.size.gt(0) ? 'SELL' : 'BUY',
+        size: { kind: 'quantity', qty: position.size.abs() },
+        reduceOnly: true,
+      },
+      this.conditions(symbol),
+    );
+    return this.commitFill(account, fill);
+  }
+
+  private async commitFill(
+    account: string,
+    fill: Extract<LedgerEvent, { type: 'fill' }>,
+  ): Promise<OrderResult> {
+    const { effects, at } = await this.commit(account, fill);
+    const state = (await this.load(account)).state;
+    const result = toOrderResult(fill, effects.realizedPnl.toString(), at);
+    this.emit(account, orderTradeUpdate(fill, fill.price, effects.realizedPnl.toString(), at));
+    this.emit(
+      account,
+      accountUpdate('ORDER', state, at, (s) => this.mark(s)),
+    );
+    return result;
+  }
+
+  /** Writes the event to the ledger, then (only then) makes its state current. */
+  private async commit(account: string, event: LedgerEvent) {
+    const loaded = await this.load(account);
+    const { state, effects } = applyEvent(loaded.state, event);
+    const seq = loaded.seq + 1;
+    const createdAt = await this.opts.repo.append(account, seq, event, effects, state.cash.toString());
+    this.accounts.set(account, Promise.resolve({ state, seq }));
+    return { effects, at: createdAt.getTime() };
+  }
+
+  private load(account: string): Promise<Loaded> {
+    let loading = this.accounts.get(account);
+    if (!loading) {
+      loading = this.replay(account);
+      this.accounts.set(account, loading);
+      loading.catch(() => this.accounts.delete(account));
+    }
+    return loading;
+  }
+
+  private async replay(account: string): Promise<Loaded> {
+    const rows = await this.opts.repo.load(account);
+    let state = emptyAccount();
+    for (const row of rows) state = applyEvent(state, row.event).state;
+    const seq = rows.at(-1)?.seq ?? 0;
+    if (rows.length > 0) return { state, seq };
+    const opening: LedgerEvent = { type: 'deposit', amount: STARTING_BALANCE.toString(), reason: 'initial' };
+    const applied = applyEvent(state, opening);
+    await this.opts.repo.append(account, 1, opening, applied.effects, applied.state.cash.toString());
+    return { state: applied.state, seq: 1 };
+  }
+
+  /** Forgets a cached account (another process changed it); the next use replays its ledger. */
+  invalidate(account: string): void {
+    this.accounts.delete(account);
+  }
+
+  /**
+   * Runs `task` after every earlier task of the same account. If another process appended to the same
+   * ledger first (a unique-key conflict), the account is replayed and the task runs once more on the
+   * fresh state.
+   */
+  private serial<T>(account: string, task: (retry: boolean) => Promise<T>): Promise<T> {
+    const attempt = async (): Promise<T> => {
+      try {
+        return await task(false);
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        this.invalidate(account);
+        return task(true);
+      }
+    };
+    const previous = this.queues.get(account) ?? Promise.resolve();
+    const next = previous.then(attempt, attempt);
+    const settled = next.catch(() => undefined);
+    this.queues.set(account, settled);
+    void settled.then(() => {
+      if (this.queues.get(account) === settled) this.queues.delete(account);
+    });
+    return next;
+  }
+
+  private conditions(symbol: string) {
+    const price = this.opts.marks.price(symbol);
+    return {
+      markPrice: new Decimal(price ?? 0),
+      slippageBps: this.slippageBps,
+      takerFeeRate: this.takerFeeRate,
+    };
+  }
+
+  private mark(symbol: string, fallback: Decimal = ZERO): Decimal {
+    const price = this.opts.marks.price(symbol);
+    return price === undefined ? fallback : new Decimal(price);
+  }
+
+  private risk(p: PaperPosition): PositionRisk {
+    const mark = this.mark(p.symbol, p.entryPrice);
+    const filters = filtersFor(p.symbol, mark);
+    const notional = p.size.mul(mark);
+    const upnl = unrealizedPnl(p.size, p.entryPrice, mark);
+    const fee = this.takerFeeRate.mul(2);
+    return {
+      symbol: p.symbol,
+      positionSide: 'BOTH',
+      positionAmt: p.size.toString(),
+      entryPrice: p.entryPrice.toString(),
+      breakEvenPrice: p.entryPrice.mul(p.size.gt(0) ? fee.plus(1) : new Decimal(1).minus(fee)).toString(),
+      markPrice: mark.toString(),
+      unRealizedProfit: upnl.toFixed(8),
+      liquidationPrice: filters
+        ? liquidationPrice(p.size, p.entryPrice, p.isolatedWallet, filters).toFixed(8)
+        : '0',
+      isolatedMargin: p.isolatedWallet.plus(upnl).toFixed(8),
+      notional: notional.toFixed(8),
+      initialMargin: notional.abs().div(p.leverage).toFixed(8),
+      maintMargin: filters ? maintenanceMargin(notional.abs(), filters).toFixed(8) : '0',
+      leverage: p.leverage,
+      marginType: 'isolated',
+      updateTime: this.now(),
+    };
+  }
+
+  private emit(account: string, event: ExchangeEvent): void {
+    for (const handler of this.listeners.get(account) ?? []) handler(event);
+    for (const handler of this.everyAccount) handler(account, event);
+  }
+}
+
+/** Postgres' unique_violation (23505), through Drizzle's wrapping. */
+function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 4; depth++) {
+    if (typeof e === 'object' && (e as { code?: unknown }).code === '23505') return true;
+    e = typeof e === 'object' ? (e as { cause?: unknown }).cause : undefined;
+  }
+  return false;
+}

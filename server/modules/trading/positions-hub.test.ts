@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import type { Position } from '../../../src/contracts/trading';
+import { PositionsHub, type PositionsSocket } from './positions-hub';
+
+/** A manual clock and timer queue, so throttling is tested without sleeping. */
+function fakeTime() {
+  let now = 0;
+  const timers: { at: number; fn: () => void; id: number }[] = [];
+  let nextId = 1;
+  return {
+    now: () => now,
+    setTimer: (fn: () => void, ms: number) => {
+      const id = nextId++;
+      timers.push({ at: now + ms, fn, id });
+      return id as unknown as ReturnType<typeof setTimeout>;
+    },
+    clearTimer: (t: ReturnType<typeof setTimeout>) => {
+      const i = timers.findIndex((x) => x.id === (t as unknown as number));
+      if (i >= 0) timers.splice(i, 1);
+    },
+    async advance(ms: number) {
+      now += ms;
+      for (;;) {
+        const due = timers.filter((t) => t.at <= now).sort((a, b) => a.at - b.at)[0];
+        if (!due) break;
+        timers.splice(timers.indexOf(due), 1);
+        due.fn();
+        await new Promise((r) => setImmediate(r));
+      }
+    },
+  };
+}
+
+function socket(buffered = 0) {
+  const sent: string[] = [];
+  const closed: number[] = [];
+  const s: PositionsSocket = {
+    bufferedAmount: buffered,
+    send: (d) => sent.push(d),
+    close: (code) => closed.push(code ?? 0),
+  };
+  return { s, sent, closed };
+}
+
+const btc = (mark: number): Position => ({
+  symbol: 'BTC/USDT',
+  side: 'long',
+  size: 0.1,
+  entryPrice: 60_000,
+  markPrice: mark,
+  liquidationPrice: 54_000,
+  margin: 600,
+  unrealizedPnl: (mark - 60_000) * 0.1,
+  leverage: 10,
+  roe: 0,
+  notional: mark * 0.1,
+});
+
+const flush = () => new Promise((r) => setImmediate(r));
+
+describe('PositionsHub', () => {
+  it('sends a snapshot on connect, then at most 4 per second however often marks move', async () => {
+    const time = fakeTime();
+    let mark = 60_000;
+    const hub = new PositionsHub({ positions: async () => [btc(mark)], ...time });
+    const client = socket();
+    hub.connect('u1', client.s);
+    await flush();
+    expect(client.sent).toHaveLength(1);
+    for (let i = 0; i < 100; i++) {
+      mark += 1;
+      hub.marksMoved(new Set(['BTCUSDT']));
+      await time.advance(10); // 100 ticks over one second
+    }
+    await time.advance(250);
+    const snapshots = client.sent.slice(1);
+    expect(snapshots.length).toBeGreaterThanOrEqual(3);
+    expect(snapshots.length).toBeLessThanOrEqual(5);
+    const last = JSON.parse(client.sent.at(-1)!) as { positions: Position[] };
+    expect(last.positions[0]?.markPrice).toBe(mark);
+  });
+
+  it('ignores marks of symbols the user does not hold and other users’ changes', async () => {
+    const time = fakeTime();
+    const hub = new PositionsHub({ positions: async () => [btc(60_000)], ...time });
+    const client = socket();
+    hub.connect('u1', client.s);
+    await flush();
+    hub.marksMoved(new Set(['ETHUSDT']));
+    hub.accountChanged('u2');
+    await time.advance(1000);
+    expect(client.sent).toHaveLength(1);
+  });
+
+  it('tells about a liquidation at once', async () => {
+    const time = fakeTime();
+    const hub = new PositionsHub({ positions: async () => [], ...time });
+    const client = socket();
+    hub.connect('u1', client.s);
+    await flush();
+    hub.liquidated('u1', 'BTCUSDT', 54_000);
+    expect(JSON.parse(client.sent.at(-1)!)).toMatchObject({
+      type: 'liquidation',
+      symbol: 'BTCUSDT',
+      price: 54_000,
+    });
+  });
+
+  it('drops a client that does not read instead of buffering for it', async () => {
+    const time = fakeTime();
+    const hub = new PositionsHub({ positions: async () => [], maxBufferedBytes: 1000, ...time });
+    const slow = socket(5000);
+    hub.connect('u1', slow.s);
+    await flush();
+    expect(slow.closed).toEqual([1013]);
+    expect(hub.size).toBe(0);
+  });
+
+  it('stops all timers when a client leaves', async () => {
+    const time = fakeTime();
+    const hub = new PositionsHub({ positions: async () => [btc(1)], ...time });
+    const client = socket();
+    const dispose = hub.connect('u1', client.s);
+    await flush();
+    hub.accountChanged('u1');
+    dispose();
+    await time.advance(1000);
+    expect(client.sent).toHaveLength(1);
+    expect(hub.size).toBe(0);
+  });
+});

@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { SignJWT, jwtVerify } from 'jose';
+import { Role } from '../../src/contracts/auth';
+import { appError } from './errors';
+
+/** Who made a request, from a valid access token. */
+export interface Principal {
+  userId: string;
+  role: Role;
+}
+
+/** Access tokens: HS256 JWTs, 15 minutes, carrying the user id and role. Kept in browser memory only. */
+export interface AccessTokens {
+  readonly ttlSeconds: number;
+  sign(principal: Principal): Promise<string>;
+  /** The principal, or null for a missing, forged or expired token. */
+  verify(token: string): Promise<Principal | null>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    accessTokens: AccessTokens;
+    /** A preHandler: 401 unless the request carries a valid bearer token; sets `request.principal`. */
+    requireUser(request: FastifyRequest): Promise<void>;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+const ISSUER = 'signal-console';
+const AUDIENCE = 'signal-console/api';
+export const ACCESS_TTL_SECONDS = 15 * 60;
+
+export function createAccessTokens(key: Uint8Array, now: () => number = Date.now): AccessTokens {
+  return {
+    ttlSeconds: ACCESS_TTL_SECONDS,
+    async sign({ userId, role }) {
+      const iat = Math.floor(now() / 1000);
+      return new SignJWT({ role })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(userId)
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + ACCESS_TTL_SECONDS)
+        .sign(key);
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, key, {
+          issuer: ISSUER,
+          audience: AUDIENCE,
+          algorithms: ['HS256'],
+          currentDate: new Date(now()),
+        });
+        const role = Role.safeParse(payload.role);
+        if (typeof payload.sub !== 'string' || !role.success) return null;
+        return { userId: payload.sub, role: role.data };
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+/** The bearer token of a request, if it has one. */
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (header === undefined) return null;
+  const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/i.exec(header.trim());
+  return match?.[1] ?? null;
+}
+
+/** Decorates `app.accessTokens`, `app.requireUser` and `request.principal`. Needs the secrets plugin. */
+export default fp(
+  async function authGuardPlugin(app: FastifyInstance) {
+    const tokens = createAccessTokens(app.secrets.deriveKey('jwt'));
+    app.decorate('accessTokens', tokens);
+    app.decorateRequest('principal', null);
+    app.decorate('requireUser', async (request: FastifyRequest) => {
+      const token = bearerToken(request);
+      const principal = token === null ? null : await tokens.verify(token);
+      if (principal === null) throw appError('UNAUTHORIZED');
+      request.principal = principal;
+    });
+  },
+  { name: 'auth-guard', dependencies: ['secrets'] },
+);

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import * as account from '../../services/auth/account';
+import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
+import { defineCommand } from '../types';
+import { CANCELLED, askSecret, authDeps, requireLogin } from './authShared';
+
+const AREA = 'account';
+
+const result = (outcome: { ok: boolean; message?: string }): OutputLine[] =>
+  outcome.ok ? [success(outcome.message ?? 'Done.')] : [failure(outcome.message ?? '')];
+
+export const twoFactorSetup = defineCommand({
+  name: '2fa setup',
+  area: AREA,
+  summary: 'Start two-factor login: prints the secret and shows the QR code.',
+  usage: '2fa setup',
+  examples: ['2fa setup'],
+  args: z.object({}),
+  async run(ctx) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const outcome = await account.startTwoFactorSetup(authDeps(ctx));
+    if (!outcome.ok) return [failure(outcome.message)];
+    ctx.stores.ui.openAccountModal('security');
+    return [
+      info(`Secret: ${outcome.secret ?? ''}`),
+      info(`URI: ${outcome.uri ?? ''}`),
+      muted('Add it to an authenticator app (the QR code is in the Account window), then: 2fa verify <code>'),
+    ];
+  },
+});
+
+export const twoFactorVerify = defineCommand({
+  name: '2fa verify',
+  area: AREA,
+  summary: 'Turn two-factor login on with a code from the authenticator app.',
+  usage: '2fa verify <code>',
+  examples: ['2fa verify 123456'],
+  args: z.object({ code: z.string() }),
+  async run(ctx, { code }) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const outcome = await account.verifyTwoFactor(authDeps(ctx), code);
+    if (!outcome.ok) return [failure(outcome.message)];
+    return [
+      success(outcome.message ?? ''),
+      info('Recovery codes (each works once in place of a code; they are shown only now):'),
+      ...(outcome.recoveryCodes ?? []).map((c) => info(`  ${c}`)),
+    ];
+  },
+});
+
+export const twoFactorDisable = defineCommand({
+  name: '2fa disable',
+  area: AREA,
+  summary: 'Turn two-factor login off (asks for the password).',
+  usage: '2fa disable',
+  examples: ['2fa disable'],
+  args: z.object({}),
+  async run(ctx) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const password = await askSecret(ctx, 'Password: ');
+    if (password === null) return CANCELLED;
+    return result(await account.disableTwoFactor(authDeps(ctx), password));
+  },
+});
+
+const when = (iso: string): string => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+export const devices = defineCommand({
+  name: 'devices',
+  area: AREA,
+  summary: 'List the devices remembered for automatic login.',
+  usage: 'devices',
+  examples: ['devices'],
+  args: z.object({}),
+  async run(ctx) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const outcome = await account.loadDevices(authDeps(ctx));
+    const state = ctx.stores.auth.devices.peek();
+    if (!outcome.ok || state.status !== 'ready') return [failure(outcome.ok ? '' : outcome.message)];
+    if (state.items.length === 0) return [muted('No remembered devices.')];
+    return state.items.map((d) =>
+      info(
+        `${d.id.slice(0, 8)}  ${d.device_info.browser} on ${d.device_info.os}  ` +
+          `${d.device_fingerprint.slice(0, 8)}  last used ${when(d.last_used_at)}${d.is_current ? '  (this one)' : ''}`,
+      ),
+    );
+  },
+});
+
+export const devicesRm = defineCommand({
+  name: 'devices rm',
+  area: AREA,
+  summary: 'Forget one remembered device (by the id `devices` shows, or its start).',
+  usage: 'devices rm <id>',
+  examples: ['devices rm 3f2a9c1d'],
+  args: z.object({ id: z.string().min(4, { error: 'Give at least 4 characters of the id.' }) }),
+  async run(ctx, { id }) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const deps = authDeps(ctx);
+    const loaded = await account.loadDevices(deps);
+    const state = ctx.stores.auth.devices.peek();
+    if (!loaded.ok || state.status !== 'ready') return [failure(loaded.ok ? '' : loaded.message)];
+    const matches = state.items.filter((d) => d.id.startsWith(id.toLowerCase()));
+    const [device] = matches;
+    if (device === undefined) return [failure(`No device ${id}.`)];
+    if (matches.length > 1) return [failure(`${id} matches several devices; give more of the id.`)];
+    return result(await account.removeDevice(deps, device.id));
+  },
+});
+
+export const devicesRevokeAll = defineCommand({
+  name: 'devices revoke-all',
+  area: AREA,
+  summary: 'Forget every remembered device and end their sessions.',
+  usage: 'devices revoke-all',
+  examples: ['devices revoke-all'],
+  args: z.object({}),
+  async run(ctx) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    return result(await account.revokeAllDevices(authDeps(ctx)));
+  },
+});
+
+export default [twoFactorSetup, twoFactorVerify, twoFactorDisable, devices, devicesRm, devicesRevokeAll];

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+
+/**
+ * Accounts and sessions (spec §3, §7): every request and response of `/auth/*` and `/users/me`, shared by
+ * the server routes and the browser client.
+ */
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_TOO_SHORT = 'Password must be at least 8 characters long.';
+
+const password = z.string().min(PASSWORD_MIN, { error: PASSWORD_TOO_SHORT }).max(256);
+/** Present but not checked for length: a login or a current password is compared, not chosen. */
+const anyPassword = z.string().min(1, { error: 'Password is required.' }).max(256);
+
+export const Role = z.enum(['user', 'admin']);
+export type Role = z.infer<typeof Role>;
+
+export const SignupRequest = z.object({
+  email: z.email({ error: 'Enter a valid email address.' }).max(254),
+  username: z
+    .string()
+    .trim()
+    .min(3, { error: 'Username must be 3 to 32 characters.' })
+    .max(32, { error: 'Username must be 3 to 32 characters.' })
+    .regex(/^[A-Za-z0-9_.-]+$/, { error: 'Username may use letters, digits, "_", "." and "-".' }),
+  password,
+});
+export type SignupRequest = z.infer<typeof SignupRequest>;
+
+/** The account as the owner sees it (`GET /users/me`, spec §3 User). */
+export const Me = z.object({
+  id: z.string(),
+  email: z.string(),
+  username: z.string(),
+  role: Role,
+  subscription: z.object({ status: z.string() }),
+  is_two_factor_enabled: z.boolean(),
+});
+export type Me = z.infer<typeof Me>;
+
+export const SignupResponse = Me.pick({ id: true, email: true, username: true, role: true });
+
+/** Spec §3 Remembered device: device_info {browser, os}. */
+export const DeviceInfo = z.object({
+  browser: z.string().trim().min(1).max(64),
+  os: z.string().trim().min(1).max(64),
+});
+export type DeviceInfo = z.infer<typeof DeviceInfo>;
+
+const formBoolean = z
+  .union([z.boolean(), z.enum(['true', 'false', 'on', '1', '0', ''])])
+  .transform((v) => v === true || v === 'true' || v === 'on' || v === '1');
+
+/** `POST /auth/token`, sent as a form: device_info is JSON text. */
+export const LoginForm = z.object({
+  username: z.string().trim().min(1, { error: 'Username is required.' }).max(254),
+  password: anyPassword,
+  remember_me: formBoolean.optional().default(false),
+  device_info: z.string().max(1024).optional(),
+});
+export type LoginForm = z.input<typeof LoginForm>;
+
+export const AccessTokenResponse = z.object({
+  access_token: z.string().min(1),
+  token_type: z.literal('bearer'),
+});
+export type AccessTokenResponse = z.infer<typeof AccessTokenResponse>;
+
+export const TwoFactorRequired = z.object({
+  two_factor_required: z.literal(true),
+  user_id: z.string(),
+});
+
+export const LoginResponse = z.union([AccessTokenResponse, TwoFactorRequired]);
+export type LoginResponse = z.infer<typeof LoginResponse>;
+
+/** A TOTP code (6 digits) or a one-time recovery code (`XXXXX-XXXXX`). */
+export const TOTP_CODE = /^\d{6}$/;
+export const RECOVERY_CODE = /^[A-Z2-7]{5}-[A-Z2-7]{5}$/;
+export const TWO_FACTOR_CODE_INVALID = 'Please enter a valid 6-digit code.';
+const code = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine((c) => TOTP_CODE.test(c) || RECOVERY_CODE.test(c), { error: TWO_FACTOR_CODE_INVALID });
+
+export const TwoFactorLoginRequest = z.object({ user_id: z.uuid(), code });
+export const TwoFactorVerifyRequest = z.object({
+  code: z.string().trim().regex(TOTP_CODE, { error: TWO_FACTOR_CODE_INVALID }),
+});
+export const TwoFactorDisableRequest = z.object({ password: anyPassword });
+
+export const TwoFactorSetupResponse = z.object({ secret: z.string(), otpauth_url: z.string() });
+export type TwoFactorSetupResponse = z.infer<typeof TwoFactorSetupResponse>;
+
+export const TwoFactorEnabledResponse = z.object({
+  message: z.string(),
+  recovery_codes: z.array(z.string()),
+});
+
+export const MessageResponse = z.object({ message: z.string() });
+export type MessageResponse = z.infer<typeof MessageResponse>;
+
+export const ChangePasswordRequest = z.object({ current_password: anyPassword, new_password: password });
+export const ForgotPasswordRequest = z.object({ email: z.email({ error: 'Enter a valid email address.' }) });
+export const ResetPasswordRequest = z.object({
+  token: z.string().min(1, { error: 'Reset token is missing.' }).max(256),
+  newPassword: password,
+});
+
+export const Device = z.object({
+  id: z.string(),
+  device_info: DeviceInfo,
+  device_fingerprint: z.string(),
+  last_used_at: z.string(),
+  is_current: z.boolean(),
+});
+export type Device = z.infer<typeof Device>;
+export const DeviceList = z.array(Device);
+
+export const DeviceParams = z.object({ id: z.uuid({ error: 'Device not found.' }) });
+
+export const VerifyResponse = z.object({ valid: z.literal(true), user_id: z.string(), role: Role });
+
+/** Server details the browser and tests compare against. */
+export const AUTH_DETAILS = {
+  badCredentials: 'Incorrect username or password.',
+  emailTaken: 'Email is already registered.',
+  usernameTaken: 'Username is already taken.',
+  invalidCode: 'Invalid 2FA code.',
+  challengeExpired: 'Two-factor login expired. Please log in again.',
+  invalidRefresh: 'Invalid refresh token.',
+  refreshReused: 'Refresh token reuse detected. Please log in again.',
+  unknownDevice: 'Device not recognised. Please log in again.',
+  wrongCurrentPassword: 'Current password is incorrect.',
+  wrongPassword: 'Incorrect password.',
+  invalidReset: 'Invalid or expired reset token.',
+  deviceNotFound: 'Device not found.',
+  twoFactorAlreadyOn: 'Two-factor authentication is already enabled.',
+  twoFactorNotStarted: 'Start two-factor setup first.',
+  twoFactorNotOn: 'Two-factor authentication is not enabled.',
+} as const;
+
+export const AUTH_MESSAGES = {
+  forgot: 'If an account with that email exists, a password reset link has been sent.',
+  reset: 'Your password has been reset successfully.',
+  passwordChanged: 'Password changed successfully.',
+  twoFactorEnabled: 'Two-factor authentication enabled.',
+  twoFactorDisabled: 'Two-factor authentication disabled.',
+  deviceRemoved: 'Device removed.',
+  devicesRevoked: 'All devices revoked.',
+  loggedOut: 'Logged out.',
+} as const;

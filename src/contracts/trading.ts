@@ -1,0 +1,116 @@
+import { z } from 'zod';
+
+/**
+ * Trading on the wire (spec §3, §7): `POST /api/orders`, `GET /api/positions`, `POST /api/close_position`,
+ * `POST /api/close_all_positions`, the positions socket, and the paper account. Numbers are numbers;
+ * the browser formats them.
+ */
+
+/** `BTC/USDT` (as the browser sends it) or `BTCUSDT`; normalised to the exchange symbol. */
+export const PairSymbol = z
+  .string({ error: 'Symbol is required.' })
+  .trim()
+  .min(1, { error: 'Symbol is required.' })
+  .max(24, { error: 'Symbol is too long.' })
+  .regex(/^[A-Za-z0-9]+(\/?USDT)$/i, { error: 'Symbol must look like BTC/USDT.' });
+
+/** `BTC/USDT` → `BTCUSDT`. */
+export function exchangeSymbol(pair: string): string {
+  return pair.replace('/', '').toUpperCase();
+}
+
+/** `BTCUSDT` → `BTC/USDT`. */
+export function pairOf(symbol: string): string {
+  const upper = symbol.toUpperCase();
+  return upper.endsWith('USDT') ? `${upper.slice(0, -4)}/USDT` : upper;
+}
+
+export const OrderSideInput = z.enum(['buy', 'sell', 'long', 'short'], {
+  error: 'Side must be buy, sell, long or short.',
+});
+export type OrderSideInput = z.infer<typeof OrderSideInput>;
+
+export const OrderRequest = z.object({
+  symbol: PairSymbol,
+  side: OrderSideInput,
+  type: z.literal('market', { error: 'Only market orders are supported.' }).default('market'),
+  /** USDT notional. */
+  amount: z.coerce
+    .number({ error: 'Amount must be a number.' })
+    .gt(0, { error: 'Total must be greater than zero.' })
+    .max(100_000_000, { error: 'Amount is too large.' }),
+});
+export type OrderRequest = z.infer<typeof OrderRequest>;
+
+export const OrderResponse = z.object({
+  id: z.string(),
+  symbol: z.string(),
+  side: z.enum(['buy', 'sell']),
+  quantity: z.number(),
+  price: z.number(),
+  fee: z.number(),
+  status: z.literal('filled'),
+  realizedPnl: z.number(),
+});
+export type OrderResponse = z.infer<typeof OrderResponse>;
+
+/** What an order would do, before it is sent (the command line's preview). */
+export const OrderPreview = z.object({
+  symbol: z.string(),
+  side: z.enum(['buy', 'sell']),
+  quantity: z.number(),
+  price: z.number(),
+  notional: z.number(),
+  /** Margin the order adds (0 when it only reduces). */
+  margin: z.number(),
+  fee: z.number(),
+  leverage: z.number().int(),
+  /** Liquidation price of the resulting position; null when the order closes it. */
+  liquidationPrice: z.number().nullable(),
+});
+export type OrderPreview = z.infer<typeof OrderPreview>;
+
+export const Position = z.object({
+  symbol: z.string(),
+  side: z.enum(['long', 'short']),
+  size: z.number(),
+  entryPrice: z.number(),
+  markPrice: z.number(),
+  liquidationPrice: z.number(),
+  margin: z.number(),
+  unrealizedPnl: z.number(),
+  leverage: z.number().int(),
+  /** Return on margin, as a fraction (0.12 = 12 %). */
+  roe: z.number(),
+  notional: z.number(),
+});
+export type Position = z.infer<typeof Position>;
+
+export const ClosePositionRequest = z.object({ symbol: PairSymbol });
+export const MessageResponse = z.object({ message: z.string() });
+
+export const Balance = z.object({
+  asset: z.literal('USDT'),
+  walletBalance: z.number(),
+  availableBalance: z.number(),
+  unrealizedPnl: z.number(),
+  equity: z.number(),
+  exchange: z.enum(['paper', 'binance-usdm']),
+});
+export type Balance = z.infer<typeof Balance>;
+
+export const LeverageRequest = z.object({
+  symbol: PairSymbol,
+  leverage: z.coerce
+    .number({ error: 'Leverage must be a number.' })
+    .int({ error: 'Leverage must be a whole number.' })
+    .min(1, { error: 'Leverage must be between 1 and 125.' })
+    .max(125, { error: 'Leverage must be between 1 and 125.' }),
+});
+
+/** What the positions socket sends. */
+export const PositionsMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('snapshot'), positions: z.array(Position), time: z.number() }),
+  z.object({ type: z.literal('liquidation'), symbol: z.string(), price: z.number(), time: z.number() }),
+]);
+export type PositionsMessage = z.infer<typeof PositionsMessage>;

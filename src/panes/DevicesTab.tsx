@@ -1,0 +1,55 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useServices } from '../app/AppContext';
+import { FormNotice } from './FormNotice';
+
+/** Remembered devices: each with its browser, OS, a fingerprint cut to 8 characters and its last use. */
+export function DevicesTab() {
+  useSignals();
+  const { stores, auth } = useServices();
+  const devices = stores.auth.devices.value;
+  const busy = stores.auth.busy.value.has('devices');
+  return (
+    <section className="account-section" aria-label="Remembered Devices">
+      {devices.status === 'loading' && <p className="message">Loading devices...</p>}
+      {devices.status === 'error' && (
+        <p className="message error" role="alert">
+          {devices.message}
+        </p>
+      )}
+      {devices.status === 'ready' && devices.items.length === 0 && (
+        <p className="message">No remembered devices.</p>
+      )}
+      {devices.status === 'ready' && devices.items.length > 0 && (
+        <ul className="device-list" data-testid="device-list">
+          {devices.items.map((d) => (
+            <li key={d.id} className="device">
+              <span className="device-name">
+                {d.device_info.browser} on {d.device_info.os}
+                {d.is_current && <span className="badge"> This device</span>}
+              </span>
+              <code className="device-fingerprint">{d.device_fingerprint.slice(0, 8)}</code>
+              <span className="device-used">Last used {new Date(d.last_used_at).toLocaleString()}</span>
+              <button
+                type="button"
+                className="button"
+                disabled={busy}
+                onClick={() => void auth.account.removeDevice(d.id)}
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <button
+        type="button"
+        className="button sell"
+        disabled={busy || devices.status !== 'ready' || devices.items.length === 0}
+        onClick={() => void auth.account.revokeAllDevices()}
+      >
+        Revoke All Devices
+      </button>
+      <FormNotice notice={stores.auth.notices.value.devices} testId="devices-notice" />
+    </section>
+  );
+}

@@ -1,0 +1,143 @@
+import type { Clock } from '../clock';
+import type { AuthForm } from '../stores/auth';
+import type { AccountTab, AuthModalMode, UiStore } from '../stores/ui';
+import * as account from './account';
+import { createAuthClient } from './client';
+import * as flows from './flows';
+import { AUTH_TEXT } from './messages';
+import { endSession } from './session';
+import { errorMessage } from '../api/errors';
+
+export interface AuthModelDeps extends flows.AuthDeps {
+  ui: UiStore;
+  clock: Clock;
+  navigate(path: string): void;
+}
+
+/** Spec §9: the reset page goes to "/" 3 s after success. */
+export const RESET_REDIRECT_MS = 3000;
+
+/**
+ * What the auth modal, the account modal, the header and the reset page dispatch. Each action shows its
+ * result as the form's notice and marks the form busy while it runs.
+ */
+export function createAuthModels(deps: AuthModelDeps) {
+  const { auth } = deps.stores;
+
+  /** Runs a form's action once at a time, showing its outcome; answers whether it succeeded. */
+  const run = async (form: AuthForm, action: () => Promise<flows.Outcome | flows.LoginOutcome>) => {
+    if (auth.busy.peek().has(form)) return false;
+    auth.setBusy(form, true);
+    auth.setNotice(form, null);
+    try {
+      const outcome = await action();
+      if (outcome.ok === false) auth.setNotice(form, { tone: 'error', text: outcome.message });
+      else if (outcome.ok === true && outcome.message !== undefined) {
+        auth.setNotice(form, { tone: 'success', text: outcome.message });
+      }
+      return outcome.ok !== false;
+    } finally {
+      auth.setBusy(form, false);
+    }
+  };
+
+  const closeAuth = (): void => {
+    deps.ui.closeAuthModal();
+    auth.setPendingTwoFactor(null);
+    auth.setNotice('auth', null);
+  };
+
+  const modal = {
+    /** Spec §4: on open the modal tries a remember-me login first. */
+    async opened(): Promise<void> {
+      if (deps.stores.session.isLoggedIn.peek()) return;
+      if (await flows.autoLogin(deps)) closeAuth();
+    },
+    switchTo(mode: AuthModalMode): void {
+      auth.setNotice('auth', null);
+      if (mode !== 'tfa-verify') auth.setPendingTwoFactor(null);
+      deps.ui.openAuthModal(mode);
+    },
+    close: closeAuth,
+    login: (fields: { username: string; password: string; rememberMe: boolean }) =>
+      run('auth', async () => {
+        const outcome = await flows.passwordLogin(deps, fields);
+        if (outcome.ok === 'two-factor') deps.ui.openAuthModal('tfa-verify');
+        else if (outcome.ok) closeAuth();
+        return outcome;
+      }),
+    verifyCode: (code: string) =>
+      run('auth', async () => {
+        const outcome = await flows.completeTwoFactor(deps, code);
+        if (outcome.ok) closeAuth();
+        return outcome;
+      }),
+    signup: (fields: { email: string; username: string; password: string }) =>
+      run('auth', async () => {
+        const outcome = await flows.signup(deps, fields);
+        if (outcome.ok) deps.ui.openAuthModal('login');
+        return outcome;
+      }),
+    forgot: (email: string) => run('auth', () => flows.forgotPassword(deps, email)),
+  };
+
+  const accountModel = {
+    /** Opens the account modal on a tab and loads what it shows. */
+    async show(tab: AccountTab): Promise<void> {
+      deps.ui.openAccountModal(tab);
+      if (tab === 'devices') await account.loadDevices(deps);
+      else await run('twoFactor', () => account.syncTwoFactor(deps));
+    },
+    close(): void {
+      account.hideRecoveryCodes(deps);
+      for (const form of ['devices', 'password', 'twoFactor'] as const) auth.setNotice(form, null);
+      deps.ui.closeAccountModal();
+    },
+    removeDevice: (id: string) => run('devices', () => account.removeDevice(deps, id)),
+    revokeAllDevices: () => run('devices', () => account.revokeAllDevices(deps)),
+    changePassword: (fields: { current: string; next: string; confirm: string }) =>
+      run('password', () => flows.changePassword(deps, fields)),
+    startTwoFactorSetup: () => run('twoFactor', () => account.startTwoFactorSetup(deps)),
+    verifyTwoFactor: (code: string) => run('twoFactor', () => account.verifyTwoFactor(deps, code)),
+    disableTwoFactor: (password: string) => run('twoFactor', () => account.disableTwoFactor(deps, password)),
+    hideRecoveryCodes: () => account.hideRecoveryCodes(deps),
+  };
+
+  let stopRedirect: (() => void) | null = null;
+  const resetPage = {
+    /** Spec §5 reset page: a token, then matching passwords; success goes to "/" after 3 s. */
+    submit: (token: string | null, password: string, confirm: string) =>
+      run('reset', async () => {
+        if (token === null || token === '') return { ok: false, message: AUTH_TEXT.resetTokenMissing };
+        if (password !== confirm) return { ok: false, message: AUTH_TEXT.resetPasswordsDiffer };
+        try {
+          const { message } = await createAuthClient(deps.main).resetPassword(token, password);
+          stopRedirect?.();
+          stopRedirect = deps.clock.setTimer(() => deps.navigate('/'), RESET_REDIRECT_MS);
+          return { ok: true, message };
+        } catch (error) {
+          return { ok: false, message: errorMessage(error, AUTH_TEXT.resetFailed) };
+        }
+      }),
+    /** Cancels a pending redirect (the page is leaving). */
+    dispose(): void {
+      stopRedirect?.();
+      stopRedirect = null;
+      auth.setNotice('reset', null);
+    },
+  };
+
+  return {
+    modal,
+    account: accountModel,
+    resetPage,
+    /** Spec §4: logout clears the token and goes to "/". */
+    async logout(): Promise<void> {
+      deps.ui.closeAccountModal();
+      await endSession(deps.main, deps.stores);
+      deps.navigate('/');
+    },
+  };
+}
+
+export type AuthModels = ReturnType<typeof createAuthModels>;

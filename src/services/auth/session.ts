@@ -1,0 +1,53 @@
+import type { Api } from '../api';
+import type { ApiClient } from '../api/client';
+import type { Stores } from '../stores';
+import type { SessionStore } from '../stores/session';
+import { createAuthClient } from './client';
+
+/** Loads the signed-in user; spec §4: if that fails, the user is logged out. */
+export async function loadUser(main: ApiClient, session: SessionStore): Promise<boolean> {
+  try {
+    const me = await createAuthClient(main).me();
+    session.setUser({
+      id: me.id,
+      email: me.email,
+      username: me.username,
+      role: me.role,
+      subscriptionStatus: me.subscription.status,
+      isTwoFactorEnabled: me.is_two_factor_enabled,
+    });
+    return true;
+  } catch {
+    session.clear();
+    return false;
+  }
+}
+
+/** At start: a quiet refresh (a guest stays a guest), then the user when it worked. */
+export async function resumeSession(
+  api: Pick<Api, 'refreshOnLoad' | 'main'>,
+  session: SessionStore,
+): Promise<void> {
+  if (await api.refreshOnLoad()) await loadUser(api.main, session);
+}
+
+/** Holds a fresh access token and loads its user. */
+export async function beginSession(
+  main: ApiClient,
+  session: SessionStore,
+  accessToken: string,
+): Promise<boolean> {
+  session.setToken(accessToken);
+  return loadUser(main, session);
+}
+
+/** Spec §4 logout: the server revokes the session and clears its cookies; the browser forgets the token. */
+export async function endSession(main: ApiClient, stores: Pick<Stores, 'session' | 'auth'>): Promise<void> {
+  try {
+    await createAuthClient(main).logout();
+  } catch {
+    // Already gone on the server; the browser forgets it all the same.
+  }
+  stores.session.clear();
+  stores.auth.reset();
+}

@@ -1,0 +1,173 @@
+import ReconnectingWebSocket from 'reconnecting-websocket';
+import {
+  PriceSocketMessage,
+  type Candle,
+  type Interval,
+  type PriceItem,
+  type PriceSocketRequest,
+} from '../../contracts/market';
+import type { Clock } from '../clock';
+import type { ConnectionStore } from '../stores/connection';
+import type { MarketStore } from '../stores/market';
+
+/** A WebSocket class: the browser's, or `ws` in Node (reconnecting-websocket takes either). */
+export type WebSocketClass = abstract new (url: string, protocols?: string | string[]) => object;
+
+export interface PriceChannelDeps {
+  /** Absolute ws(s):// address of /api/ws/prices. */
+  url: string;
+  WebSocket: WebSocketClass;
+  market: MarketStore;
+  connection: ConnectionStore;
+  clock: Clock;
+  /** Back-off between reconnects: min(minDelayMs × 2^n, maxDelayMs) (spec §9 uses 1 s and 30 s). */
+  minDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+export interface CandleUpdate {
+  s: string;
+  i: Interval;
+  candle: Candle;
+}
+
+export interface PriceChannel {
+  /** Connects (and keeps reconnecting); the disposer closes for good. */
+  start(): () => void;
+  /** Receive prices of `symbol` (BTCUSDT) while the returned disposer has not run. */
+  watch(symbol: string): () => void;
+  /** Live candles for the chart, or none. */
+  setChart(symbol: string | null, interval: Interval): void;
+  onPrices(listener: (items: readonly PriceItem[]) => void): () => void;
+  onCandle(listener: (update: CandleUpdate) => void): () => void;
+}
+
+/** Missing this many heartbeats in a row counts as a dead connection. */
+const MISSED_HEARTBEATS = 2.5;
+
+/** Address of the price socket for an API base (`/api` or absolute) seen from `pageUrl`. */
+export function priceSocketUrl(apiBase: string, pageUrl: string): string {
+  const url = new URL(`${apiBase.replace(/\/+$/, '')}/ws/prices`, pageUrl);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.href;
+}
+
+/**
+ * The browser's end of `/api/ws/prices`: keeps the socket up (reconnecting-websocket), re-sends the
+ * subscriptions after each reconnect, reports the "prices" channel to the connection store, stores the
+ * prices and the feed's source, and reconnects when heartbeats stop.
+ */
+export function createPriceChannel(deps: PriceChannelDeps): PriceChannel {
+  const watched = new Map<string, number>();
+  let chart: { symbol: string; interval: Interval } | null = null;
+  let socket: ReconnectingWebSocket | null = null;
+  let heartbeatMs = 15_000;
+  let cancelWatchdog = (): void => undefined;
+  const priceListeners = new Set<(items: readonly PriceItem[]) => void>();
+  const candleListeners = new Set<(update: CandleUpdate) => void>();
+
+  const send = (request: PriceSocketRequest): void => {
+    if (socket?.readyState === ReconnectingWebSocket.OPEN) socket.send(JSON.stringify(request));
+  };
+
+  const armWatchdog = (): void => {
+    cancelWatchdog();
+    cancelWatchdog = deps.clock.setTimer(() => socket?.reconnect(), heartbeatMs * MISSED_HEARTBEATS);
+  };
+
+  const onMessage = (text: string): void => {
+    armWatchdog();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return;
+    }
+    const parsed = PriceSocketMessage.safeParse(json);
+    if (!parsed.success) return;
+    const msg = parsed.data;
+    switch (msg.type) {
+      case 'hello':
+        heartbeatMs = msg.heartbeatMs;
+        deps.market.setFeed(msg.source, msg.status);
+        armWatchdog();
+        return;
+      case 'heartbeat':
+        deps.market.setFeed(msg.source, msg.status);
+        return;
+      case 'prices':
+        deps.market.applyPrices(msg.data);
+        for (const listener of [...priceListeners]) listener(msg.data);
+        return;
+      case 'candle':
+        for (const listener of [...candleListeners]) listener(msg);
+        return;
+      case 'error':
+        return; // Price-feed failures are only logged (spec §8); nothing to show.
+    }
+  };
+
+  const onOpen = (): void => {
+    deps.connection.setChannel('prices', true);
+    if (watched.size > 0) send({ op: 'subscribe', symbols: [...watched.keys()] });
+    if (chart !== null) send({ op: 'candles', symbol: chart.symbol, interval: chart.interval });
+    armWatchdog();
+  };
+
+  return {
+    start() {
+      const ws = new ReconnectingWebSocket(deps.url, [], {
+        WebSocket: deps.WebSocket,
+        minReconnectionDelay: deps.minDelayMs ?? 1_000,
+        maxReconnectionDelay: deps.maxDelayMs ?? 30_000,
+        reconnectionDelayGrowFactor: 2,
+        minUptime: 5_000,
+        connectionTimeout: 8_000,
+      });
+      socket = ws;
+      ws.addEventListener('open', onOpen);
+      ws.addEventListener('close', () => {
+        cancelWatchdog();
+        deps.connection.setChannel('prices', false);
+      });
+      ws.addEventListener('message', (event) => {
+        if (typeof event.data === 'string') onMessage(event.data);
+      });
+      return () => {
+        cancelWatchdog();
+        ws.close();
+        socket = null;
+        deps.connection.setChannel('prices', false);
+      };
+    },
+    watch(symbol) {
+      const count = watched.get(symbol) ?? 0;
+      watched.set(symbol, count + 1);
+      if (count === 0) send({ op: 'subscribe', symbols: [symbol] });
+      let disposed = false;
+      return () => {
+        if (disposed) return;
+        disposed = true;
+        const left = (watched.get(symbol) ?? 1) - 1;
+        if (left > 0) {
+          watched.set(symbol, left);
+          return;
+        }
+        watched.delete(symbol);
+        send({ op: 'unsubscribe', symbols: [symbol] });
+      };
+    },
+    setChart(symbol, interval) {
+      chart = symbol === null ? null : { symbol, interval };
+      send({ op: 'candles', symbol, interval });
+    },
+    onPrices(listener) {
+      priceListeners.add(listener);
+      return () => priceListeners.delete(listener);
+    },
+    onCandle(listener) {
+      candleListeners.add(listener);
+      return () => candleListeners.delete(listener);
+    },
+  };
+}

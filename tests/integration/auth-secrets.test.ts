@@ -1,0 +1,162 @@
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSecrets, loadMasterKey } from '../../server/plugins/secrets';
+import { freePort, startServerProcess, waitForHealth, type ServerProcess } from '../helpers/process';
+import { decodeQuotedPrintable, totpCode } from './auth.support';
+
+describe('the secrets key', () => {
+  it('is generated once into DATA_DIR/secrets.key with mode 0600, or taken from SECRETS_KEY', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'sc-secrets-'));
+    try {
+      const first = await loadMasterKey({ DATA_DIR: dir, SECRETS_KEY: undefined });
+      const second = await loadMasterKey({ DATA_DIR: dir, SECRETS_KEY: undefined });
+      expect(first.equals(second)).toBe(true);
+      expect(first).toHaveLength(32);
+      expect((await stat(path.join(dir, 'secrets.key'))).mode & 0o777).toBe(0o600);
+      const given = await loadMasterKey({ DATA_DIR: dir, SECRETS_KEY: 'ab'.repeat(32) });
+      expect(given.toString('hex')).toBe('ab'.repeat(32));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('seals with AES-256-GCM: round-trips, and refuses tampering or another key', () => {
+    const a = createSecrets(Buffer.alloc(32, 1));
+    const sealed = a.encrypt('JBSWY3DPEHPK3PXP');
+    expect(sealed).not.toContain('JBSWY3DPEHPK3PXP');
+    expect(a.encrypt('JBSWY3DPEHPK3PXP')).not.toBe(sealed);
+    expect(a.decrypt(sealed)).toBe('JBSWY3DPEHPK3PXP');
+    const parts = sealed.split('.');
+    const body = parts[3] ?? '';
+    parts[3] = (body[0] === 'A' ? 'B' : 'A') + body.slice(1);
+    expect(() => a.decrypt(parts.join('.'))).toThrow();
+    expect(() => createSecrets(Buffer.alloc(32, 2)).decrypt(sealed)).toThrow();
+    expect(a.keyedHash('x', 'code')).not.toBe(a.keyedHash('y', 'code'));
+  });
+});
+
+/** A tiny browser for a real server: JSON or form bodies, a cookie jar. */
+function browser(base: string) {
+  const jar = new Map<string, string>();
+  let token: string | null = null;
+  return {
+    setToken: (t: string | null) => (token = t),
+    async send(method: string, url: string, body?: Record<string, string>, form = false) {
+      const headers: Record<string, string> = {};
+      if (token !== null) headers.authorization = `Bearer ${token}`;
+      if (jar.size > 0) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+      if (body !== undefined)
+        headers['content-type'] = form ? 'application/x-www-form-urlencoded' : 'application/json';
+      const res = await fetch(base + '/api' + url, {
+        method,
+        headers,
+        ...(body === undefined
+          ? {}
+          : { body: form ? new URLSearchParams(body).toString() : JSON.stringify(body) }),
+      });
+      for (const line of res.headers.getSetCookie()) {
+        const [pair] = line.split(';');
+        const [name, value] = (pair ?? '').split('=');
+        if (name !== undefined) {
+          if (value === undefined || value === '') jar.delete(name);
+          else jar.set(name, value);
+        }
+      }
+      const text = await res.text();
+      return { status: res.status, json: (text === '' ? {} : JSON.parse(text)) as Record<string, unknown> };
+    },
+    cookie: (name: string) => jar.get(name) ?? '',
+  };
+}
+
+describe('after a full run of the auth flows on a real server', () => {
+  let dataDir: string;
+  let server: ServerProcess;
+  const secrets: Record<string, string> = {};
+  let resetToken = '';
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'sc-grep-'));
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    server = startServerProcess({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
+    await waitForHealth(base);
+
+    const b = browser(base);
+    secrets.password = 'first Pa55word!';
+    await b.send('POST', '/auth/signup', {
+      email: 'gina@example.com',
+      username: 'gina',
+      password: secrets.password,
+    });
+    const login = await b.send(
+      'POST',
+      '/auth/token',
+      { username: 'gina', password: secrets.password, remember_me: 'true' },
+      true,
+    );
+    secrets.access = String(login.json.access_token);
+    secrets.refresh = b.cookie('sc_refresh');
+    secrets.device = b.cookie('sc_device');
+    b.setToken(secrets.access);
+    const refreshed = await b.send('POST', '/auth/refresh');
+    secrets.access2 = String(refreshed.json.access_token);
+    secrets.refresh2 = b.cookie('sc_refresh');
+    const setup = await b.send('POST', '/auth/2fa/setup');
+    secrets.totp = String(setup.json.secret);
+    const verify = await b.send('POST', '/auth/2fa/verify', { code: totpCode(secrets.totp) });
+    secrets.recovery = (verify.json.recovery_codes as string[])[0] ?? '';
+    await b.send('POST', '/auth/logout');
+    b.setToken(null);
+    const first = await b.send('POST', '/auth/token', { username: 'gina', password: secrets.password }, true);
+    const second = await b.send('POST', '/auth/2fa/login', {
+      user_id: String(first.json.user_id),
+      code: totpCode(secrets.totp, Date.now() + 30_000),
+    });
+    secrets.access3 = String(second.json.access_token);
+    await b.send('POST', '/auth/forgot-password', { email: 'gina@example.com' });
+    const [file] = await readdir(path.join(dataDir, 'outbox'));
+    const mail = decodeQuotedPrintable(await readFile(path.join(dataDir, 'outbox', file ?? ''), 'utf8'));
+    resetToken = /token=([A-Za-z0-9_-]+)/.exec(mail)?.[1] ?? '';
+    secrets.newPassword = 'second Pa55word!';
+    const reset = await b.send('POST', '/auth/reset-password', {
+      token: resetToken,
+      newPassword: secrets.newPassword,
+    });
+    expect(reset.status).toBe(200);
+    await server.stop();
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('ran every step', () => {
+    for (const [name, value] of Object.entries(secrets)) expect(value.length, name).toBeGreaterThan(5);
+    expect(resetToken.length).toBeGreaterThan(40);
+  });
+
+  it('leaves no password, token, TOTP secret or recovery code in the database files', async () => {
+    const files = (await readdir(dataDir, { recursive: true, withFileTypes: true }))
+      .filter((f) => f.isFile() && !f.parentPath.includes(`${path.sep}outbox`))
+      .map((f) => path.join(f.parentPath, f.name));
+    expect(files.some((f) => f.includes('pglite'))).toBe(true);
+    const all = Buffer.concat(await Promise.all(files.map((f) => readFile(f))));
+    for (const [name, value] of Object.entries({ ...secrets, resetToken })) {
+      expect(all.includes(Buffer.from(value)), `${name} found in DATA_DIR`).toBe(false);
+    }
+  });
+
+  it('logs none of them; the reset link appears only in the outbox line, as the stand-in promises', () => {
+    const lines = server.output().split('\n');
+    expect(lines.some((l) => l.includes('POST') || l.includes('/api/auth/token'))).toBe(true);
+    for (const [name, value] of Object.entries(secrets)) {
+      expect(server.output().includes(value), `${name} found in the logs`).toBe(false);
+    }
+    const withToken = lines.filter((l) => l.includes(resetToken));
+    expect(withToken).toHaveLength(1);
+    expect(withToken[0]).toContain('mail written to the outbox');
+  });
+});
