@@ -16,6 +16,7 @@ const services = createAppServices({
   history: browserHistory(),
   clock: systemClock,
   userAgent: navigator.userAgent,
+  dialogs: { confirm: (message) => window.confirm(message), alert: (message) => window.alert(message) },
 });
 services.start();
 

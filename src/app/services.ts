@@ -1,3 +1,4 @@
+import { computed } from '@preact/signals-core';
 import { createCommands, type Commands } from '../commands';
 import { createApi, type Api, type FetchImpl } from '../services/api';
 import { createAuthModels, resumeSession, type AuthModels } from '../services/auth';
@@ -13,12 +14,22 @@ import {
 } from '../services/market/priceChannel';
 import { createRouter, type HistoryPort, type Router } from '../services/router';
 import { createStores, type Stores } from '../services/stores';
+import { failure } from '../services/terminal/output';
 import {
   BANNER,
   createTerminalSession,
   promptSignal,
   type TerminalSession,
 } from '../services/terminal/session';
+import type { Dialogs } from '../services/trading/dialogs';
+import { TRADING_TEXT } from '../services/trading/messages';
+import { createOrderPreview, type OrderPreviewModel } from '../services/trading/orderPreview';
+import { createPositionsActions, type PositionsActions } from '../services/trading/positionsActions';
+import {
+  createPositionsChannel,
+  positionsSocketUrl,
+  type PositionsChannel,
+} from '../services/trading/positionsChannel';
 import { createTradePanelModel, type TradePanelModel } from '../services/trading/tradePanel';
 
 export interface AppConfig {
@@ -27,13 +38,18 @@ export interface AppConfig {
   fetch: FetchImpl;
   history: HistoryPort;
   clock: Clock;
-  /** The WebSocket class for the price socket; the browser's by default. */
+  /** The WebSocket class for the price and positions sockets; the browser's by default. */
   webSocket?: WebSocketClass;
   /** The page address the price socket's address is resolved against; the current page by default. */
   pageUrl?: string;
   /** This browser's User-Agent, named as device_info when a login is remembered. */
   userAgent?: string;
+  /** confirm/alert for the positions pane; the browser's own (window.confirm/alert) in the app. */
+  dialogs?: Dialogs;
 }
+
+/** Tests render without real dialogs: nothing is confirmed and alerts go nowhere unless they pass their own. */
+const NO_DIALOGS: Dialogs = { confirm: () => false, alert: () => undefined };
 
 /** Everything the views use, built once at start and handed down through React context. */
 export interface AppServices {
@@ -43,11 +59,19 @@ export interface AppServices {
   commands: Commands;
   terminal: TerminalSession;
   tradePanel: TradePanelModel;
+  /** The Open Positions pane's buttons: close one (confirmed), close all, refresh. */
+  positions: PositionsActions;
+  positionsChannel: PositionsChannel;
+  /** The line under the command prompt saying what Enter will do for an order line. */
+  orderPreview: OrderPreviewModel;
   /** The auth and account modals, the header's Logout and the reset page dispatch here. */
   auth: AuthModels;
   prices: PriceChannel;
   chart: ChartModel;
-  /** Starts history tracking, health polling and the session refresh; returns the disposer. */
+  /**
+   * Starts history tracking, health polling, the price and positions channels, the order preview and
+   * the session refresh; returns the disposer.
+   */
   start(): () => void;
 }
 
@@ -62,10 +86,12 @@ export function createAppServices(config: AppConfig): AppServices {
     navigate: (path) => router.navigate(path),
   });
   const commands = createCommands({ stores, api });
+  // Orders go to the paper exchange in this version: the prompt says so whenever one can be placed.
+  const venueTag = computed(() => (stores.session.isLoggedIn.value ? TRADING_TEXT.paperBadge : null));
   const terminal = createTerminalSession({
     commands,
     terminal: stores.terminal,
-    prompt: promptSignal(stores.session, stores.ui),
+    prompt: promptSignal(stores.session, stores.ui, venueTag),
   });
   stores.terminal.print(BANNER);
   const auth = createAuthModels({
@@ -76,24 +102,50 @@ export function createAppServices(config: AppConfig): AppServices {
     navigate: (path) => router.navigate(path),
     ...(config.userAgent === undefined ? {} : { deviceInfo: describeUserAgent(config.userAgent) }),
   });
+  const pageUrl = config.pageUrl ?? globalThis.location?.href ?? 'http://127.0.0.1/';
+  const WebSocket = config.webSocket ?? globalThis.WebSocket;
   const prices = createPriceChannel({
-    url: priceSocketUrl(
-      config.tradingBase,
-      config.pageUrl ?? globalThis.location?.href ?? 'http://127.0.0.1/',
-    ),
-    WebSocket: config.webSocket ?? globalThis.WebSocket,
+    url: priceSocketUrl(config.tradingBase, pageUrl),
+    WebSocket,
     market: stores.market,
     connection: stores.connection,
     clock: config.clock,
   });
   const chart = createChartModel({ ui: stores.ui, market: stores.market, api: api.trading, channel: prices });
+  const positionsChannel = createPositionsChannel({
+    url: positionsSocketUrl(config.tradingBase, pageUrl),
+    WebSocket,
+    session: stores.session,
+    positions: stores.positions,
+    trading: api.trading,
+    clock: config.clock,
+    notify: (text) => stores.terminal.print([failure(text)]),
+  });
+  const orderPreview = createOrderPreview({
+    draft: terminal.draft,
+    readOrder: (line) => commands.readOrder(line),
+    session: stores.session,
+    trading: api.trading,
+    clock: config.clock,
+  });
   return {
     stores,
     router,
     api,
     commands,
     terminal,
-    tradePanel: createTradePanelModel(stores.session, api.trading),
+    tradePanel: createTradePanelModel({
+      session: stores.session,
+      trading: api.trading,
+      positions: stores.positions,
+    }),
+    positions: createPositionsActions({
+      trading: api.trading,
+      positions: stores.positions,
+      dialogs: config.dialogs ?? NO_DIALOGS,
+    }),
+    positionsChannel,
+    orderPreview,
     auth,
     prices,
     chart,
@@ -102,8 +154,12 @@ export function createAppServices(config: AppConfig): AppServices {
       const stopHealth = startHealthPolling(api.main, stores.connection, config.clock);
       const stopPrices = prices.start();
       const stopChart = chart.start();
+      const stopPositions = positionsChannel.start();
+      const stopPreview = orderPreview.start();
       void resumeSession(api, stores.session);
       return () => {
+        stopPositions();
+        stopPreview();
         stopHistory();
         stopHealth();
         stopChart();

@@ -1,9 +1,11 @@
-import { findTicker } from '../contracts/symbols';
 import type { CommandLine } from '../services/terminal/session';
 import accountCommands from './areas/account';
 import authCommands from './areas/auth';
 import coreCommands from './areas/core';
 import marketCommands from './areas/market';
+import tradingCommands from './areas/trading';
+import { readOrderLine, rewriteLine } from './areas/tradingGrammar';
+import type { OrderParse } from './grammar/order';
 import { createRegistry, type CommandRegistry } from './registry';
 import type { CommandContext, CommandDefinition } from './types';
 
@@ -14,19 +16,15 @@ export { defineCommand } from './types';
 export const AREAS: readonly (readonly CommandDefinition[])[] = [
   coreCommands,
   marketCommands,
+  tradingCommands,
   authCommands,
   accountCommands,
 ];
 
 export interface Commands extends CommandLine {
   registry: CommandRegistry;
-}
-
-/** A known ticker typed alone (`eth`) means `symbol eth`, unless a command has that name. */
-function tickerShortcut(line: string, registry: CommandRegistry): string {
-  const word = line.trim();
-  if (!/^[A-Za-z0-9]{1,12}$/.test(word) || registry.get(word) !== undefined) return line;
-  return findTicker(word) === undefined ? line : `symbol ${word}`;
+  /** The order a typed line stands for (on the chosen symbol), or null when it is not an order line. */
+  readOrder(line: string): OrderParse | null;
 }
 
 /** Builds the registry with every area and binds it to a context (stores and API clients). */
@@ -34,9 +32,12 @@ export function createCommands(ctx: Omit<CommandContext, 'registry'>): Commands 
   const registry = createRegistry();
   for (const area of AREAS) for (const command of area) registry.register(command);
   const bound: CommandContext = { ...ctx, registry };
+  const isCommand = (word: string): boolean => registry.get(word) !== undefined;
   return {
     registry,
-    runLine: (line) => registry.runLine(tickerShortcut(line, registry), bound),
+    // A ticker alone chooses the symbol (`eth`); `btc long 5k` and `eth up 5k` reach the order grammar.
+    runLine: (line) => registry.runLine(rewriteLine(line, isCommand), bound),
     complete: (prefix) => registry.complete(prefix),
+    readOrder: (line) => readOrderLine(line, ctx.stores.ui.ticker.value, isCommand),
   };
 }

@@ -26,4 +26,50 @@ describe('bottom panel', () => {
     expect(screen.getByTestId('trade-status').textContent).toBe('Total must be greater than zero.');
     expect(server.count('POST /orders')).toBe(0);
   });
+
+  it('disables the inputs while placing, then shows the order id', async () => {
+    const { services, server } = renderWithServices(<BottomPanel />);
+    let release = (): void => undefined;
+    server.on(
+      'POST /orders',
+      () =>
+        new Promise((resolve) => {
+          release = () =>
+            resolve({
+              status: 200,
+              body: {
+                id: '42',
+                symbol: 'BTC/USDT',
+                side: 'buy',
+                quantity: 0.001,
+                price: 97_000,
+                fee: 0.05,
+                status: 'filled',
+                realizedPnl: 0,
+              },
+            });
+        }),
+    );
+    act(() => services.stores.session.setToken('t'));
+    act(() => services.stores.ui.showBottomTab('trade'));
+    fireEvent.change(screen.getByLabelText('Total (USDT)'), { target: { value: '100' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Buy / Long' }));
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 10));
+    });
+    expect(screen.getByTestId('trade-status').textContent).toBe('Placing order…');
+    const controls = [
+      screen.getByLabelText<HTMLInputElement>('Total (USDT)'),
+      screen.getByRole<HTMLButtonElement>('button', { name: 'Buy / Long' }),
+      screen.getByRole<HTMLButtonElement>('button', { name: 'Sell / Short' }),
+    ];
+    expect(controls.map((c) => c.disabled)).toEqual([true, true, true]);
+    await act(async () => {
+      release();
+      await new Promise((r) => setTimeout(r, 10));
+    });
+    expect(screen.getByTestId('trade-status').textContent).toBe('Success! Order ID: 42');
+    expect(controls.map((c) => c.disabled)).toEqual([false, false, false]);
+    expect(screen.getByTestId('paper-badge').textContent).toBe('PAPER');
+  });
 });

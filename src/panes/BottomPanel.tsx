@@ -11,8 +11,9 @@ const TABS: ReadonlyArray<{ id: BottomTab; label: string }> = [
 
 export function BottomPanel() {
   useSignals();
-  const { ui } = useServices().stores;
+  const { ui, positions, session } = useServices().stores;
   const active = ui.bottomTab.value;
+  const open = session.isLoggedIn.value ? positions.positions.value.length : 0;
   return (
     <section className="pane bottom-panel">
       <div className="tabs" role="tablist" aria-label="Bottom panel">
@@ -28,6 +29,11 @@ export function BottomPanel() {
             onClick={() => ui.showBottomTab(tab.id)}
           >
             {tab.label}
+            {tab.id === 'positions' && open > 0 ? (
+              <span className="tab-count" aria-label={`${open} open`}>
+                {open}
+              </span>
+            ) : null}
           </button>
         ))}
       </div>

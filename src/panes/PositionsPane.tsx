@@ -1,13 +1,100 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useServices } from '../app/AppContext';
+import { TRADING_TEXT } from '../services/trading/messages';
+import { POSITION_COLUMNS, positionRow } from '../services/trading/positionsView';
+import { PaperBadge } from './PaperBadge';
+import './trading.css';
 
-/** Open positions; the table and its live socket come in a later change. */
+/** Spec §2 Open Positions: the table, Close per row, Close All, Refresh, "Live" and "Updated … ago". */
 export function PositionsPane() {
   useSignals();
-  const loggedIn = useServices().stores.session.isLoggedIn.value;
+  const { stores, positions: actions } = useServices();
+  const store = stores.positions;
+  if (!stores.session.isLoggedIn.value) {
+    return (
+      <div className="pane-empty" data-testid="positions">
+        {TRADING_TEXT.loginToViewPositions}
+      </div>
+    );
+  }
+  const live = store.live.value;
+  const load = store.load.value;
+  const rows = store.positions.value.map(positionRow);
+  const closing = store.closing.value;
+  const updated = store.updatedText.value;
+
   return (
-    <div className="pane-empty" data-testid="positions">
-      {loggedIn ? 'Positions are not available in this build yet.' : 'Please log in to view positions.'}
+    <div className="positions" data-testid="positions">
+      <div className="positions-toolbar">
+        <PaperBadge />
+        <span className={live ? 'live-indicator live' : 'live-indicator'} data-testid="positions-live">
+          <span className="dot" aria-hidden="true" />
+          {live ? 'Live' : 'Polling'}
+        </span>
+        {updated === null ? null : (
+          <span className="positions-updated" data-testid="positions-updated">
+            {updated}
+          </span>
+        )}
+        {load.status === 'error' ? (
+          <span className="positions-error" role="alert">
+            {load.message}
+          </span>
+        ) : null}
+        <span className="toolbar-spacer" />
+        <button type="button" className="button small" onClick={() => actions.refresh()}>
+          Refresh
+        </button>
+        <button type="button" className="button small danger" onClick={() => void actions.closeAll()}>
+          Close All
+        </button>
+      </div>
+      {rows.length === 0 ? (
+        <div className="pane-empty">
+          {load.status === 'ready' ? TRADING_TEXT.noPositions : load.status === 'error' ? '' : 'Loading…'}
+        </div>
+      ) : (
+        <table className="positions-table">
+          <thead>
+            <tr>
+              {POSITION_COLUMNS.map((column) => (
+                <th key={column} scope="col">
+                  {column}
+                </th>
+              ))}
+              <th scope="col">ACTIONS</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.symbol} data-testid="position-row" data-symbol={row.symbol}>
+                <td className="symbol">{row.cells[0]}</td>
+                <td className={row.side === 'LONG' ? 'side long' : 'side short'}>{row.cells[1]}</td>
+                <td className="num">{row.cells[2]}</td>
+                <td className="num">{row.cells[3]}</td>
+                <td className="num mark" data-testid="mark-price">
+                  {row.cells[4]}
+                </td>
+                <td className="num liq">{row.cells[5]}</td>
+                <td className="num">{row.cells[6]}</td>
+                <td className={`num pnl ${row.pnlTone}`} data-testid="pnl">
+                  {row.cells[7]} <small>({row.roe})</small>
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    className="button small"
+                    disabled={closing.has(row.symbol)}
+                    onClick={() => void actions.close(row.symbol)}
+                  >
+                    Close
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef } from 'react';
 import { useServices } from '../app/AppContext';
+import { OrderPreviewBar } from './OrderPreviewBar';
 import { TerminalLog } from './TerminalLog';
 import { MONO_FONT, TERMINAL_THEME } from './terminalTheme';
 
@@ -53,6 +54,7 @@ export function TerminalPane() {
   return (
     <section className="pane terminal-pane" aria-label="Command line">
       <div className="terminal-host" ref={host} data-testid="terminal" />
+      <OrderPreviewBar />
       <TerminalLog />
     </section>
   );

@@ -16,6 +16,8 @@ export interface RequestOptions {
   acceptErrors?: boolean;
   /** `blob` answers the body as a Blob (images); JSON otherwise. */
   responseType?: 'json' | 'blob';
+  /** Extra request headers, e.g. `Idempotency-Key` (kept when the call is retried after a refresh). */
+  headers?: Record<string, string>;
 }
 
 /** One API base. Every call carries cookies and, when there is one, the bearer token. */
@@ -44,7 +46,7 @@ export function createApiClient({ baseURL, fetch, tokens, refresher }: ClientDep
   const raw = createRawFetch(baseURL, fetch);
 
   const attempt = (path: string, options: RequestOptions, token: string | null): Promise<unknown> => {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
     if (token !== null) headers.authorization = `Bearer ${token}`;
     const common = {
       method: options.method ?? 'GET',

@@ -1,3 +1,4 @@
+import { createPositionsStore, type PositionsStore } from '../trading/positionsStore';
 import { createAuthStore, type AuthStore } from './auth';
 import { createConnectionStore, type ConnectionStore } from './connection';
 import { createMarketStore, type MarketStore } from './market';
@@ -12,6 +13,7 @@ export interface Stores {
   terminal: TerminalStore;
   auth: AuthStore;
   market: MarketStore;
+  positions: PositionsStore;
 }
 
 export function createStores(): Stores {
@@ -22,5 +24,6 @@ export function createStores(): Stores {
     terminal: createTerminalStore(),
     auth: createAuthStore(),
     market: createMarketStore(),
+    positions: createPositionsStore(),
   };
 }

@@ -8,6 +8,7 @@ const SGR = {
   red: '\x1b[31m',
   green: '\x1b[32m',
   cyan: '\x1b[36m',
+  yellow: '\x1b[33m',
   grey: '\x1b[90m',
   bold: '\x1b[1m',
 } as const;
@@ -24,16 +25,21 @@ export const CLEAR_LINE = '\r\x1b[2K';
 export const NEWLINE = '\r\n';
 export const BELL = '\x07';
 
-/** Parts of the prompt: `user@PAIR › `. */
+/** Parts of the prompt: `user@PAIR › `, or `user@PAIR [PAPER] › ` when orders go to the paper exchange. */
 export interface Prompt {
   user: string;
   symbol: string;
+  tag?: string;
 }
 
-export const promptText = ({ user, symbol }: Prompt): string => `${user}@${symbol} › `;
+const tagText = (tag: string | undefined): string => (tag === undefined ? '' : ` [${tag}]`);
 
-export const coloredPrompt = ({ user, symbol }: Prompt): string =>
-  `${SGR.green}${user}${SGR.reset}${SGR.grey}@${SGR.reset}${SGR.cyan}${symbol}${SGR.reset} ${SGR.grey}›${SGR.reset} `;
+export const promptText = ({ user, symbol, tag }: Prompt): string => `${user}@${symbol}${tagText(tag)} › `;
+
+export const coloredPrompt = ({ user, symbol, tag }: Prompt): string =>
+  `${SGR.green}${user}${SGR.reset}${SGR.grey}@${SGR.reset}${SGR.cyan}${symbol}${SGR.reset}` +
+  (tag === undefined ? '' : ` ${SGR.bold}${SGR.yellow}[${tag}]${SGR.reset}`) +
+  ` ${SGR.grey}›${SGR.reset} `;
 
 /** Terminals treat a bare \n as "down one row"; output lines may hold several lines of text. */
 const crlf = (text: string): string => text.replace(/\r?\n/g, NEWLINE);

@@ -177,4 +177,28 @@ describe('terminal session', () => {
       expect(t.screen.rows()).toEqual(['guest@BTC/USDT ›']);
     });
   });
+
+  it('publishes the line being typed as the draft, empty once it runs', async () => {
+    let finish = (): void => undefined;
+    const t = setup((l) => (l === 'slow' ? new Promise((resolve) => (finish = () => resolve([]))) : []));
+    await t.session.input('btc lo');
+    expect(t.session.draft.value).toBe('btc lo');
+    await t.session.input('\x7f\x7f');
+    expect(t.session.draft.value).toBe('btc ');
+    await t.session.input('\x03');
+    expect(t.session.draft.value).toBe('');
+    const running = t.session.input('slow\r');
+    expect(t.session.draft.value).toBe('');
+    finish();
+    await running;
+    expect(t.session.draft.value).toBe('');
+  });
+
+  it('shows the prompt tag (PAPER) after the pair', async () => {
+    const t = setup();
+    t.prompt.value = { user: 'ann', symbol: 'ETH/USDT', tag: 'PAPER' };
+    await t.session.input('long 5\r');
+    expect(t.texts()[0]).toBe('ann@ETH/USDT [PAPER] › long 5');
+    expect(t.screen.rows().at(-1)).toBe('ann@ETH/USDT [PAPER] ›');
+  });
 });

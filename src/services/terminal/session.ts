@@ -1,4 +1,4 @@
-import { computed, effect, type ReadonlySignal } from '@preact/signals-core';
+import { computed, effect, signal, type ReadonlySignal } from '@preact/signals-core';
 import type { SessionStore } from '../stores/session';
 import type { Origin, Question, TerminalEntry, TerminalStore } from '../stores/terminal';
 import type { UiStore } from '../stores/ui';
@@ -38,6 +38,8 @@ export interface TerminalSession {
    * commands they started have finished or are waiting for an answer.
    */
   input(data: string): Promise<void>;
+  /** The line being typed at the prompt (empty while a command runs or asks a question). */
+  readonly draft: ReadonlySignal<string>;
   /** Stops listening to the terminal store. */
   dispose(): void;
 }
@@ -48,13 +50,24 @@ export interface TerminalSessionDeps {
   prompt: ReadonlySignal<Prompt>;
 }
 
-/** `guest@BTC/USDT`, or the user's name once signed in. */
-export function promptSignal(session: SessionStore, ui: UiStore): ReadonlySignal<Prompt> {
+/**
+ * `guest@BTC/USDT`, or the user's name once signed in; `tag` (e.g. `PAPER`) is shown after the pair
+ * while it is not null.
+ */
+export function promptSignal(
+  session: SessionStore,
+  ui: UiStore,
+  tag?: ReadonlySignal<string | null>,
+): ReadonlySignal<Prompt> {
   return computed(
-    () => ({
-      user: session.user.value?.username ?? (session.isLoggedIn.value ? 'user' : 'guest'),
-      symbol: ui.symbol.value,
-    }),
+    () => {
+      const shown = tag?.value ?? null;
+      return {
+        user: session.user.value?.username ?? (session.isLoggedIn.value ? 'user' : 'guest'),
+        symbol: ui.symbol.value,
+        ...(shown === null ? {} : { tag: shown }),
+      };
+    },
     { name: 'terminal.prompt' },
   );
 }
@@ -71,6 +84,7 @@ export function createTerminalSession({ commands, terminal, prompt }: TerminalSe
   let answer = emptyEditor();
   const screens = new Set<Screen>();
   let busy = false;
+  const draft = signal('', { name: 'terminal.draft' });
   const queue: Key[] = [];
   const waiters: (() => void)[] = [];
 
@@ -161,6 +175,7 @@ export function createTerminalSession({ commands, terminal, prompt }: TerminalSe
       state = result.state;
       for (const item of result.effects) handle(item);
     }
+    draft.value = busy || terminal.question.peek() !== null ? '' : state.buffer;
     redraw();
     if (idle()) for (const done of waiters.splice(0)) done();
   };
@@ -216,5 +231,5 @@ export function createTerminalSession({ commands, terminal, prompt }: TerminalSe
     };
   };
 
-  return { execute, attach, input, dispose: stopQuestions };
+  return { execute, attach, input, draft, dispose: stopQuestions };
 }

@@ -4,6 +4,8 @@ export interface RecordedRequest {
   method: string;
   path: string;
   authorization: string | null;
+  /** The `Idempotency-Key` header, if sent. */
+  idempotencyKey: string | null;
   body: string | null;
 }
 
@@ -33,10 +35,12 @@ export function createFakeServer(base = '/api'): FakeServer {
     const path = url.pathname.startsWith(base) ? url.pathname.slice(base.length) : url.pathname;
     const method = (init?.method ?? 'GET').toUpperCase();
     const body = typeof init?.body === 'string' ? init.body : init?.body == null ? null : String(init.body);
+    const headers = new Headers(init?.headers);
     const request: RecordedRequest = {
       method,
       path,
-      authorization: new Headers(init?.headers).get('authorization'),
+      authorization: headers.get('authorization'),
+      idempotencyKey: headers.get('idempotency-key'),
       body,
     };
     requests.push(request);

@@ -1,14 +1,15 @@
-import { z } from 'zod';
 import { signal, type ReadonlySignal } from '@preact/signals-core';
 import type { ApiClient } from '../api/client';
-import { errorMessage } from '../api/errors';
 import type { SessionStore } from '../stores/session';
+import { TRADING_TEXT } from './messages';
+import { placeOrder, type KeyMaker } from './orders';
+import type { PositionsStore } from './positionsStore';
 
 /** Spec §2: the trade panel's "Total (USDT)" starts at 10. */
 export const DEFAULT_TOTAL = 10;
 
-export const LOGIN_REQUIRED = 'Please log in to trade.';
-export const TOTAL_NOT_POSITIVE = 'Total must be greater than zero.';
+export const LOGIN_REQUIRED = TRADING_TEXT.loginToTrade;
+export const TOTAL_NOT_POSITIVE = TRADING_TEXT.totalNotPositive;
 
 export type TradeCheck = { ok: true; total: number } | { ok: false; message: string };
 
@@ -28,34 +29,38 @@ export type TradeStatus =
   | { state: 'success'; message: string }
   | { state: 'error'; message: string };
 
-const OrderResponse = z.object({ id: z.union([z.string(), z.number()]) });
-
 export interface TradePanelModel {
   readonly status: ReadonlySignal<TradeStatus>;
   /** Checks the input and, when it passes, places a market order for the chosen symbol. */
   submit(side: PanelSide, total: number, symbol: string): Promise<void>;
 }
 
-export function createTradePanelModel(session: SessionStore, trading: ApiClient): TradePanelModel {
+export interface TradePanelDeps {
+  session: SessionStore;
+  trading: ApiClient;
+  positions: PositionsStore;
+  newKey?: KeyMaker;
+}
+
+/** Spec §4 trade panel states: idle → placing → success | error. Orders go through {@link placeOrder}. */
+export function createTradePanelModel(deps: TradePanelDeps): TradePanelModel {
   const status = signal<TradeStatus>({ state: 'idle' }, { name: 'tradePanel.status' });
   return {
     status,
     async submit(side, total, symbol) {
       if (status.peek().state === 'placing') return;
-      const check = validateTradeTotal(session.isLoggedIn.peek(), total);
+      const check = validateTradeTotal(deps.session.isLoggedIn.peek(), total);
       if (!check.ok) {
         status.value = { state: 'error', message: check.message };
         return;
       }
       status.value = { state: 'placing' };
-      try {
-        const order = await trading.call(OrderResponse, '/orders', {
-          method: 'POST',
-          body: { symbol, side, type: 'market', amount: check.total },
-        });
-        status.value = { state: 'success', message: `Success! Order ID: ${order.id}` };
-      } catch (error) {
-        status.value = { state: 'error', message: `Error: ${errorMessage(error, 'Failed to place order.')}` };
+      const placed = await placeOrder(deps.trading, { pair: symbol, side, amount: check.total }, deps.newKey);
+      if (placed.ok) {
+        status.value = { state: 'success', message: TRADING_TEXT.orderSucceeded(placed.value.id) };
+        deps.positions.requestRefresh();
+      } else {
+        status.value = { state: 'error', message: `Error: ${placed.message}` };
       }
     },
   };

@@ -1,0 +1,254 @@
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../../services/testing/fakeServer';
+import { BTC_LONG, ETH_SHORT } from '../../services/trading/testing/fixtures';
+import { scriptedSession } from '../testing/scripted';
+
+const FILL = {
+  id: '1000001',
+  symbol: 'BTC/USDT',
+  side: 'buy',
+  quantity: 0.052,
+  price: 96_150.5,
+  fee: 2.5,
+  status: 'filled',
+  realizedPnl: 0,
+};
+
+/** A scripted session, logged in unless `token` is null, whose y/N questions are answered in order. */
+function session(token: string | null = 'tok') {
+  const s = scriptedSession();
+  s.stores.session.setToken(token);
+  const asked: string[] = [];
+  let answers: (string | null)[] = [];
+  s.stores.terminal.subscribe((event) => {
+    if (event.type === 'question' && event.question !== null) {
+      asked.push(event.question.label);
+      const next = answers.shift() ?? null;
+      queueMicrotask(() => s.stores.terminal.answer(next));
+    }
+  });
+  const answering = (line: string, ...given: (string | null)[]) => {
+    answers = given;
+    return s.type(line);
+  };
+  s.server.on('POST /orders', () => ({ status: 200, body: FILL }));
+  const orderBody = (r: RecordedRequest | undefined) =>
+    JSON.parse(r?.body ?? '{}') as Record<string, unknown>;
+  return { ...s, asked, answering, orderBody };
+}
+
+describe('order commands', () => {
+  it.each([
+    ['long 100', { symbol: 'BTC/USDT', side: 'long', amount: 100 }],
+    ['short 2.5k', { symbol: 'BTC/USDT', side: 'short', amount: 2500 }],
+    ['buy 250', { symbol: 'BTC/USDT', side: 'long', amount: 250 }],
+    ['sell 1K', { symbol: 'BTC/USDT', side: 'short', amount: 1000 }],
+    ['btc long 5k', { symbol: 'BTC/USDT', side: 'long', amount: 5000 }],
+    ['ETH SHORT 250', { symbol: 'ETH/USDT', side: 'short', amount: 250 }],
+    ['sol buy .5k', { symbol: 'SOL/USDT', side: 'long', amount: 500 }],
+    ['order doge long 100', { symbol: 'DOGE/USDT', side: 'long', amount: 100 }],
+  ])('%s places a market order', async (line, order) => {
+    const s = session();
+    await s.type(line);
+    expect(s.server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /orders']);
+    expect(s.orderBody(s.server.requests[0])).toEqual({ ...order, type: 'market' });
+    expect(s.server.requests[0]?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('prints the fill, says it is paper, and asks the positions to reload', async () => {
+    const s = session();
+    expect(await s.type('btc long 5k')).toEqual([
+      'success: Success! Order ID: 1000001',
+      'info: Bought 0.052 BTC/USDT at 96,150.5000 for 5k USDT, fee 2.50 USDT.',
+      'muted: Paper exchange: no real funds.',
+    ]);
+    expect(s.stores.positions.refreshRequests.value).toBe(1);
+  });
+
+  it('uses the chosen symbol for the two-word form', async () => {
+    const s = session();
+    expect(await s.type('eth')).toEqual(['success: Symbol set to ETH/USDT.']);
+    await s.type('long 100');
+    expect(s.orderBody(s.server.requests[0]).symbol).toBe('ETH/USDT');
+  });
+
+  it.each([
+    ['long', 'Invalid command format.'],
+    ['sell', 'Invalid command format.'],
+    ['order', 'Invalid command format.'],
+    ['long 5 6', 'Invalid command format.'],
+    ['btc long 5k now', 'Invalid command format.'],
+    ['eth up 5k', "Invalid side: 'up'."],
+    ['btc 5k', "Invalid side: 'btc'."],
+    ['order btc hold 5', "Invalid side: 'hold'."],
+    ['long 0', 'Invalid asset or amount.'],
+    ['long -5', 'Invalid asset or amount.'],
+    ['short 5m', 'Invalid asset or amount.'],
+    ['long abc', 'Invalid asset or amount.'],
+    ['nope long 5k', 'Invalid asset or amount.'],
+    ['btc short 0k', 'Invalid asset or amount.'],
+  ])('%s says "%s" and sends nothing', async (line, message) => {
+    const s = session();
+    expect(await s.type(line)).toEqual([`error: ${message}`]);
+    expect(s.server.requests).toEqual([]);
+  });
+
+  it('a ticker alone still chooses the symbol, and other lines stay unknown', async () => {
+    const s = session();
+    expect(await s.type('sol')).toEqual(['success: Symbol set to SOL/USDT.']);
+    expect(await s.type('nope')).toEqual(['error: Unknown command: nope. Type "help" to list commands.']);
+    expect(await s.type('nope nope')).toEqual([
+      'error: Unknown command: nope. Type "help" to list commands.',
+    ]);
+  });
+
+  it('asks a guest to log in and opens the login modal', async () => {
+    const s = session(null);
+    expect(await s.type('btc long 5k')).toEqual(['error: You must be logged in.']);
+    expect(s.stores.ui.authModal.value).toBe('login');
+    for (const line of ['positions', 'balance', 'close btc', 'close all', 'leverage btc 5', 'paper reset']) {
+      expect(await s.type(line)).toEqual(['error: You must be logged in.']);
+    }
+    expect(s.server.requests).toEqual([]);
+  });
+
+  it('shows the exchange refusal as "Error: …"', async () => {
+    const s = session();
+    s.server.on('POST /orders', () => ({ status: 400, body: { detail: 'Margin is insufficient.' } }));
+    expect(await s.type('sol short 150k')).toEqual(['error: Error: Margin is insufficient.']);
+  });
+});
+
+describe('close, positions, balance, leverage, paper reset', () => {
+  it('closes one position by asset', async () => {
+    const s = session();
+    s.server.on('POST /close_position', () => ({
+      status: 200,
+      body: { message: 'Closed BTC/USDT long: 0.052 at 96400.25.' },
+    }));
+    expect(await s.type('close btc')).toEqual(['success: Closed BTC/USDT long: 0.052 at 96400.25.']);
+    expect(JSON.parse(s.server.requests[0]?.body ?? '')).toEqual({ symbol: 'BTC/USDT' });
+    s.server.on('POST /close_position', () => ({
+      status: 404,
+      body: { detail: 'No open ETH/USDT position.' },
+    }));
+    expect(await s.type('close eth')).toEqual([
+      'error: Failed to close position: No open ETH/USDT position.',
+    ]);
+    expect(await s.type('close xyz')).toEqual([
+      'error: Unknown symbol: XYZ. Type a ticker such as BTC or ETH.',
+      'muted: Usage: close <asset>',
+    ]);
+  });
+
+  it('close all says when nothing is open, without asking', async () => {
+    const s = session();
+    s.server.on('GET /positions', () => ({ status: 200, body: [] }));
+    expect(await s.answering('close all', 'y')).toEqual(['info: There are no open positions to close.']);
+    expect(s.asked).toEqual([]);
+    expect(s.server.count('POST /close_all_positions')).toBe(0);
+  });
+
+  it('close all asks y/N with the count; N (or Enter) cancels, y closes', async () => {
+    const s = session();
+    s.server.on('GET /positions', () => ({ status: 200, body: [BTC_LONG, ETH_SHORT] }));
+    s.server.on('POST /close_all_positions', () => ({
+      status: 200,
+      body: { message: 'Closed 2 positions: BTC/USDT, ETH/USDT.' },
+    }));
+    expect(await s.answering('close all', '')).toEqual(['muted: Cancelled.']);
+    expect(await s.answering('close all', 'n')).toEqual(['muted: Cancelled.']);
+    expect(s.server.count('POST /close_all_positions')).toBe(0);
+    expect(await s.answering('close all', 'Y')).toEqual(['success: Closed 2 positions: BTC/USDT, ETH/USDT.']);
+    expect(s.asked[0]).toBe(
+      'Are you sure you want to close all 2 open positions? This action cannot be undone. [y/N] ',
+    );
+    s.server.on('POST /close_all_positions', () => ({ status: 400, body: { detail: 'Exchange busy.' } }));
+    expect(await s.answering('close all', 'yes')).toEqual([
+      'error: Failed to close all positions: Exchange busy.',
+    ]);
+  });
+
+  it('positions prints an aligned table, or says there are none', async () => {
+    const s = session();
+    s.server.on('GET /positions', () => ({ status: 200, body: [BTC_LONG, ETH_SHORT] }));
+    expect(await s.type('positions')).toEqual([
+      'muted: SYMBOL    SIDE    SIZE  ENTRY PRICE   MARK PRICE   LIQ. PRICE  MARGIN (USDT)  UNREALIZED PNL',
+      'info: BTC/USDT  LONG   0.052  96,150.5000  96,400.2500  87,010.1234         499.98          +12.99',
+      'info: ETH/USDT  SHORT    1.5   3,400.0000   3,412.5000   4,060.7500       1,020.00          -18.75',
+    ]);
+    s.server.on('GET /positions', () => ({ status: 200, body: [] }));
+    expect(await s.type('pos')).toEqual(['muted: No open positions.']);
+    s.server.on('GET /positions', () => ({ status: 500, body: {} }));
+    expect(await s.type('positions')).toEqual(['error: Failed to fetch positions.']);
+  });
+
+  it('balance shows the paper account', async () => {
+    const s = session();
+    s.server.on('GET /account/balance', () => ({
+      status: 200,
+      body: {
+        asset: 'USDT',
+        walletBalance: 9_997.5,
+        availableBalance: 9_497.52,
+        unrealizedPnl: 12.99,
+        equity: 10_010.49,
+        exchange: 'paper',
+      },
+    }));
+    expect(await s.type('balance')).toEqual([
+      'info: Wallet balance  9,997.50 USDT',
+      'info: Available       9,497.52 USDT',
+      'info: Unrealized PnL  +12.99 USDT',
+      'info: Equity          10,010.49 USDT',
+      'muted: Paper exchange: no real funds.',
+    ]);
+  });
+
+  it('leverage sets a symbol, checks the range, and passes the exchange refusal on', async () => {
+    const s = session();
+    s.server.on('POST /account/leverage', (r) =>
+      JSON.parse(r.body ?? '{}').symbol === 'BTC/USDT'
+        ? { status: 200, body: { message: 'Leverage for BTC/USDT set to 20x.' } }
+        : { status: 400, body: { detail: 'Leverage is not valid' } },
+    );
+    expect(await s.type('leverage btc 20')).toEqual(['success: Leverage for BTC/USDT set to 20x.']);
+    expect(JSON.parse(s.server.requests[0]?.body ?? '')).toEqual({ symbol: 'BTC/USDT', leverage: 20 });
+    expect(await s.type('lev doge 100')).toEqual(['error: Leverage is not valid']);
+    expect(await s.type('leverage btc 200')).toEqual([
+      'error: Leverage must be between 1 and 125.',
+      'muted: Usage: leverage <asset> <n>',
+    ]);
+    expect(await s.type('leverage btc 2.5')).toEqual([
+      'error: Leverage must be a whole number.',
+      'muted: Usage: leverage <asset> <n>',
+    ]);
+    expect(s.server.count('POST /account/leverage')).toBe(2);
+  });
+
+  it('paper reset asks y/N first', async () => {
+    const s = session();
+    s.server.on('POST /account/paper/reset', () => ({
+      status: 200,
+      body: { message: 'Paper account reset to 10,000 USDT with no positions.' },
+    }));
+    expect(await s.answering('paper reset', null)).toEqual(['muted: Cancelled.']);
+    expect(s.server.count('POST /account/paper/reset')).toBe(0);
+    expect(await s.answering('paper reset', 'y')).toEqual([
+      'success: Paper account reset to 10,000 USDT with no positions.',
+    ]);
+    expect(s.asked).toEqual([
+      'Reset the paper account to 10,000 USDT and close every position? [y/N] ',
+      'Reset the paper account to 10,000 USDT and close every position? [y/N] ',
+    ]);
+  });
+
+  it('help lists the trading commands', async () => {
+    const s = session();
+    const listing = (await s.type('help')).join('\n');
+    for (const name of ['order', 'long', 'short', 'close', 'close all', 'positions', 'balance', 'leverage']) {
+      expect(listing).toMatch(new RegExp(`info: {5}${name} `));
+    }
+    expect(await s.type('help buy')).toContain('info: Usage: long [amount...]');
+  });
+});

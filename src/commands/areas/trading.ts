@@ -1,0 +1,197 @@
+import { z } from 'zod';
+import { formatAmount, parseOrderWords, type OrderParse } from '../grammar/order';
+import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
+import { formatAmount2, formatPnl, formatSize, formatTradePrice } from '../../services/trading/format';
+import { TRADING_TEXT } from '../../services/trading/messages';
+import * as orders from '../../services/trading/orders';
+import { positionsTable } from '../../services/trading/positionsView';
+import { defineCommand, type CommandContext } from '../types';
+import { CANCELLED, requireLogin } from './authShared';
+import { KnownTicker } from './market';
+import { sideOrder } from './tradingGrammar';
+
+const AREA = 'trading';
+
+/** Yes to a `[y/N]` question: `y` or `yes`, any case; everything else (and Ctrl+C) is no. */
+const confirmed = async (ctx: CommandContext, question: string): Promise<boolean> => {
+  const answer = await ctx.stores.terminal.ask({ label: `${question} [y/N] `, secret: false });
+  return answer !== null && /^y(es)?$/i.test(answer.trim());
+};
+
+/** Sends a parsed order line (the same path as the trade panel) and prints the fill. */
+async function runOrder(ctx: CommandContext, parsed: OrderParse): Promise<OutputLine[]> {
+  if (!parsed.ok) return [failure(parsed.message, 'invalid-args')];
+  const denied = requireLogin(ctx);
+  if (denied) return denied;
+  const { order } = parsed;
+  const placed = await orders.placeOrder(ctx.api.trading, {
+    pair: order.pair,
+    side: order.side,
+    amount: order.amount,
+  });
+  if (!placed.ok) return [failure(`Error: ${placed.message}`)];
+  ctx.stores.positions.requestRefresh();
+  const fill = placed.value;
+  return [
+    success(TRADING_TEXT.orderSucceeded(fill.id)),
+    info(
+      `${fill.side === 'buy' ? 'Bought' : 'Sold'} ${formatSize(fill.quantity)} ${fill.symbol} at ` +
+        `${formatTradePrice(fill.price)} for ${formatAmount(order.amount)} USDT, fee ${formatAmount2(fill.fee)} USDT.`,
+    ),
+    muted('Paper exchange: no real funds.'),
+  ];
+}
+
+const Words = z.object({ words: z.array(z.string()).default([]) });
+
+export const order = defineCommand({
+  name: 'order',
+  area: AREA,
+  summary: 'Place a market order: <asset> <side> <amount> (the asset may be left out, or typed alone).',
+  usage: 'order [words...]',
+  examples: ['btc long 5k', 'eth short 250', 'order sol long 100'],
+  args: Words,
+  run(ctx, { words }) {
+    return runOrder(ctx, parseOrderWords(words, ctx.stores.ui.ticker.peek()));
+  },
+});
+
+const sideCommand = (side: 'long' | 'short', alias: 'buy' | 'sell') =>
+  defineCommand({
+    name: side,
+    aliases: [alias],
+    area: AREA,
+    summary: `Open or add to a ${side} position on the chosen symbol, for a USDT total (k = thousands).`,
+    usage: `${side} [amount...]`,
+    examples: [`${side} 100`, `${side} 2.5k`, `${alias} 250`],
+    args: z.object({ amount: z.array(z.string()).default([]) }),
+    run(ctx, { amount }) {
+      return runOrder(ctx, sideOrder(side, amount, ctx.stores.ui.ticker.peek()));
+    },
+  });
+
+export const long = sideCommand('long', 'buy');
+export const short = sideCommand('short', 'sell');
+
+export const close = defineCommand({
+  name: 'close',
+  area: AREA,
+  summary: 'Close the open position of an asset at market.',
+  usage: 'close <asset>',
+  examples: ['close btc', 'close eth', 'close all'],
+  args: z.object({ asset: KnownTicker }),
+  async run(ctx, { asset }) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const closed = await orders.closePosition(ctx.api.trading, `${asset}/USDT`);
+    ctx.stores.positions.requestRefresh();
+    return closed.ok ? [success(closed.value)] : [failure(closed.message)];
+  },
+});
+
+export const closeAll = defineCommand({
+  name: 'close all',
+  area: AREA,
+  summary: 'Close every open position at market (asks first).',
+  usage: 'close all',
+  examples: ['close all'],
+  args: z.object({}),
+  async run(ctx) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const open = await orders.fetchPositions(ctx.api.trading);
+    if (!open.ok) return [failure(open.message)];
+    if (open.value.length === 0) return [info(TRADING_TEXT.nothingToClose)];
+    if (!(await confirmed(ctx, TRADING_TEXT.confirmCloseAll(open.value.length)))) return CANCELLED;
+    const closed = await orders.closeAllPositions(ctx.api.trading);
+    ctx.stores.positions.requestRefresh();
+    return closed.ok ? [success(closed.value)] : [failure(closed.message)];
+  },
+});
+
+export const positions = defineCommand({
+  name: 'positions',
+  aliases: ['pos'],
+  area: AREA,
+  summary: 'List the open positions.',
+  usage: 'positions',
+  examples: ['positions'],
+  args: z.object({}),
+  async run(ctx) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const open = await orders.fetchPositions(ctx.api.trading);
+    if (!open.ok) return [failure(open.message)];
+    if (open.value.length === 0) return [muted(TRADING_TEXT.noPositions)];
+    const [header = '', ...rows] = positionsTable(open.value);
+    return [muted(header), ...rows.map(info)];
+  },
+});
+
+export const balance = defineCommand({
+  name: 'balance',
+  area: AREA,
+  summary: 'Show the futures account: wallet balance, available margin, unrealized PnL, equity.',
+  usage: 'balance',
+  examples: ['balance'],
+  args: z.object({}),
+  async run(ctx) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const answer = await orders.fetchBalance(ctx.api.trading);
+    if (!answer.ok) return [failure(answer.message)];
+    const b = answer.value;
+    const rows: [string, string][] = [
+      ['Wallet balance', `${formatAmount2(b.walletBalance)} USDT`],
+      ['Available', `${formatAmount2(b.availableBalance)} USDT`],
+      ['Unrealized PnL', `${formatPnl(b.unrealizedPnl)} USDT`],
+      ['Equity', `${formatAmount2(b.equity)} USDT`],
+    ];
+    return [
+      ...rows.map(([label, value]) => info(`${label.padEnd(15)} ${value}`)),
+      muted(b.exchange === 'paper' ? 'Paper exchange: no real funds.' : 'Binance USD-M futures.'),
+    ];
+  },
+});
+
+const LeverageValue = z.coerce
+  .number({ error: 'Leverage must be a number.' })
+  .int({ error: 'Leverage must be a whole number.' })
+  .min(1, { error: 'Leverage must be between 1 and 125.' })
+  .max(125, { error: 'Leverage must be between 1 and 125.' });
+
+export const leverage = defineCommand({
+  name: 'leverage',
+  aliases: ['lev'],
+  area: AREA,
+  summary: 'Set the leverage of a symbol (1-125, within its tier).',
+  usage: 'leverage <asset> <n>',
+  examples: ['leverage btc 20', 'leverage eth 5'],
+  args: z.object({ asset: KnownTicker, n: LeverageValue }),
+  async run(ctx, { asset, n }) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const answer = await orders.setLeverage(ctx.api.trading, `${asset}/USDT`, n);
+    return answer.ok ? [success(answer.value)] : [failure(answer.message)];
+  },
+});
+
+export const paperReset = defineCommand({
+  name: 'paper reset',
+  area: AREA,
+  summary: 'Start the paper account over: 10,000 USDT and no positions (asks first).',
+  usage: 'paper reset',
+  examples: ['paper reset'],
+  args: z.object({}),
+  async run(ctx) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const question = 'Reset the paper account to 10,000 USDT and close every position?';
+    if (!(await confirmed(ctx, question))) return CANCELLED;
+    const answer = await orders.resetPaperAccount(ctx.api.trading);
+    ctx.stores.positions.requestRefresh();
+    return answer.ok ? [success(answer.value)] : [failure(answer.message)];
+  },
+});
+
+export default [order, long, short, close, closeAll, positions, balance, leverage, paperReset];

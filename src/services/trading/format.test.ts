@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatAgo,
+  formatAmount2,
+  formatPnl,
+  formatSize,
+  formatTradePrice,
+  pnlTone,
+  updatedLabel,
+} from './format';
+import { positionRow, positionsTable } from './positionsView';
+import { BTC_LONG, ETH_SHORT } from './testing/fixtures';
+
+describe('trading numbers (spec §9)', () => {
+  it('shows amounts with 2 decimals and prices with 4', () => {
+    expect(formatAmount2(1234.5)).toBe('1,234.50');
+    expect(formatAmount2(-0.004)).toBe('-0.00');
+    expect(formatTradePrice(96_150.5)).toBe('96,150.5000');
+    expect(formatTradePrice(0.5)).toBe('0.5000');
+    expect(formatPnl(12.987)).toBe('+12.99');
+    expect(formatPnl(-18.75)).toBe('-18.75');
+    expect(formatSize(0.052)).toBe('0.052');
+    expect(formatSize(1500)).toBe('1,500');
+  });
+
+  it('shows "$--" for zero or missing', () => {
+    for (const value of [0, null, undefined, Number.NaN]) {
+      expect([formatAmount2(value), formatTradePrice(value), formatPnl(value), formatSize(value)]).toEqual([
+        '$--',
+        '$--',
+        '$--',
+        '$--',
+      ]);
+    }
+  });
+
+  it('colours profit green, loss red, nothing flat', () => {
+    expect([pnlTone(1), pnlTone(-1), pnlTone(0), pnlTone(null)]).toEqual(['gain', 'loss', 'flat', 'flat']);
+  });
+
+  it('says how long ago in seconds under a minute, minutes under an hour, then hours', () => {
+    expect(formatAgo(0)).toBe('0s');
+    expect(formatAgo(59_999)).toBe('59s');
+    expect(formatAgo(60_000)).toBe('1m');
+    expect(formatAgo(3_599_999)).toBe('59m');
+    expect(formatAgo(3_600_000)).toBe('1h');
+    expect(formatAgo(-5)).toBe('0s');
+    expect(updatedLabel(null, 5)).toBeNull();
+    expect(updatedLabel(1_000, 21_000)).toBe('Updated 20s ago');
+  });
+});
+
+describe('position rows', () => {
+  it('formats every column of a position', () => {
+    expect(positionRow(BTC_LONG)).toEqual({
+      symbol: 'BTC/USDT',
+      side: 'LONG',
+      cells: ['BTC/USDT', 'LONG', '0.052', '96,150.5000', '96,400.2500', '87,010.1234', '499.98', '+12.99'],
+      pnlTone: 'gain',
+      roe: '+2.60%',
+    });
+    expect(positionRow(ETH_SHORT).pnlTone).toBe('loss');
+    expect(positionRow(ETH_SHORT).roe).toBe('-1.84%');
+  });
+
+  it('aligns the terminal table: text left, numbers right', () => {
+    expect(positionsTable([BTC_LONG, ETH_SHORT])).toEqual([
+      'SYMBOL    SIDE    SIZE  ENTRY PRICE   MARK PRICE   LIQ. PRICE  MARGIN (USDT)  UNREALIZED PNL',
+      'BTC/USDT  LONG   0.052  96,150.5000  96,400.2500  87,010.1234         499.98          +12.99',
+      'ETH/USDT  SHORT    1.5   3,400.0000   3,412.5000   4,060.7500       1,020.00          -18.75',
+    ]);
+  });
+});

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import {
+  Balance,
+  MessageResponse,
+  OrderPreview,
+  OrderResponse,
+  Position,
+  type OrderSideInput,
+} from '../../contracts/trading';
+import type { ApiClient } from '../api/client';
+import { errorMessage, statusOf } from '../api/errors';
+import { TRADING_TEXT } from './messages';
+
+/**
+ * The trading calls every entry point shares (trade panel, commands, positions pane), answering a
+ * Result with the spec's texts instead of throwing.
+ */
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; message: string };
+
+export interface OrderTicket {
+  /** `BTC/USDT` */
+  pair: string;
+  side: OrderSideInput;
+  /** USDT total. */
+  amount: number;
+}
+
+/** Makes a new Idempotency-Key; `crypto.randomUUID` in the app. */
+export type KeyMaker = () => string;
+
+export const newIdempotencyKey: KeyMaker = () => globalThis.crypto.randomUUID();
+
+/** Tries an order gets when no answer comes back at all (the same key each time, so it fills once). */
+export const ORDER_ATTEMPTS = 3;
+
+const body = (ticket: OrderTicket) => ({
+  symbol: ticket.pair,
+  side: ticket.side,
+  type: 'market',
+  amount: ticket.amount,
+});
+
+/**
+ * Places one market order under one fresh Idempotency-Key. When a try gets no answer (the network
+ * dropped), the same submission is sent again with the same key, so the server fills it at most once.
+ */
+export async function placeOrder(
+  trading: ApiClient,
+  ticket: OrderTicket,
+  newKey: KeyMaker = newIdempotencyKey,
+): Promise<Outcome<OrderResponse>> {
+  const key = newKey();
+  let lastError: unknown = null;
+  for (let attempt = 0; attempt < ORDER_ATTEMPTS; attempt += 1) {
+    try {
+      const order = await trading.call(OrderResponse, '/orders', {
+        method: 'POST',
+        body: body(ticket),
+        headers: { 'idempotency-key': key },
+      });
+      return { ok: true, value: order };
+    } catch (error) {
+      lastError = error;
+      if (statusOf(error) !== undefined) break; // The server answered: a refusal is final.
+    }
+  }
+  return { ok: false, message: errorMessage(lastError, TRADING_TEXT.orderFailed) };
+}
+
+/** What the order would do (`POST /orders/preview`); the command line's preview. */
+export async function previewOrder(trading: ApiClient, ticket: OrderTicket): Promise<Outcome<OrderPreview>> {
+  try {
+    return {
+      ok: true,
+      value: await trading.call(OrderPreview, '/orders/preview', { method: 'POST', body: body(ticket) }),
+    };
+  } catch (error) {
+    return { ok: false, message: errorMessage(error, TRADING_TEXT.orderFailed) };
+  }
+}
+
+export async function fetchPositions(trading: ApiClient): Promise<Outcome<Position[]>> {
+  try {
+    return { ok: true, value: await trading.call(z.array(Position), '/positions') };
+  } catch {
+    return { ok: false, message: TRADING_TEXT.fetchPositionsFailed };
+  }
+}
+
+/** Closes one position; the failure reads "Failed to close position: {detail or Unknown error}". */
+export async function closePosition(trading: ApiClient, pair: string): Promise<Outcome<string>> {
+  try {
+    const answer = await trading.call(MessageResponse, '/close_position', {
+      method: 'POST',
+      body: { symbol: pair },
+    });
+    return { ok: true, value: answer.message };
+  } catch (error) {
+    return { ok: false, message: TRADING_TEXT.closeFailed(errorMessage(error, TRADING_TEXT.unknownError)) };
+  }
+}
+
+/** Closes every position; success is the server's message or "Successfully sent requests…". */
+export async function closeAllPositions(trading: ApiClient): Promise<Outcome<string>> {
+  try {
+    const answer = await trading.send('/close_all_positions', { method: 'POST' });
+    const parsed = MessageResponse.safeParse(answer);
+    const message =
+      parsed.success && parsed.data.message !== '' ? parsed.data.message : TRADING_TEXT.closeAllSent;
+    return { ok: true, value: message };
+  } catch (error) {
+    return {
+      ok: false,
+      message: TRADING_TEXT.closeAllFailed(errorMessage(error, TRADING_TEXT.unknownError)),
+    };
+  }
+}
+
+export async function fetchBalance(trading: ApiClient): Promise<Outcome<Balance>> {
+  try {
+    return { ok: true, value: await trading.call(Balance, '/account/balance') };
+  } catch (error) {
+    return { ok: false, message: errorMessage(error, 'Failed to fetch the balance.') };
+  }
+}
+
+export async function setLeverage(
+  trading: ApiClient,
+  pair: string,
+  leverage: number,
+): Promise<Outcome<string>> {
+  try {
+    const answer = await trading.call(MessageResponse, '/account/leverage', {
+      method: 'POST',
+      body: { symbol: pair, leverage },
+    });
+    return { ok: true, value: answer.message };
+  } catch (error) {
+    return { ok: false, message: errorMessage(error, 'Failed to set leverage.') };
+  }
+}
+
+export async function resetPaperAccount(trading: ApiClient): Promise<Outcome<string>> {
+  try {
+    const answer = await trading.call(MessageResponse, '/account/paper/reset', { method: 'POST' });
+    return { ok: true, value: answer.message };
+  } catch (error) {
+    return { ok: false, message: errorMessage(error, 'Failed to reset the paper account.') };
+  }
+}

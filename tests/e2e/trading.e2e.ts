@@ -1,0 +1,115 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, openPage, startE2e, type E2eEnv } from './support/browser';
+
+/** Page object for paper trading: the command line, the Open Positions pane and the trade panel. */
+class TradingPage {
+  constructor(private readonly page: Page) {}
+
+  async signUpAndLogIn(email: string, username: string, password: string): Promise<void> {
+    const header = this.page.locator('header');
+    await header.getByRole('button', { name: 'Sign Up' }).click();
+    const modal = this.page.getByRole('dialog');
+    await modal.getByLabel('Email').fill(email);
+    await modal.getByLabel('Username').fill(username);
+    await modal.getByLabel('Password').fill(password);
+    await modal.locator('form').getByRole('button', { name: 'Sign Up' }).click();
+    await expect
+      .poll(() => this.page.getByTestId('auth-notice').innerText())
+      .toContain('Registration successful');
+    await modal.getByLabel('Username or email').fill(username);
+    await modal.getByLabel('Password').fill(password);
+    await modal.locator('form').getByRole('button', { name: 'Login' }).click();
+    await expect.poll(() => header.innerText()).toContain('Logout');
+  }
+
+  async typeInTerminal(text: string): Promise<void> {
+    await this.page.locator('[data-testid="terminal"] .xterm').click();
+    await this.page.keyboard.type(text);
+  }
+
+  log = () => this.page.getByTestId('terminal-log').innerText();
+  preview = () => this.page.getByTestId('order-preview').innerText();
+  positions = () => this.page.getByTestId('positions');
+  row = (symbol: string) => this.page.locator(`[data-testid="position-row"][data-symbol="${symbol}"]`);
+  mark = (symbol: string) => this.row(symbol).getByTestId('mark-price').innerText();
+  live = () => this.page.getByTestId('positions-live').innerText();
+  tab = (name: string) => this.page.getByRole('tab', { name });
+}
+
+describe('paper trading in the browser', () => {
+  let env: E2eEnv;
+  beforeAll(async () => {
+    env = await startE2e({ MARKET_SOURCE: 'sim', MARKET_SIM_TICK_MS: '250' });
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it('types btc long 5k, watches the position live, closes it from the pane, and trades from the panel', async () => {
+    const { page, problems, offsite, context } = await openPage(env);
+    const ui = new TradingPage(page);
+    await page.goto(env.baseUrl + '/');
+    await page.waitForSelector('[data-testid="terminal"] .xterm');
+    await expect.poll(() => ui.positions().innerText()).toBe('Please log in to view positions.');
+    await ui.signUpAndLogIn('pat@example.com', 'pat', 'paper pass 1');
+    await expect.poll(() => ui.positions().innerText()).toContain('No open positions.');
+    await expect.poll(() => ui.live()).toBe('Live');
+
+    // The preview says what Enter will do before the order is sent.
+    await ui.typeInTerminal('btc long 5k');
+    await expect
+      .poll(() => ui.preview())
+      .toMatch(
+        /LONG [\d.]+ BTC\/USDT @ [\d,.]+ ≈ [\d,.]+ USDT · margin [\d,.]+ · liq\. [\d,.]+ · fee [\d.]+ · 10x/,
+      );
+    const rows = await page.locator('[data-testid="terminal"] .xterm-rows').innerText();
+    expect(rows).toContain('pat@BTC/USDT [PAPER] › btc long 5k');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'trading-preview.png') });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => ui.log()).toMatch(/Success! Order ID: [0-9a-f-]{36}/);
+    expect(await ui.log()).toMatch(/Bought [\d.]+ BTC\/USDT at [\d,.]+ for 5k USDT/);
+
+    // The row arrives, and its mark price moves with the market while the socket is live.
+    await expect.poll(() => ui.row('BTC/USDT').count()).toBe(1);
+    const cells = await ui.row('BTC/USDT').locator('td').allInnerTexts();
+    expect(cells.slice(0, 2)).toEqual(['BTC/USDT', 'LONG']);
+    for (const cell of cells.slice(2, 7)) expect(cell).toMatch(/^[\d,.]+$/);
+    const firstMark = await ui.mark('BTC/USDT');
+    await expect.poll(() => ui.mark('BTC/USDT'), { timeout: 15_000 }).not.toBe(firstMark);
+    expect(await ui.live()).toBe('Live');
+    expect(await page.getByTestId('positions-updated').innerText()).toMatch(/^Updated \d+s ago$/);
+    expect(await ui.positions().getByTestId('paper-badge').innerText()).toBe('PAPER');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'trading-position.png') });
+
+    // Close it from the pane, accepting the confirmation.
+    const dialogs: string[] = [];
+    page.once('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+    await ui.row('BTC/USDT').getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => ui.row('BTC/USDT').count()).toBe(0);
+    expect(dialogs).toEqual(['Are you sure you want to close the BTC/USDT position?']);
+    await expect.poll(() => ui.positions().innerText()).toContain('No open positions.');
+
+    // The trade panel places an order through the same path.
+    await ui.tab('Trade').click();
+    const panel = page.getByTestId('trade-panel');
+    expect(await panel.getByTestId('paper-badge').innerText()).toBe('PAPER');
+    await panel.getByLabel('Total (USDT)').fill('250');
+    await panel.getByRole('button', { name: 'Sell / Short' }).click();
+    await expect
+      .poll(() => page.getByTestId('trade-status').innerText())
+      .toMatch(/^Success! Order ID: [0-9a-f-]{36}$/);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'trading-panel.png') });
+    await ui.tab('Positions').click();
+    await expect.poll(() => ui.row('BTC/USDT').locator('td').nth(1).innerText()).toBe('SHORT');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'trading-short.png') });
+
+    expect(problems).toEqual([]);
+    expect(offsite).toEqual([]);
+    await context.close();
+  });
+});
