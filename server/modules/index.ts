@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import authRoutes from './auth/auth.routes';
 import healthRoutes from './health/health.routes';
 import marketModule from './market';
+import newsModule from './news';
 import tradingModule from './trading';
 import usersRoutes from './users/users.routes';
 
@@ -14,6 +15,7 @@ export const MODULES: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'health', routes: healthRoutes },
   { name: 'auth', routes: authRoutes },
   { name: 'market', routes: marketModule },
+  { name: 'news', routes: newsModule },
   { name: 'users', routes: usersRoutes },
   { name: 'trading', routes: tradingModule },
 ];

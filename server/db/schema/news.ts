@@ -1,0 +1,65 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  jsonb,
+  pgSequence,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { AlsoReportedBy, QuoteData } from '../../../src/contracts/signals';
+
+/**
+ * Every publish of a signal (created, analysed, reported again) takes the next value: the stream's
+ * event id, so a client that reconnects with `Last-Event-ID` gets what changed since.
+ */
+export const signalsRevSeq = pgSequence('signals_rev_seq');
+
+/** Module news: every signal, with its analysis once done. */
+export const signals = pgTable(
+  'signals',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    rev: bigint('rev', { mode: 'number' })
+      .notNull()
+      .default(sql`nextval('signals_rev_seq')`),
+    source: text('source').notNull(),
+    /** The source's own id of the item (RSS guid, tweet id…); the same one twice is a duplicate. */
+    externalId: text('external_id'),
+    /** SHA-256 of the normalised text: the exact-duplicate key. */
+    fingerprint: text('fingerprint').notNull(),
+    content: text('content').notNull(),
+    url: text('url'),
+    icon: text('icon'),
+    sourceName: text('source_name').notNull(),
+    username: text('username'),
+    mediaUrls: jsonb('media_urls').$type<string[]>().notNull(),
+    quote: jsonb('quote').$type<QuoteData>(),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    status: text('status', { enum: ['analyzing', 'completed'] }).notNull(),
+    asset: text('asset'),
+    assets: jsonb('assets').$type<string[]>().notNull(),
+    eventType: text('event_type'),
+    impactScore: real('impact_score'),
+    sentiment: text('sentiment'),
+    reasoning: text('reasoning'),
+    engine: text('engine'),
+    disagreement: boolean('disagreement'),
+    initialPrices: jsonb('initial_prices').$type<Record<string, number>>().notNull(),
+    alsoReportedBy: jsonb('also_reported_by').$type<AlsoReportedBy[]>().notNull(),
+  },
+  (t) => [
+    uniqueIndex('signals_external_idx')
+      .on(t.source, t.externalId)
+      .where(sql`${t.externalId} is not null`),
+    uniqueIndex('signals_rev_idx').on(t.rev),
+    index('signals_fingerprint_idx').on(t.fingerprint, t.receivedAt),
+    index('signals_received_idx').on(t.receivedAt),
+  ],
+);

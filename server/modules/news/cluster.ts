@@ -1,0 +1,128 @@
+/**
+ * Near-duplicate detection: two items tell the same story when their content words mostly overlap and
+ * their key tokens (tickers, cashtags, numbers) agree. Kept in memory for the clustering window.
+ */
+
+const STOPWORDS = new Set(
+  (
+    'a an the and or but of to in on at by for with from as is are was were be been being it its this that ' +
+    'these those will would can could has have had just now new says said say report reports reported ' +
+    'breaking update alert official officially announces announced announce via per after over into ' +
+    'about than then more most very amid today week their our your they we you he she his her us up out'
+  ).split(' '),
+);
+
+export interface StoryKey {
+  words: ReadonlySet<string>;
+  keys: ReadonlySet<string>;
+}
+
+function stem(word: string): string {
+  if (word.length > 4 && word.endsWith('ing')) return word.slice(0, -3);
+  if (word.length > 3 && word.endsWith('es')) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
+  return word;
+}
+
+export function storyKey(content: string): StoryKey {
+  const text = content.replace(/https?:\/\/\S+/g, ' ');
+  const words = new Set<string>();
+  const keys = new Set<string>();
+  for (const raw of text.split(/[^\p{L}\p{N}$.,%]+/u)) {
+    const token = raw.replace(/^[.,$]+|[.,%]+$/g, '');
+    if (token === '') continue;
+    const lower = token.toLowerCase();
+    const word = lower.replace(/,/g, '');
+    if (/^\d[\d.,]*(?:[kmbx%]|bn)?$/i.test(token)) keys.add(word.replace(/[^0-9.]+$/, ''));
+    else if (!STOPWORDS.has(lower)) {
+      // Tickers and cashtags (BTC, $SOL, 1INCH) and capitalised names (Solana, ProtoX) single a story out.
+      if (raw.startsWith('$') || (token.length >= 2 && token.length <= 10 && /^[A-Z0-9]+$/.test(token)))
+        keys.add(lower);
+      else if (/^\p{Lu}\p{Ll}+/u.test(token) && token.length >= 3) keys.add(`@${lower}`);
+    }
+    if (word.length < 2 || STOPWORDS.has(word)) continue;
+    words.add(/^\d/.test(word) ? word.replace(/[^0-9.]+$/, '') : stem(word));
+  }
+  return { words, keys };
+}
+
+function disjoint(a: readonly string[], b: readonly string[]): boolean {
+  return a.length > 0 && b.length > 0 && !a.some((x) => b.includes(x));
+}
+
+/** Each side names something the other does not ("Ethereum" here, "Solana" there). */
+function bothExclusive(a: readonly string[], b: readonly string[]): boolean {
+  return a.some((x) => !b.includes(x)) && b.some((x) => !a.includes(x));
+}
+
+/** True when `a` and `b` read as the same story (thresholds checked on hand-made pairs in the tests). */
+export function sameStory(a: StoryKey, b: StoryKey): boolean {
+  if (a.words.size < 3 || b.words.size < 3) return false;
+  // Key tokens must agree: "lists ABC" and "lists XYZ", or "$5M" and "$90M", are different stories.
+  const tickers = (k: StoryKey) => [...k.keys].filter((x) => /^[a-z]|^\d+[a-z]/.test(x));
+  const numbers = (k: StoryKey) => [...k.keys].filter((x) => /^[0-9.]+$/.test(x));
+  const names = (k: StoryKey) => [...k.keys].filter((x) => x.startsWith('@'));
+  if (
+    disjoint(tickers(a), tickers(b)) ||
+    disjoint(numbers(a), numbers(b)) ||
+    bothExclusive(names(a), names(b))
+  )
+    return false;
+  let overlap = 0;
+  for (const x of a.words) if (b.words.has(x)) overlap += 1;
+  const jaccard = overlap / (a.words.size + b.words.size - overlap);
+  const containment = overlap / Math.min(a.words.size, b.words.size);
+  return jaccard >= 0.55 || (containment >= 0.8 && overlap >= 4);
+}
+
+interface Entry<T> {
+  at: number;
+  key: StoryKey;
+  fingerprint: string;
+  value: T;
+}
+
+/**
+ * The stories seen in the last `windowMs`: finds an exact duplicate (same fingerprint) or the story an
+ * item belongs to. Bounded by `max` entries; the oldest go first.
+ */
+export class StoryWindow<T> {
+  private entries: Entry<T>[] = [];
+
+  constructor(
+    private readonly windowMs: number,
+    private readonly max = 5000,
+  ) {}
+
+  private prune(now: number): void {
+    const from = now - this.windowMs;
+    let drop = 0;
+    while (drop < this.entries.length && (this.entries[drop]?.at ?? 0) < from) drop += 1;
+    if (this.entries.length - drop > this.max) drop = this.entries.length - this.max;
+    if (drop > 0) this.entries = this.entries.slice(drop);
+  }
+
+  findExact(fingerprint: string, now: number): T | undefined {
+    this.prune(now);
+    return this.entries.find((e) => e.fingerprint === fingerprint)?.value;
+  }
+
+  findStory(key: StoryKey, now: number): T | undefined {
+    this.prune(now);
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i];
+      if (e !== undefined && sameStory(key, e.key)) return e.value;
+    }
+    return undefined;
+  }
+
+  add(at: number, key: StoryKey, fingerprint: string, value: T): void {
+    this.entries.push({ at, key, fingerprint, value });
+    this.prune(at);
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+}

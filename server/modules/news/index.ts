@@ -1,0 +1,106 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { SourceState, StreamStatus } from '../../../src/contracts/signals';
+import { createAnalyzer } from '../analysis/analysis.service';
+import { registerMediaRoutes } from './media.routes';
+import { NewsRepo } from './news.repo';
+import { registerNewsRoutes } from './news.routes';
+import { NewsService } from './news.service';
+import { systemClock, type Clock } from './news.types';
+import { PriceBook } from './price-book';
+import { ImageCache } from './proxy/image-cache';
+import { ImageProxy } from './proxy/image-proxy';
+import { SignalStream } from './signal-stream';
+import { SourceManager } from './source-manager';
+import { buildSources } from './sources';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The signal pipeline (ingest, history) for other modules (rules). */
+    news: NewsService;
+  }
+}
+
+/** How health reports a source: its name, marked when it is failing. */
+const healthName = (s: SourceState) => (s.state === 'degraded' ? `${s.name} (degraded)` : s.name);
+
+/**
+ * The news module: starts the configured sources, runs every item through the pipeline (normalise,
+ * dedupe, cluster, store, analyse, price), and serves history, the webhook, the SSE stream, the bundled
+ * media and the image proxy.
+ */
+export default fp(
+  async function newsModule(app: FastifyInstance, opts: { clock?: Clock }) {
+    const clock = opts.clock ?? systemClock;
+    const log = app.log.child({ module: 'news' });
+    const analyzer = createAnalyzer(app.config, { log });
+    app.health.report('analyzer', analyzer.kind);
+    const prices = new PriceBook(app.bus, app.market);
+    prices.start();
+    const service = new NewsService({
+      repo: new NewsRepo(app.database.db),
+      analyzer,
+      bus: app.bus,
+      prices,
+      clock,
+      log,
+    });
+    const warmed = await service.warmUp();
+    if (warmed > 0) log.info({ stories: warmed }, 'recent stories loaded for clustering');
+
+    const stream = new SignalStream({ clock, onDrop: () => log.info('slow stream client dropped') });
+    const sources = new SourceManager(buildSources(app.config), {
+      clock,
+      log,
+      ingest: (source, item) => service.ingest(source, item),
+      onChange: (states) => {
+        app.health.report('news', states.map(healthName));
+        stream.status((cursor) => status(cursor, 0));
+      },
+    });
+    const status = (_cursor: number, resumed: number): StreamStatus => ({
+      connected: true,
+      sources: sources.list(),
+      analyzer: analyzer.kind,
+      heartbeat_ms: stream.heartbeatMs,
+      resumed,
+    });
+
+    stream.start(await service.headRev());
+    const unsubscribe = app.bus.subscribe('signal.published', ({ rev, signal }) =>
+      stream.publish(rev, signal),
+    );
+
+    const cache = new ImageCache(
+      path.join(app.config.DATA_DIR, 'image-cache'),
+      app.config.PROXY_CACHE_MB * 1024 * 1024,
+      24 * 3600_000,
+      () => clock.now(),
+    );
+    await cache.open();
+    const proxy = new ImageProxy({ cache, clock });
+
+    app.decorate('news', service);
+    registerNewsRoutes(app, {
+      service,
+      stream,
+      status,
+      webhook: { enabled: app.config.NEWS_SOURCES.includes('webhook'), token: app.config.INGEST_TOKEN },
+    });
+    registerMediaRoutes(app, proxy);
+    sources.start();
+
+    app.addHook('preClose', async () => {
+      sources.stop();
+      stream.close();
+    });
+    app.addHook('onClose', async () => {
+      unsubscribe();
+      prices.stop();
+      await service.drain();
+      await analyzer.close();
+    });
+  },
+  { name: 'news', dependencies: ['market'] },
+);

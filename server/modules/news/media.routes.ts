@@ -1,0 +1,58 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { appError, parseRequest } from '../../plugins/errors';
+import type { ImageProxy } from './proxy/image-proxy';
+
+export const ASSETS_DIR = path.join(import.meta.dirname, 'assets');
+
+const AssetParams = z.object({
+  dir: z.enum(['icons', 'media']),
+  file: z.string().regex(/^[a-z0-9][a-z0-9-]{0,60}\.(svg|png)$/, { error: 'a bundled file name' }),
+});
+
+const ProxyQuery = z.object({ url: z.string().trim().min(1).max(2048) });
+
+/** Replies with an image: long-lived caching, never sniffed, and no script even inside an SVG. */
+const IMAGE_HEADERS = {
+  'cache-control': 'public, max-age=86400',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+  'cross-origin-resource-policy': 'same-origin',
+} as const;
+
+/** The bundled icons and media of the replay source, and the image proxy for remote ones. */
+export function registerMediaRoutes(app: FastifyInstance, proxy: ImageProxy): void {
+  const files = new Map<string, Buffer>();
+
+  app.get('/news/assets/:dir/:file', async (request, reply) => {
+    const { dir, file } = parseRequest(AssetParams, request.params, 'path');
+    const key = `${dir}/${file}`;
+    let body = files.get(key);
+    if (body === undefined) {
+      const read = await readFile(path.join(ASSETS_DIR, dir, file)).catch(() => null);
+      if (read === null) throw appError('NOT_FOUND');
+      body = read;
+      files.set(key, body);
+    }
+    return reply
+      .headers(IMAGE_HEADERS)
+      .type(file.endsWith('.svg') ? 'image/svg+xml' : 'image/png')
+      .send(body);
+  });
+
+  app.get(
+    '/proxy/image',
+    { config: { rateLimit: { max: 600, timeWindow: '1 minute' } } },
+    async (request, reply) => {
+      const { url } = parseRequest(ProxyQuery, request.query, 'query');
+      const image = await proxy.get(url);
+      return reply
+        .headers(IMAGE_HEADERS)
+        .header('x-proxy-cache', image.cached ? 'hit' : 'miss')
+        .type(image.contentType)
+        .send(image.body);
+    },
+  );
+}

@@ -1,0 +1,121 @@
+import { and, asc, desc, eq, gt, gte, lt, sql, type SQL } from 'drizzle-orm';
+import type { SignalsQuery } from '../../../src/contracts/signals';
+import type { AlsoReportedBy } from '../../../src/contracts/signals';
+import type { Db } from '../../db/client';
+import { signals } from '../../db/schema/news';
+
+export type SignalRow = typeof signals.$inferSelect;
+export type NewSignalRow = Omit<typeof signals.$inferInsert, 'id' | 'rev'>;
+export type AnalysisColumns = Pick<
+  SignalRow,
+  | 'asset'
+  | 'assets'
+  | 'eventType'
+  | 'impactScore'
+  | 'sentiment'
+  | 'reasoning'
+  | 'engine'
+  | 'disagreement'
+  | 'initialPrices'
+>;
+
+const nextRev = sql`nextval('signals_rev_seq')`;
+
+/** SQL for the signal store; nothing else. */
+export class NewsRepo {
+  constructor(private readonly db: Db) {}
+
+  /** The new row, or null when the source already delivered an item with this external id. */
+  async insert(row: NewSignalRow): Promise<SignalRow | null> {
+    const [created] = await this.db
+      .insert(signals)
+      .values(row)
+      .onConflictDoNothing({
+        target: [signals.source, signals.externalId],
+        where: sql`${signals.externalId} is not null`,
+      })
+      .returning();
+    return created ?? null;
+  }
+
+  async hasExternal(source: string, externalId: string): Promise<boolean> {
+    const rows = await this.db
+      .select({ id: signals.id })
+      .from(signals)
+      .where(and(eq(signals.source, source), eq(signals.externalId, externalId)))
+      .limit(1);
+    return rows.length > 0;
+  }
+
+  /** The id of a signal with this fingerprint received at or after `since`, if any. */
+  async findFingerprint(fingerprint: string, since: Date): Promise<number | null> {
+    const rows = await this.db
+      .select({ id: signals.id })
+      .from(signals)
+      .where(and(eq(signals.fingerprint, fingerprint), gte(signals.receivedAt, since)))
+      .limit(1);
+    return rows[0]?.id ?? null;
+  }
+
+  async receivedSince(since: Date, limit: number): Promise<SignalRow[]> {
+    return this.db
+      .select()
+      .from(signals)
+      .where(gte(signals.receivedAt, since))
+      .orderBy(asc(signals.id))
+      .limit(limit);
+  }
+
+  async complete(id: number, analysis: AnalysisColumns): Promise<SignalRow | null> {
+    const [row] = await this.db
+      .update(signals)
+      .set({ ...analysis, status: 'completed', rev: nextRev })
+      .where(eq(signals.id, id))
+      .returning();
+    return row ?? null;
+  }
+
+  async addAlsoReported(id: number, entry: AlsoReportedBy): Promise<SignalRow | null> {
+    const [row] = await this.db
+      .update(signals)
+      .set({
+        alsoReportedBy: sql`${signals.alsoReportedBy} || ${JSON.stringify([entry])}::jsonb`,
+        rev: nextRev,
+      })
+      .where(eq(signals.id, id))
+      .returning();
+    return row ?? null;
+  }
+
+  /** Newest first, with the history filters. */
+  async list(query: SignalsQuery): Promise<SignalRow[]> {
+    const where: SQL[] = [];
+    if (query.before !== undefined) where.push(lt(signals.id, Number(query.before)));
+    if (query.asset !== undefined)
+      where.push(sql`${signals.assets} @> ${JSON.stringify([query.asset])}::jsonb`);
+    if (query.sentiment !== undefined) where.push(eq(signals.sentiment, query.sentiment));
+    if (query.min_impact !== undefined) where.push(gte(signals.impactScore, query.min_impact));
+    return this.db
+      .select()
+      .from(signals)
+      .where(where.length > 0 ? and(...where) : undefined)
+      .orderBy(desc(signals.id))
+      .limit(query.limit);
+  }
+
+  /** The latest `limit` signals that changed after `rev`, oldest change first. */
+  async changedSince(rev: number, limit: number): Promise<SignalRow[]> {
+    const rows = await this.db
+      .select()
+      .from(signals)
+      .where(gt(signals.rev, rev))
+      .orderBy(desc(signals.rev))
+      .limit(limit);
+    return rows.reverse();
+  }
+
+  async headRev(): Promise<number> {
+    const [row] = await this.db.select({ rev: sql<string | null>`max(${signals.rev})` }).from(signals);
+    return Number(row?.rev ?? 0);
+  }
+}

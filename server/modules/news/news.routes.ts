@@ -1,0 +1,120 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  IngestBody,
+  SignalsQuery,
+  type IngestOutcome,
+  type IngestResponse,
+  type StreamStatus,
+} from '../../../src/contracts/signals';
+import { appError, parseRequest } from '../../plugins/errors';
+import type { NewsService } from './news.service';
+import { rawItem } from './news.types';
+import type { SignalStream } from './signal-stream';
+
+export const INGEST_BODY_LIMIT = 256 * 1024;
+
+const sha = (s: string) => createHash('sha256').update(s).digest();
+
+export interface NewsRouteDeps {
+  service: NewsService;
+  stream: SignalStream;
+  status: (cursor: number, resumed: number) => StreamStatus;
+  webhook: { enabled: boolean; token: string | undefined };
+}
+
+/** `Last-Event-ID` (header, or `lastEventId` in the query for clients that cannot set headers). */
+function resumeCursor(request: FastifyRequest): number | null {
+  const header = request.headers['last-event-id'];
+  const query = (request.query as Record<string, unknown>).lastEventId;
+  const raw = typeof header === 'string' ? header : typeof query === 'string' ? query : null;
+  if (raw === null || !/^[0-9]{1,15}$/.test(raw.trim())) return null;
+  return Number(raw.trim());
+}
+
+/** HTTP routes of the news module: history, the webhook and the SSE stream. */
+export function registerNewsRoutes(app: FastifyInstance, deps: NewsRouteDeps): void {
+  const { service, stream } = deps;
+
+  app.get('/signals', async (request) => service.list(parseRequest(SignalsQuery, request.query, 'query')));
+
+  const expected = deps.webhook.token === undefined ? null : sha(deps.webhook.token);
+  const checkToken = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!deps.webhook.enabled) throw appError('NOT_FOUND', 'The webhook source is off (NEWS_SOURCES).');
+    const header = request.headers.authorization ?? '';
+    const given = /^Bearer (.+)$/i.exec(header)?.[1]?.trim();
+    if (expected === null || given === undefined || !timingSafeEqual(sha(given), expected)) {
+      reply.header('www-authenticate', 'Bearer');
+      throw appError('UNAUTHORIZED');
+    }
+  };
+
+  app.post(
+    '/signals/ingest',
+    { bodyLimit: INGEST_BODY_LIMIT, onRequest: checkToken },
+    async (request, reply): Promise<IngestResponse> => {
+      const body = parseRequest(IngestBody, request.body, 'body');
+      const items = Array.isArray(body) ? body : 'items' in body ? body.items : [body];
+      const results: IngestOutcome[] = [];
+      for (const item of items) {
+        results.push(
+          await service.ingest(
+            'webhook',
+            rawItem({
+              source_name: item.source_name,
+              username: item.username ?? null,
+              icon: item.icon ?? null,
+              url: item.url ?? null,
+              content: item.content,
+              media_urls: item.media_urls,
+              quote:
+                item.quote === null || item.quote === undefined
+                  ? null
+                  : {
+                      source_name: item.quote.source_name ?? null,
+                      username: item.quote.username ?? null,
+                      icon: item.quote.icon ?? null,
+                      content: item.quote.content,
+                      media_urls: item.quote.media_urls,
+                    },
+              published_at: item.published_at ?? null,
+              external_id: item.external_id ?? null,
+            }),
+          ),
+        );
+      }
+      reply.code(202);
+      return {
+        accepted: results.filter((r) => r.result !== 'duplicate' && r.result !== 'empty').length,
+        results,
+      };
+    },
+  );
+
+  app.get('/signals/stream', async (request, reply) => {
+    const cursor = resumeCursor(request);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      'x-content-type-options': 'nosniff',
+    });
+    let dispose: (() => void) | null = null;
+    let closed = false;
+    res.on('close', () => {
+      closed = true;
+      dispose?.();
+    });
+    try {
+      dispose = await stream.connect(res, deps.status, cursor, (rev) => service.changedSince(rev, 50));
+    } catch (err) {
+      request.log.warn({ err }, 'stream resume failed');
+      res.destroy();
+      return;
+    }
+    if (closed) dispose();
+  });
+}

@@ -1,0 +1,197 @@
+import type { Analyzer } from '../analysis/analysis.service';
+import type { Bus } from '../../plugins/bus';
+import type { IngestOutcome, NewsSourceKind, Signal, SignalsQuery } from '../../../src/contracts/signals';
+import { storyKey, StoryWindow } from './cluster';
+import { toSignal } from './news.mapper';
+import type { NewsRepo, SignalRow } from './news.repo';
+import type { Clock, NewsLog, RawItem } from './news.types';
+import { fingerprint, normalizeItem } from './normalize';
+import { pricesAt, type PriceSource } from './price-book';
+
+/** Near-duplicates of one story within this window are credited to its first report. */
+export const CLUSTER_WINDOW_MS = 30 * 60_000;
+
+interface Story {
+  id: number;
+  reporters: Set<string>;
+}
+
+export interface NewsServiceDeps {
+  repo: NewsRepo;
+  analyzer: Analyzer;
+  bus: Bus;
+  prices: PriceSource;
+  clock: Clock;
+  log: NewsLog;
+}
+
+const reporterKey = (sourceName: string, username: string | null) =>
+  `${sourceName.toLowerCase()}|${(username ?? '').toLowerCase()}`;
+
+/**
+ * The pipeline's rules: normalise, drop exact duplicates (the same source id ever, the same text within
+ * 30 min), credit near-duplicates to the story's first report, store, publish `analyzing` at once, then
+ * analyse, price the tagged assets as they were at arrival, store and publish `completed`.
+ */
+export class NewsService {
+  private readonly window = new StoryWindow<Story>(CLUSTER_WINDOW_MS);
+  private readonly pending = new Set<Promise<void>>();
+  /** Dedupe checks and inserts run one at a time, so two copies arriving together cannot both pass. */
+  private lock: Promise<unknown> = Promise.resolve();
+  readonly stats = { created: 0, clustered: 0, duplicates: 0, analysed: 0, analysisMs: 0 };
+
+  constructor(private readonly deps: NewsServiceDeps) {}
+
+  /** Loads the last 30 minutes of stories so that clustering survives a restart. */
+  async warmUp(): Promise<number> {
+    const since = new Date(this.deps.clock.now() - CLUSTER_WINDOW_MS);
+    const rows = await this.deps.repo.receivedSince(since, 5000);
+    for (const row of rows) {
+      const reporters = new Set([reporterKey(row.sourceName, row.username)]);
+      for (const r of row.alsoReportedBy) reporters.add(reporterKey(r.source_name, r.username));
+      this.window.add(row.receivedAt.getTime(), storyKey(row.content), row.fingerprint, {
+        id: row.id,
+        reporters,
+      });
+    }
+    return rows.length;
+  }
+
+  ingest(source: NewsSourceKind, raw: RawItem): Promise<IngestOutcome> {
+    const run = this.lock.then(() => this.admit(source, raw));
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
+
+  private async admit(source: NewsSourceKind, raw: RawItem): Promise<IngestOutcome> {
+    const item = normalizeItem(raw);
+    if (item === null) return { result: 'empty', id: null };
+    const { repo, clock } = this.deps;
+    const now = clock.now();
+    const fp = fingerprint(item.content);
+    if (item.external_id !== null && (await repo.hasExternal(source, item.external_id))) {
+      return this.duplicate();
+    }
+    const exact =
+      this.window.findExact(fp, now)?.id ??
+      (await repo.findFingerprint(fp, new Date(now - CLUSTER_WINDOW_MS)));
+    if (exact !== null) return this.duplicate();
+
+    const key = storyKey(item.content);
+    const reporter = reporterKey(item.source_name, item.username);
+    const story = this.window.findStory(key, now);
+    if (story !== undefined) {
+      this.window.add(now, key, fp, story);
+      if (story.reporters.has(reporter)) return this.duplicate();
+      story.reporters.add(reporter);
+      const row = await repo.addAlsoReported(story.id, {
+        source_name: item.source_name,
+        username: item.username,
+        url: item.url,
+        received_at: new Date(now).toISOString(),
+      });
+      if (row !== null) this.publish(row);
+      this.stats.clustered += 1;
+      return { result: 'clustered', id: String(story.id) };
+    }
+
+    const snapshot = this.deps.prices.snapshot();
+    const row = await repo.insert({
+      source,
+      externalId: item.external_id,
+      fingerprint: fp,
+      content: item.content,
+      url: item.url,
+      icon: item.icon,
+      sourceName: item.source_name,
+      username: item.username,
+      mediaUrls: item.media_urls,
+      quote: item.quote,
+      publishedAt: item.published_at === null ? null : new Date(item.published_at),
+      receivedAt: new Date(now),
+      status: 'analyzing',
+      assets: [],
+      initialPrices: {},
+      alsoReportedBy: [],
+    });
+    if (row === null) return this.duplicate();
+    this.window.add(now, key, fp, { id: row.id, reporters: new Set([reporter]) });
+    this.stats.created += 1;
+    this.publish(row);
+    this.track(this.analyse(row, snapshot));
+    return { result: 'created', id: String(row.id) };
+  }
+
+  private duplicate(): IngestOutcome {
+    this.stats.duplicates += 1;
+    return { result: 'duplicate', id: null };
+  }
+
+  private async analyse(row: SignalRow, snapshot: ReadonlyMap<string, number>): Promise<void> {
+    const started = performance.now();
+    const result = await this.deps.analyzer.analyze({
+      content: row.content,
+      source_name: row.sourceName,
+      ...(row.username === null ? {} : { username: row.username }),
+      ...(row.quote === null
+        ? {}
+        : {
+            quote: {
+              content: row.quote.content,
+              ...(row.quote.source_name === null ? {} : { source_name: row.quote.source_name }),
+              ...(row.quote.username === null ? {} : { username: row.quote.username }),
+            },
+          }),
+      ...(row.url === null ? {} : { url: row.url }),
+      ...(row.publishedAt === null ? {} : { published_at: row.publishedAt.toISOString() }),
+    });
+    this.stats.analysisMs += performance.now() - started;
+    this.stats.analysed += 1;
+    const initialPrices = await pricesAt(result.assets, snapshot, this.deps.prices);
+    const done = await this.deps.repo.complete(row.id, {
+      asset: result.asset,
+      assets: result.assets,
+      eventType: result.event_type,
+      impactScore: result.impact_score,
+      sentiment: result.sentiment,
+      reasoning: result.reasoning,
+      engine: result.engine,
+      disagreement: result.disagreement ?? null,
+      initialPrices,
+    });
+    if (done !== null) this.publish(done);
+  }
+
+  private track(work: Promise<void>): void {
+    const p = work.catch((err: unknown) => this.deps.log.warn({ err }, 'signal analysis failed'));
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p));
+  }
+
+  private publish(row: SignalRow): void {
+    this.deps.bus
+      .publish('signal.published', { rev: row.rev, signal: toSignal(row) })
+      .catch((err: unknown) => this.deps.log.warn({ err }, 'signal.published not published'));
+  }
+
+  /** Resolves once every analysis under way has finished (shutdown, tests). */
+  async drain(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  async list(query: SignalsQuery): Promise<Signal[]> {
+    return (await this.deps.repo.list(query)).map(toSignal);
+  }
+
+  /** What changed after `rev` (at most `limit`, the latest), for a stream resume. */
+  async changedSince(rev: number, limit: number): Promise<{ rev: number; signal: Signal }[]> {
+    return (await this.deps.repo.changedSince(rev, limit)).map((row) => ({
+      rev: row.rev,
+      signal: toSignal(row),
+    }));
+  }
+
+  headRev(): Promise<number> {
+    return this.deps.repo.headRev();
+  }
+}

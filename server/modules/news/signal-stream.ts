@@ -1,0 +1,142 @@
+import type { Signal, StreamStatus } from '../../../src/contracts/signals';
+import { every, type Clock, type Disposer } from './news.types';
+
+/** The part of an HTTP response the stream writes to (a `ServerResponse` in production). */
+export interface StreamSink {
+  write(chunk: string | Uint8Array): boolean;
+  end(): void;
+  destroy(): void;
+  readonly writableLength: number;
+}
+
+export interface StreamOptions {
+  clock: Clock;
+  /** Milliseconds between heartbeat comments (15 s). */
+  heartbeatMs?: number;
+  /** A client with more unsent bytes than this is dropped (512 KB). */
+  maxBufferedBytes?: number;
+  onDrop?: () => void;
+}
+
+interface Client {
+  sink: StreamSink;
+  /** Live frames held while the client's missed signals are being replayed; null once live. */
+  held: { rev: number; frame: string }[] | null;
+}
+
+export const STREAM_DEFAULTS = { heartbeatMs: 15_000, maxBufferedBytes: 512 * 1024 } as const;
+
+export function signalFrame(rev: number, signal: Signal): string {
+  return `id: ${rev}\nevent: signal\ndata: ${JSON.stringify(signal)}\n\n`;
+}
+
+export function statusFrame(rev: number, status: StreamStatus): string {
+  return `id: ${rev}\nevent: status\ndata: ${JSON.stringify(status)}\n\n`;
+}
+
+/**
+ * Fans signals out to server-sent-event clients. Each publish is serialised once and written to every
+ * client; before each write the client's unsent bytes are checked and a slow client is dropped, never
+ * buffered without bound. A heartbeat comment goes out every `heartbeatMs`. Every frame carries an
+ * `id:` (the signal's revision), so a client that reconnects with `Last-Event-ID` is sent what changed.
+ */
+export class SignalStream {
+  private readonly clients = new Set<Client>();
+  private readonly o: Required<Omit<StreamOptions, 'onDrop'>> & Pick<StreamOptions, 'onDrop'>;
+  private stopHeartbeat: Disposer = () => undefined;
+  /** The highest revision broadcast so far: the id of a `status` frame sent mid-stream. */
+  private lastRev = 0;
+  readonly stats = { dropped: 0, frames: 0 };
+
+  constructor(opts: StreamOptions) {
+    this.o = { ...STREAM_DEFAULTS, ...opts };
+  }
+
+  start(headRev: number): void {
+    this.lastRev = Math.max(this.lastRev, headRev);
+    this.stopHeartbeat = every(this.o.clock, this.o.heartbeatMs, () => this.heartbeat());
+  }
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  get heartbeatMs(): number {
+    return this.o.heartbeatMs;
+  }
+
+  /**
+   * Adds a client. Frames published while `replay` runs are held and sent after the replayed ones (those
+   * already replayed are skipped), so a resume neither misses nor repeats a change.
+   */
+  async connect(
+    sink: StreamSink,
+    status: (cursor: number, resumed: number) => StreamStatus,
+    resumeFrom: number | null,
+    replay: (rev: number) => Promise<{ rev: number; signal: Signal }[]>,
+  ): Promise<Disposer> {
+    const client: Client = { sink, held: [] };
+    this.clients.add(client);
+    const missed = resumeFrom === null ? [] : await replay(resumeFrom);
+    if (!this.clients.has(client)) return () => undefined;
+    const cursor = resumeFrom ?? this.lastRev;
+    sink.write('retry: 3000\n\n');
+    this.write(client, statusFrame(cursor, status(cursor, missed.length)));
+    const sent = new Set<number>();
+    for (const m of missed) {
+      sent.add(m.rev);
+      this.write(client, signalFrame(m.rev, m.signal));
+    }
+    const held = client.held ?? [];
+    client.held = null;
+    for (const h of held) if (!sent.has(h.rev)) this.write(client, h.frame);
+    return () => this.disconnect(client);
+  }
+
+  private disconnect(client: Client): void {
+    this.clients.delete(client);
+  }
+
+  publish(rev: number, signal: Signal): void {
+    this.lastRev = Math.max(this.lastRev, rev);
+    if (this.clients.size === 0) return;
+    const text = signalFrame(rev, signal);
+    // Encoded once for every client rather than once per write.
+    const frame = Buffer.from(text);
+    for (const client of [...this.clients]) {
+      if (client.held !== null) client.held.push({ rev, frame: text });
+      else this.write(client, frame);
+    }
+  }
+
+  status(status: (cursor: number) => StreamStatus): void {
+    const frame = statusFrame(this.lastRev, status(this.lastRev));
+    for (const client of [...this.clients]) if (client.held === null) this.write(client, frame);
+  }
+
+  private heartbeat(): void {
+    for (const client of [...this.clients]) if (client.held === null) this.write(client, ': heartbeat\n\n');
+  }
+
+  /** The back-pressure rule: a client that cannot keep up is dropped. */
+  private write(client: Client, frame: string | Uint8Array): void {
+    if (client.sink.writableLength > this.o.maxBufferedBytes) {
+      this.stats.dropped += 1;
+      this.clients.delete(client);
+      this.o.onDrop?.();
+      client.sink.destroy();
+      return;
+    }
+    this.stats.frames += 1;
+    client.sink.write(frame);
+  }
+
+  /** Ends every stream (graceful shutdown). */
+  close(): void {
+    this.stopHeartbeat();
+    for (const client of [...this.clients]) {
+      this.clients.delete(client);
+      client.sink.end();
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import type { Disposer, NewsSource, RawItem, SourceContext } from '../news.types';
+import { rawItem } from '../news.types';
+import { REPLAY_AUTHORS, REPLAY_ITEMS, type ReplayEntry } from './replay-data';
+
+export const ASSET_BASE = '/api/news/assets';
+
+/** The bundled items as raw items; icons and media point at files served by this server. */
+export function replayItem(entry: ReplayEntry, index: number, loop: number, now: number): RawItem {
+  const [authorKey, content, extras] = entry;
+  const author = REPLAY_AUTHORS[authorKey];
+  const quoteAuthor = extras?.quote === undefined ? undefined : REPLAY_AUTHORS[extras.quote[0]];
+  return rawItem({
+    source_name: author.source_name,
+    username: author.username,
+    icon: `${ASSET_BASE}/icons/${author.icon}`,
+    content,
+    media_urls: (extras?.media ?? []).map((m) => `${ASSET_BASE}/media/${m}`),
+    quote:
+      extras?.quote === undefined || quoteAuthor === undefined
+        ? null
+        : {
+            source_name: quoteAuthor.source_name,
+            username: quoteAuthor.username,
+            icon: `${ASSET_BASE}/icons/${quoteAuthor.icon}`,
+            content: extras.quote[1],
+            media_urls: [],
+          },
+    published_at: new Date(now).toISOString(),
+    external_id: `replay-${loop}-${index}`,
+  });
+}
+
+export interface ReplayOptions {
+  /** Mean milliseconds between items; each gap varies ±40% so the feed does not tick like a clock. */
+  intervalMs: number;
+  items?: readonly ReplayEntry[];
+}
+
+/** A gap in [0.6, 1.4] × interval, the same for the same step. */
+export function gapMs(intervalMs: number, step: number): number {
+  const frac = (step * 0.6180339887) % 1;
+  return Math.max(1, Math.round(intervalMs * (0.6 + 0.8 * frac)));
+}
+
+/**
+ * Plays the bundled items in a loop. The position follows the clock (step = now / interval), so a
+ * restart continues where the feed would be rather than from the top, and each pass gets new ids.
+ */
+export class ReplaySource implements NewsSource {
+  readonly name = 'replay' as const;
+
+  constructor(private readonly o: ReplayOptions) {}
+
+  start(ctx: SourceContext): Disposer {
+    const items = this.o.items ?? REPLAY_ITEMS;
+    let step = Math.floor(ctx.clock.now() / this.o.intervalMs);
+    let stopped = false;
+    let cancel: Disposer = () => undefined;
+    ctx.setState('replay');
+    const next = (): void => {
+      if (stopped || items.length === 0) return;
+      const index = step % items.length;
+      const loop = Math.floor(step / items.length);
+      const entry = items[index] as ReplayEntry;
+      ctx.emit(replayItem(entry, index, loop, ctx.clock.now())).catch((err: unknown) => {
+        ctx.log.warn({ err }, 'replay item not ingested');
+      });
+      step += 1;
+      cancel = ctx.clock.setTimer(next, gapMs(this.o.intervalMs, step));
+    };
+    cancel = ctx.clock.setTimer(next, 0);
+    return () => {
+      stopped = true;
+      cancel();
+    };
+  }
+}
