@@ -161,7 +161,7 @@ function memorySink() {
 describe('SignalStream', () => {
   it('sends a heartbeat comment every 15 s on the injected clock, and stops on close', async () => {
     const clock = createFakeClock();
-    const stream = new SignalStream({ clock });
+    const stream = new SignalStream({ clock, defer: (f) => f() });
     stream.start(0);
     const sink = memorySink();
     await stream.connect(sink, status, null, () => Promise.resolve([]));
@@ -177,7 +177,7 @@ describe('SignalStream', () => {
   });
 
   it('holds live frames during a resume and sends them after the replay, without repeats', async () => {
-    const stream = new SignalStream({ clock: createFakeClock() });
+    const stream = new SignalStream({ clock: createFakeClock(), defer: (f) => f() });
     stream.start(10);
     const sink = memorySink();
     let release: (v: { rev: number; signal: Signal }[]) => void = () => undefined;
@@ -201,6 +201,7 @@ describe('SignalStream', () => {
       clock: createFakeClock(),
       maxBufferedBytes: 1000,
       onDrop: () => (dropped += 1),
+      defer: (f) => f(),
     });
     s2.start(0);
     await s2.connect(slow, status, null, () => Promise.resolve([]));
@@ -214,7 +215,11 @@ describe('SignalStream', () => {
   });
 
   it('drops a real client that stops reading, never buffering without bound', async () => {
-    const stream = new SignalStream({ clock: createFakeClock(), maxBufferedBytes: 64 * 1024 });
+    const stream = new SignalStream({
+      clock: createFakeClock(),
+      maxBufferedBytes: 64 * 1024,
+      defer: (f) => f(),
+    });
     stream.start(0);
     const server = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -241,5 +246,20 @@ describe('SignalStream', () => {
     stream.close();
     await reader.ended;
     await new Promise<void>((r) => server.close(() => r()));
+  });
+
+  it('writes the frames of one turn of the event loop to each client as one write', async () => {
+    const sink = memorySink();
+    let flush: (() => void) | null = null;
+    const stream = new SignalStream({ clock: createFakeClock(), defer: (f) => (flush = f) });
+    stream.start(0);
+    await stream.connect(sink, status, null, () => Promise.resolve([]));
+    const writesBefore = sink.out.length;
+    stream.publish(1, signal('a'));
+    stream.publish(2, signal('b'));
+    expect(sink.out.length).toBe(writesBefore);
+    (flush as (() => void) | null)?.();
+    expect(sink.out.length).toBe(writesBefore + 1);
+    expect(sink.out.at(-1)).toMatch(/^id: 1\nevent: signal[\s\S]*\n\nid: 2\nevent: signal/);
   });
 });
