@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import type { Config } from './config';
 
 /** Query parameters whose values never reach a log line. */
@@ -66,4 +66,27 @@ export function loggerOptions(
         }
       : {}),
   };
+}
+
+/**
+ * Fastify makes a child logger for every request; with redaction on, pino compiles the bindings of each
+ * one. Most requests never log (health checks, quiet routes), so the child is made on its first use.
+ */
+export function lazyChildLogger(
+  logger: FastifyBaseLogger,
+  bindings: Parameters<FastifyBaseLogger['child']>[0],
+  opts?: Parameters<FastifyBaseLogger['child']>[1],
+): FastifyBaseLogger {
+  let child: FastifyBaseLogger | null = null;
+  const real = (): FastifyBaseLogger => (child ??= logger.child(bindings, opts));
+  return new Proxy(logger, {
+    get(_target, prop) {
+      const target = real();
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+    set(_target, prop, value) {
+      return Reflect.set(real(), prop, value);
+    },
+  });
 }
