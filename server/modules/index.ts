@@ -5,6 +5,7 @@ import marketModule from './market';
 import newsModule from './news';
 import tradingModule from './trading';
 import usersRoutes from './users/users.routes';
+import watchlistRoutes from './watchlist/watchlist.routes';
 
 /**
  * Every module's routes, registered under /api in this order. A module is a Fastify plugin that reads
@@ -18,4 +19,5 @@ export const MODULES: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'news', routes: newsModule },
   { name: 'users', routes: usersRoutes },
   { name: 'trading', routes: tradingModule },
+  { name: 'watchlist', routes: watchlistRoutes },
 ];

@@ -1,10 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { systemClock } from '../services/clock';
+import { browserNotifications, webAudioSound } from './alertPorts';
 import { App } from './App';
 import { ServicesProvider } from './AppContext';
 import { browserHistory } from './historyPort';
 import { createAppServices } from './services';
+import { browserSignalStream } from './signalStreamPort';
+import { browserStorage } from './storagePort';
 import './styles/base.css';
 import './styles/dashboard.css';
 import './styles/pages.css';
@@ -16,9 +19,15 @@ const services = createAppServices({
   history: browserHistory(),
   clock: systemClock,
   userAgent: navigator.userAgent,
+  storage: browserStorage(),
   dialogs: { confirm: (message) => window.confirm(message), alert: (message) => window.alert(message) },
+  signalStream: browserSignalStream(),
+  sound: webAudioSound(),
+  notifications: browserNotifications(),
 });
 services.start();
+// `open 2` and the cards' headers open a source in a new tab, never with access back to this page.
+services.stores.feedView.onOpenUrl((url) => window.open(url, '_blank', 'noopener,noreferrer'));
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root element.');

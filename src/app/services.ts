@@ -1,10 +1,15 @@
 import { computed } from '@preact/signals-core';
 import { createCommands, type Commands } from '../commands';
+import { createShell } from '../commands/shell';
 import { createApi, type Api, type FetchImpl } from '../services/api';
 import { createAuthModels, resumeSession, type AuthModels } from '../services/auth';
 import type { Clock } from '../services/clock';
 import { describeUserAgent } from '../contracts/userAgent';
+import type { NotificationPort, SoundPort } from '../services/feed/alerts';
+import { createFeedService, type FeedService } from '../services/feed/feedService';
+import type { SignalStreamPort } from '../services/feed/signalChannel';
 import { startHealthPolling } from '../services/health';
+import { createLayoutStore, type LayoutStore } from '../services/layout';
 import { createChartModel, type ChartModel } from '../services/market/chartModel';
 import {
   createPriceChannel,
@@ -13,7 +18,10 @@ import {
   type WebSocketClass,
 } from '../services/market/priceChannel';
 import { createRouter, type HistoryPort, type Router } from '../services/router';
+import { createPaletteModel, type PaletteModel } from '../services/palette';
+import { memoryStorage, type StoragePort } from '../services/storage';
 import { createStores, type Stores } from '../services/stores';
+import { createHistoryStore } from '../services/terminal/history';
 import { failure } from '../services/terminal/output';
 import {
   BANNER,
@@ -46,7 +54,19 @@ export interface AppConfig {
   userAgent?: string;
   /** confirm/alert for the positions pane; the browser's own (window.confirm/alert) in the app. */
   dialogs?: Dialogs;
+  /** Where history, aliases, the layout and palette ranking are kept; localStorage in the app. */
+  storage?: StoragePort;
+  /** The signal stream's transport (a SharedWorker in the app); none by default. */
+  signalStream?: SignalStreamPort;
+  /** The alert sounds (Web Audio in the app); silent by default. */
+  sound?: SoundPort;
+  /** Browser notifications (the Notification API in the app); none by default. */
+  notifications?: NotificationPort;
 }
+
+/** No stream: the feed shows what is saved or seeded (tests that do not drive the stream). */
+const NO_STREAM: SignalStreamPort = { connect: () => () => undefined };
+const SILENT: SoundPort = { play: () => undefined };
 
 /** Tests render without real dialogs: nothing is confirmed and alerts go nowhere unless they pass their own. */
 const NO_DIALOGS: Dialogs = { confirm: () => false, alert: () => undefined };
@@ -58,6 +78,10 @@ export interface AppServices {
   api: Api;
   commands: Commands;
   terminal: TerminalSession;
+  /** The Ctrl+K command palette. */
+  palette: PaletteModel;
+  /** The saved pane sizes, `layout reset`, and focus requests from keys. */
+  layout: LayoutStore;
   tradePanel: TradePanelModel;
   /** The Open Positions pane's buttons: close one (confirmed), close all, refresh. */
   positions: PositionsActions;
@@ -68,6 +92,8 @@ export interface AppServices {
   auth: AuthModels;
   prices: PriceChannel;
   chart: ChartModel;
+  /** The signal feed: stream, alerts, quick trade from a card, watchlist toggles, the ticking clock. */
+  feed: FeedService;
   /**
    * Starts history tracking, health polling, the price and positions channels, the order preview and
    * the session refresh; returns the disposer.
@@ -76,7 +102,12 @@ export interface AppServices {
 }
 
 export function createAppServices(config: AppConfig): AppServices {
-  const stores = createStores();
+  const storage = config.storage ?? memoryStorage();
+  const stores = createStores({
+    storage,
+    clock: config.clock,
+    ...(config.notifications === undefined ? {} : { notifications: config.notifications }),
+  });
   const router = createRouter(config.history);
   const api = createApi({
     mainBase: config.mainBase,
@@ -85,13 +116,25 @@ export function createAppServices(config: AppConfig): AppServices {
     tokens: stores.session,
     navigate: (path) => router.navigate(path),
   });
-  const commands = createCommands({ stores, api });
-  // Orders go to the paper exchange in this version: the prompt says so whenever one can be placed.
-  const venueTag = computed(() => (stores.session.isLoggedIn.value ? TRADING_TEXT.paperBadge : null));
+  const layout = createLayoutStore(storage);
+  // History and aliases belong to the user at the prompt (guest when logged out).
+  const userName = computed(() => stores.session.user.value?.username ?? 'guest', { name: 'app.user' });
+  const shell = createShell({ storage, user: userName, layout });
+  const commands = createCommands({ stores, api, shell });
+  // Orders go to the paper exchange in this version: the prompt says so (`guest@BTC/USDT paper ›`).
+  const venueTag = computed(() => TRADING_TEXT.paperBadge);
   const terminal = createTerminalSession({
     commands,
     terminal: stores.terminal,
     prompt: promptSignal(stores.session, stores.ui, venueTag),
+    history: createHistoryStore(storage, userName),
+    clock: config.clock,
+  });
+  const palette = createPaletteModel({
+    registry: commands.registry,
+    execute: (line) => terminal.execute(line, 'ui'),
+    storage,
+    clock: config.clock,
   });
   stores.terminal.print(BANNER);
   const auth = createAuthModels({
@@ -121,6 +164,16 @@ export function createAppServices(config: AppConfig): AppServices {
     clock: config.clock,
     notify: (text) => stores.terminal.print([failure(text)]),
   });
+  const feed = createFeedService({
+    stores,
+    main: api.main,
+    trading: api.trading,
+    mainBase: config.mainBase,
+    prices,
+    stream: config.signalStream ?? NO_STREAM,
+    sound: config.sound ?? SILENT,
+    clock: config.clock,
+  });
   const orderPreview = createOrderPreview({
     draft: terminal.draft,
     readOrder: (line) => commands.readOrder(line),
@@ -134,6 +187,8 @@ export function createAppServices(config: AppConfig): AppServices {
     api,
     commands,
     terminal,
+    palette,
+    layout,
     tradePanel: createTradePanelModel({
       session: stores.session,
       trading: api.trading,
@@ -149,6 +204,7 @@ export function createAppServices(config: AppConfig): AppServices {
     auth,
     prices,
     chart,
+    feed,
     start() {
       const stopHistory = router.start();
       const stopHealth = startHealthPolling(api.main, stores.connection, config.clock);
@@ -156,8 +212,10 @@ export function createAppServices(config: AppConfig): AppServices {
       const stopChart = chart.start();
       const stopPositions = positionsChannel.start();
       const stopPreview = orderPreview.start();
+      const stopFeed = feed.start();
       void resumeSession(api, stores.session);
       return () => {
+        stopFeed();
         stopPositions();
         stopPreview();
         stopHistory();

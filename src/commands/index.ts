@@ -1,15 +1,25 @@
+import { withSignal } from '../services/api';
+import { muted } from '../services/terminal/output';
 import type { CommandLine } from '../services/terminal/session';
 import accountCommands from './areas/account';
+import alertsCommands from './areas/alerts';
+import amountsCommands from './areas/amounts';
 import authCommands from './areas/auth';
 import coreCommands from './areas/core';
+import feedCommands, { rewriteSignalTrade } from './areas/feed';
 import marketCommands from './areas/market';
 import tradingCommands from './areas/trading';
-import { readOrderLine, rewriteLine } from './areas/tradingGrammar';
+import watchlistCommands from './areas/watchlist';
+import { ORDER_COMMAND, readOrderLine, rewriteLine } from './areas/tradingGrammar';
+import { expandLine } from './chain';
+import { completeLine, type Completion } from './completion';
 import type { OrderParse } from './grammar/order';
-import { createRegistry, type CommandRegistry } from './registry';
+import { createRegistry, type CommandOutcome, type CommandRegistry, type ExitStatus } from './registry';
+import { createShell, type Shell } from './shell';
 import type { CommandContext, CommandDefinition } from './types';
 
 export type { CommandContext, CommandDefinition } from './types';
+export type { CommandOutcome, ExitStatus } from './registry';
 export { defineCommand } from './types';
 
 /** Every command area, in the order `help` lists them. Add a new area file here. */
@@ -19,25 +29,80 @@ export const AREAS: readonly (readonly CommandDefinition[])[] = [
   tradingCommands,
   authCommands,
   accountCommands,
+  feedCommands,
+  watchlistCommands,
+  alertsCommands,
+  amountsCommands,
 ];
+
+export interface RunOptions {
+  /** Cancels the line (Ctrl+C): the running command's API calls stop. */
+  signal?: AbortSignal;
+}
 
 export interface Commands extends CommandLine {
   registry: CommandRegistry;
+  shell: Shell;
+  /** Runs a line (aliases expanded, `;` parts in turn, stopping at the first that fails). */
+  run(line: string, options?: RunOptions): Promise<CommandOutcome>;
+  /** Tab completion for the text before the cursor. */
+  completeLine(text: string): Completion;
   /** The order a typed line stands for (on the chosen symbol), or null when it is not an order line. */
   readOrder(line: string): OrderParse | null;
 }
 
-/** Builds the registry with every area and binds it to a context (stores and API clients). */
-export function createCommands(ctx: Omit<CommandContext, 'registry'>): Commands {
+export const STOPPED_TEXT = 'Stopped: the rest of the line was not run.';
+
+/** Builds the registry with every area and binds it to a context (stores, API clients, shell). */
+export function createCommands(
+  ctx: Omit<CommandContext, 'registry' | 'signal' | 'shell'> & { shell?: Shell },
+): Commands {
   const registry = createRegistry();
   for (const area of AREAS) for (const command of area) registry.register(command);
-  const bound: CommandContext = { ...ctx, registry };
+  const shell = ctx.shell ?? createShell();
   const isCommand = (word: string): boolean => registry.get(word) !== undefined;
+
+  const run = async (line: string, options: RunOptions = {}): Promise<CommandOutcome> => {
+    const signal = options.signal ?? new AbortController().signal;
+    const bound: CommandContext = {
+      stores: ctx.stores,
+      api: { main: withSignal(ctx.api.main, signal), trading: withSignal(ctx.api.trading, signal) },
+      registry,
+      signal,
+      shell,
+    };
+    const parts = expandLine(line, shell.aliases.all.peek());
+    const outcome: CommandOutcome = { lines: [], exit: 0 };
+    for (const [index, part] of parts.entries()) {
+      // A ticker alone chooses the symbol (`eth`); `btc long 5k` and `eth up 5k` reach the order grammar.
+      // `2 long 500` trades the asset of the second signal on screen.
+      const result = await registry.execute(rewriteLine(rewriteSignalTrade(part), isCommand), bound);
+      outcome.lines.push(...result.lines);
+      outcome.data = result.data;
+      outcome.exit = Math.max(outcome.exit, result.exit) as ExitStatus;
+      if (signal.aborted) break;
+      if (result.exit !== 0 && index < parts.length - 1) {
+        outcome.lines.push(muted(STOPPED_TEXT));
+        break;
+      }
+    }
+    return outcome;
+  };
+
   return {
     registry,
-    // A ticker alone chooses the symbol (`eth`); `btc long 5k` and `eth up 5k` reach the order grammar.
-    runLine: (line) => registry.runLine(rewriteLine(line, isCommand), bound),
-    complete: (prefix) => registry.complete(prefix),
-    readOrder: (line) => readOrderLine(line, ctx.stores.ui.ticker.value, isCommand),
+    shell,
+    run,
+    runLine: async (line, signal) => (await run(line, signal === undefined ? {} : { signal })).lines,
+    completeLine: (text) =>
+      completeLine(text, { registry, stores: ctx.stores, shell, orderCommand: ORDER_COMMAND }),
+    complete: (text) =>
+      completeLine(text, { registry, stores: ctx.stores, shell, orderCommand: ORDER_COMMAND }),
+    readOrder: (line) => {
+      const [only, ...more] = expandLine(line, shell.aliases.all.peek());
+      return only === undefined || more.length > 0
+        ? null
+        : readOrderLine(rewriteSignalTrade(only), ctx.stores.ui.ticker.value, isCommand);
+    },
   };
 }

@@ -22,7 +22,13 @@ const echo = defineCommand({
 
 const ctx = (): CommandContext => {
   const { stores, api, commands } = scriptedSession();
-  return { stores, api, registry: commands.registry };
+  return {
+    stores,
+    api,
+    registry: commands.registry,
+    signal: new AbortController().signal,
+    shell: commands.shell,
+  };
 };
 
 describe('command registry', () => {
@@ -69,7 +75,12 @@ describe('command registry', () => {
   it('answers an unknown command with a hint and a blank line with nothing', async () => {
     const { type } = scriptedSession();
     expect(await type('frobnicate now')).toEqual([
-      'error: Unknown command: frobnicate. Type "help" to list commands.',
+      'error: Unknown command: \'frobnicate\'. Type "help" to list commands.',
+    ]);
+    expect(await type('hlep')).toEqual(["error: Unknown command: 'hlep'. Did you mean 'help'?"]);
+    expect(await type('postions')).toEqual(["error: Unknown command: 'postions'. Did you mean 'positions'?"]);
+    expect(await type('2fa setpu')).toEqual([
+      "error: Unknown command: '2fa setpu'. Did you mean '2fa setup'?",
     ]);
     expect(await type('   ')).toEqual([]);
   });

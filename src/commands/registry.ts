@@ -1,30 +1,62 @@
 import { errorMessage } from '../services/api/errors';
 import { failure, muted, type OutputLine } from '../services/terminal/output';
+import { CommandParseError } from './errors';
 import { parseArguments, tokenize } from './parse';
-import type { CommandContext, CommandDefinition, RegistryView } from './types';
+import { unknownCommandText } from './suggest';
+import type { CommandContext, CommandDefinition, CommandOutput, RegistryView } from './types';
+
+/** 0 done, 1 refused (by the server, or a rule such as "log in first"), 2 bad usage. */
+export type ExitStatus = 0 | 1 | 2;
+
+/** One command's answer: its lines, its data (for `--json`) and how it ended. */
+export interface CommandOutcome extends CommandOutput {
+  exit: ExitStatus;
+}
+
+/** A line resolved to its command and checked arguments, before anything runs. */
+export interface Invocation {
+  definition: CommandDefinition;
+  args: unknown;
+}
 
 export interface CommandRegistry extends RegistryView {
   /** Adds a command; throws when its name or an alias is taken or its usage does not start with its name. */
   register(definition: CommandDefinition): void;
-  /** Parses and runs one line; never throws: every failure becomes an error line. */
+  /** The command a line calls, with checked arguments. Throws only {@link CommandParseError}. */
+  resolve(line: string): Invocation;
+  /** Parses and runs one line; never throws: every failure becomes an error line and an exit status. */
+  execute(line: string, ctx: CommandContext): Promise<CommandOutcome>;
+  /** {@link execute}'s lines. */
   runLine(line: string, ctx: CommandContext): Promise<OutputLine[]>;
 }
 
 /** One word, or two for commands in a group such as `rule add` or `2fa setup`. */
 const NAME = /^[a-z0-9][a-z0-9-]*( [a-z][a-z0-9-]*)?$/;
 
-export const unknownCommandText = (name: string): string =>
-  `Unknown command: ${name}. Type "help" to list commands.`;
+export const CANCELLED_TEXT = 'Cancelled.';
+
+const USAGE_ERRORS = new Set(['unknown-command', 'parse', 'invalid-args']);
+
+/** The exit status lines stand for: a usage error wins, then any other error. */
+export function exitStatus(lines: readonly OutputLine[]): ExitStatus {
+  const errors = lines.filter((l) => l.tone === 'error');
+  if (errors.some((l) => l.code !== undefined && USAGE_ERRORS.has(l.code))) return 2;
+  return errors.length > 0 ? 1 : 0;
+}
+
+const normalise = (result: OutputLine[] | CommandOutput): CommandOutput =>
+  Array.isArray(result) ? { lines: result } : result;
 
 export function createRegistry(): CommandRegistry {
   const commands: CommandDefinition[] = [];
   const byName = new Map<string, CommandDefinition>();
 
   const get = (name: string): CommandDefinition | undefined => byName.get(name.toLowerCase());
+  const names = (): string[] => [...byName.keys()];
 
   const register = (definition: CommandDefinition): void => {
-    const names = [definition.name, ...(definition.aliases ?? [])];
-    for (const name of names) {
+    const all = [definition.name, ...(definition.aliases ?? [])];
+    for (const name of all) {
       if (!NAME.test(name)) {
         throw new Error(
           `Command name "${name}" must be one or two lower-case words (letters, digits, dashes).`,
@@ -38,42 +70,67 @@ export function createRegistry(): CommandRegistry {
     if (definition.usage !== definition.name && !definition.usage.startsWith(`${definition.name} `)) {
       throw new Error(`Usage of "${definition.name}" must start with its name.`);
     }
-    if (new Set(names).size !== names.length) throw new Error(`"${definition.name}" repeats an alias.`);
+    if (new Set(all).size !== all.length) throw new Error(`"${definition.name}" repeats an alias.`);
     commands.push(definition);
-    for (const name of names) byName.set(name, definition);
+    for (const name of all) byName.set(name, definition);
   };
 
-  const runLine = async (line: string, ctx: CommandContext): Promise<OutputLine[]> => {
+  /** The name the person meant, for "Did you mean": a group's sub-command, or any name. */
+  const unknown = (first: string, second: string | undefined): CommandParseError => {
+    const group = names().filter((n) => n.startsWith(`${first.toLowerCase()} `));
+    if (group.length > 0 && second !== undefined) {
+      const typed = `${first} ${second}`;
+      return new CommandParseError('unknown-command', [unknownCommandText(typed, group)]);
+    }
+    return new CommandParseError('unknown-command', [unknownCommandText(first, names())]);
+  };
+
+  const resolve = (line: string): Invocation => {
     const { words, error } = tokenize(line);
-    if (error !== undefined) return [failure(error, 'parse')];
+    if (error !== undefined) throw new CommandParseError('parse', [error]);
     const [first, second] = words;
-    if (first === undefined) return [];
+    if (first === undefined) throw new CommandParseError('parse', ['Type a command.']);
     // A two-word command (`rule add`) wins over a one-word command with an argument.
     const pair = second === undefined ? undefined : get(`${first} ${second}`);
     const definition = pair ?? get(first);
-    if (definition === undefined) return [failure(unknownCommandText(first), 'unknown-command')];
+    if (definition === undefined) throw unknown(first, second);
     const rest = words.slice(pair === undefined ? 1 : 2);
-
     const parsed = parseArguments(definition, rest);
-    if (!parsed.ok) return [failure(parsed.message, 'parse'), muted(`Usage: ${definition.usage}`)];
+    if (!parsed.ok) throw new CommandParseError('parse', [parsed.message], definition.usage);
     const checked = definition.args.safeParse(parsed.values);
     if (!checked.success) {
-      return [
-        ...checked.error.issues.map((issue) => failure(issue.message, 'invalid-args')),
-        muted(`Usage: ${definition.usage}`),
-      ];
+      const messages = checked.error.issues.map((issue) => issue.message);
+      throw new CommandParseError('invalid-args', messages, definition.usage);
+    }
+    return { definition, args: checked.data };
+  };
+
+  const execute = async (line: string, ctx: CommandContext): Promise<CommandOutcome> => {
+    let invocation: Invocation;
+    try {
+      invocation = resolve(line);
+    } catch (thrown) {
+      if (!(thrown instanceof CommandParseError)) throw thrown;
+      const lines = thrown.messages.map((m) => failure(m, thrown.code));
+      if (thrown.usage !== undefined) lines.push(muted(`Usage: ${thrown.usage}`));
+      return { lines, exit: 2 };
     }
     try {
-      return await definition.run(ctx, checked.data);
+      const output = normalise(await invocation.definition.run(ctx, invocation.args));
+      if (ctx.signal.aborted) return { lines: [muted(CANCELLED_TEXT)], exit: 1 };
+      return { ...output, exit: exitStatus(output.lines) };
     } catch (thrown) {
+      if (ctx.signal.aborted) return { lines: [muted(CANCELLED_TEXT)], exit: 1 };
       const fallback = thrown instanceof Error && thrown.message !== '' ? thrown.message : 'Command failed.';
-      return [failure(errorMessage(thrown, fallback))];
+      return { lines: [failure(errorMessage(thrown, fallback))], exit: 1 };
     }
   };
 
   return {
     register,
-    runLine,
+    resolve,
+    execute,
+    runLine: async (line, ctx) => (await execute(line, ctx)).lines,
     get,
     list: () => commands,
     complete: (prefix) =>

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Api } from '../services/api';
 import type { Stores } from '../services/stores';
 import type { OutputLine } from '../services/terminal/output';
+import type { Shell } from './shell';
 
 /** An option a command accepts, in commander's flag syntax, e.g. `-a, --all`. */
 export interface OptionSpec {
@@ -14,9 +15,33 @@ export interface CommandContext {
   stores: Stores;
   api: Pick<Api, 'main' | 'trading'>;
   registry: RegistryView;
+  /** Aborted when the person cancels the command (Ctrl+C); the API clients of `api` honour it. */
+  signal: AbortSignal;
+  /** Aliases, console preferences (the fat-finger cap) and the browser layout, when there is one. */
+  shell: Shell;
 }
 
-export type CommandResult = OutputLine[] | Promise<OutputLine[]>;
+/** Lines to print and, for `--json` and other programs, the same answer as data. */
+export interface CommandOutput {
+  lines: OutputLine[];
+  data?: unknown;
+}
+
+export type CommandResult = OutputLine[] | CommandOutput | Promise<OutputLine[] | CommandOutput>;
+
+/** What a completion provider sees: the stores, the word being completed and the words before it. */
+export interface CompletionContext {
+  stores: Stores;
+  shell: Shell;
+  registry: RegistryView;
+  /** The part of the word typed so far (may be empty). */
+  prefix: string;
+  /** The arguments already typed before this one. */
+  before: readonly string[];
+}
+
+/** Candidates for one argument; the engine keeps those that start with the prefix. */
+export type CompletionProvider = (ctx: CompletionContext) => readonly string[];
 
 /**
  * One command, defined once and called by the terminal, the palette, pane buttons, the CLI and tests.
@@ -33,6 +58,8 @@ export interface CommandDefinition<S extends z.ZodType = z.ZodType> {
   examples: readonly string[];
   options?: readonly OptionSpec[];
   args: S;
+  /** Tab completion for positional arguments, by argument name (as in `usage`). */
+  complete?: Readonly<Record<string, CompletionProvider>>;
   run(ctx: CommandContext, args: z.output<S>): CommandResult;
 }
 

@@ -1,13 +1,157 @@
-/** The signal feed; live signals arrive in a later change. */
-export function FeedPane() {
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect, useRef } from 'react';
+import { useServices } from '../app/AppContext';
+import { handleFeedKey } from '../services/feed/feedKeys';
+import { MIN_IMPACT } from '../services/feed/feedView';
+import { AlertsModal } from './AlertsModal';
+import { SignalCard } from './SignalCard';
+import './feed.css';
+
+function isEditable(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}
+
+/** Tabs, the sentiment buttons and the Min Impact slider (spec §2). */
+function FeedControls() {
+  useSignals();
+  const { stores } = useServices();
+  const view = stores.feedView;
+  const tab = view.tab.value;
+  const filters = view.filters.value;
+  const loggedIn = stores.session.isLoggedIn.value;
   return (
-    <section className="pane" aria-labelledby="feed-title">
+    <div className="feed-controls">
+      <div className="feed-tabs" role="tablist" aria-label="Feed">
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === 'all'}
+          className={`feed-tab${tab === 'all' ? ' active' : ''}`}
+          onClick={() => view.chooseTab('all')}
+        >
+          All News
+        </button>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === 'watchlist'}
+          className={`feed-tab${tab === 'watchlist' ? ' active' : ''}`}
+          disabled={!loggedIn}
+          title={loggedIn ? undefined : 'Log in to use the watchlist'}
+          onClick={() => view.chooseTab('watchlist')}
+        >
+          My Watchlist
+        </button>
+      </div>
+      <div className="feed-filters">
+        <button
+          type="button"
+          className={`feed-filter positive${filters.sentiment === 'positive' ? ' active' : ''}`}
+          aria-pressed={filters.sentiment === 'positive'}
+          onClick={() => view.toggleSentiment('positive')}
+        >
+          Positive
+        </button>
+        <button
+          type="button"
+          className={`feed-filter negative${filters.sentiment === 'negative' ? ' active' : ''}`}
+          aria-pressed={filters.sentiment === 'negative'}
+          onClick={() => view.toggleSentiment('negative')}
+        >
+          Negative
+        </button>
+        <label className="feed-impact">
+          <span>Min Impact</span>
+          <input
+            type="range"
+            min={MIN_IMPACT.min}
+            max={MIN_IMPACT.max}
+            step={MIN_IMPACT.step}
+            value={filters.minImpact}
+            aria-label="Min Impact"
+            onChange={(event) => view.setMinImpact(Number(event.target.value))}
+          />
+          <output data-testid="min-impact">{filters.minImpact}</output>
+        </label>
+      </div>
+    </div>
+  );
+}
+
+/** The signal feed: controls, then the cards, newest on top. */
+export function FeedPane() {
+  useSignals();
+  const services = useServices();
+  const { stores, feed } = services;
+  const view = stores.feedView;
+  const list = view.visible.value;
+  const focusedId = view.focusedId.value;
+  const highlighted = stores.feed.highlighted.value;
+  const notice = feed.watchlistToggles.notice.value;
+  const all = stores.feed.signals.value.length;
+  const root = useRef<HTMLElement>(null);
+
+  // The keys work while focus is anywhere in the feed's frame (`g f` focuses the frame).
+  useEffect(() => {
+    const frame = root.current?.closest<HTMLElement>('[data-pane="feed"]') ?? root.current;
+    if (frame === null) return;
+    const onKeyDown = (event: KeyboardEvent): void => {
+      const used = handleFeedKey(
+        {
+          key: event.key,
+          ctrlKey: event.ctrlKey,
+          metaKey: event.metaKey,
+          altKey: event.altKey,
+          inEditable: isEditable(event.target),
+        },
+        { view, quickTrade: feed.quickTrade, amounts: stores.quickAmounts.amounts },
+      );
+      if (used) event.preventDefault();
+    };
+    frame.addEventListener('keydown', onKeyDown);
+    return () => frame.removeEventListener('keydown', onKeyDown);
+  }, [view, feed.quickTrade, stores.quickAmounts]);
+
+  useEffect(() => {
+    if (focusedId === null) return;
+    root.current?.querySelector(`[data-id="${CSS.escape(focusedId)}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [focusedId]);
+
+  return (
+    <section className="pane feed-pane" aria-labelledby="feed-title" ref={root} data-testid="feed-pane">
       <div className="pane-header">
         <h2 id="feed-title">Signals</h2>
+        <span className="feed-count" data-testid="feed-count">
+          {list.length === all ? all : `${list.length} / ${all}`}
+        </span>
+        <button type="button" className="feed-alerts-button" onClick={() => stores.alerts.openModal()}>
+          Alerts
+        </button>
       </div>
-      <div className="pane-body pane-empty" data-testid="feed-empty">
-        Waiting for signals…
-      </div>
+      <FeedControls />
+      {notice === null ? null : (
+        <div className="feed-notice" role="alert" data-testid="feed-notice">
+          {notice}
+        </div>
+      )}
+      {list.length === 0 ? (
+        <div className="pane-body pane-empty" data-testid="feed-empty">
+          {all === 0 ? 'Waiting for signals…' : 'No signals match these filters.'}
+        </div>
+      ) : (
+        <div className="pane-body feed-list" role="feed" aria-label="Signals">
+          {list.map((s) => (
+            <SignalCard
+              key={s.id}
+              signal={s}
+              focused={s.id === focusedId}
+              highlighted={highlighted.has(s.id)}
+            />
+          ))}
+        </div>
+      )}
+      <AlertsModal />
     </section>
   );
 }

@@ -62,10 +62,12 @@ describe('header symbol search', () => {
 });
 
 describe('live indicator and simulated-prices badge', () => {
-  it('says Live only while the price channel is connected', () => {
+  it('says Live only while the price channel and the signal stream are both connected', () => {
     const { services } = renderWithServices(<LiveIndicator />);
     expect(screen.getByTestId('live-indicator').textContent).toBe('Connecting');
     act(() => services.stores.connection.setChannel('prices', true));
+    expect(screen.getByTestId('live-indicator').textContent).toBe('Connecting');
+    act(() => services.stores.connection.setChannel('signals', true));
     expect(screen.getByTestId('live-indicator').textContent).toBe('Live');
     act(() => services.stores.connection.setChannel('prices', false));
     expect(screen.getByTestId('live-indicator').textContent).toBe('Connecting');

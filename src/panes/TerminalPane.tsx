@@ -23,6 +23,12 @@ export function TerminalPane() {
       lineHeight: 1.2,
       cursorBlink: true,
       scrollback: 2000,
+      // Output links are OSC 8 hyperlinks: they open in a new tab, http(s) only.
+      linkHandler: {
+        activate: (_event, uri) => {
+          if (/^https?:\/\//.test(uri)) window.open(uri, '_blank', 'noopener,noreferrer');
+        },
+      },
     });
     const fit = new FitAddon();
     term.loadAddon(fit);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTerminalFocusShortcut, type KeyPress } from './keyboard';
+import { KEY_MAP, createShortcutReader, isTerminalFocusShortcut, type KeyPress } from './keyboard';
 
 const press = (over: Partial<KeyPress>): KeyPress => ({
   key: 'a',
@@ -23,5 +23,43 @@ describe('terminal focus shortcut', () => {
     expect(isTerminalFocusShortcut(press({ key: '/', ctrlKey: true }))).toBe(false);
     expect(isTerminalFocusShortcut(press({ key: '/', metaKey: true }))).toBe(false);
     expect(isTerminalFocusShortcut(press({ key: 'k' }))).toBe(false);
+  });
+});
+
+describe('global shortcut reader', () => {
+  const key = (k: string, over: Partial<KeyPress> = {}): KeyPress => press({ key: k, ...over });
+
+  it('opens the palette on Ctrl+K and Cmd+K, even while typing', () => {
+    const read = createShortcutReader();
+    expect(read(key('k', { ctrlKey: true, inEditable: true }))).toEqual({ type: 'palette' });
+    expect(read(key('K', { metaKey: true }))).toEqual({ type: 'palette' });
+    expect(read(key('k'))).toBeNull();
+  });
+
+  it('focuses panes on Ctrl+1..4 and on g then f/c/p/t within 1.5 s', () => {
+    const read = createShortcutReader();
+    expect(read(key('1', { ctrlKey: true, code: 'Digit1', inEditable: true }))).toEqual({
+      type: 'focus',
+      pane: 'feed',
+    });
+    expect(read(key('4', { ctrlKey: true, code: 'Digit4' }))).toEqual({ type: 'focus', pane: 'terminal' });
+    expect(read(key('g', { time: 0 }))).toBeNull();
+    expect(read(key('c', { time: 500 }))).toEqual({ type: 'focus', pane: 'chart' });
+    read(key('g', { time: 1000 }));
+    expect(read(key('p', { time: 1200 }))).toEqual({ type: 'focus', pane: 'positions' });
+    read(key('g', { time: 2000 }));
+    expect(read(key('t', { time: 4000 }))).toBeNull(); // too late
+    read(key('g', { time: 5000 }));
+    expect(read(key('x', { time: 5100 }))).toBeNull();
+    expect(read(key('f', { time: 5200 }))).toBeNull(); // the sequence was broken by x
+    read(key('g', { time: 6000, inEditable: true }));
+    expect(read(key('f', { time: 6100, inEditable: true }))).toBeNull(); // typing in a field
+  });
+
+  it('shows the key map on ?, and every key it lists is documented', () => {
+    const read = createShortcutReader();
+    expect(read(key('?'))).toEqual({ type: 'keymap' });
+    expect(read(key('?', { inEditable: true }))).toBeNull();
+    expect(KEY_MAP.map((k) => k.keys)).toEqual(expect.arrayContaining(['Ctrl+K / Cmd+K', '?', 'Ctrl+R']));
   });
 });

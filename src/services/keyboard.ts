@@ -1,4 +1,4 @@
-/** The parts of a key press the focus shortcut looks at. */
+/** The parts of a key press the shortcuts look at. */
 export interface KeyPress {
   key: string;
   code?: string;
@@ -7,11 +7,68 @@ export interface KeyPress {
   altKey: boolean;
   /** The press happened in a text field, a select or an editable element (xterm's input included). */
   inEditable: boolean;
+  /** When it happened, in ms (the event's timeStamp); `g` then a letter must come within a second and a half. */
+  time?: number;
 }
+
+/** The panes a key can focus, in the order of Ctrl+1..4. */
+export const PANES = ['feed', 'chart', 'positions', 'terminal'] as const;
+export type PaneId = (typeof PANES)[number];
+
+export type ShortcutAction = { type: 'focus'; pane: PaneId } | { type: 'palette' } | { type: 'keymap' };
+
+/** Every global key, as `?` shows it and the README lists it. */
+export const KEY_MAP: readonly { keys: string; does: string }[] = [
+  { keys: 'Ctrl+K / Cmd+K', does: 'open the command palette' },
+  { keys: '/ or Ctrl+`', does: 'focus the command line' },
+  { keys: 'g f / g c / g p / g t', does: 'focus the feed, chart, positions or terminal' },
+  { keys: 'Ctrl+1 … Ctrl+4', does: 'focus the feed, chart, positions or terminal' },
+  { keys: '?', does: 'show this key map' },
+  { keys: 'Tab, Tab Tab', does: 'complete a command, ticker, id or amount; list the candidates' },
+  { keys: '↑ / ↓', does: 'walk through the history (kept per user)' },
+  { keys: '→ or End', does: 'take the grey suggestion from history' },
+  { keys: 'Ctrl+R', does: 'search the history backwards (again for older, Esc to leave)' },
+  { keys: 'Ctrl+C', does: 'cancel the line, or the command that is running' },
+  { keys: 'Ctrl+L', does: 'clear the terminal' },
+];
 
 /** `/`, or Ctrl+` (backquote), pressed outside an input focuses the command line. */
 export function isTerminalFocusShortcut(press: KeyPress): boolean {
   if (press.inEditable || press.altKey || press.metaKey) return false;
   if (press.ctrlKey) return press.key === '`' || press.code === 'Backquote';
   return press.key === '/';
+}
+
+const LETTER_PANES: Readonly<Record<string, PaneId>> = {
+  f: 'feed',
+  c: 'chart',
+  p: 'positions',
+  t: 'terminal',
+};
+/** How long `g` waits for its letter. */
+export const SEQUENCE_MS = 1500;
+
+/**
+ * Reads key presses one by one and answers the action each completes, or null. Holds the pending `g`
+ * of a two-key sequence; keys typed in a text field only count with Ctrl or Cmd.
+ */
+export function createShortcutReader(): (press: KeyPress) => ShortcutAction | null {
+  let pendingG: number | null = null;
+  return (press) => {
+    const key = press.key.toLowerCase();
+    if ((press.ctrlKey || press.metaKey) && !press.altKey && key === 'k') return { type: 'palette' };
+    const digit = /^Digit([1-4])$/.exec(press.code ?? '')?.[1] ?? (/^[1-4]$/.test(key) ? key : undefined);
+    if (press.ctrlKey && !press.altKey && !press.metaKey && digit !== undefined) {
+      return { type: 'focus', pane: PANES[Number(digit) - 1] ?? 'terminal' };
+    }
+    if (isTerminalFocusShortcut(press)) return { type: 'focus', pane: 'terminal' };
+    if (press.inEditable || press.ctrlKey || press.metaKey || press.altKey) return null;
+    const time = press.time ?? 0;
+    const waiting = pendingG !== null && time - pendingG <= SEQUENCE_MS;
+    pendingG = null;
+    if (waiting && LETTER_PANES[key] !== undefined) return { type: 'focus', pane: LETTER_PANES[key] };
+    if (key === 'g') pendingG = time;
+    if (press.key === '?') return { type: 'keymap' };
+    return null;
+  };
 }

@@ -65,7 +65,7 @@ describe('paper trading in the browser', () => {
         /LONG [\d.]+ BTC\/USDT @ [\d,.]+ ≈ [\d,.]+ USDT · margin [\d,.]+ · liq\. [\d,.]+ · fee [\d.]+ · 10x/,
       );
     const rows = await page.locator('[data-testid="terminal"] .xterm-rows').innerText();
-    expect(rows).toContain('pat@BTC/USDT [PAPER] › btc long 5k');
+    expect(rows).toContain('pat@BTC/USDT paper › btc long 5k');
     await page.screenshot({ path: path.join(ARTIFACTS, 'trading-preview.png') });
     await page.keyboard.press('Enter');
     await expect.poll(() => ui.log()).toMatch(/Success! Order ID: [0-9a-f-]{36}/);

@@ -6,3 +6,4 @@ export * from './users';
 export * from './auth';
 export * from './trading';
 export * from './news';
+export * from './watchlist';

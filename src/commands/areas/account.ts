@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as account from '../../services/auth/account';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
+import { deviceIds } from '../providers';
 import { defineCommand } from '../types';
 import { CANCELLED, askSecret, authDeps, requireLogin } from './authShared';
 
@@ -81,13 +82,14 @@ export const devices = defineCommand({
     const outcome = await account.loadDevices(authDeps(ctx));
     const state = ctx.stores.auth.devices.peek();
     if (!outcome.ok || state.status !== 'ready') return [failure(outcome.ok ? '' : outcome.message)];
-    if (state.items.length === 0) return [muted('No remembered devices.')];
-    return state.items.map((d) =>
+    if (state.items.length === 0) return { lines: [muted('No remembered devices.')], data: [] };
+    const lines = state.items.map((d) =>
       info(
         `${d.id.slice(0, 8)}  ${d.device_info.browser} on ${d.device_info.os}  ` +
           `${d.device_fingerprint.slice(0, 8)}  last used ${when(d.last_used_at)}${d.is_current ? '  (this one)' : ''}`,
       ),
     );
+    return { lines, data: state.items };
   },
 });
 
@@ -97,7 +99,13 @@ export const devicesRm = defineCommand({
   summary: 'Forget one remembered device (by the id `devices` shows, or its start).',
   usage: 'devices rm <id>',
   examples: ['devices rm 3f2a9c1d'],
-  args: z.object({ id: z.string().min(4, { error: 'Give at least 4 characters of the id.' }) }),
+  args: z.object({
+    id: z
+      .string()
+      .min(4, { error: 'Give at least 4 characters of the id.' })
+      .describe('the id `devices` shows'),
+  }),
+  complete: { id: deviceIds },
   async run(ctx, { id }) {
     const denied = requireLogin(ctx);
     if (denied) return denied;

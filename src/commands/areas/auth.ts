@@ -87,7 +87,7 @@ export const whoami = defineCommand({
     lines.push(muted(`role: ${user.role}`));
     lines.push(muted(`subscription: ${user.subscriptionStatus ?? 'none'}`));
     lines.push(muted(`two-factor login: ${user.isTwoFactorEnabled === true ? 'on' : 'off'}`));
-    return lines;
+    return { lines, data: user };
   },
 });
 

@@ -1,59 +1,38 @@
 import { z } from 'zod';
-import { failure, info, muted } from '../../services/terminal/output';
-import type { OutputLine } from '../../services/terminal/output';
-import { unknownCommandText } from '../registry';
-import { defineCommand, type CommandDefinition, type RegistryView } from '../types';
+import { findTicker } from '../../contracts/symbols';
+import { failure, info, muted, success } from '../../services/terminal/output';
+import { ALIAS_NAME, parseAliasDefinition } from '../chain';
+import { formatAmount, parseAmount } from '../grammar/order';
+import { details, listing } from '../help';
+import { aliasNames, commandNames } from '../providers';
+import { unknownCommandText } from '../suggest';
+import { defineCommand } from '../types';
 
-/** The command list, grouped by area in the order areas were registered. */
-function listing(registry: RegistryView): OutputLine[] {
-  const areas = new Map<string, CommandDefinition[]>();
-  for (const command of registry.list())
-    areas.set(command.area, [...(areas.get(command.area) ?? []), command]);
-  const width = Math.max(...registry.list().map((c) => c.name.length));
-  const lines: OutputLine[] = [info('Commands:')];
-  for (const [area, commands] of areas) {
-    lines.push(muted(`  ${area}`));
-    for (const c of commands) lines.push(info(`    ${c.name.padEnd(width)}  ${c.summary}`));
-  }
-  lines.push(muted('Type "help <command>" for its usage and examples.'));
-  return lines;
-}
-
-/** One command's usage, options, aliases and examples. */
-function details(command: CommandDefinition): OutputLine[] {
-  const lines: OutputLine[] = [info(`${command.name} — ${command.summary}`), info(`Usage: ${command.usage}`)];
-  if (command.aliases !== undefined && command.aliases.length > 0) {
-    lines.push(info(`Aliases: ${command.aliases.join(', ')}`));
-  }
-  if (command.options !== undefined && command.options.length > 0) {
-    lines.push(info('Options:'), ...command.options.map((o) => info(`  ${o.flags}  ${o.description}`)));
-  }
-  if (command.examples.length > 0) {
-    lines.push(info('Examples:'), ...command.examples.map((e) => muted(`  ${e}`)));
-  }
-  return lines;
-}
+const AREA = 'general';
 
 export const help = defineCommand({
   name: 'help',
-  area: 'general',
+  area: AREA,
   summary: 'List the commands, or show how to use one.',
   usage: 'help [command...]',
-  examples: ['help', 'help symbol'],
-  args: z.object({ command: z.array(z.string()).optional() }),
+  examples: ['help', 'help long', 'help rule add'],
+  args: z.object({ command: z.array(z.string()).optional().describe('a command name, e.g. long') }),
+  complete: { command: commandNames },
   run({ registry }, { command }) {
     if (command === undefined || command.length === 0) return listing(registry);
     const name = command.join(' ');
     const found = registry.get(name);
-    return found === undefined ? [failure(unknownCommandText(name), 'unknown-command')] : details(found);
+    if (found !== undefined) return details(found);
+    const names = registry.list().flatMap((c) => [c.name, ...(c.aliases ?? [])]);
+    return [failure(unknownCommandText(name, names), 'unknown-command')];
   },
 });
 
 export const clear = defineCommand({
   name: 'clear',
   aliases: ['cls'],
-  area: 'general',
-  summary: 'Clear the terminal.',
+  area: AREA,
+  summary: 'Clear the terminal (Ctrl+L does the same).',
   usage: 'clear',
   examples: ['clear'],
   args: z.object({}),
@@ -63,4 +42,87 @@ export const clear = defineCommand({
   },
 });
 
-export default [help, clear];
+export const alias = defineCommand({
+  name: 'alias',
+  area: AREA,
+  summary: 'List your aliases, or make one: alias b="btc long" (then "b 5k").',
+  usage: 'alias [definition]',
+  examples: ['alias', 'alias b="btc long"', 'alias flip="close btc; btc short 1k"'],
+  args: z.object({ definition: z.string().optional().describe('name="what it stands for"') }),
+  run({ shell, registry }, { definition }) {
+    const all = shell.aliases.all.peek();
+    if (definition === undefined) {
+      const names = Object.keys(all).sort();
+      if (names.length === 0) return [muted('No aliases yet. Make one with: alias b="btc long"')];
+      const lines = names.map((n) => info(`${n}="${all[n] ?? ''}"`));
+      return { lines, data: all };
+    }
+    const parsed = parseAliasDefinition(definition);
+    if (parsed === null)
+      return [failure('Write an alias as name="command", e.g. alias b="btc long".', 'invalid-args')];
+    const { name, expansion } = parsed;
+    if (!ALIAS_NAME.test(name)) {
+      return [
+        failure(`An alias name is a lower-case word (letters, digits, dashes): '${name}'.`, 'invalid-args'),
+      ];
+    }
+    if (registry.get(name) !== undefined || findTicker(name) !== undefined) {
+      return [failure(`'${name}' is a command or a ticker already; pick another name.`, 'invalid-args')];
+    }
+    shell.aliases.set(name, expansion);
+    return [success(`Alias ${name}="${expansion}" saved.`)];
+  },
+});
+
+export const unalias = defineCommand({
+  name: 'unalias',
+  area: AREA,
+  summary: 'Remove an alias.',
+  usage: 'unalias <name>',
+  examples: ['unalias b'],
+  args: z.object({ name: z.string().describe('the alias to remove') }),
+  complete: { name: aliasNames },
+  run({ shell }, { name }) {
+    return shell.aliases.remove(name.toLowerCase())
+      ? [success(`Alias ${name} removed.`)]
+      : [failure(`No alias ${name}.`)];
+  },
+});
+
+export const fatFinger = defineCommand({
+  name: 'fatfinger',
+  area: AREA,
+  summary: 'Show or set the order size above which an order asks "are you sure?" first.',
+  usage: 'fatfinger [amount]',
+  examples: ['fatfinger', 'fatfinger 50k'],
+  args: z.object({ amount: z.string().optional().describe('USDT, k = thousands') }),
+  run({ shell }, { amount }) {
+    if (amount === undefined) {
+      const cap = shell.preferences.fatFingerCap.peek();
+      return {
+        lines: [info(`Orders above ${formatAmount(cap)} USDT ask first.`)],
+        data: { fatFingerCap: cap },
+      };
+    }
+    const value = parseAmount(amount);
+    if (value === null) return [failure('The cap is an amount above 0, e.g. 25k.', 'invalid-args')];
+    shell.preferences.setFatFingerCap(value);
+    return [success(`Orders above ${formatAmount(value)} USDT will ask first.`)];
+  },
+});
+
+export const layoutReset = defineCommand({
+  name: 'layout reset',
+  area: AREA,
+  summary: 'Put the panes back to their default sizes.',
+  usage: 'layout reset',
+  examples: ['layout reset'],
+  args: z.object({}),
+  run({ shell }) {
+    if (shell.layout === null) return [failure('There is no pane layout here.')];
+    shell.layout.reset();
+    return [success('Layout reset.')];
+  },
+});
+
+export default [help, clear, alias, unalias, fatFinger, layoutReset];

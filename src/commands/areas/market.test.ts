@@ -35,7 +35,7 @@ describe('market commands', () => {
     const { type, stores } = scriptedSession();
     expect(await type('sol')).toEqual(['success: Symbol set to SOL/USDT.']);
     expect(stores.ui.symbol.value).toBe('SOL/USDT');
-    expect(await type('nope')).toEqual(['error: Unknown command: nope. Type "help" to list commands.']);
+    expect(await type('nope')).toEqual(['error: Unknown command: \'nope\'. Type "help" to list commands.']);
     expect(await type('help')).not.toContain('success: Symbol set to HELP/USDT.');
     expect(stores.ui.symbol.value).toBe('SOL/USDT');
   });

@@ -3,6 +3,7 @@ import { INTERVALS, PriceQuote } from '../../contracts/market';
 import { findTicker } from '../../contracts/symbols';
 import { formatPrice } from '../../services/market/format';
 import { info, muted, success } from '../../services/terminal/output';
+import { intervalCompletion, tickerCompletion } from '../providers';
 import { defineCommand } from '../types';
 
 /** A ticker as typed: letters and digits, 1 to 12 characters; stored upper-case. */
@@ -23,7 +24,8 @@ export const symbol = defineCommand({
   summary: 'Choose the symbol for the chart and trades.',
   usage: 'symbol <ticker>',
   examples: ['symbol eth', 'symbol SOL'],
-  args: z.object({ ticker: KnownTicker }),
+  args: z.object({ ticker: KnownTicker.describe('a supported ticker, e.g. eth') }),
+  complete: { ticker: tickerCompletion },
   run({ stores }, { ticker }) {
     return [success(`Symbol set to ${stores.ui.chooseTicker(ticker)}.`)];
   },
@@ -35,12 +37,18 @@ export const price = defineCommand({
   summary: 'Show the last price of a symbol (the chosen one by default).',
   usage: 'price [ticker]',
   examples: ['price', 'price eth'],
-  args: z.object({ ticker: KnownTicker.optional() }),
+  args: z.object({
+    ticker: KnownTicker.optional().describe('a supported ticker; the chosen one by default'),
+  }),
+  complete: { ticker: tickerCompletion },
   async run({ stores, api }, { ticker }) {
     const chosen = ticker ?? stores.ui.ticker.peek();
     const quote = await api.trading.call(PriceQuote, `/price/${chosen}USDT`);
     const at = new Date(quote.time).toISOString().slice(11, 19);
-    return [info(`${chosen}/USDT ${formatPrice(quote.price)}`), muted(`as of ${at} UTC`)];
+    return {
+      lines: [info(`${chosen}/USDT ${formatPrice(quote.price)}`), muted(`as of ${at} UTC`)],
+      data: { symbol: `${chosen}/USDT`, price: quote.price, time: quote.time },
+    };
   },
 });
 
@@ -54,8 +62,10 @@ export const chart = defineCommand({
     interval: z
       .string()
       .transform((i) => i.toLowerCase())
-      .pipe(z.enum(INTERVALS, { error: `An interval is one of ${INTERVALS.join(', ')}.` })),
+      .pipe(z.enum(INTERVALS, { error: `An interval is one of ${INTERVALS.join(', ')}.` }))
+      .describe('1m to 1d'),
   }),
+  complete: { interval: intervalCompletion },
   run({ stores }, { interval }) {
     stores.market.chooseInterval(interval);
     return [success(`Chart interval set to ${interval}.`)];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../services/testing/fakeServer';
 import { BTC_LONG, ETH_SHORT } from '../../services/trading/testing/fixtures';
-import { scriptedSession } from '../testing/scripted';
+import { createTestConsole } from '../testing/scripted';
 
 const FILL = {
   id: '1000001',
@@ -16,25 +16,11 @@ const FILL = {
 
 /** A scripted session, logged in unless `token` is null, whose y/N questions are answered in order. */
 function session(token: string | null = 'tok') {
-  const s = scriptedSession();
-  s.stores.session.setToken(token);
-  const asked: string[] = [];
-  let answers: (string | null)[] = [];
-  s.stores.terminal.subscribe((event) => {
-    if (event.type === 'question' && event.question !== null) {
-      asked.push(event.question.label);
-      const next = answers.shift() ?? null;
-      queueMicrotask(() => s.stores.terminal.answer(next));
-    }
-  });
-  const answering = (line: string, ...given: (string | null)[]) => {
-    answers = given;
-    return s.type(line);
-  };
+  const s = createTestConsole({ token });
   s.server.on('POST /orders', () => ({ status: 200, body: FILL }));
   const orderBody = (r: RecordedRequest | undefined) =>
     JSON.parse(r?.body ?? '{}') as Record<string, unknown>;
-  return { ...s, asked, answering, orderBody };
+  return { ...s, orderBody };
 }
 
 describe('order commands', () => {
@@ -78,6 +64,8 @@ describe('order commands', () => {
     ['order', 'Invalid command format.'],
     ['long 5 6', 'Invalid command format.'],
     ['btc long 5k now', 'Invalid command format.'],
+    ['order "btc long" 5k', "Invalid side: 'btc long'."], // found by the fuzz test: quotes keep one word
+    ['sell "" 25000', 'Invalid command format.'],
     ['eth up 5k', "Invalid side: 'up'."],
     ['btc 5k', "Invalid side: 'btc'."],
     ['order btc hold 5', "Invalid side: 'hold'."],
@@ -96,10 +84,12 @@ describe('order commands', () => {
   it('a ticker alone still chooses the symbol, and other lines stay unknown', async () => {
     const s = session();
     expect(await s.type('sol')).toEqual(['success: Symbol set to SOL/USDT.']);
-    expect(await s.type('nope')).toEqual(['error: Unknown command: nope. Type "help" to list commands.']);
+    expect(await s.type('nope')).toEqual(['error: Unknown command: \'nope\'. Type "help" to list commands.']);
     expect(await s.type('nope nope')).toEqual([
-      'error: Unknown command: nope. Type "help" to list commands.',
+      'error: Unknown command: \'nope\'. Type "help" to list commands.',
     ]);
+    expect(await s.type('lnog 5k')).toEqual(["error: Unknown command: 'lnog'. Did you mean 'long'?"]);
+    expect(s.server.count('POST /orders')).toBe(0);
   });
 
   it('asks a guest to log in and opens the login modal', async () => {
@@ -115,7 +105,25 @@ describe('order commands', () => {
   it('shows the exchange refusal as "Error: …"', async () => {
     const s = session();
     s.server.on('POST /orders', () => ({ status: 400, body: { detail: 'Margin is insufficient.' } }));
-    expect(await s.type('sol short 150k')).toEqual(['error: Error: Margin is insufficient.']);
+    expect(await s.answering('sol short 150k', 'y')).toEqual(['error: Error: Margin is insufficient.']);
+  });
+
+  it('asks before an order above the fat-finger cap (25k by default, configurable)', async () => {
+    const s = session();
+    expect(await s.answering('btc long 100000', 'n')).toEqual(['muted: Cancelled.']);
+    expect(s.asked).toEqual([
+      '100k USDT is above your fat-finger cap of 25k USDT. Place long BTC/USDT for 100k USDT? [y/N] ',
+    ]);
+    expect(s.server.count('POST /orders')).toBe(0);
+    await s.answering('long 25k');
+    expect(s.asked).toHaveLength(1); // exactly at the cap: no question
+    expect(s.server.count('POST /orders')).toBe(1);
+    await s.answering('eth short 30k', 'yes');
+    expect(s.orderBody(s.server.requests[1])).toMatchObject({ symbol: 'ETH/USDT', amount: 30_000 });
+    expect(await s.type('fatfinger 50k')).toEqual(['success: Orders above 50k USDT will ask first.']);
+    await s.answering('btc long 40k');
+    expect(s.asked).toHaveLength(2);
+    expect(s.server.count('POST /orders')).toBe(3);
   });
 });
 

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { formatAmount, parseOrderWords, type OrderParse } from '../grammar/order';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
+import { pnlStyle, sideStyle, table } from '../../services/terminal/table';
 import { formatAmount2, formatPnl, formatSize, formatTradePrice } from '../../services/trading/format';
 import { TRADING_TEXT } from '../../services/trading/messages';
 import * as orders from '../../services/trading/orders';
-import { positionsTable } from '../../services/trading/positionsView';
-import { defineCommand, type CommandContext } from '../types';
+import { POSITION_COLUMNS, positionRow } from '../../services/trading/positionsView';
+import { orderWords, savedAmounts, tickerCompletion } from '../providers';
+import { defineCommand, type CommandContext, type CommandOutput } from '../types';
 import { CANCELLED, requireLogin } from './authShared';
 import { KnownTicker } from './market';
 import { sideOrder } from './tradingGrammar';
@@ -19,11 +21,18 @@ const confirmed = async (ctx: CommandContext, question: string): Promise<boolean
 };
 
 /** Sends a parsed order line (the same path as the trade panel) and prints the fill. */
-async function runOrder(ctx: CommandContext, parsed: OrderParse): Promise<OutputLine[]> {
+async function runOrder(ctx: CommandContext, parsed: OrderParse): Promise<OutputLine[] | CommandOutput> {
   if (!parsed.ok) return [failure(parsed.message, 'invalid-args')];
   const denied = requireLogin(ctx);
   if (denied) return denied;
   const { order } = parsed;
+  const cap = ctx.shell.preferences.fatFingerCap.peek();
+  if (order.amount > cap) {
+    const question =
+      `${formatAmount(order.amount)} USDT is above your fat-finger cap of ${formatAmount(cap)} USDT. ` +
+      `Place ${order.side} ${order.pair} for ${formatAmount(order.amount)} USDT?`;
+    if (!(await confirmed(ctx, question))) return CANCELLED;
+  }
   const placed = await orders.placeOrder(ctx.api.trading, {
     pair: order.pair,
     side: order.side,
@@ -32,7 +41,7 @@ async function runOrder(ctx: CommandContext, parsed: OrderParse): Promise<Output
   if (!placed.ok) return [failure(`Error: ${placed.message}`)];
   ctx.stores.positions.requestRefresh();
   const fill = placed.value;
-  return [
+  const lines = [
     success(TRADING_TEXT.orderSucceeded(fill.id)),
     info(
       `${fill.side === 'buy' ? 'Bought' : 'Sold'} ${formatSize(fill.quantity)} ${fill.symbol} at ` +
@@ -40,9 +49,12 @@ async function runOrder(ctx: CommandContext, parsed: OrderParse): Promise<Output
     ),
     muted('Paper exchange: no real funds.'),
   ];
+  return { lines, data: fill };
 }
 
-const Words = z.object({ words: z.array(z.string()).default([]) });
+const Words = z.object({
+  words: z.array(z.string()).default([]).describe('[asset] <long|short> <amount>, e.g. btc long 5k'),
+});
 
 export const order = defineCommand({
   name: 'order',
@@ -51,6 +63,7 @@ export const order = defineCommand({
   usage: 'order [words...]',
   examples: ['btc long 5k', 'eth short 250', 'order sol long 100'],
   args: Words,
+  complete: { words: orderWords },
   run(ctx, { words }) {
     return runOrder(ctx, parseOrderWords(words, ctx.stores.ui.ticker.peek()));
   },
@@ -64,7 +77,10 @@ const sideCommand = (side: 'long' | 'short', alias: 'buy' | 'sell') =>
     summary: `Open or add to a ${side} position on the chosen symbol, for a USDT total (k = thousands).`,
     usage: `${side} [amount...]`,
     examples: [`${side} 100`, `${side} 2.5k`, `${alias} 250`],
-    args: z.object({ amount: z.array(z.string()).default([]) }),
+    args: z.object({
+      amount: z.array(z.string()).default([]).describe('USDT total, k = thousands (e.g. 2.5k)'),
+    }),
+    complete: { amount: savedAmounts },
     run(ctx, { amount }) {
       return runOrder(ctx, sideOrder(side, amount, ctx.stores.ui.ticker.peek()));
     },
@@ -79,7 +95,8 @@ export const close = defineCommand({
   summary: 'Close the open position of an asset at market.',
   usage: 'close <asset>',
   examples: ['close btc', 'close eth', 'close all'],
-  args: z.object({ asset: KnownTicker }),
+  args: z.object({ asset: KnownTicker.describe('a ticker such as btc') }),
+  complete: { asset: tickerCompletion },
   async run(ctx, { asset }) {
     const denied = requireLogin(ctx);
     if (denied) return denied;
@@ -122,9 +139,19 @@ export const positions = defineCommand({
     if (denied) return denied;
     const open = await orders.fetchPositions(ctx.api.trading);
     if (!open.ok) return [failure(open.message)];
-    if (open.value.length === 0) return [muted(TRADING_TEXT.noPositions)];
-    const [header = '', ...rows] = positionsTable(open.value);
-    return [muted(header), ...rows.map(info)];
+    if (open.value.length === 0) return { lines: [muted(TRADING_TEXT.noPositions)], data: [] };
+    const columns = POSITION_COLUMNS.map((header, i) => ({
+      header,
+      align: i < 2 ? ('left' as const) : ('right' as const),
+    }));
+    const rows = open.value.map((p) => {
+      const row = positionRow(p);
+      return row.cells.map((cell, i) => {
+        const style = i === 1 ? sideStyle(row.side) : i === 7 ? pnlStyle(p.unrealizedPnl) : undefined;
+        return style === undefined ? cell : { text: cell, style };
+      });
+    });
+    return { lines: table(columns, rows), data: open.value };
   },
 });
 
@@ -147,10 +174,11 @@ export const balance = defineCommand({
       ['Unrealized PnL', `${formatPnl(b.unrealizedPnl)} USDT`],
       ['Equity', `${formatAmount2(b.equity)} USDT`],
     ];
-    return [
+    const lines = [
       ...rows.map(([label, value]) => info(`${label.padEnd(15)} ${value}`)),
       muted(b.exchange === 'paper' ? 'Paper exchange: no real funds.' : 'Binance USD-M futures.'),
     ];
+    return { lines, data: b };
   },
 });
 
@@ -167,7 +195,11 @@ export const leverage = defineCommand({
   summary: 'Set the leverage of a symbol (1-125, within its tier).',
   usage: 'leverage <asset> <n>',
   examples: ['leverage btc 20', 'leverage eth 5'],
-  args: z.object({ asset: KnownTicker, n: LeverageValue }),
+  args: z.object({
+    asset: KnownTicker.describe('a ticker such as btc'),
+    n: LeverageValue.describe('1 to 125'),
+  }),
+  complete: { asset: tickerCompletion },
   async run(ctx, { asset, n }) {
     const denied = requireLogin(ctx);
     if (denied) return denied;

@@ -1,6 +1,6 @@
 import { findTicker } from '../../contracts/symbols';
 import { ORDER_MESSAGES, isSide, parseOrderWords, type OrderParse } from '../grammar/order';
-import { tokenize } from '../parse';
+import { quoteWord, tokenize } from '../parse';
 
 /**
  * Which typed lines are orders (spec §5 command prompt): `long 100` and `short 2.5k` (and their aliases
@@ -33,12 +33,13 @@ export function rewriteLine(line: string, isCommand: (word: string) => boolean):
   const { words, error } = tokenize(line);
   const [first, ...rest] = words;
   if (error !== undefined || first === undefined) return line;
-  if (isOrderCommand(first)) return [first, '--', ...rest].join(' ');
+  // Words are re-quoted, so that `order "btc long" 5k` stays three words (and not an order).
+  if (isOrderCommand(first)) return [first, '--', ...rest].map(quoteWord).join(' ');
   if (isCommand(first)) return line;
   if (words.length === 1) {
     return /^[A-Za-z0-9]{1,12}$/.test(first) && findTicker(first) !== undefined ? `symbol ${first}` : line;
   }
-  return startsOrder(words) ? [ORDER_COMMAND, '--', ...words].join(' ') : line;
+  return startsOrder(words) ? [ORDER_COMMAND, '--', ...words].map(quoteWord).join(' ') : line;
 }
 
 /** The grammar applied to the words after a side command (`long 5k` → side `long`, one amount). */

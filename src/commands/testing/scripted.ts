@@ -1,12 +1,27 @@
+import { signal } from '@preact/signals-core';
 import { createApi } from '../../services/api';
+import { memoryStorage } from '../../services/storage';
 import { createStores } from '../../services/stores';
 import { createFakeServer } from '../../services/testing/fakeServer';
-import { createCommands } from '../index';
+import { createCommands, type CommandOutcome } from '../index';
+import { createShell } from '../shell';
 
-/** A scripted session: the real registry and stores, with a fake server behind the API clients. */
-export function scriptedSession() {
+export interface TestConsoleOptions {
+  /** Logged in with this access token; a guest when null (the default). */
+  token?: string | null;
+  /** Storage shared with another console (to test what persists); a fresh one by default. */
+  storage?: ReturnType<typeof memoryStorage>;
+}
+
+/**
+ * A scripted session over the real registry and stores, with a fake server behind the API clients:
+ * type a line, read its output lines and the stores. Questions (y/N, passwords) are answered from
+ * {@link TestConsole.answering}'s list, and every question asked is kept in `asked`.
+ */
+export function createTestConsole(options: TestConsoleOptions = {}) {
   const server = createFakeServer();
-  const stores = createStores();
+  const storage = options.storage ?? memoryStorage();
+  const stores = createStores({ storage });
   const api = createApi({
     mainBase: '/api',
     tradingBase: '/api',
@@ -14,9 +29,64 @@ export function scriptedSession() {
     tokens: stores.session,
     navigate: () => undefined,
   });
-  const commands = createCommands({ stores, api });
+  let layoutResets = 0;
+  const user = signal('guest');
+  const shell = createShell({ storage, user, layout: { reset: () => void (layoutResets += 1) } });
+  const commands = createCommands({ stores, api, shell });
+  if (options.token != null) stores.session.setToken(options.token);
+
+  const asked: string[] = [];
+  // Only lines run through `answering` get answers; other tests may answer questions themselves.
+  let answers: (string | null)[] | null = null;
+  stores.terminal.subscribe((event) => {
+    if (event.type !== 'question' || event.question === null || answers === null) return;
+    asked.push(event.question.label);
+    const next = answers.shift() ?? null;
+    queueMicrotask(() => stores.terminal.answer(next));
+  });
+
+  const show = (outcome: CommandOutcome): string[] => outcome.lines.map((l) => `${l.tone}: ${l.text}`);
   /** Runs a line and answers its output as `tone: text` strings, easy to compare. */
-  const type = async (line: string): Promise<string[]> =>
-    (await commands.runLine(line)).map((l) => `${l.tone}: ${l.text}`);
-  return { server, stores, api, commands, type };
+  const type = async (line: string): Promise<string[]> => show(await commands.run(line));
+  return {
+    server,
+    stores,
+    api,
+    commands,
+    storage,
+    asked,
+    type,
+    /** Runs a line and answers the whole outcome: lines, data and exit status. */
+    run: (line: string, signalToAbort?: AbortSignal) =>
+      commands.run(line, signalToAbort === undefined ? {} : { signal: signalToAbort }),
+    /** Runs a line whose questions get these answers in order (then null, i.e. cancelled). */
+    async answering(line: string, ...given: (string | null)[]): Promise<string[]> {
+      answers = given;
+      try {
+        return await type(line);
+      } finally {
+        answers = null;
+      }
+    },
+    /** The Tab candidates for the text before the cursor. */
+    complete: (text: string): readonly string[] => commands.completeLine(text).candidates,
+    /** Acts as another user for aliases (history and aliases are kept per user). */
+    actAs(name: string): void {
+      user.value = name;
+    },
+    /** The state a test checks after a line. */
+    state: () => ({
+      symbol: stores.ui.symbol.value,
+      loggedIn: stores.session.isLoggedIn.value,
+      aliases: shell.aliases.all.value,
+      fatFingerCap: shell.preferences.fatFingerCap.value,
+      layoutResets,
+      transcript: stores.terminal.entries.value.map((e) => e.text),
+    }),
+  };
 }
+
+export type TestConsole = ReturnType<typeof createTestConsole>;
+
+/** The same harness under the name the area tests started with. */
+export const scriptedSession = createTestConsole;

@@ -18,6 +18,8 @@ export interface RequestOptions {
   responseType?: 'json' | 'blob';
   /** Extra request headers, e.g. `Idempotency-Key` (kept when the call is retried after a refresh). */
   headers?: Record<string, string>;
+  /** Cancels the call (Ctrl+C on a running command); the call then rejects. */
+  signal?: AbortSignal;
 }
 
 /** One API base. Every call carries cookies and, when there is one, the bearer token. */
@@ -54,6 +56,7 @@ export function createApiClient({ baseURL, fetch, tokens, refresher }: ClientDep
       ...(options.body === undefined ? {} : { body: options.body }),
       ...(options.query === undefined ? {} : { query: options.query }),
       ignoreResponseError: options.acceptErrors ?? false,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     };
     return options.responseType === 'blob'
       ? raw(path, { ...common, responseType: 'blob' })
@@ -65,7 +68,7 @@ export function createApiClient({ baseURL, fetch, tokens, refresher }: ClientDep
     try {
       return await attempt(path, options, sentWith);
     } catch (error) {
-      if (statusOf(error) !== 401 || isAuthPath(path)) throw error;
+      if (statusOf(error) !== 401 || isAuthPath(path) || options.signal?.aborted === true) throw error;
       const token = await refresher.recover(sentWith);
       if (token === null) throw error;
       return attempt(path, options, token);
@@ -74,6 +77,19 @@ export function createApiClient({ baseURL, fetch, tokens, refresher }: ClientDep
 
   return {
     baseURL,
+    send,
+    async call(schema, path, options) {
+      return schema.parse(await send(path, options));
+    },
+  };
+}
+
+/** The same client with every call tied to `signal`: a command's calls stop when it is cancelled. */
+export function withSignal(client: ApiClient, signal: AbortSignal): ApiClient {
+  const send = (path: string, options: RequestOptions = {}): Promise<unknown> =>
+    client.send(path, { ...options, signal: options.signal ?? signal });
+  return {
+    baseURL: client.baseURL,
     send,
     async call(schema, path, options) {
       return schema.parse(await send(path, options));

@@ -4,6 +4,7 @@ import { createApiClient, createRawFetch, type ApiClient, type FetchImpl } from 
 import { createRefresher } from './refresh';
 
 export type { ApiClient, FetchImpl, RequestOptions } from './client';
+export { withSignal } from './client';
 export { errorMessage, errorText, statusOf } from './errors';
 export { isAuthPath } from './refresh';
 

@@ -33,7 +33,8 @@ describe('price channel', () => {
 
   function setup(url: string) {
     const market = createMarketStore();
-    const connection = createConnectionStore();
+    // Only the price channel is under test here; the app also requires the signal stream for "Live".
+    const connection = createConnectionStore(['prices']);
     const clock = createFakeClock();
     const channel = createPriceChannel({
       url,

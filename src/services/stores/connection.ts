@@ -3,11 +3,11 @@ import type { Health } from '../../contracts/health';
 
 export type ConnectionStatus = 'live' | 'connecting';
 
-/** The live channels the header's indicator watches: the price socket, and the signal stream later. */
+/** The live channels the header's indicator watches: the price socket and the signal stream. */
 export type LiveChannel = 'prices' | 'signals';
 
-/** Channels that must all be connected for the header to say "Live" (the news module adds 'signals'). */
-export const REQUIRED_CHANNELS: readonly LiveChannel[] = ['prices'];
+/** Channels that must all be connected for the header to say "Live": the price socket and the signal stream. */
+export const REQUIRED_CHANNELS: readonly LiveChannel[] = ['prices', 'signals'];
 
 export interface ConnectionStore {
   readonly status: ReadonlySignal<ConnectionStatus>;

@@ -1,3 +1,11 @@
+import { systemClock, type Clock } from '../clock';
+import type { NotificationPort } from '../feed/alerts';
+import { createAlertsStore, type AlertsStore } from '../feed/alertsStore';
+import { createFeedStore, type FeedStore } from '../feed/feedStore';
+import { createFeedView, type FeedView } from '../feed/feedView';
+import { createQuickAmountsStore, type QuickAmountsStore } from '../feed/quickAmounts';
+import { createWatchlistStore, type WatchlistStore } from '../feed/watchlist';
+import { memoryStorage, type StoragePort } from '../storage';
 import { createPositionsStore, type PositionsStore } from '../trading/positionsStore';
 import { createAuthStore, type AuthStore } from './auth';
 import { createConnectionStore, type ConnectionStore } from './connection';
@@ -14,16 +22,41 @@ export interface Stores {
   auth: AuthStore;
   market: MarketStore;
   positions: PositionsStore;
+  /** The signals (newest 50, saved as `cryptoNewsSignals`). */
+  feed: FeedStore;
+  /** The feed pane's tabs, filters and focus ring, and the cards on screen. */
+  feedView: FeedView;
+  watchlist: WatchlistStore;
+  /** Notification settings (`notificationSettings`) and the browser permission. */
+  alerts: AlertsStore;
+  /** Quick-trade amounts (`quickTradeAmounts`). */
+  quickAmounts: QuickAmountsStore;
 }
 
-export function createStores(): Stores {
+export interface StoresDeps {
+  /** Where the feed, the alert settings and the amounts are kept; memory by default. */
+  storage?: StoragePort;
+  clock?: Clock;
+  notifications?: NotificationPort;
+}
+
+export function createStores(deps: StoresDeps = {}): Stores {
+  const storage = deps.storage ?? memoryStorage();
+  const session = createSessionStore();
+  const feed = createFeedStore({ storage, clock: deps.clock ?? systemClock });
+  const watchlist = createWatchlistStore();
   return {
-    session: createSessionStore(),
+    session,
     ui: createUiStore(),
     connection: createConnectionStore(),
     terminal: createTerminalStore(),
     auth: createAuthStore(),
     market: createMarketStore(),
     positions: createPositionsStore(),
+    feed,
+    feedView: createFeedView({ feed, watched: watchlist.watched, loggedIn: session.isLoggedIn }),
+    watchlist,
+    alerts: createAlertsStore(storage, deps.notifications),
+    quickAmounts: createQuickAmountsStore(storage),
   };
 }

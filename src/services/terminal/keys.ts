@@ -13,7 +13,10 @@ export type Key =
         | 'up'
         | 'down'
         | 'tab'
-        | 'interrupt';
+        | 'interrupt'
+        | 'search'
+        | 'clear-screen'
+        | 'escape';
     };
 
 type NamedKey = Exclude<Key, { type: 'text' }>['type'];
@@ -45,6 +48,9 @@ const CONTROLS: Readonly<Record<string, NamedKey>> = {
   '\x03': 'interrupt',
   '\x01': 'home',
   '\x05': 'end',
+  '\x12': 'search',
+  '\x0c': 'clear-screen',
+  '\x07': 'escape',
 };
 
 /**
@@ -67,6 +73,9 @@ export function decodeKeys(data: string): Key[] {
       if (match !== undefined) {
         keys.push({ type: match[1] });
         i += match[0].length;
+      } else if (i === data.length - 1) {
+        keys.push({ type: 'escape' }); // A lone Esc key.
+        i += 1;
       } else {
         i += skipUnknownEscape(data, i);
       }

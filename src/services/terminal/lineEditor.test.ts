@@ -3,7 +3,12 @@ import { decodeKeys } from './keys';
 import { applyAnswerKey, applyKeys, emptyEditor, type Completer, type EditorState } from './lineEditor';
 
 const names = ['clear', 'help', 'symbol', 'sync'];
-const complete: Completer = (prefix) => names.filter((n) => n.startsWith(prefix));
+/** Completes the first word from `names`; later words have no candidates. */
+const complete: Completer = (before) => {
+  const prefix = before.trimStart();
+  if (/\s/.test(prefix)) return { from: before.length, candidates: [] };
+  return { from: before.length - prefix.length, candidates: names.filter((n) => n.startsWith(prefix)) };
+};
 
 /** Types raw terminal input (as xterm sends it) into an editor. */
 const type = (data: string, state: EditorState = emptyEditor()) =>
@@ -48,7 +53,15 @@ describe('line editor', () => {
     expect(type('he\t').state).toMatchObject({ buffer: 'help ', cursor: 5 });
     const several = type('s\t');
     expect(several.state.buffer).toBe('sy');
-    expect(several.effects).toEqual([{ type: 'candidates', items: ['symbol', 'sync'] }]);
+    expect(several.effects).toEqual([]);
+    // A second Tab lists the candidates; a Tab that cannot extend the word rings first.
+    expect(type('\t', several.state).effects).toEqual([{ type: 'candidates', items: ['symbol', 'sync'] }]);
+    expect(type('sy\t').effects).toEqual([{ type: 'bell' }]);
+    expect(type('sy\t\t').effects).toEqual([
+      { type: 'bell' },
+      { type: 'candidates', items: ['symbol', 'sync'] },
+    ]);
+    expect(type('sy\tx\t').effects).toEqual([{ type: 'bell' }, { type: 'bell' }]);
     expect(type('zz\t').effects).toEqual([{ type: 'bell' }]);
     expect(type('symbol e\t').effects).toEqual([{ type: 'bell' }]);
   });

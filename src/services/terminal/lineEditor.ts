@@ -1,4 +1,5 @@
 import type { Key } from './keys';
+import { commonPrefix, findMatch, type SearchState } from './search';
 
 /** The command line being edited, and the lines run before. Pure data: no terminal needed. */
 export interface EditorState {
@@ -11,12 +12,17 @@ export interface EditorState {
   historyIndex: number | null;
   /** The fresh line, kept while browsing history. */
   draft: string;
+  /** The last key was a Tab that left several candidates: the next Tab lists them. */
+  tabbed: boolean;
+  /** Ctrl+R reverse search in progress. */
+  search: SearchState | null;
 }
 
 export type EditorEffect =
   | { type: 'submit'; line: string }
   | { type: 'interrupt'; line: string }
   | { type: 'candidates'; items: readonly string[] }
+  | { type: 'clear-screen' }
   | { type: 'bell' };
 
 export interface EditorResult {
@@ -24,10 +30,13 @@ export interface EditorResult {
   effects: EditorEffect[];
 }
 
-/** Command names starting with a prefix (the registry's `complete`). */
-export type Completer = (prefix: string) => readonly string[];
+/** What Tab offers for the text before the cursor: candidates for the word starting at `from`. */
+export type Completer = (before: string) => { from: number; candidates: readonly string[] };
 
-export const HISTORY_LIMIT = 100;
+export const NO_COMPLETION: Completer = (before) => ({ from: before.length, candidates: [] });
+
+/** Lines of history kept (and persisted) per user. */
+export const HISTORY_LIMIT = 500;
 
 export const emptyEditor = (history: readonly string[] = []): EditorState => ({
   buffer: '',
@@ -35,6 +44,8 @@ export const emptyEditor = (history: readonly string[] = []): EditorState => ({
   history,
   historyIndex: null,
   draft: '',
+  tabbed: false,
+  search: null,
 });
 
 const edit = (state: EditorState, buffer: string, cursor: number): EditorState => ({
@@ -46,7 +57,33 @@ const edit = (state: EditorState, buffer: string, cursor: number): EditorState =
 
 const only = (state: EditorState, ...effects: EditorEffect[]): EditorResult => ({ state, effects });
 
+/**
+ * The inline suggestion shown after the cursor: the rest of the latest history line that starts with
+ * what is typed. Empty while the line is empty, the cursor is not at its end, or nothing matches.
+ */
+export function ghost(state: EditorState): string {
+  if (state.buffer.trim() === '' || state.cursor !== state.buffer.length || state.search !== null) return '';
+  for (let i = state.history.length - 1; i >= 0; i -= 1) {
+    const line = state.history[i] ?? '';
+    if (line.length > state.buffer.length && line.startsWith(state.buffer)) {
+      return line.slice(state.buffer.length);
+    }
+  }
+  return '';
+}
+
+/** The line the search shows, or the buffer when the search found nothing yet. */
+export const searchLine = (state: EditorState): string =>
+  state.search?.index == null ? state.buffer : (state.history[state.search.index] ?? state.buffer);
+
 export function applyKey(state: EditorState, key: Key, complete: Completer): EditorResult {
+  if (state.search !== null) return searchKey(state, state.search, key, complete);
+  const result = editKey({ ...state }, key, complete);
+  // Any key but Tab ends a run of Tabs.
+  return key.type === 'tab' ? result : { ...result, state: { ...result.state, tabbed: false } };
+}
+
+function editKey(state: EditorState, key: Key, complete: Completer): EditorResult {
   const { buffer, cursor } = state;
   switch (key.type) {
     case 'text':
@@ -62,21 +99,64 @@ export function applyKey(state: EditorState, key: Key, complete: Completer): Edi
     case 'left':
       return only({ ...state, cursor: Math.max(0, cursor - 1) });
     case 'right':
-      return only({ ...state, cursor: Math.min(buffer.length, cursor + 1) });
+    case 'end': {
+      // At the end of the line, → and End take the history suggestion.
+      const suggestion = ghost(state);
+      if (suggestion !== '') return only(edit(state, buffer + suggestion, buffer.length + suggestion.length));
+      return only({
+        ...state,
+        cursor: key.type === 'end' ? buffer.length : Math.min(buffer.length, cursor + 1),
+      });
+    }
     case 'home':
       return only({ ...state, cursor: 0 });
-    case 'end':
-      return only({ ...state, cursor: buffer.length });
     case 'up':
       return browse(state, -1);
     case 'down':
       return browse(state, 1);
     case 'tab':
       return completeWord(state, complete);
+    case 'search':
+      return only({ ...state, search: { query: '', index: null, original: buffer } });
+    case 'clear-screen':
+      return only(state, { type: 'clear-screen' });
+    case 'escape':
+      return only(state);
     case 'interrupt':
       return only(emptyEditor(state.history), { type: 'interrupt', line: buffer });
     case 'enter':
       return only(emptyEditor(remember(state.history, buffer)), { type: 'submit', line: buffer });
+  }
+}
+
+/** Keys during Ctrl+R: typing narrows, Ctrl+R finds an older match, Enter runs it, Esc gives up. */
+function searchKey(state: EditorState, search: SearchState, key: Key, complete: Completer): EditorResult {
+  const found = (query: string, from: number): EditorResult => {
+    const index = findMatch(state.history, query, from);
+    if (index === null) return only({ ...state, search: { ...search, query } }, { type: 'bell' });
+    return only({ ...state, search: { ...search, query, index } });
+  };
+  const latest = state.history.length - 1;
+  switch (key.type) {
+    case 'text':
+      return found(search.query + key.text, search.index ?? latest);
+    case 'backspace':
+      return found(search.query.slice(0, -1), latest);
+    case 'search':
+      return search.index === null ? only(state, { type: 'bell' }) : found(search.query, search.index - 1);
+    case 'escape':
+      return only({ ...state, search: null, buffer: search.original, cursor: search.original.length });
+    case 'interrupt':
+      return only(emptyEditor(state.history), { type: 'interrupt', line: searchLine(state) });
+    case 'enter': {
+      const line = searchLine(state);
+      return applyKey({ ...state, search: null, buffer: line, cursor: line.length }, key, complete);
+    }
+    default: {
+      // Moving or editing keys take the match into the line and leave the search.
+      const line = searchLine(state);
+      return only({ ...state, search: null, buffer: line, cursor: line.length, historyIndex: null });
+    }
   }
 }
 
@@ -89,17 +169,19 @@ export function applyAnswerKey(state: EditorState, key: Key, secret: boolean): E
     case 'up':
     case 'down':
     case 'tab':
+    case 'search':
+    case 'clear-screen':
       return only(state, { type: 'bell' });
     case 'left':
     case 'right':
     case 'home':
     case 'end':
     case 'delete':
-      return secret ? only(state, { type: 'bell' }) : applyKey(state, key, () => []);
+      return secret ? only(state, { type: 'bell' }) : applyKey(state, key, NO_COMPLETION);
     case 'enter':
       return only(emptyEditor(state.history), { type: 'submit', line: state.buffer });
     default:
-      return applyKey(state, key, () => []);
+      return applyKey(state, key, NO_COMPLETION);
   }
 }
 
@@ -114,7 +196,8 @@ export function applyKeys(state: EditorState, keys: readonly Key[], complete: Co
   );
 }
 
-function remember(history: readonly string[], line: string): readonly string[] {
+/** The history with `line` added last (blank lines and an immediate repeat are not kept). */
+export function remember(history: readonly string[], line: string): readonly string[] {
   const trimmed = line.trim();
   if (trimmed === '' || history[history.length - 1] === trimmed) return history;
   return [...history, trimmed].slice(-HISTORY_LIMIT);
@@ -135,32 +218,27 @@ function browse(state: EditorState, step: -1 | 1): EditorResult {
   return only({ ...state, buffer: line, cursor: line.length, historyIndex: to, draft });
 }
 
-/** Completes the command name (the first word) when the cursor is inside it. */
+/**
+ * Tab: completes the word before the cursor. One candidate is taken whole (with a space after); several
+ * extend the word to what they share, and a second Tab lists them.
+ */
 function completeWord(state: EditorState, complete: Completer): EditorResult {
   const before = state.buffer.slice(0, state.cursor);
-  if (/\s/.test(before.trimStart()) || state.buffer.slice(state.cursor).match(/^\S/)) {
-    return only(state, { type: 'bell' });
+  const after = state.buffer.slice(state.cursor);
+  if (/^\S/.test(after)) return only({ ...state, tabbed: false }, { type: 'bell' });
+  const { from, candidates } = complete(before);
+  const prefix = before.slice(from);
+  const lead = before.slice(0, from);
+  const [first] = candidates;
+  if (first === undefined) return only({ ...state, tabbed: false }, { type: 'bell' });
+  if (candidates.length === 1) {
+    const word = after.startsWith(' ') ? first : `${first} `;
+    return only({ ...edit(state, lead + word + after, lead.length + word.length), tabbed: false });
   }
-  const prefix = before.trimStart();
-  const lead = before.slice(0, before.length - prefix.length);
-  const items = complete(prefix);
-  const first = items[0];
-  if (first === undefined) return only(state, { type: 'bell' });
-  if (items.length === 1) {
-    const rest = state.buffer.slice(state.cursor);
-    const word = rest.startsWith(' ') ? first : `${first} `;
-    return only(edit(state, lead + word + rest, lead.length + word.length));
+  const common = commonPrefix(candidates);
+  if (common.length > prefix.length) {
+    return only({ ...edit(state, lead + common + after, lead.length + common.length), tabbed: true });
   }
-  const common = commonPrefix(items);
-  const extended =
-    common.length > prefix.length ? edit(state, lead + common, lead.length + common.length) : state;
-  return only(extended, { type: 'candidates', items });
-}
-
-function commonPrefix(items: readonly string[]): string {
-  return items.reduce((acc, item) => {
-    let n = 0;
-    while (n < acc.length && acc[n] === item[n]) n += 1;
-    return acc.slice(0, n);
-  });
+  if (state.tabbed) return only(state, { type: 'candidates', items: candidates });
+  return only({ ...state, tabbed: true }, { type: 'bell' });
 }

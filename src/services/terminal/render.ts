@@ -1,6 +1,7 @@
 import type { EditorState } from './lineEditor';
+import { ghost, searchLine } from './lineEditor';
+import type { OutputLine, Segment, SegmentStyle, Tone } from './output';
 import type { Question } from './question';
-import type { OutputLine, Tone } from './output';
 
 /** ANSI colours; the terminal's theme decides the exact shades (dark, green/red accents). */
 const SGR = {
@@ -11,6 +12,7 @@ const SGR = {
   yellow: '\x1b[33m',
   grey: '\x1b[90m',
   bold: '\x1b[1m',
+  underline: '\x1b[4m',
 } as const;
 
 const TONE: Readonly<Record<Tone, string>> = {
@@ -20,40 +22,83 @@ const TONE: Readonly<Record<Tone, string>> = {
   muted: SGR.grey,
 };
 
+const STYLE: Readonly<Record<SegmentStyle, string>> = {
+  header: SGR.bold,
+  long: SGR.green,
+  short: SGR.red,
+  gain: SGR.green,
+  loss: SGR.red,
+  muted: SGR.grey,
+};
+
 export const CLEAR_SCREEN = '\x1b[2J\x1b[3J\x1b[H';
 export const CLEAR_LINE = '\r\x1b[2K';
 export const NEWLINE = '\r\n';
 export const BELL = '\x07';
 
-/** Parts of the prompt: `user@PAIR › `, or `user@PAIR [PAPER] › ` when orders go to the paper exchange. */
+/** Parts of the prompt: `user@PAIR › `, or `user@PAIR paper › ` with the venue orders go to. */
 export interface Prompt {
   user: string;
   symbol: string;
+  /** `paper` or `live`. */
   tag?: string;
 }
 
-const tagText = (tag: string | undefined): string => (tag === undefined ? '' : ` [${tag}]`);
+const tagText = (tag: string | undefined): string => (tag === undefined ? '' : ` ${tag.toLowerCase()}`);
 
 export const promptText = ({ user, symbol, tag }: Prompt): string => `${user}@${symbol}${tagText(tag)} › `;
 
 export const coloredPrompt = ({ user, symbol, tag }: Prompt): string =>
   `${SGR.green}${user}${SGR.reset}${SGR.grey}@${SGR.reset}${SGR.cyan}${symbol}${SGR.reset}` +
-  (tag === undefined ? '' : ` ${SGR.bold}${SGR.yellow}[${tag}]${SGR.reset}`) +
+  (tag === undefined ? '' : ` ${SGR.bold}${SGR.yellow}${tag.toLowerCase()}${SGR.reset}`) +
   ` ${SGR.grey}›${SGR.reset} `;
 
 /** Terminals treat a bare \n as "down one row"; output lines may hold several lines of text. */
 const crlf = (text: string): string => text.replace(/\r?\n/g, NEWLINE);
 
-/** One output line, coloured by tone, ending with a newline. */
-export function formatOutput(line: OutputLine): string {
-  const colour = TONE[line.tone];
-  return colour === '' ? crlf(line.text) + NEWLINE : `${colour}${crlf(line.text)}${SGR.reset}${NEWLINE}`;
+/** An OSC 8 hyperlink: terminals that know it (xterm.js does) make `text` open `href`. */
+export const hyperlink = (href: string, text: string): string => `\x1b]8;;${href}\x07${text}\x1b]8;;\x07`;
+
+const URL_PATTERN = /https?:\/\/[^\s"'<>]+[^\s"'<>.,;:!?)]/g;
+
+/** Plain text with every http(s) address made a hyperlink. */
+export const linkify = (text: string): string => text.replace(URL_PATTERN, (url) => hyperlink(url, url));
+
+function formatSegment(segment: Segment, base: string): string {
+  const text = segment.href === undefined ? linkify(segment.text) : hyperlink(segment.href, segment.text);
+  const colour =
+    segment.href !== undefined ? SGR.underline : segment.style === undefined ? '' : STYLE[segment.style];
+  return colour === '' ? text : `${colour}${text}${SGR.reset}${base}`;
 }
 
-/** Redraws the prompt row and puts the cursor where the editor has it. */
+/** One output line, coloured by tone (and by segment), links made clickable, ending with a newline. */
+export function formatOutput(line: OutputLine): string {
+  const colour = TONE[line.tone];
+  const body =
+    line.segments === undefined
+      ? linkify(crlf(line.text))
+      : line.segments.map((s) => formatSegment({ ...s, text: crlf(s.text) }, colour)).join('');
+  return colour === '' ? body + NEWLINE : `${colour}${body}${SGR.reset}${NEWLINE}`;
+}
+
+/** Plain output for pipes (the CLI without a terminal): the text only. */
+export const plainOutput = (line: OutputLine): string => `${line.text}\n`;
+
+/** Redraws the prompt row: the line, the grey history suggestion after it, and the cursor where it is. */
 export function renderEditLine(prompt: Prompt, state: EditorState): string {
+  if (state.search !== null) return renderSearch(state);
   const column = promptText(prompt).length + state.cursor + 1;
-  return `${CLEAR_LINE}${coloredPrompt(prompt)}${state.buffer}\x1b[${column}G`;
+  const suggestion = ghost(state);
+  const shown = suggestion === '' ? '' : `${SGR.grey}${suggestion}${SGR.reset}`;
+  return `${CLEAR_LINE}${coloredPrompt(prompt)}${state.buffer}${shown}\x1b[${column}G`;
+}
+
+/** `(reverse-i-search)'btc': btc long 5k`, the cursor after the query. */
+function renderSearch(state: EditorState): string {
+  const query = state.search?.query ?? '';
+  const label = `(reverse-i-search)'${query}': `;
+  const column = label.length - 2;
+  return `${CLEAR_LINE}${SGR.grey}${label}${SGR.reset}${searchLine(state)}\x1b[${column}G`;
 }
 
 /** Draws a question where the prompt was: its label, then the answer unless it is secret. */
@@ -62,3 +107,10 @@ export function renderQuestion(question: Question, state: EditorState): string {
   const column = question.label.length + (question.secret ? 0 : state.cursor) + 1;
   return `${CLEAR_LINE}${question.label}${shown}\x1b[${column}G`;
 }
+
+/** Braille spinner frames, one per tick while a command waits on the server. */
+export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'] as const;
+export const SPINNER_MS = 80;
+
+export const renderSpinner = (frame: number): string =>
+  `${CLEAR_LINE}${SGR.cyan}${SPINNER[frame % SPINNER.length] ?? ''}${SGR.reset} ${SGR.grey}working… (Ctrl+C cancels)${SGR.reset}`;

@@ -2,6 +2,7 @@ import { signal } from '@preact/signals-core';
 import { describe, expect, it } from 'vitest';
 import { createTerminalStore } from '../stores/terminal';
 import { createVirtualScreen } from '../testing/screen';
+import { NO_COMPLETION } from './lineEditor';
 import { failure, info, type OutputLine } from './output';
 import { promptText, type Prompt } from './render';
 import { createTerminalSession, type CommandLine } from './session';
@@ -11,7 +12,10 @@ function setup(run: (line: string) => OutputLine[] | Promise<OutputLine[]> = (l)
   const prompt = signal<Prompt>({ user: 'guest', symbol: 'BTC/USDT' });
   const commands: CommandLine = {
     runLine: async (l) => run(l),
-    complete: (p) => ['help', 'symbol', 'sync'].filter((n) => n.startsWith(p)),
+    complete: (before) => ({
+      from: 0,
+      candidates: ['help', 'symbol', 'sync'].filter((n) => n.startsWith(before)),
+    }),
   };
   const session = createTerminalSession({ commands, terminal, prompt });
   const screen = createVirtualScreen();
@@ -39,7 +43,7 @@ describe('terminal session', () => {
 
   it('lists several completions and returns to the line', async () => {
     const t = setup();
-    await t.session.input('s\t');
+    await t.session.input('s\t\t');
     expect(t.screen.rows()).toEqual(['guest@BTC/USDT › sy', 'symbol  sync', 'guest@BTC/USDT › sy']);
   });
 
@@ -108,7 +112,7 @@ describe('terminal session', () => {
           const answer = await terminal.ask({ label: secret ? 'Password: ' : 'Name: ', secret });
           return [info(answer === null ? 'cancelled' : `got ${answer}`)];
         },
-        complete: () => [],
+        complete: NO_COMPLETION,
       };
       const session = createTerminalSession({ commands, terminal, prompt });
       const screen = createVirtualScreen();
@@ -194,11 +198,11 @@ describe('terminal session', () => {
     expect(t.session.draft.value).toBe('');
   });
 
-  it('shows the prompt tag (PAPER) after the pair', async () => {
+  it('shows the venue (paper) after the pair: guest@BTC/USDT paper ›', async () => {
     const t = setup();
     t.prompt.value = { user: 'ann', symbol: 'ETH/USDT', tag: 'PAPER' };
     await t.session.input('long 5\r');
-    expect(t.texts()[0]).toBe('ann@ETH/USDT [PAPER] › long 5');
-    expect(t.screen.rows().at(-1)).toBe('ann@ETH/USDT [PAPER] ›');
+    expect(t.texts()[0]).toBe('ann@ETH/USDT paper › long 5');
+    expect(t.screen.rows().at(-1)).toBe('ann@ETH/USDT paper ›');
   });
 });

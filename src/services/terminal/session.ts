@@ -1,26 +1,32 @@
 import { computed, effect, signal, type ReadonlySignal } from '@preact/signals-core';
+import { every, type Clock } from '../clock';
+import { memoryStorage } from '../storage';
 import type { SessionStore } from '../stores/session';
 import type { Origin, Question, TerminalEntry, TerminalStore } from '../stores/terminal';
 import type { UiStore } from '../stores/ui';
+import { createHistoryStore, type HistoryStore } from './history';
 import { decodeKeys, type Key } from './keys';
-import { applyAnswerKey, applyKey, emptyEditor, type EditorEffect } from './lineEditor';
+import { applyAnswerKey, applyKey, emptyEditor, type Completer, type EditorEffect } from './lineEditor';
 import { muted, type OutputLine } from './output';
 import {
   BELL,
   CLEAR_LINE,
   CLEAR_SCREEN,
   NEWLINE,
+  SPINNER_MS,
   coloredPrompt,
   formatOutput,
   renderEditLine,
   renderQuestion,
+  renderSpinner,
   type Prompt,
 } from './render';
 
 /** What the terminal needs from the command registry. */
 export interface CommandLine {
-  runLine(line: string): Promise<OutputLine[]>;
-  complete(prefix: string): string[];
+  /** Runs a line; `signal` is aborted when the person cancels it. */
+  runLine(line: string, signal?: AbortSignal): Promise<OutputLine[]>;
+  complete: Completer;
 }
 
 /** Where the session draws: an xterm instance in the browser, a string buffer in tests. */
@@ -48,12 +54,13 @@ export interface TerminalSessionDeps {
   commands: CommandLine;
   terminal: TerminalStore;
   prompt: ReadonlySignal<Prompt>;
+  /** The user's history; an in-memory one when not given. */
+  history?: HistoryStore;
+  /** Drives the spinner of a running command; no spinner without one. */
+  clock?: Clock;
 }
 
-/**
- * `guest@BTC/USDT`, or the user's name once signed in; `tag` (e.g. `PAPER`) is shown after the pair
- * while it is not null.
- */
+/** `guest@BTC/USDT paper`: the user (or guest), the chosen pair and the venue orders go to. */
 export function promptSignal(
   session: SessionStore,
   ui: UiStore,
@@ -72,18 +79,25 @@ export function promptSignal(
   );
 }
 
-export const BANNER: readonly OutputLine[] = [muted('Signal Console. Type "help" to list commands.')];
+export const BANNER: readonly OutputLine[] = [
+  muted('Signal Console. Type "help" to list commands, Tab to complete, Ctrl+K for the palette, ? for keys.'),
+];
+
+export const CANCELLED_LINE = muted('^C Cancelled.');
 
 function formatEntry(entry: TerminalEntry): string {
   return entry.kind === 'output' ? formatOutput(entry) : coloredPrompt(entry.prompt) + entry.text + NEWLINE;
 }
 
-export function createTerminalSession({ commands, terminal, prompt }: TerminalSessionDeps): TerminalSession {
+export function createTerminalSession(deps: TerminalSessionDeps): TerminalSession {
+  const { commands, terminal, prompt, clock } = deps;
+  const history = deps.history ?? createHistoryStore(memoryStorage(), signal('guest'));
   let state = emptyEditor();
   /** The answer being typed while a command asks a question. */
   let answer = emptyEditor();
   const screens = new Set<Screen>();
-  let busy = false;
+  /** The command typed at the prompt that is running now. */
+  let running: { controller: AbortController; stopSpinner: () => void } | null = null;
   const draft = signal('', { name: 'terminal.draft' });
   const queue: Key[] = [];
   const waiters: (() => void)[] = [];
@@ -94,25 +108,66 @@ export function createTerminalSession({ commands, terminal, prompt }: TerminalSe
   const editLine = (): string | null => {
     const question = terminal.question.peek();
     if (question !== null) return renderQuestion(question, answer);
-    return busy ? null : renderEditLine(prompt.peek(), state);
+    return running !== null ? null : renderEditLine(prompt.peek(), state);
   };
   const redraw = (): void => {
     const line = editLine();
     if (line !== null) write(line);
   };
 
-  const execute = async (line: string, origin: Origin): Promise<OutputLine[]> => {
+  const execute = async (line: string, origin: Origin, signal?: AbortSignal): Promise<OutputLine[]> => {
     const trimmed = line.trim();
     if (trimmed === '') return [];
     terminal.recordInput(prompt.peek(), trimmed, origin);
-    const output = await commands.runLine(trimmed);
-    terminal.print(output);
+    const output = await commands.runLine(trimmed, signal);
+    if (signal?.aborted !== true) terminal.print(output);
     return output;
   };
 
   /** Draws `line` as the finished prompt row, before the cursor leaves it. */
   const settle = (line: string): void =>
-    write(renderEditLine(prompt.peek(), { ...state, buffer: line, cursor: line.length }));
+    write(renderEditLine(prompt.peek(), { ...emptyEditor(), buffer: line, cursor: line.length }));
+
+  const spin = (): (() => void) => {
+    if (clock === undefined) return () => undefined;
+    let frame = 0;
+    return every(clock, SPINNER_MS, () => {
+      if (terminal.question.peek() === null) write(renderSpinner(frame++));
+    });
+  };
+
+  const finish = (): void => {
+    running?.stopSpinner();
+    running = null;
+  };
+
+  const start = (line: string): void => {
+    history.add(line);
+    const controller = new AbortController();
+    const current: { controller: AbortController; stopSpinner: () => void } = {
+      controller,
+      stopSpinner: () => undefined,
+    };
+    running = current;
+    void execute(line, 'terminal', controller.signal).finally(() => {
+      if (running !== current) return; // Cancelled: Ctrl+C already gave the prompt back.
+      finish();
+      write(CLEAR_LINE);
+      pump();
+    });
+    if (running === current) current.stopSpinner = spin();
+  };
+
+  /** Ctrl+C while a command runs: its calls are aborted, its output dropped, and the prompt is back. */
+  const cancel = (): void => {
+    const current = running;
+    if (current === null) return;
+    finish();
+    current.controller.abort();
+    terminal.answer(null);
+    write(CLEAR_LINE);
+    terminal.print([CANCELLED_LINE]);
+  };
 
   const handle = (effectItem: EditorEffect): void => {
     switch (effectItem.type) {
@@ -123,6 +178,9 @@ export function createTerminalSession({ commands, terminal, prompt }: TerminalSe
         settle(state.buffer);
         write(NEWLINE + formatOutput(muted(effectItem.items.join('  '))));
         return;
+      case 'clear-screen':
+        terminal.clear();
+        return;
       case 'interrupt':
         settle(effectItem.line);
         write('^C' + NEWLINE);
@@ -130,11 +188,7 @@ export function createTerminalSession({ commands, terminal, prompt }: TerminalSe
       case 'submit':
         settle(effectItem.line);
         write(NEWLINE);
-        busy = true;
-        void execute(effectItem.line, 'terminal').finally(() => {
-          busy = false;
-          pump();
-        });
+        if (effectItem.line.trim() !== '') start(effectItem.line);
     }
   };
 
@@ -157,25 +211,31 @@ export function createTerminalSession({ commands, terminal, prompt }: TerminalSe
   };
 
   /** Idle: no key waiting, and no command running unless it waits for an answer. */
-  const idle = (): boolean => queue.length === 0 && (!busy || terminal.question.peek() !== null);
+  const idle = (): boolean => queue.length === 0 && (running === null || terminal.question.peek() !== null);
 
   // Keys are handled strictly in order. While a command runs, keys wait for it, unless it asks a
-  // question: then they answer it.
+  // question (then they answer it) or one of them is Ctrl+C (then it cancels the command).
   const pump = (): void => {
     for (;;) {
       const question = terminal.question.peek();
-      if (question === null && busy) break;
+      if (question === null && running !== null) {
+        const stop = queue.findIndex((k) => k.type === 'interrupt');
+        if (stop < 0) break;
+        queue.splice(0, stop + 1);
+        cancel();
+        continue;
+      }
       const key = queue.shift();
       if (key === undefined) break;
       if (question !== null) {
         answerKey(question, key);
         continue;
       }
-      const result = applyKey(state, key, (prefix) => commands.complete(prefix));
+      const result = applyKey({ ...state, history: history.lines.peek() }, key, commands.complete);
       state = result.state;
       for (const item of result.effects) handle(item);
     }
-    draft.value = busy || terminal.question.peek() !== null ? '' : state.buffer;
+    draft.value = running !== null || terminal.question.peek() !== null ? '' : state.buffer;
     redraw();
     if (idle()) for (const done of waiters.splice(0)) done();
   };
@@ -231,5 +291,14 @@ export function createTerminalSession({ commands, terminal, prompt }: TerminalSe
     };
   };
 
-  return { execute, attach, input, draft, dispose: stopQuestions };
+  return {
+    execute: (line, origin) => execute(line, origin),
+    attach,
+    input,
+    draft,
+    dispose: () => {
+      stopQuestions();
+      cancel();
+    },
+  };
 }

@@ -45,8 +45,21 @@ export function createFakeServer(base = '/api'): FakeServer {
     };
     requests.push(request);
     const handler = routes.get(`${method} ${path}`);
-    const reply =
-      handler === undefined ? { status: 404, body: { detail: 'Not Found' } } : await handler(request);
+    const answer = Promise.resolve(
+      handler === undefined ? { status: 404, body: { detail: 'Not Found' } } : handler(request),
+    );
+    // Like a real fetch, an aborted call rejects at once (Ctrl+C on a command waiting for the server).
+    const signal = init?.signal ?? null;
+    const reply = await (signal === null
+      ? answer
+      : Promise.race([
+          answer,
+          new Promise<never>((_, reject) => {
+            const abort = (): void => reject(new DOMException('The operation was aborted.', 'AbortError'));
+            if (signal.aborted) abort();
+            else signal.addEventListener('abort', abort, { once: true });
+          }),
+        ]));
     return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
       status: reply.status,
       headers: { 'content-type': 'application/json' },

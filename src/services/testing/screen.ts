@@ -7,12 +7,15 @@ export interface VirtualScreen {
   /** The rows, trailing spaces trimmed, trailing empty rows dropped. */
   rows(): string[];
   cursor(): { row: number; col: number };
+  /** The targets of the OSC 8 hyperlinks written so far, in order. */
+  links(): string[];
 }
 
 export function createVirtualScreen(): VirtualScreen {
   let rows: string[][] = [[]];
   let row = 0;
   let col = 0;
+  const links: string[] = [];
   const line = (): string[] => (rows[row] ??= []);
 
   const control = (params: string, final: string): void => {
@@ -28,6 +31,15 @@ export function createVirtualScreen(): VirtualScreen {
     write(data) {
       for (let i = 0; i < data.length; i += 1) {
         const ch = data[i] ?? '';
+        if (ch === '\x1b' && data[i + 1] === ']') {
+          // An OSC sequence (hyperlinks): up to BEL; only the link target is kept.
+          const end = data.indexOf('\x07', i);
+          const body = data.slice(i + 2, end < 0 ? data.length : end);
+          const target = /^8;[^;]*;(.+)$/.exec(body)?.[1];
+          if (target !== undefined) links.push(target);
+          i = end < 0 ? data.length : end;
+          continue;
+        }
         if (ch === '\x1b' && data[i + 1] === '[') {
           // eslint-disable-next-line no-control-regex -- reading escape sequences is this emulator's job
           const match = /^\x1b\[([0-9;]*)([A-Za-z])/.exec(data.slice(i));
@@ -55,5 +67,6 @@ export function createVirtualScreen(): VirtualScreen {
       return text;
     },
     cursor: () => ({ row, col }),
+    links: () => [...links],
   };
 }

@@ -1,0 +1,35 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { WatchlistAdd } from '../../../src/contracts/watchlist';
+import { appError, parseRequest } from '../../plugins/errors';
+import { WatchlistRepo } from './watchlist.repo';
+import { WatchlistService } from './watchlist.service';
+
+function userOf(request: FastifyRequest): string {
+  const principal = request.principal;
+  if (principal === null) throw appError('UNAUTHORIZED');
+  return principal.userId;
+}
+
+const TickerParam = z.object({ ticker: z.string().trim().min(1).max(20) });
+
+/** `GET/POST /watchlist/` and `DELETE /watchlist/{ticker}`, for the signed-in user only. */
+export default async function watchlistRoutes(app: FastifyInstance) {
+  const service = new WatchlistService(new WatchlistRepo(app.database.db));
+  const authed = { preHandler: app.requireUser };
+
+  app.get('/watchlist/', authed, async (request) => service.list(userOf(request)));
+
+  app.post('/watchlist/', authed, async (request, reply) => {
+    const body = parseRequest(WatchlistAdd, request.body);
+    const { item, created } = await service.add(userOf(request), body.ticker);
+    reply.code(created ? 201 : 200);
+    return item;
+  });
+
+  app.delete('/watchlist/:ticker', authed, async (request, reply) => {
+    const { ticker } = parseRequest(TickerParam, request.params, 'path');
+    await service.remove(userOf(request), ticker);
+    reply.code(204);
+  });
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { completed, makeSignal } from '../../services/feed/testing/signals';
+import { createTestConsole } from '../testing/scripted';
+
+const FILL = {
+  id: '501',
+  symbol: 'ETH/USDT',
+  side: 'buy',
+  quantity: 0.1,
+  price: 3000,
+  fee: 0.15,
+  status: 'filled',
+  realizedPnl: 0,
+};
+
+/** A console whose feed holds (top first) 4 SOL negative 85, 3 GENERAL neutral 30, 2 ETH positive 72, 1 analyzing. */
+function session(token: string | null = 'tok') {
+  const s = createTestConsole({ token });
+  const feed = s.stores.feed;
+  feed.receive(makeSignal(1, { content: 'Rumour: a listing soon' }));
+  feed.receive(
+    completed(makeSignal(2, { content: 'ETH ETF approved' }), 'positive', 72, ['ETH'], { ETH: 3000 }),
+  );
+  feed.receive(
+    completed(
+      makeSignal(3, { content: 'Fed holds rates', metadata: { ...makeSignal(3).metadata, url: null } }),
+      'neutral',
+      30,
+    ),
+  );
+  feed.receive(
+    completed(makeSignal(4, { content: 'Solana halts blocks' }), 'negative', 85, ['SOL'], { SOL: 100 }),
+  );
+  s.stores.market.applyPrices([{ s: 'ETHUSDT', p: 3030, t: 1 }]);
+  return s;
+}
+
+describe('feed commands', () => {
+  it('feed prints the latest signals numbered as on screen, with sentiment, impact and % since arrival', async () => {
+    const s = session();
+    const out = await s.type('feed');
+    expect(out).toHaveLength(4);
+    expect(out[0]).toMatch(
+      /^info:\s+1 {2}just now {2}NEG\s+85\.00 {2}\$SOL — +Blockwire News: Solana halts blocks$/,
+    );
+    expect(out[1]).toMatch(/^info:\s+2 .*NEU\s+30\.00 {2}GENERAL +Blockwire News: Fed holds rates$/);
+    expect(out[2]).toMatch(/^info:\s+3 .*POS\s+72\.00 {2}\$ETH \+1\.00% +Blockwire News: ETH ETF approved$/);
+    expect(out[3]).toMatch(/^info:\s+4 .*…\s+analyzing… +Blockwire News: Rumour: a listing soon$/);
+  });
+
+  it('feed filters by asset, minimum impact and sentiment, keeping the on-screen numbers', async () => {
+    const s = session();
+    expect(await s.type('feed eth')).toEqual([expect.stringMatching(/^info:\s+3 .*ETH ETF approved$/)]);
+    const strong = await s.type('feed --min 70');
+    expect(strong.map((l) => /Blockwire News: (.*)$/.exec(l)?.[1])).toEqual([
+      'Solana halts blocks',
+      'ETH ETF approved',
+    ]);
+    expect(await s.type('feed --min 70 --neg')).toEqual([
+      expect.stringMatching(/^info:\s+1 .*Solana halts blocks$/),
+    ]);
+    expect(await s.type('feed --pos')).toEqual([expect.stringMatching(/ETH ETF approved$/)]);
+    expect(await s.type('feed -n 1')).toEqual([
+      expect.stringMatching(/Solana halts blocks$/),
+      'muted: 3 more; feed -n 50 shows all.',
+    ]);
+    expect(await s.type('feed doge')).toEqual(['muted: No signals match.']);
+  });
+
+  it('feed marks a signal the pane is hiding, and refuses bad filters', async () => {
+    const s = session();
+    s.stores.feedView.toggleSentiment('positive');
+    expect(await s.type('feed --neg')).toEqual([expect.stringMatching(/^info:\s+· .*Solana halts blocks$/)]);
+    expect(await s.type('feed --pos --neg')).toEqual(['error: Choose --pos or --neg, not both.']);
+    expect((await s.type('feed --min 120'))[0]).toBe('error: The minimum impact is a number from 0 to 100.');
+    expect((await s.type('feed zzz'))[0]).toBe(
+      'error: Unknown symbol: ZZZ. Type a ticker such as BTC or ETH.',
+    );
+  });
+
+  it("open <n> opens the n-th signal's source", async () => {
+    const s = session();
+    const opened: string[] = [];
+    s.stores.feedView.onOpenUrl((url) => opened.push(url));
+    expect(await s.type('open 3')).toEqual(['success: Opened https://news.example/2']);
+    expect(await s.type('open 2')).toEqual(['error: Signal 2 has no link.']);
+    expect(await s.type('open 9')).toEqual(['error: There is no signal 9 on screen.']);
+    expect(opened).toEqual(['https://news.example/2']);
+  });
+
+  it("<n> long 500 trades the n-th signal's asset with the spec's messages", async () => {
+    const s = session();
+    s.server.on('POST /orders', () => ({ status: 200, body: FILL }));
+    expect(await s.type('3 long 500')).toEqual([
+      'success: Successfully placed LONG order for ETH/USDT with 500 USDT.',
+      'muted: Paper exchange: no real funds.',
+    ]);
+    expect(JSON.parse(s.server.requests[0]?.body ?? '{}')).toEqual({
+      symbol: 'ETH/USDT',
+      side: 'long',
+      type: 'market',
+      amount: 500,
+    });
+    expect(await s.type('1 sell 1k')).toEqual([
+      'success: Successfully placed SHORT order for SOL/USDT with 1000 USDT.',
+      'muted: Paper exchange: no real funds.',
+    ]);
+    expect(s.stores.positions.refreshRequests.value).toBe(2);
+  });
+
+  it('<n> long needs an asset, a valid line, a signal on screen and a login', async () => {
+    const s = session();
+    expect(await s.type('2 long 500')).toEqual(['error: Asset ticker not found.']);
+    expect(await s.type('3 long -5')).toEqual(['error: Invalid asset or amount.']);
+    expect(await s.type('9 short 100')).toEqual(['error: There is no signal 9 on screen.']);
+    const guest = session(null);
+    expect(await guest.type('3 long 500')).toEqual(['error: You must be logged in.']);
+    expect(guest.stores.ui.authModal.value).toBe('login');
+    expect(guest.server.requests).toEqual([]);
+  });
+
+  it('<n> long shows the server detail as "Error: …", and asks above the fat-finger cap', async () => {
+    const s = session();
+    s.server.on('POST /orders', () => ({ status: 400, body: { detail: 'Margin is insufficient.' } }));
+    expect(await s.type('3 long 500')).toEqual(['error: Error: Margin is insufficient.']);
+    expect(await s.answering('3 long 30k', 'n')).toEqual(['muted: Cancelled.']);
+    expect(s.asked[0]).toContain('30k USDT is above your fat-finger cap');
+    expect(s.server.count('POST /orders')).toBe(1);
+  });
+
+  it('the preview line does not read `3 long 500` as an order of an asset called 3', () => {
+    const s = session();
+    expect(s.commands.readOrder('3 long 500')).toBeNull();
+    expect(s.commands.readOrder('eth long 500')).toMatchObject({ ok: true });
+  });
+});

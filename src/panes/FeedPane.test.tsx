@@ -1,0 +1,93 @@
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderWithServices } from '../app/testing/renderWithServices';
+import { completed, makeSignal } from '../services/feed/testing/signals';
+import { createFakeClock } from '../services/testing/fakeClock';
+import { FeedPane } from './FeedPane';
+
+afterEach(cleanup);
+
+const cards = () => screen.queryAllByTestId('signal-card');
+
+describe('feed pane', () => {
+  it('renders content as text: markup stays visible characters and only http(s) becomes a link', () => {
+    const { services } = renderWithServices(<FeedPane />);
+    const evil = '<img src=x onerror="window.hacked=1"> see https://ok.example/a and javascript:alert(1)';
+    act(() => void services.stores.feed.receive(makeSignal(1, { content: evil })));
+    const card = cards()[0];
+    if (card === undefined) throw new Error('no card');
+    expect(card.querySelector('img[src="x"]')).toBeNull();
+    expect(within(card).getByTestId('card-content').textContent).toBe(evil);
+    const links = within(card).getByTestId('card-content').querySelectorAll('a');
+    expect(
+      [...links].map((a) => [a.getAttribute('href'), a.getAttribute('rel'), a.getAttribute('target')]),
+    ).toEqual([['https://ok.example/a', 'noopener noreferrer', '_blank']]);
+    const header = card.querySelector('a.card-from');
+    expect(header?.getAttribute('href')).toBe('https://news.example/1');
+    expect(header?.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(within(card).getByTestId('card-analyzing').textContent).toBe('analyzing…');
+  });
+
+  it('shows a completed card with tags, GENERAL, sentiment, Impact to two decimals and the reasoning hint', () => {
+    const { services } = renderWithServices(<FeedPane />);
+    act(() => {
+      services.stores.feed.receive(completed(makeSignal(1), 'negative', 87.456, ['ETH', 'BTC']));
+      services.stores.feed.receive(completed(makeSignal(2), 'neutral', 12));
+    });
+    const [general, tagged] = cards();
+    expect(within(general!).getByText('GENERAL')).toBeTruthy();
+    expect(
+      within(tagged!)
+        .getAllByTestId('asset-tag')
+        .map((t) => t.getAttribute('data-ticker')),
+    ).toEqual(['ETH', 'BTC']);
+    expect(within(tagged!).getByTestId('card-sentiment').textContent).toBe('NEGATIVE');
+    expect(within(tagged!).getByTestId('card-impact').textContent).toBe('Impact 87.46');
+    expect(within(tagged!).getByTestId('card-reasoning').getAttribute('title')).toBe(
+      'Because of News item 1.',
+    );
+    expect(tagged!.className).toContain('negative');
+  });
+
+  it('cuts long content behind Read More and brings it back with Show Less', () => {
+    const { services } = renderWithServices(<FeedPane />);
+    const long = `${'lorem ipsum '.repeat(30)}END`;
+    act(() => void services.stores.feed.receive(makeSignal(1, { content: long })));
+    const content = () => screen.getByTestId('card-content').textContent ?? '';
+    expect(content()).not.toContain('END');
+    fireEvent.click(screen.getByRole('button', { name: 'Read More' }));
+    expect(content()).toContain('END');
+    fireEvent.click(screen.getByRole('button', { name: 'Show Less' }));
+    expect(content()).not.toContain('END');
+  });
+
+  it('disables My Watchlist when logged out, and filters by sentiment and Min Impact', () => {
+    const { services } = renderWithServices(<FeedPane />);
+    act(() => {
+      services.stores.feed.receive(completed(makeSignal(1), 'positive', 90, ['BTC']));
+      services.stores.feed.receive(completed(makeSignal(2), 'negative', 40, ['ETH']));
+    });
+    expect((screen.getByRole('tab', { name: 'My Watchlist' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Positive' }));
+    expect(cards().map((c) => c.dataset.id)).toEqual(['1']);
+    fireEvent.click(screen.getByRole('button', { name: 'Positive' }));
+    fireEvent.change(screen.getByRole('slider', { name: 'Min Impact' }), { target: { value: '50' } });
+    expect(screen.getByTestId('min-impact').textContent).toBe('50');
+    expect(cards().map((c) => c.dataset.id)).toEqual(['1']);
+    act(() => services.stores.session.setToken('t'));
+    expect((screen.getByRole('tab', { name: 'My Watchlist' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('refreshes the time-ago label every second from the clock', () => {
+    const clock = createFakeClock(Date.UTC(2026, 0, 1));
+    const { services } = renderWithServices(<FeedPane />, { clock });
+    const stop = services.feed.start();
+    act(() => void services.stores.feed.receive(makeSignal(1)));
+    expect(screen.getByTestId('card-time').textContent).toBe('just now');
+    act(() => clock.advance(15_000));
+    expect(screen.getByTestId('card-time').textContent).toBe('15s ago');
+    act(() => clock.advance(120_000));
+    expect(screen.getByTestId('card-time').textContent).toBe('2m ago');
+    stop();
+  });
+});

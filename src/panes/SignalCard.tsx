@@ -1,0 +1,151 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { memo } from 'react';
+import { useServices } from '../app/AppContext';
+import { mediaSrc } from '../services/feed/content';
+import { formatImpact } from '../services/feed/format';
+import { timeAgo } from '../services/feed/timeAgo';
+import { impactOf, sentimentOf, type FeedSignal } from '../services/feed/types';
+import { SignalMedia, SignalText } from './SignalContent';
+import { SignalTags } from './SignalTags';
+import './SignalCard.css';
+
+/** The time-ago label, refreshed every second from the feed's ticking clock (spec §9). */
+function TimeAgo({ at }: { at: number }) {
+  useSignals();
+  const { feed } = useServices();
+  return (
+    <time className="card-time" dateTime={new Date(at).toISOString()} data-testid="card-time">
+      {timeAgo(at, feed.now.value)}
+    </time>
+  );
+}
+
+function Avatar({ icon }: { icon: string | null }) {
+  const src = mediaSrc(icon);
+  return src === null ? <span className="card-icon blank" /> : <img className="card-icon" src={src} alt="" />;
+}
+
+/** The quoted post (a retweet's original, a forwarded message). */
+function Quote({ quote }: { quote: NonNullable<FeedSignal['quote_data']> }) {
+  return (
+    <div className="card-quote" data-testid="card-quote">
+      <div className="card-quote-source">
+        <Avatar icon={quote.icon} />
+        <span>{quote.source_name ?? ''}</span>
+        {quote.username === null ? null : <span className="card-user">@{quote.username}</span>}
+      </div>
+      <SignalText text={quote.content} />
+      <SignalMedia urls={quote.media_urls} />
+    </div>
+  );
+}
+
+/** The footer's analysis: sentiment, "Impact" to two decimals and the AI Reasoning hint, or "analyzing…". */
+function Analysis({ signal }: { signal: FeedSignal }) {
+  const sentiment = sentimentOf(signal);
+  if (signal.analysis.status === 'analyzing' || sentiment === null) {
+    return (
+      <span className="card-analyzing" data-testid="card-analyzing">
+        analyzing…
+      </span>
+    );
+  }
+  return (
+    <span className="card-analysis">
+      <span className={`card-sentiment ${sentiment}`} data-testid="card-sentiment">
+        {sentiment.toUpperCase()}
+      </span>
+      <span className="card-impact" data-testid="card-impact">
+        Impact {formatImpact(impactOf(signal))}
+      </span>
+      <span
+        className="card-reasoning"
+        tabIndex={0}
+        title={signal.analysis.nlp.reasoning}
+        data-testid="card-reasoning"
+      >
+        AI Reasoning
+        <span className="card-reasoning-text" role="tooltip">
+          {signal.analysis.nlp.reasoning}
+        </span>
+      </span>
+    </span>
+  );
+}
+
+/** Source icon, name and username: the part of the header that opens the source. */
+function CardFrom({ signal }: { signal: FeedSignal }) {
+  return (
+    <>
+      <Avatar icon={signal.metadata.icon} />
+      <span className="card-source">{signal.metadata.source_name}</span>
+      {signal.metadata.username === null ? null : (
+        <span className="card-user">@{signal.metadata.username}</span>
+      )}
+    </>
+  );
+}
+
+interface CardProps {
+  signal: FeedSignal;
+  focused: boolean;
+  highlighted: boolean;
+}
+
+/** One signal card (spec §2). Content is always rendered as text; links are http(s) only. */
+export const SignalCard = memo(function SignalCard({ signal, focused, highlighted }: CardProps) {
+  useSignals();
+  const { stores, feed } = useServices();
+  const tone = sentimentOf(signal) ?? 'analyzing';
+  const notice = feed.quickTrade.notice.value;
+  const url = signal.metadata.url;
+  const popover = feed.quickTrade.popover.value?.signalId === signal.id;
+  const classes = [
+    'card',
+    tone,
+    focused ? 'focused' : '',
+    highlighted ? 'highlighted' : '',
+    popover ? 'has-popover' : '',
+  ].filter(Boolean);
+  return (
+    <article
+      className={classes.join(' ')}
+      data-testid="signal-card"
+      data-id={signal.id}
+      data-status={signal.analysis.status}
+      aria-current={focused ? 'true' : undefined}
+      onClick={() => stores.feedView.focus(signal.id)}
+    >
+      <div className="card-header">
+        <span className="card-index" aria-hidden="true" />
+        {url === null ? (
+          <span className="card-from">
+            <CardFrom signal={signal} />
+          </span>
+        ) : (
+          <a className="card-from linked" href={url} target="_blank" rel="noopener noreferrer" title={url}>
+            <CardFrom signal={signal} />
+          </a>
+        )}
+        <TimeAgo at={signal.client_received_at} />
+      </div>
+      <SignalText text={signal.content} />
+      {signal.quote_data === null ? null : <Quote quote={signal.quote_data} />}
+      <SignalMedia urls={signal.metadata.media_urls} />
+      {signal.also_reported_by.length === 0 ? null : (
+        <div className="card-also" data-testid="card-also">
+          also reported by {signal.also_reported_by.map((r) => r.source_name).join(', ')}
+        </div>
+      )}
+      <div className="card-footer">
+        {signal.analysis.status === 'completed' ? <SignalTags signal={signal} /> : null}
+        <Analysis signal={signal} />
+      </div>
+      {notice?.signalId === signal.id ? (
+        <div className={`card-notice ${notice.tone}`} role="status" data-testid="trade-notice">
+          {notice.text}
+        </div>
+      ) : null}
+    </article>
+  );
+});

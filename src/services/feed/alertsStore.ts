@@ -1,0 +1,31 @@
+import { signal, type ReadonlySignal } from '@preact/signals-core';
+import { createAlertSettingsStore, type AlertSettingsStore } from './alertSettings';
+import { NO_NOTIFICATIONS, setNotifications, type NotificationPort } from './alerts';
+import type { StoragePort } from '../storage';
+
+/** The alert settings (spec §3) and the browser permission behind `isNotificationEnabled`. */
+export interface AlertsStore extends AlertSettingsStore {
+  readonly notifications: NotificationPort;
+  /** The Notifications & Alerts modal (spec §2). */
+  readonly modalOpen: ReadonlySignal<boolean>;
+  openModal(): void;
+  closeModal(): void;
+  /** Turns browser notifications on (asking first) or off; answers the text to show. */
+  setNotifications(on: boolean): Promise<{ on: boolean; message: string }>;
+}
+
+export function createAlertsStore(
+  storage: StoragePort,
+  notifications: NotificationPort = NO_NOTIFICATIONS,
+): AlertsStore {
+  const settings = createAlertSettingsStore(storage);
+  const modalOpen = signal(false, { name: 'alerts.modalOpen' });
+  return {
+    ...settings,
+    notifications,
+    modalOpen,
+    openModal: () => void (modalOpen.value = true),
+    closeModal: () => void (modalOpen.value = false),
+    setNotifications: (on) => setNotifications(settings, notifications, on),
+  };
+}

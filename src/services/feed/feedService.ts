@@ -1,0 +1,170 @@
+import { effect, signal, type ReadonlySignal } from '@preact/signals-core';
+import { PriceQuote } from '../../contracts/market';
+import { SignalList } from '../../contracts/signals';
+import { findTicker } from '../../contracts/symbols';
+import type { ApiClient } from '../api/client';
+import { every, type Clock, type Disposer } from '../clock';
+import type { PriceChannel } from '../market/priceChannel';
+import type { ChartSignal } from '../stores/market';
+import type { Stores } from '../stores';
+import { createAlerts, type Alerts, type SoundPort } from './alerts';
+import type { FeedChange } from './feedStore';
+import { createQuickTradeModel, type QuickTradeModel } from './quickTrade';
+import {
+  createSignalChannel,
+  signalStreamUrl,
+  type SignalChannel,
+  type SignalStreamPort,
+} from './signalChannel';
+import { sentimentOf, FEED_CAP, type FeedSignal } from './types';
+import { createWatchlistToggles, loadWatchlist, type WatchlistToggles } from './watchlist';
+
+export interface FeedServiceDeps {
+  stores: Stores;
+  main: ApiClient;
+  trading: ApiClient;
+  mainBase: string;
+  prices: Pick<PriceChannel, 'watch'>;
+  stream: SignalStreamPort;
+  sound: SoundPort;
+  clock: Clock;
+}
+
+/** The feed pane's models, and `start()` which runs the feed. */
+export interface FeedService {
+  channel: SignalChannel;
+  alerts: Alerts;
+  quickTrade: QuickTradeModel;
+  watchlistToggles: WatchlistToggles;
+  /** The clock, ticking every second: the cards' time-ago labels (spec §9). */
+  now: ReadonlySignal<number>;
+  /**
+   * Seeds a fresh browser from history, connects the stream, watches the prices of the signals'
+   * assets, shows the signals on the chart and follows the watchlist of the signed-in user.
+   */
+  start(): Disposer;
+}
+
+/** A signal as the chart's markers take it. */
+export function toChartSignal(s: FeedSignal): ChartSignal {
+  return {
+    id: s.id,
+    assets: s.assets,
+    sentiment: sentimentOf(s) ?? 'neutral',
+    headline: s.content.slice(0, 120),
+    receivedAt: s.client_received_at,
+  };
+}
+
+/** The supported symbols (`BTCUSDT`) the listed signals name. */
+export function symbolsOf(list: readonly FeedSignal[]): Set<string> {
+  const out = new Set<string>();
+  for (const s of list) for (const a of s.assets) if (findTicker(a) !== undefined) out.add(`${a}USDT`);
+  return out;
+}
+
+export function createFeedService(deps: FeedServiceDeps): FeedService {
+  const { stores, clock } = deps;
+  const now = signal(clock.now(), { name: 'feed.now' });
+  const alerts = createAlerts({
+    settings: stores.alerts,
+    feed: stores.feed,
+    sound: deps.sound,
+    notifications: stores.alerts.notifications,
+  });
+
+  /** Spec §7: a price lookup per asset when a signal arrives, for any price the server did not send. */
+  const lookUpMissing = (s: FeedSignal): void => {
+    for (const ticker of s.assets) {
+      if (s.initial_prices[ticker] !== undefined || findTicker(ticker) === undefined) continue;
+      deps.trading
+        .call(PriceQuote, `/price/${ticker}USDT`)
+        .then((quote) => stores.feed.setInitialPrice(s.id, ticker, quote.price))
+        .catch(() => undefined); // Price-feed failures are only logged (spec §8).
+    }
+  };
+  const onChange = (change: FeedChange): void => {
+    if (change.kind === 'ignored') return;
+    const s = change.signal;
+    if (s.analysis.status !== 'completed') return;
+    if (change.kind === 'added' || change.completedNow) {
+      lookUpMissing(s);
+      alerts.completed(s);
+    }
+  };
+  const channel = createSignalChannel({
+    url: signalStreamUrl(deps.mainBase),
+    port: deps.stream,
+    feed: stores.feed,
+    connection: stores.connection,
+    onChange,
+  });
+
+  const seed = async (): Promise<void> => {
+    // A fresh browser is seeded; a returning one asks only when a saved card was left analyzing.
+    const stuck = stores.feed.signals.peek().some((s) => s.analysis.status === 'analyzing');
+    if (!stores.feed.fresh && !stuck) return;
+    try {
+      stores.feed.seed(await deps.main.call(SignalList, '/signals', { query: { limit: FEED_CAP } }));
+    } catch {
+      // No history: the stream fills the feed.
+    }
+  };
+
+  const watchPrices = (): Disposer => {
+    const watching = new Map<string, Disposer>();
+    const stop = effect(() => {
+      const wanted = symbolsOf(stores.feed.signals.value);
+      for (const [symbol, dispose] of watching) {
+        if (wanted.has(symbol)) continue;
+        dispose();
+        watching.delete(symbol);
+      }
+      for (const symbol of wanted) if (!watching.has(symbol)) watching.set(symbol, deps.prices.watch(symbol));
+    });
+    return () => {
+      stop();
+      for (const dispose of watching.values()) dispose();
+      watching.clear();
+    };
+  };
+
+  const followWatchlist = (): Disposer =>
+    effect(() => {
+      if (stores.session.isLoggedIn.value) void loadWatchlist(deps.main, stores.watchlist);
+      else stores.watchlist.clear();
+    });
+
+  const quickTrade = createQuickTradeModel({
+    trading: deps.trading,
+    session: stores.session,
+    ui: stores.ui,
+    positions: stores.positions,
+    clock,
+  });
+  const watchlistToggles = createWatchlistToggles({ main: deps.main, store: stores.watchlist, clock });
+
+  return {
+    channel,
+    alerts,
+    quickTrade,
+    watchlistToggles,
+    now,
+    start() {
+      void seed();
+      const disposers: Disposer[] = [
+        channel.start(),
+        watchPrices(),
+        effect(() => stores.market.showSignals(stores.feed.signals.value.map(toChartSignal))),
+        followWatchlist(),
+        every(clock, 1000, () => (now.value = clock.now())),
+      ];
+      return () => {
+        for (const dispose of disposers.reverse()) dispose();
+        quickTrade.dispose();
+        watchlistToggles.dispose();
+        stores.feed.dispose();
+      };
+    },
+  };
+}

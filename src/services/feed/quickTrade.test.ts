@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { createUiStore } from '../stores/ui';
+import { createFakeClock } from '../testing/fakeClock';
+import { countingKeys, fakeTradingApi } from '../trading/testing/api';
+import { createPositionsStore } from '../trading/positionsStore';
+import { POPOVER_HIDE_MS, createQuickTradeModel } from './quickTrade';
+import { placeSignalTrade, signalTradeError } from './signalTrade';
+
+const FILL = {
+  id: '77',
+  symbol: 'BTC/USDT',
+  side: 'buy',
+  quantity: 0.001,
+  price: 100_000,
+  fee: 0.05,
+  status: 'filled',
+  realizedPnl: 0,
+};
+
+function setup(token: string | null = 'tok') {
+  const { server, session, trading } = fakeTradingApi(token);
+  const ui = createUiStore();
+  const positions = createPositionsStore();
+  const clock = createFakeClock();
+  const deps = { trading, session, ui, positions, newKey: countingKeys() };
+  const model = createQuickTradeModel({ ...deps, clock });
+  return { server, session, ui, positions, clock, deps, model };
+}
+
+describe('a trade from a signal (spec §5, §8)', () => {
+  it('places a market order through the same path as the terminal and says so', async () => {
+    const t = setup();
+    t.server.on('POST /orders', () => ({ status: 200, body: FILL }));
+    const result = await placeSignalTrade(t.deps, 'btc', 'long', 100);
+    expect(result).toMatchObject({
+      ok: true,
+      message: 'Successfully placed LONG order for BTC/USDT with 100 USDT.',
+    });
+    expect(JSON.parse(t.server.requests[0]?.body ?? '{}')).toEqual({
+      symbol: 'BTC/USDT',
+      side: 'long',
+      type: 'market',
+      amount: 100,
+    });
+    expect(t.server.requests[0]?.idempotencyKey).toBe('key-1');
+    expect(t.positions.refreshRequests.value).toBe(1);
+  });
+
+  it('needs a ticker, then a login (which opens the login modal)', async () => {
+    const guest = setup(null);
+    expect(await placeSignalTrade(guest.deps, null, 'long', 100)).toMatchObject({
+      ok: false,
+      message: 'Asset ticker not found.',
+    });
+    expect(await placeSignalTrade(guest.deps, 'NOTACOIN', 'long', 100)).toMatchObject({
+      message: 'Asset ticker not found.',
+    });
+    expect(guest.ui.authModal.value).toBeNull();
+    expect(await placeSignalTrade(guest.deps, 'ETH', 'short', 100)).toMatchObject({
+      ok: false,
+      message: 'You must be logged in.',
+    });
+    expect(guest.ui.authModal.value).toBe('login');
+    expect(guest.server.requests).toEqual([]);
+  });
+
+  it('shows a string detail as "Error: …", a validation list as loc -> msg joined by "; ", else the fallback', async () => {
+    const t = setup();
+    t.server.on('POST /orders', () => ({ status: 400, body: { detail: 'Margin is insufficient.' } }));
+    expect((await placeSignalTrade(t.deps, 'BTC', 'long', 100)).message).toBe(
+      'Error: Margin is insufficient.',
+    );
+    t.server.on('POST /orders', () => ({
+      status: 422,
+      body: {
+        detail: [
+          { loc: ['body', 'amount'], msg: 'Total must be greater than zero.', type: 'too_small' },
+          { loc: ['body', 'symbol'], msg: 'Unknown symbol.', type: 'custom' },
+        ],
+      },
+    }));
+    expect((await placeSignalTrade(t.deps, 'BTC', 'long', 100)).message).toBe(
+      'Error: body.amount -> Total must be greater than zero.; body.symbol -> Unknown symbol.',
+    );
+    t.server.on('POST /orders', () => ({ status: 500, body: 'oops' }));
+    expect((await placeSignalTrade(t.deps, 'BTC', 'long', 100)).message).toBe(
+      'An error occurred during the trade.',
+    );
+    expect(signalTradeError(new Error('network'))).toBe('An error occurred during the trade.');
+  });
+});
+
+describe('the quick-trade popover', () => {
+  it('opens on hover when logged in and hides 700 ms after the mouse leaves', () => {
+    const t = setup();
+    t.model.hover('1', 'BTC');
+    expect(t.model.popover.value).toEqual({ signalId: '1', ticker: 'BTC', row: null });
+    t.model.leave();
+    t.clock.advance(POPOVER_HIDE_MS - 1);
+    expect(t.model.popover.value).not.toBeNull();
+    t.model.hover('1', 'BTC'); // back on the popover before it hid
+    t.clock.advance(POPOVER_HIDE_MS * 2);
+    expect(t.model.popover.value).not.toBeNull();
+    t.model.leave();
+    t.clock.advance(POPOVER_HIDE_MS);
+    expect(t.model.popover.value).toBeNull();
+  });
+
+  it('never opens for a guest on hover; the keyboard row asks them to log in', () => {
+    const t = setup(null);
+    t.model.hover('1', 'BTC');
+    expect(t.model.popover.value).toBeNull();
+    t.model.openRow('1', 'BTC', 'long');
+    expect(t.model.popover.value).toBeNull();
+    expect(t.ui.authModal.value).toBe('login');
+    expect(t.model.notice.value).toEqual({ signalId: '1', tone: 'error', text: 'You must be logged in.' });
+  });
+
+  it('trades from the open row, closes on success, and shows the result for 8 s', async () => {
+    const t = setup();
+    t.server.on('POST /orders', () => ({ status: 200, body: FILL }));
+    t.model.openRow('4', 'SOL', 'short');
+    await t.model.trade('short', 2500);
+    expect(t.model.popover.value).toBeNull();
+    expect(t.model.notice.value).toEqual({
+      signalId: '4',
+      tone: 'success',
+      text: 'Successfully placed SHORT order for SOL/USDT with 2500 USDT.',
+    });
+    t.clock.advance(7_999);
+    expect(t.model.notice.value).not.toBeNull();
+    t.clock.advance(1);
+    expect(t.model.notice.value).toBeNull();
+  });
+
+  it('keeps the popover open after a refusal, and leaves no timer after dispose', async () => {
+    const t = setup();
+    t.server.on('POST /orders', () => ({ status: 400, body: { detail: 'Nope.' } }));
+    t.model.hover('2', 'ETH');
+    await t.model.trade('long', 100);
+    expect(t.model.notice.value?.text).toBe('Error: Nope.');
+    expect(t.model.popover.value?.ticker).toBe('ETH');
+    t.model.leave();
+    t.model.dispose();
+    expect(t.clock.pendingTimers()).toBe(0);
+  });
+});

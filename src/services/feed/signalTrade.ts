@@ -1,0 +1,90 @@
+import { findTicker } from '../../contracts/symbols';
+import { ErrorBody } from '../../contracts/errors';
+import type { OrderResponse } from '../../contracts/trading';
+import type { ApiClient } from '../api/client';
+import { bodyOf } from '../api/errors';
+import { AUTH_TEXT } from '../auth/messages';
+import type { SessionStore } from '../stores/session';
+import type { UiStore } from '../stores/ui';
+import type { PositionsStore } from '../trading/positionsStore';
+import { placeOrder, type KeyMaker } from '../trading/orders';
+
+/** Spec §5 and §8 texts of a trade from a signal, word for word. */
+export const SIGNAL_TRADE_TEXT = {
+  succeeded: (side: 'long' | 'short', pair: string, amount: number) =>
+    `Successfully placed ${side.toUpperCase()} order for ${pair} with ${amount} USDT.`,
+  failed: (detail: string) => `Error: ${detail}`,
+  fallback: 'An error occurred during the trade.',
+  noTicker: 'Asset ticker not found.',
+  mustLogIn: AUTH_TEXT.mustLogIn,
+  /** Spec §8: how long the result stays on the card. */
+  shownMs: 8_000,
+} as const;
+
+/**
+ * Spec §8 for a failed signal trade: "Error: {detail}" for a string detail, validation lists as
+ * "loc -> msg" joined by "; ", otherwise "An error occurred during the trade.".
+ */
+export function signalTradeError(error: unknown): string {
+  const parsed = ErrorBody.safeParse(bodyOf(error));
+  if (!parsed.success) return SIGNAL_TRADE_TEXT.fallback;
+  const { detail } = parsed.data;
+  if (typeof detail === 'string')
+    return detail === '' ? SIGNAL_TRADE_TEXT.fallback : SIGNAL_TRADE_TEXT.failed(detail);
+  if (detail.length === 0) return SIGNAL_TRADE_TEXT.fallback;
+  return SIGNAL_TRADE_TEXT.failed(detail.map((i) => `${i.loc.join('.')} -> ${i.msg}`).join('; '));
+}
+
+export interface SignalTradeDeps {
+  trading: ApiClient;
+  session: SessionStore;
+  ui: UiStore;
+  positions: PositionsStore;
+  newKey?: KeyMaker;
+}
+
+export type SignalTradeResult =
+  | { ok: true; message: string; order: OrderResponse }
+  | { ok: false; message: string; reason: 'no-ticker' | 'login' | 'rejected' };
+
+/** The trading client, remembering the last error a call threw (placeOrder answers only its text). */
+function observed(trading: ApiClient): { client: ApiClient; lastError: () => unknown } {
+  let last: unknown = null;
+  const client: ApiClient = {
+    baseURL: trading.baseURL,
+    send: (path, options) =>
+      trading.send(path, options).catch((error: unknown) => {
+        last = error;
+        throw error;
+      }),
+    call: (schema, path, options) =>
+      trading.call(schema, path, options).catch((error: unknown) => {
+        last = error;
+        throw error;
+      }),
+  };
+  return { client, lastError: () => last };
+}
+
+/**
+ * A market order on a signal's asset (the card's quick-trade buttons and `2 long 500`), sent through
+ * the same `placeOrder` as the trade panel and the order commands. A guest gets the login modal.
+ */
+export async function placeSignalTrade(
+  deps: SignalTradeDeps,
+  ticker: string | null | undefined,
+  side: 'long' | 'short',
+  amount: number,
+): Promise<SignalTradeResult> {
+  const known = ticker === null || ticker === undefined ? undefined : findTicker(ticker);
+  if (known === undefined) return { ok: false, message: SIGNAL_TRADE_TEXT.noTicker, reason: 'no-ticker' };
+  if (!deps.session.isLoggedIn.peek()) {
+    deps.ui.openAuthModal('login');
+    return { ok: false, message: SIGNAL_TRADE_TEXT.mustLogIn, reason: 'login' };
+  }
+  const { client, lastError } = observed(deps.trading);
+  const placed = await placeOrder(client, { pair: known.pair, side, amount }, deps.newKey);
+  if (!placed.ok) return { ok: false, message: signalTradeError(lastError()), reason: 'rejected' };
+  deps.positions.requestRefresh();
+  return { ok: true, message: SIGNAL_TRADE_TEXT.succeeded(side, known.pair, amount), order: placed.value };
+}

@@ -1,0 +1,276 @@
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, openPage, startE2e, type E2eEnv } from './support/browser';
+
+/** Records every status each card showed (MutationObserver) and every notification raised. */
+const RECORDERS = `
+  window.__statuses = {};
+  window.__notes = [];
+  const record = (el) => {
+    if (!(el instanceof HTMLElement) || el.dataset.testid !== 'signal-card') return;
+    const seen = (window.__statuses[el.dataset.id] ??= []);
+    if (seen[seen.length - 1] !== el.dataset.status) seen.push(el.dataset.status);
+  };
+  new MutationObserver((changes) => {
+    for (const c of changes) {
+      record(c.target);
+      for (const n of c.addedNodes) {
+        record(n);
+        if (n instanceof HTMLElement) n.querySelectorAll('[data-testid="signal-card"]').forEach(record);
+      }
+    }
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+  if (typeof Notification === 'function') {
+    const Real = Notification;
+    class Recorded extends Real {
+      constructor(title, options) {
+        window.__notes.push({ title, body: options && options.body });
+        super(title, options);
+      }
+    }
+    Object.defineProperty(Recorded, 'permission', { get: () => Real.permission });
+    Recorded.requestPermission = (...args) => Real.requestPermission(...args);
+    window.Notification = Recorded;
+  }
+`;
+
+/** Page object for the feed pane, the terminal and the alerts modal. */
+class FeedPage {
+  constructor(readonly page: Page) {}
+
+  feed = () => this.page.getByTestId('feed-pane');
+  cards = () => this.feed().getByTestId('signal-card');
+  card = (id: string) => this.feed().locator(`[data-testid="signal-card"][data-id="${id}"]`);
+  log = () => this.page.getByTestId('terminal-log').innerText();
+
+  async signUpAndLogIn(email: string, username: string, password: string): Promise<void> {
+    const header = this.page.locator('header.header');
+    await header.getByRole('button', { name: 'Sign Up' }).click();
+    const modal = this.page.getByRole('dialog');
+    await modal.getByLabel('Email').fill(email);
+    await modal.getByLabel('Username').fill(username);
+    await modal.getByLabel('Password').fill(password);
+    await modal.locator('form').getByRole('button', { name: 'Sign Up' }).click();
+    await expect
+      .poll(() => this.page.getByTestId('auth-notice').innerText())
+      .toContain('Registration successful');
+    await modal.getByLabel('Username or email').fill(username);
+    await modal.getByLabel('Password').fill(password);
+    await modal.locator('form').getByRole('button', { name: 'Login' }).click();
+    await expect.poll(() => header.innerText()).toContain('Logout');
+  }
+
+  async run(line: string): Promise<void> {
+    await this.page.locator('[data-testid="terminal"] .xterm').click();
+    await this.page.keyboard.type(line);
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** The sentiment words and impacts of the cards on screen (completed ones). */
+  async shown(): Promise<{ sentiment: string; impact: number }[]> {
+    const sentiments = await this.feed().getByTestId('card-sentiment').allInnerTexts();
+    const impacts = await this.feed().getByTestId('card-impact').allInnerTexts();
+    return sentiments.map((sentiment, i) => ({
+      sentiment,
+      impact: Number((impacts[i] ?? '').replace('Impact ', '')),
+    }));
+  }
+
+  async setMinImpact(value: number): Promise<void> {
+    await this.feed().getByRole('slider', { name: 'Min Impact' }).fill(String(value));
+  }
+}
+
+describe('the feed in the browser', () => {
+  let env: E2eEnv;
+  let context: BrowserContext;
+  let page: Page;
+  let ui: FeedPage;
+  let problems: string[];
+  let offsite: string[];
+
+  beforeAll(async () => {
+    env = await startE2e({ MARKET_SOURCE: 'sim', MARKET_SIM_TICK_MS: '250', REPLAY_INTERVAL_MS: '900' });
+    ({ context, page, problems, offsite } = await openPage(env));
+    await context.grantPermissions(['notifications'], { origin: env.baseUrl });
+    await page.addInitScript(RECORDERS);
+    ui = new FeedPage(page);
+    await page.goto(env.baseUrl + '/');
+  });
+  afterAll(async () => {
+    await context?.close();
+    await env?.close();
+  });
+
+  it('shows a replayed signal analyzing, then completed in place, and says Live', async () => {
+    await expect.poll(() => page.getByTestId('live-indicator').innerText(), { timeout: 15_000 }).toBe('Live');
+    const seenBoth = async () => {
+      const statuses = (await page.evaluate('window.__statuses')) as Record<string, string[]>;
+      return Object.entries(statuses).find(([, s]) => s.join(',') === 'analyzing,completed')?.[0] ?? null;
+    };
+    await expect.poll(seenBoth, { timeout: 20_000 }).not.toBeNull();
+    const id = (await seenBoth()) as string;
+    const card = ui.card(id);
+    expect(await card.getAttribute('data-status')).toBe('completed');
+    expect(await card.getByTestId('card-impact').innerText()).toMatch(/^Impact \d+\.\d{2}$/);
+    expect(await card.getByTestId('card-time').innerText()).toMatch(/^(just now|\d+s ago)$/);
+    const stored = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('cryptoNewsSignals') ?? '[]') as { id: string }[],
+    );
+    await expect
+      .poll(async () => {
+        const again = await page.evaluate(
+          () => JSON.parse(localStorage.getItem('cryptoNewsSignals') ?? '[]') as { id: string }[],
+        );
+        return again.some((s) => s.id === id);
+      })
+      .toBe(true);
+    expect(stored.length).toBeLessThanOrEqual(50);
+    await ui.feed().screenshot({ path: path.join(ARTIFACTS, 'feed-live.png') });
+  });
+
+  it('falls back to a page EventSource where SharedWorker is missing', async () => {
+    const bare = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      await bare.addInitScript('Object.defineProperty(window, "SharedWorker", { value: undefined });');
+      const tab = await bare.newPage();
+      const streams: string[] = [];
+      tab.on('request', (r) => {
+        if (r.url().includes('/api/signals/stream')) streams.push(r.url());
+      });
+      await tab.goto(env.baseUrl + '/');
+      await expect
+        .poll(() => tab.getByTestId('live-indicator').innerText(), { timeout: 15_000 })
+        .toBe('Live');
+      expect(streams).toEqual([`${env.baseUrl}/api/signals/stream`]);
+      const count = await tab.getByTestId('signal-card').count();
+      await expect
+        .poll(() => tab.getByTestId('signal-card').count(), { timeout: 15_000 })
+        .toBeGreaterThan(count);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('filters by sentiment and Min Impact; My Watchlist is disabled for a guest', async () => {
+    await expect.poll(async () => (await ui.shown()).length, { timeout: 20_000 }).toBeGreaterThan(4);
+    expect(await ui.feed().getByRole('tab', { name: 'My Watchlist' }).isDisabled()).toBe(true);
+
+    await ui.feed().getByRole('button', { name: 'Negative' }).click();
+    const negatives = await ui.shown();
+    expect(negatives.every((c) => c.sentiment === 'NEGATIVE')).toBe(true);
+    expect(await ui.feed().getByTestId('card-analyzing').count()).toBe(0);
+    await ui.feed().getByRole('button', { name: 'Positive' }).click();
+    expect((await ui.shown()).every((c) => c.sentiment === 'POSITIVE')).toBe(true);
+    await ui.feed().getByRole('button', { name: 'Positive' }).click();
+
+    await ui.setMinImpact(40);
+    expect(await ui.feed().getByTestId('min-impact').innerText()).toBe('40');
+    const strong = await ui.shown();
+    expect(strong.every((c) => c.impact >= 40)).toBe(true);
+    await ui.setMinImpact(0);
+    expect((await ui.shown()).some((c) => c.impact < 40)).toBe(true);
+  });
+
+  it('watch and unwatch round-trip the server, and My Watchlist shows the watched asset', async () => {
+    await ui.signUpAndLogIn('fay@example.com', 'fay', 'feed pass 123');
+    const tag = ui.feed().getByTestId('asset-tag').first();
+    const ticker = (await tag.getAttribute('data-ticker')) as string;
+    const toggle = ui
+      .feed()
+      .locator(`[data-testid="asset-tag"][data-ticker="${ticker}"] + [data-testid="watch-toggle"]`)
+      .first();
+    await toggle.click();
+    await expect.poll(() => toggle.innerText()).toBe('✓');
+    await ui.run('watchlist');
+    await expect.poll(() => ui.log()).toContain(`Watchlist: ${ticker}`);
+
+    await ui.feed().getByRole('tab', { name: 'My Watchlist' }).click();
+    const tickers = await ui
+      .feed()
+      .getByTestId('signal-card')
+      .evaluateAll((cards) =>
+        cards.map((c) =>
+          [...c.querySelectorAll('[data-testid="asset-tag"]')].map((t) => t.getAttribute('data-ticker')),
+        ),
+      );
+    expect(tickers.length).toBeGreaterThan(0);
+    expect(tickers.every((list) => list.includes(ticker))).toBe(true);
+    await ui.feed().screenshot({ path: path.join(ARTIFACTS, 'feed-watchlist.png') });
+
+    await ui.run(`unwatch ${ticker.toLowerCase()}`);
+    await expect.poll(() => ui.log()).toContain(`Stopped watching ${ticker}.`);
+    await expect
+      .poll(() => ui.feed().getByTestId('feed-empty').innerText())
+      .toBe('No signals match these filters.');
+    await ui.feed().getByRole('tab', { name: 'All News' }).click();
+    await ui.run('watchlist');
+    await expect.poll(() => ui.log()).toContain('Your watchlist is empty.');
+  });
+
+  it('places a paper order from the quick-trade popover of an asset tag', async () => {
+    const message = ui.feed().getByTestId('trade-notice');
+    for (let attempt = 0; attempt < 5 && (await message.count()) === 0; attempt += 1) {
+      // The list moves as news arrives; hover the newest tag and click at once.
+      const tag = ui.feed().getByTestId('asset-tag').first();
+      await tag.hover();
+      const popover = ui.feed().getByTestId('quick-trade');
+      await popover.waitFor({ timeout: 2_000 }).catch(() => undefined);
+      if ((await popover.count()) === 0) continue;
+      if (attempt === 0) await ui.feed().screenshot({ path: path.join(ARTIFACTS, 'feed-popover.png') });
+      expect(await popover.locator('.quick-trade-row.long button').allInnerTexts()).toEqual([
+        '100',
+        '250',
+        '1k',
+        '5k',
+      ]);
+      await popover
+        .locator('.quick-trade-row.long button', { hasText: /^250$/ })
+        .click({ timeout: 2_000 })
+        .catch(() => undefined);
+      await message.waitFor({ timeout: 5_000 }).catch(() => undefined);
+    }
+    expect(await message.innerText()).toMatch(
+      /^Successfully placed LONG order for [0-9A-Z]+\/USDT with 250 USDT\.$/,
+    );
+    const pair = /for ([0-9A-Z]+\/USDT)/.exec(await message.innerText())?.[1];
+    await expect
+      .poll(() => page.locator(`[data-testid="position-row"][data-symbol="${pair}"]`).count(), {
+        timeout: 10_000,
+      })
+      .toBe(1);
+  });
+
+  it('fires a high-impact alert: highlight and a browser notification', async () => {
+    await ui.feed().getByRole('button', { name: 'Alerts' }).click();
+    const modal = page.getByRole('dialog', { name: 'Notifications & Alerts' });
+    await modal.getByRole('slider', { name: 'Impact threshold' }).fill('50');
+    await modal.getByLabel('Browser notifications').check();
+    await expect
+      .poll(() => modal.getByTestId('alerts-message').innerText())
+      .toBe('Browser notifications on.');
+    expect(await modal.getByTestId('threshold').innerText()).toBe('50');
+    await modal.screenshot({ path: path.join(ARTIFACTS, 'feed-alerts-modal.png') });
+    await modal.getByRole('button', { name: 'Close' }).click();
+    const settings = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('notificationSettings') ?? '{}') as object,
+    );
+    expect(settings).toEqual({
+      enableVisualHighlights: true,
+      isSoundEnabled: true,
+      isNotificationEnabled: true,
+      notificationImpactThreshold: 50,
+    });
+
+    const notes = () => page.evaluate('window.__notes') as Promise<{ title: string; body: string }[]>;
+    await expect.poll(async () => (await notes()).length, { timeout: 45_000 }).toBeGreaterThan(0);
+    const [first] = await notes();
+    expect(first?.title).toMatch(/^High-Impact (POSITIVE|NEGATIVE|NEUTRAL) Alert! \(([0-9A-Z]+|General)\)$/);
+    expect(first?.body.length).toBeLessThanOrEqual(150);
+    await expect.poll(() => ui.feed().locator('.card.highlighted').count()).toBeGreaterThan(0);
+    await ui.feed().screenshot({ path: path.join(ARTIFACTS, 'feed-alert.png') });
+    expect(problems).toEqual([]);
+    expect(offsite).toEqual([]);
+  });
+});

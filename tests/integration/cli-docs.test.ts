@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fullRegistry, withCommandsSection } from '../../bin/commands-docs';
+import { COMMANDS_BEGIN, commandsMarkdown } from '../../src/commands/docs';
+import { ROOT } from '../helpers/process';
+
+describe('README "Keyboard and commands"', () => {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+
+  it('is the section generated from the registry (run `npm run docs:commands` when this fails)', () => {
+    expect(readme).toContain('## Keyboard and commands');
+    expect(readme).toContain(COMMANDS_BEGIN);
+    expect(withCommandsSection(readme)).toBe(readme);
+  });
+
+  it('lists every command and key', () => {
+    const section = commandsMarkdown(fullRegistry());
+    for (const command of fullRegistry().list()) expect(section).toContain(`\`${command.usage}\``);
+    expect(section).toContain('Ctrl+K / Cmd+K');
+    expect(section).toContain('`help [command...]`');
+  });
+});
