@@ -8,6 +8,7 @@ import { chromium } from 'playwright-core';
 import { SYMBOLS } from '../src/contracts/symbols';
 import { ROOT, freePort, startServerProcess, waitForHealth } from '../tests/helpers/process';
 import { report } from './lib/report';
+import { CHROMIUM, CHROMIUM_ARGS } from '../tests/e2e/support/browser';
 
 /**
  * The feed pane under a news burst, in chromium: RATE signals/s go in through the webhook for SECONDS
@@ -21,7 +22,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 /** When the heap baseline is taken: well after the cap of 50 cards is reached. */
 const WARM_SECONDS = 5;
 const TOKEN = 'bench-feed-token';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const BENCH = 'feed';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -104,13 +104,7 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
+    args: CHROMIUM_ARGS,
   });
   try {
     await waitForHealth(base);

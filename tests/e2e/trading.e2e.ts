@@ -2,26 +2,14 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, openPage, startE2e, type E2eEnv } from './support/browser';
+import { signUpAndLogInThroughUi } from './support/session';
 
 /** Page object for paper trading: the command line, the Open Positions pane and the trade panel. */
 class TradingPage {
   constructor(private readonly page: Page) {}
 
-  async signUpAndLogIn(email: string, username: string, password: string): Promise<void> {
-    const header = this.page.locator('header');
-    await header.getByRole('button', { name: 'Sign Up' }).click();
-    const modal = this.page.getByRole('dialog');
-    await modal.getByLabel('Email').fill(email);
-    await modal.getByLabel('Username').fill(username);
-    await modal.getByLabel('Password').fill(password);
-    await modal.locator('form').getByRole('button', { name: 'Sign Up' }).click();
-    await expect
-      .poll(() => this.page.getByTestId('auth-notice').innerText())
-      .toContain('Registration successful');
-    await modal.getByLabel('Username or email').fill(username);
-    await modal.getByLabel('Password').fill(password);
-    await modal.locator('form').getByRole('button', { name: 'Login' }).click();
-    await expect.poll(() => header.innerText()).toContain('Logout');
+  signUpAndLogIn(email: string, username: string, password: string): Promise<void> {
+    return signUpAndLogInThroughUi(this.page, email, username, password);
   }
 
   async typeInTerminal(text: string): Promise<void> {

@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createApi } from '../api';
-import { createSessionStore } from '../stores/session';
-import { createFakeServer } from '../testing/fakeServer';
 import { resumeSession } from './session';
+import { createFakeApi } from '../testing/fakeApi';
 
 function setup() {
-  const server = createFakeServer();
-  const session = createSessionStore();
-  const api = createApi({
-    mainBase: '/api',
-    tradingBase: '/api',
-    fetch: server.fetch,
-    tokens: session,
-    navigate: () => undefined,
-  });
+  const { server, session, api } = createFakeApi(null);
   return { server, session, api };
 }
 

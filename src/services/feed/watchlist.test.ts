@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createApi } from '../api';
-import { createSessionStore } from '../stores/session';
 import { createFakeClock } from '../testing/fakeClock';
-import { createFakeServer } from '../testing/fakeServer';
 import {
   createWatchlistStore,
   createWatchlistToggles,
@@ -10,18 +7,10 @@ import {
   unwatchTicker,
   watchTicker,
 } from './watchlist';
+import { createFakeApi } from '../testing/fakeApi';
 
 function setup() {
-  const server = createFakeServer();
-  const session = createSessionStore();
-  session.setToken('tok');
-  const api = createApi({
-    mainBase: '/api',
-    tradingBase: '/api',
-    fetch: server.fetch,
-    tokens: session,
-    navigate: () => undefined,
-  });
+  const { server, api } = createFakeApi('tok');
   const store = createWatchlistStore();
   const clock = createFakeClock();
   const toggles = createWatchlistToggles({ main: api.main, store, clock });

@@ -6,10 +6,10 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { ROOT, freePort, startServerProcess, waitForHealth, type ServerProcess } from '../../helpers/process';
 
 export const ARTIFACTS = path.join(ROOT, 'tests/e2e/artifacts');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Flags that keep chromium from reaching for the network on this closed machine. */
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',

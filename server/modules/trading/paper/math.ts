@@ -77,19 +77,7 @@ export function liquidationPrice(
 ): Decimal {
   if (size.isZero()) return ZERO;
   const pos = size.abs();
-  const long = size.gt(0);
-  const solve = (mmr: Decimal, cum: Decimal) =>
-    long
-      ? pos
-          .mul(entry)
-          .minus(isolatedWallet)
-          .minus(cum)
-          .div(pos.mul(new Decimal(1).minus(mmr)))
-      : pos
-          .mul(entry)
-          .plus(isolatedWallet)
-          .plus(cum)
-          .div(pos.mul(new Decimal(1).plus(mmr)));
+  const solve = (mmr: Decimal, cum: Decimal) => liquidationPriceAt(size, entry, isolatedWallet, mmr, cum);
   let bracket = bracketFor(filters, pos.mul(entry));
   let lp = solve(bracket.mmr, bracket.cum);
   for (let i = 0; i < 3; i++) {

@@ -1,19 +1,8 @@
-import { createApi } from '../../api';
-import { createSessionStore } from '../../stores/session';
-import { createFakeServer } from '../../testing/fakeServer';
+import { createFakeApi } from '../../testing/fakeApi';
 
 /** The real API clients over a fake server, with a session holding `token`. */
 export function fakeTradingApi(token: string | null = 'tok') {
-  const server = createFakeServer();
-  const session = createSessionStore();
-  session.setToken(token);
-  const api = createApi({
-    mainBase: '/api',
-    tradingBase: '/api',
-    fetch: server.fetch,
-    tokens: session,
-    navigate: () => undefined,
-  });
+  const { server, session, api } = createFakeApi(token);
   return { server, session, api, trading: api.trading };
 }
 
