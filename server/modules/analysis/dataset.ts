@@ -14,7 +14,11 @@ export const LabelledItem = z.object({
 });
 export type LabelledItem = z.infer<typeof LabelledItem>;
 
-export type Split = 'train' | 'dev' | 'test';
+/**
+ * `replay` is the bundled replay feed (`server/modules/news/sources/replay-data.ts`), written by another
+ * author and labelled afterwards under the same guideline: an out-of-author check, never trained on.
+ */
+export type Split = 'train' | 'dev' | 'test' | 'replay';
 
 export const DATA_DIR = path.join(import.meta.dirname, 'data');
 

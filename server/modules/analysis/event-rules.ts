@@ -50,18 +50,20 @@ export const EVENT_RULES: readonly EventRule[] = [
   {
     type: 'hack',
     trigger:
-      /\bhack(?!athon)\w*|\bexploit\w*|\bdrain\w*|\bstole\b|\bstolen\b|\bsteal(?:s|ing)?\b|\bheist\b|\bbreach\w*|\bcompromised\b|\bphish\w*|\brugged\b|\brug pull\b|\bbackdoor\w*|\bhijack\w*|\battacker\b|\btheft\b|\bmalware\b|\bkey leak\b/,
+      /\bhack(?!athon)\w*|\bexploit\w*|\bdrain\w*|\bstole\b|\bstolen\b|\bsteal(?:s|ing)?\b|\bheist\b|\bbreach\w*|\bcompromised\b|\bphish\w*|\brugged\b|\brug pull\b|\bbackdoor\w*|\bhijack\w*|\battacker\b|\btheft\b|\bmalware\b|\bkey leak\b|\bsecurity incident\b|\bunauthori[sz]ed access\b|\bsupply-chain attack\b|\bkeys? [^.;]{0,40}\bleaked\b|\bbad debt\b/,
     dir: -1,
-    neutral: /\bi got hacked lol\b|\bpostmortem\b|\bnever been hacked\b/,
+    neutral:
+      /\bi got hacked lol\b|\bpostmortem\b|\bnever been hacked\b|\bscam cost a user\b|\bmoved [^.;]{0,30}\bthrough a mixer\b/,
+    pos: /\breturns? [^.;]{0,20}\bfunds\b|\baccepts? a bounty\b/,
     strong: true,
   },
   {
     type: 'delisting',
     trigger: new RegExp(
-      `\\bdelist\\w*|\\bremoval of\\b|\\bremoves?\\b[^.;]{0,30}\\bsupport\\b|\\bsuspends? trading\\b|\\bsuspend trading\\b|\\btrading to be suspended\\b|\\bmonitoring tag\\b|\\binvestment warning\\b|\\bfor caution\\b|\\bend(?:s)? trading support\\b|\\bno longer be supported\\b|\\bto end \\w+ trading\\b|\\bceas\\w+ [^.;]{0,20}support\\b|\\bpull(?:s|ing)? [^.;]{0,20}(?:support|margin|futures|perps)\\b|\\bto drop \\$?\\w+\\b|\\b(?:${EXCHANGES})[^.;]{0,20}\\bsuspends? [a-z0-9]+-(?:eur|gbp|usd)\\b`,
+      `\\bdelist\\w*|\\bremoval of\\b|\\bremoves?\\b[^.;]{0,30}\\bsupport\\b|\\bsuspends? trading\\b|\\bsuspend trading\\b|\\btrading to be suspended\\b|\\bmonitoring tag\\b|\\binvestment (?:warning|caution)\\b|\\blimit-only\\b|\\bremoves? [^.;]{0,30}\\bpairs\\b|\\bfor caution\\b|\\bend(?:s)? trading support\\b|\\bno longer be supported\\b|\\bto end \\w+ trading\\b|\\bceas\\w+ [^.;]{0,20}support\\b|\\bpull(?:s|ing)? [^.;]{0,20}(?:support|margin|futures|perps)\\b|\\bto drop \\$?\\w+\\b|\\b(?:${EXCHANGES})[^.;]{0,20}\\bsuspends? [a-z0-9]+-(?:eur|gbp|usd)\\b`,
     ),
     dir: -1,
-    pos: /\brevers\w+ decision\b/,
+    pos: /\brevers\w+ decision\b|\blifts? [^.;]{0,20}\b(?:warning|caution|tag)\b|\blifted\b|\bfull trading\b|\btrading (?:is )?(?:enabled|resumed|restored)\b/,
     strong: true,
   },
   {
@@ -81,7 +83,7 @@ export const EVENT_RULES: readonly EventRule[] = [
     ),
     dir: 1,
     neutral:
-      /\blisting fees\b|\btrading bots\b|\bleverage (?:&|and) margin tiers\b|\border types\b|\bstaking\b.*\b(?:trading unchanged|no trading changes)\b|\bwill binance list my\b/,
+      /\blisting fees\b|\btrading bots\b|\bleverage (?:&|and) margin tiers\b|\border types\b|\bstaking\b.*\b(?:trading unchanged|no trading changes)\b|\bwill binance list my\b|\bcopy-trading\b/,
     strong: true,
   },
   {
@@ -104,22 +106,22 @@ export const EVENT_RULES: readonly EventRule[] = [
   {
     type: 'whale_transfer',
     trigger: new RegExp(
-      `\\btransferred from\\b|\\bwhale\\b|\\bdeposit\\w* [^.;]{0,40}\\bto (?:${EXCHANGES})|\\b(?:moves?|moved|sends?|sent)\\b [^.;]{0,10}\\d[^.;]{0,40}\\b(?:to|between)\\b|\\bsells? \\d[\\d,.]*\\w* (?:btc|eth)\\b|\\bdumped\\b[^.;]{0,30}\\binto\\b`,
+      `\\btransferred from\\b|\\bwhale\\b|\\bdeposit\\w* [^.;]{0,40}\\bto (?:${EXCHANGES})|\\b(?:moves?|moved|sends?|sent)\\b [^.;]{0,10}\\d[^.;]{0,40}\\b(?:to|between)\\b|\\bsells? \\d[\\d,.]*\\w* (?:btc|eth)\\b|\\bdumped\\b[^.;]{0,30}\\binto\\b|\\bexchange (?:net )?(?:outflows?|inflows?|reserves?)\\b|\\b(?:moved|sent|withdraws?) (?:from|to) an? (?:major )?exchange\\b|\\bto an? (?:major )?exchange\\b|\\bholders? distribute\\b|\\badded [\\d,]+ (?:btc|eth)\\b|\\baccumulates?\\b|\\bsold more coins\\b|\\bminers? (?:reserves?|sold|send)\\b`,
     ),
     dir: 0,
     neutral:
       /\bunknown wallet to unknown wallet\b|\bits own\b|\binternal\b|\bnew multisig\b|\bnot a sale\b|\bgrants\b/,
     pos: new RegExp(
-      `\\bfrom #?(?:${EXCHANGES}) to unknown\\b|\\bwithdr[ae]w\\w*|\\baccumulat\\w*|\\bcold storage\\b|\\bstaked it\\b|\\boff (?:${EXCHANGES})\\b`,
+      `\\bfrom #?(?:${EXCHANGES}) to unknown\\b|\\bwithdr[ae]w\\w*|\\baccumulat\\w*|\\bcold storage\\b|\\bstaked it\\b|\\boff (?:${EXCHANGES})\\b|\\bnet outflows?\\b|\\breserves? [^.;]{0,20}\\blowest\\b|\\bfrom an? exchange\\b|\\badded [\\d,]+\\b`,
     ),
     neg: new RegExp(
-      `\\bto #?(?:${EXCHANGES}|coinbase prime)\\b|\\bdeposit\\w*|\\bdump\\w*|\\bsells?\\b|\\bsold\\b|\\bsale\\b`,
+      `\\bto #?(?:${EXCHANGES}|coinbase prime)\\b|\\bdeposit\\w*|\\bdump\\w*|\\bsells?\\b|\\bsold\\b|\\bsale\\b|\\bto an? (?:major )?exchange\\b|\\bdistribut\\w+|\\bmarket maker\\b`,
     ),
     strong: false,
   },
   {
     type: 'buyback_burn',
-    trigger: /\bbuy-?backs?\b|\bbought back\b|\bburns?\b|\bburned\b|\bburn rate\b/,
+    trigger: /\bbuy-?backs?\b|\bbuy back\b|\bbought back\b|\bburns?\b|\bburned\b|\bburn rate\b/,
     dir: 1,
     neutral: /\bmeaningless\b|\bnothing unusual\b/,
     neg: /\bpauses?\b|\bhalts?\b|\bstops?\b/,
@@ -128,7 +130,7 @@ export const EVENT_RULES: readonly EventRule[] = [
   {
     type: 'outage',
     trigger:
-      /\boutage\b|\bhalts? block production\b|\bhalt(?:s|ed)? (?:the )?network\b|\bnetwork (?:stall|halt|pause)\w*|\bstalls?\b|\bloses? finality\b|\bfinality issue\b|\bsequencer down\b|\boffline\b|\bdown again\b|\bdowntime\b|\bhalted for\b|\bconsensus (?:issue|bug|paused)\b|\bsubnet [^.;]{0,20}halted\b|\bback online\b|\bpaused \d+ min/,
+      /\boutage\b|\bgoes down\b|\bwent down\b|\bhalts? block production\b|\bhalt(?:s|ed)? (?:the )?network\b|\bnetwork (?:stall|halt|pause)\w*|\bstalls?\b|\bloses? finality\b|\bfinality issue\b|\bsequencer down\b|\boffline\b|\bdown again\b|\bdowntime\b|\bhalted for\b|\bconsensus (?:issue|bug|paused)\b|\bsubnet [^.;]{0,20}halted\b|\bback online\b|\bpaused \d+ min/,
     dir: -1,
     neutral: /\bresolved\b|\bno action needed\b|\bnvm\b|\bscheduled\b|\bunaffected\b/,
     pos: /\bback online\b|\brestart complete\b/,
@@ -137,22 +139,22 @@ export const EVENT_RULES: readonly EventRule[] = [
   {
     type: 'adoption',
     trigger:
-      /\b(?:buys?|buying|bought|purchas\w*|acquires?|sells?)\b[^.;]{0,30}\b(?:bitcoin|btc|eth|ether|sol)\b|\b(?:eth|btc|sol|bitcoin|solana|\$\w+) treasury\b|\btreasury reserve\b|\bstrategic [\w ]{0,12}reserve\b|\baccepts?\b|\bpayments?\b|\btokeni[sz]ed\b|\breserve asset\b|\bholds? [\d,]+ btc\b|\bassets? under\b|\bsurpasses\b|\bnfts? (?:live|program)\b|\bcheckout\b|\bexclusive blockchain\b|\bmoves? [^.;]{0,30}\brecords to\b/,
+      /\b(?:buys?|buying|bought|purchas\w*|acquires?|sells?)\b[^.;]{0,30}\b(?:bitcoin|btc|eth|ether|sol)\b|\b(?:eth|btc|sol|bitcoin|solana|\$\w+) treasury\b|\btreasury reserve\b|\bstrategic [\w ]{0,12}reserve\b|\baccepts?\b|\bpayments?\b|\btokeni[sz]ed\b|\breserve asset\b|\bholds? [\d,]+ btc\b|\bassets? under\b|\bsurpasses\b|\bnfts? (?:live|program)\b|\bcheckout\b|\bexclusive blockchain\b|\bmoves? [^.;]{0,30}\brecords to\b|\b(?:add\w*|buy\w*|hold\w*)\b[^.;]{0,20}\b(?:bitcoin|btc|ether|eth)\b[^.;]{0,20}\b(?:balance sheet|reserves?|treasury)\b|\bbitcoin reserve\b|\bcrypto payouts?\b|\b(?:stablecoin|usdc) settlement\b|\b(?:ends?|ended|winds? down|discontinu\w+|shuts? down)\b[^.;]{0,40}\b(?:pilot|platform|programme|program|points|loyalty|nfts?|web3|rewards)\b|\b(?:treasury|balance sheet) asset\b/,
     dir: 1,
     neutral: /\bnew logo\b|\brecycled\b/,
-    neg: /\bsells?\b|\bsold\b|\bshuts? down\b|\bno plans\b/,
-    strong: false,
+    neg: /\bsells?\b|\bsold\b|\bshuts? down\b|\bno plans\b|\bends?\b|\bended\b|\bwinds? down\b|\bdiscontinu\w+|\bstop\w* buying\b|\breject\w*/,
+    strong: true,
   },
   {
     type: 'regulation',
     trigger:
-      /\bsec\b|\bcftc\b|\bdoj\b|\bregulat\w+|\bcourt\b|\bjudge\b|\blaw(?:s|makers)?\b|\bbill\b|\bcongress\b|\bsenat\w+|\btreasury\b|\bban(?:s|ned)?\b|\blawsuit\b|\bsues?\b|\bgensler\b|\bmica\b|\baml\b|\bexecutive order\b|\blegal tender\b|\blicen[cs]e\w*|\bsubpoena\b|\bprobe\b|\bclass action\b|\bcentral bank\b|\bgovernment\b|\bclarity act\b|\bwells notice\b|\bprison\b|\bguilty\b|\bsettlement\b|\btax\b|\bblock access\b|\bcaps? altcoin\b|\bfreeze\b/,
+      /\bsec\b|\bcftc\b|\bdoj\b|\bregulat\w+|\bcourt\b|\bjudge\b|\blaw(?:s|makers)?\b|\bbill\b|\bcongress\b|\bsenat\w+|\btreasury\b|\bban(?:s|ned)?\b|\blawsuit\b|\bsues?\b|\bgensler\b|\bmica\b|\baml\b|\bexecutive order\b|\blegal tender\b|\blicen[cs]e\w*|\bsubpoena\b|\bprobe\b|\bclass action\b|\bcentral bank\b|\bgovernment\b|\bclarity act\b|\bwells notice\b|\bprison\b|\bguilty\b|\bsettlement\b|\btax\b|\bblock access\b|\bcaps? altcoin\b|\bfreeze\b|\bdepartment of justice\b|\bfdic\b|\bguidance\b|\bsued\b|\bunlicensed\b/,
     dir: 0,
     neutral:
       /\bhearing (?:scheduled|today)\b|\bstatus conference\b|\bno vote\b|\bmay or may not\b|\bmostly clarifications\b|\bno policy\b|\bconsultation\b|\broundtable\b|\bnot charged\b|\bhas not charged\b/,
-    pos: /\bnot a security\b|\bnot securities\b|\bcommodity\b|\bapprov\w*|\blegal tender\b|\bframework\b|\blicen[cs]es?\b|\bgrants?\b|\bpass(?:es|ed)\b|\bdismiss\w*|\bdrops? (?:its )?(?:appeal|case|lawsuit)\b|\bcloses? (?:its )?investigation\b|\bwin\b|\bsettle\w*|\blifts? (?:the )?ban\b|\bgreen light\b|\brecogni[sz]\w*|\breserve\b|\breleased\b|\bpause\b[^.;]{0,30}\bcase\b|\bcut\b/,
-    neg: /\bban\w*|\bsues?\b|\bsued\b|\blawsuit\b|\bcharges?\b|\bcharged\b|\bfines?\b|\bprobe\b|\bsubpoena\b|\bwells notice\b|\bsecurit(?:y|ies)\b|\bunregistered\b|\bguilty\b|\bfraud\b|\bclass action\b|\border\w*\b|\bfreeze\b|\btax hike\b|\bcaps?\b|\bblock\w*|\bcrackdown\b|\bprobe\b/,
-    strong: false,
+    pos: /\bnot a security\b|\bnot securities\b|\bcommodity\b|\bapprov\w*|\blegal tender\b|\bframework\b|\blicen[cs]es?\b|\bgrants?\b|\bpass(?:es|ed)\b|\bdismiss\w*|\bdrops? (?:its )?(?:appeal|case|lawsuit)\b|\bcloses? (?:its )?investigation\b|\bwin\b|\bsettle\w*|\blifts? (?:the )?ban\b|\bgreen light\b|\brecogni[sz]\w*|\breserve\b|\breleased\b|\bpause\b[^.;]{0,30}\bcase\b|\bcut\b|\bcutting the tax\b|\ballows?\b|\bwithdraws guidance\b|\bclear rules\b|\bconfirms regime\b|\bexemption\b|\blegalis\w+|\brelease of\b|\badvances\b|\bfinal [^.;]{0,10}rules\b/,
+    neg: /\bban\w*|\bsues?\b|\bsued\b|\blawsuit\b|\bcharges?\b|\bcharged\b|\bfines?\b|\bprobe\b|\bsubpoena\b|\bwells notice\b|\bsecurit(?:y|ies)\b|\bunregistered\b|\bguilty\b|\bfraud\b|\bclass action\b|\border\w*\b|\bfreeze\b|\btax hike\b|\bcaps?\b|\bblock\w*|\bcrackdown\b|\bprobe\b|\bshuts? down\b|\brestrict\w*/,
+    strong: true,
   },
   {
     type: 'fundraise',
@@ -165,9 +167,10 @@ export const EVENT_RULES: readonly EventRule[] = [
   {
     type: 'partnership',
     trigger:
-      /\bpartner\w*|\bteams? up\b|\bintegrat\w+|\bcollaborat\w+|\bjoins?\b|\bselected for\b|\bsigns? [^.;]{0,30}\bdeal\b|\bpilot\b| x /,
+      /\bpartner\w*|\bteams? up\b|\bintegrat\w+|\bcollaborat\w+|\bjoins?\b|\bselected for\b|\bsigns? [^.;]{0,30}\bdeal\b|\bpilot\b| x |\bchooses\b|\bgoverning member\b/,
     dir: 1,
     neutral: /\bnothing signed\b|\balways talking\b|\bwhile partners talk\b/,
+    neg: /\bends?\b|\bended\b|\bwinds? down\b|\bdiscontinu\w+/,
     strong: false,
   },
   {
@@ -183,10 +186,10 @@ export const EVENT_RULES: readonly EventRule[] = [
   {
     type: 'macro',
     trigger:
-      /\bfed\b|\bfomc\b|\bpowell\b|\bcpi\b|\binflation\b|\bppi\b|\bpce\b|\brate cuts?\b|\brates?\b|\bhikes?\b|\bjobs report\b|\bunemployment\b|\byields?\b|\bdxy\b|\bdollar index\b|\btariffs?\b|\brecession\b|\becb\b|\bbank of japan\b|\bstimulus\b|\bnasdaq\b|\bs&p\b|\bequities\b|\bshutdown\b|\bcarry trade\b|\bretail sales\b|\bfed ?watch\b|\bbowman\b/,
+      /\bfed\b|\bfomc\b|\bpowell\b|\bcpi\b|\binflation\b|\bppi\b|\bpce\b|\brate cuts?\b|\brates?\b|\bhikes?\b|\bjobs report\b|\bunemployment\b|\byields?\b|\bdxy\b|\bdollar index\b|\btariffs?\b|\brecession\b|\becb\b|\bbank of japan\b|\bstimulus\b|\bnasdaq\b|\bs&p\b|\bequities\b|\bshutdown\b|\bcarry trade\b|\bretail sales\b|\bfed ?watch\b|\bbowman\b|\bquantitative tightening\b|\brefunding\b|\btrade deal\b|\bpayrolls\b|\bgdp\b|\bjobless claims\b|\bconsumer sentiment\b|\bdebt ceiling\b|\boil\b|\bgold hits\b/,
     dir: 0,
     neutral:
-      /\bas expected\b|\bin line\b|\bwhat to watch\b|\bthis week\b|\bsplit on\b|\beither way\b|\bmy cat\b|\bspeakers\b/,
+      /\bas expected\b|\bin line\b|\bwhat to watch\b|\bthis week\b|\bsplit on\b|\beither way\b|\bmy cat\b|\bspeakers\b|\bsplit vote\b|\bbalance sheet falls\b|\bgold hits\b/,
     pos: /\bcuts?\b|\bcool\w*|\bfalls? below\b|\bdovish\b|\bstimulus\b|\bpauses? tariffs\b|\brecord high\b|\bbeat\b|\bvs [\d.]+% expected\b|\bdumping\b|\brisk-on\b|\bbid\b|\bticks? up\b|\bboost\w*/,
     neg: /\bhik\w*|\braises? rates\b|\bhotter\b|\bhot\b|\bhawkish\b|\bnot confident\b|\bhigher-for-longer\b|\btariffs\b|\byields? (?:climb|spike|jump)\w*|\bspikes?\b|\bhigh\b|\bslide\b|\blower\b|\bshutdown\b|\bunwind\w*|\bstick\w+|\bpushed out\b|\bblows past\b|\bonly one cut\b|\bjust one cut\b|-\d/,
     strong: false,

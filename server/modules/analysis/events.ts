@@ -24,6 +24,16 @@ const HEDGE =
 const DENIAL =
   /\bden(?:y|ies|ied)\b|\bfalse\b|\bdebunk\w*|\bnot true\b|\b(?:is|was|are|were|be) (?:a )?fake\b|\bfake (?:screenshot|news|headline|report)|\bno plans\b|\bnot happening\b|\bno (?:user |customer |holder )?funds (?:were )?(?:lost|at risk)\b|\bfunds are safe\b|\bsafu\b|\bnot (?:affected|compromised)\b|\bwas not compromised\b|\bunaffected\b|\bnever (?:at risk|been hacked)\b|\bposed no risk\b|\bno exploit\b|\bcontrary to\b|\bwere frozen\b|\bno partnership\b|\bnope\b|\bnot a (?:sale|depeg)\b|\bno risk\b|\bno plans to\b|\bnot affected\b|\bnot adding\b|\bnot happening\b|\bbalances were affected\b|\bwere never at risk\b|\bno holder balances\b/;
 
+/** Trader advice and chatter ("don't chase", "take profits"): no news, whatever the price words say. */
+const ADVICE =
+  /\b(?:do not|don'?t|never) chase\b|\b(?:reminder to|remember to) take profits?\b|\bwait for the retest\b|\bno leverage today\b/;
+
+/** Macro phrases read by their sum, as one item often has both ("holds rates, signals two cuts"). */
+const MACRO_POS =
+  /\bcuts?\b(?! bets)|\bcool\w*|\bbelow (?:forecasts?|estimates|expectations)\b|\bdovish\b|\bstimulus\b|\brall\w*|\byields ease\b|\bsmaller-than-expected\b|\baverted\b|\bend of quantitative tightening\b|\bqt end\w*|\btrade deal\b|\bdollar index falls\b|\bequities rise\b|\bfalls? to [\d.]+%, near\b/g;
+const MACRO_NEG =
+  /\bhik\w*|\braises? rates\b|\bhot(?:ter)?\b|\bhawkish\b|\bno hurry\b|\bpared\b|\bdollar strengthens\b|\byields? (?:rise|climb|jump|spike)\w*|\byield climbs\b|\btumble\w*|\bslides?\b|\bunwind\w*|\brecession\b|\bstandoff\b|\btariffs? [^.;]{0,30}raised\b|\bpressures?\b|\bdisappoint\w*|\bdrops to the lowest\b|\bjumps \d+% after supply\b/g;
+
 /** "delays", "postponed", "pushed back": a scheduled event moved later. */
 const DELAY = /\bdelay\w*|\bpostpone\w*|\bpushed (?:back|to|out)\b|\bextends? review\b/;
 
@@ -62,12 +72,22 @@ export function detectEvent(text: NormalizedText): EventMatch {
       dir = -1;
       explicit = true;
     }
+    if (rule.type === 'macro' && !rule.neutral?.test(lower)) {
+      const score = (lower.match(MACRO_POS)?.length ?? 0) - (lower.match(MACRO_NEG)?.length ?? 0);
+      if (score !== 0) {
+        dir = score > 0 ? 1 : -1;
+        explicit = true;
+      }
+    }
+    if (rule.type === 'price' && ADVICE.test(lower)) {
+      return { type: 'other', dir: 0, confident: true, hedged, denied, delayed, phrase: '' };
+    }
     if (rule.type === 'price' && !explicit) {
       const pcts = signedPercents(lower);
       const sum = pcts.reduce((a, b) => a + b, 0);
       dir = sum > 0 ? 1 : sum < 0 ? -1 : 0;
     }
-    let confident = rule.strong && dir !== 0 && !hedged;
+    let confident = (rule.strong || (rule.type === 'macro' && explicit)) && dir !== 0 && !hedged;
     if (delayed && rule.type !== 'etf' && rule.type !== 'macro') {
       if (POSITIVE_EVENTS.has(rule.type)) dir = -1;
       else if (NEGATIVE_EVENTS.has(rule.type)) dir = 1;
@@ -79,5 +99,5 @@ export function detectEvent(text: NormalizedText): EventMatch {
     }
     return { type: rule.type, dir, confident, hedged, denied, delayed, phrase: originalSlice(text, m) };
   }
-  return { type: 'other', dir: 0, confident: false, hedged, denied, delayed, phrase: '' };
+  return { type: 'other', dir: 0, confident: ADVICE.test(lower), hedged, denied, delayed, phrase: '' };
 }
