@@ -2,7 +2,10 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useServices } from '../app/AppContext';
 import { AUTH_TEXT } from '../services/auth/messages';
 
-/** Spec §2 header buttons: Login / Sign Up, or Admin Panel (admins), Account and Logout. */
+/**
+ * Spec §2 header buttons: Login / Sign Up, or Admin Panel (admins), Account, Settings (the
+ * Notifications & Alerts settings) and Logout.
+ */
 export function AuthButtons() {
   useSignals();
   const { stores, auth } = useServices();
@@ -21,6 +24,9 @@ export function AuthButtons() {
         )}
         <button type="button" className="button" onClick={() => void auth.account.show('devices')}>
           Account
+        </button>
+        <button type="button" className="button" onClick={() => stores.alerts.openModal()}>
+          Settings
         </button>
         <button type="button" className="button" onClick={() => void auth.logout()}>
           Logout

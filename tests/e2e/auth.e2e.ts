@@ -60,7 +60,15 @@ describe('accounts and sessions in the browser', () => {
     await expect.poll(() => ui.modal().count()).toBe(0);
     await expect.poll(() => ui.header().innerText()).toContain('Logout');
     // The first account is an admin: the header shows the Admin Panel button.
-    expect(await ui.header().innerText()).toMatch(/eve[\s\S]*Admin Panel[\s\S]*Account[\s\S]*Logout/);
+    expect(await ui.header().innerText()).toMatch(
+      /eve[\s\S]*Admin Panel[\s\S]*Account[\s\S]*Settings[\s\S]*Logout/,
+    );
+    // Settings opens the Notifications & Alerts settings.
+    await ui.header().getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Notifications & Alerts' });
+    await expect.poll(() => settings.count()).toBe(1);
+    await settings.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => settings.count()).toBe(0);
 
     await page.reload();
     await expect
