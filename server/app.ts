@@ -6,7 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import type { Config } from './config';
 import { openDatabase, pgliteDir, type Database } from './db/client';
-import { lazyChildLogger, loggerOptions } from './logger';
+import { loggerOptions } from './logger';
 import busPlugin, { type Bus } from './plugins/bus';
 import dbPlugin from './plugins/db';
 import errorsPlugin, { ERRORS } from './plugins/errors';
@@ -55,7 +55,6 @@ const DEFAULT_DIST = fileURLToPath(new URL('../dist', import.meta.url));
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger === false ? false : loggerOptions(config),
-    childLoggerFactory: (logger, bindings, childOpts) => lazyChildLogger(logger, bindings, childOpts),
     trustProxy: false,
     bodyLimit: 1024 * 1024,
     logController: new LogController({

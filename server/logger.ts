@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import type { FastifyServerOptions } from 'fastify';
 import type { Config } from './config';
 
 /** Query parameters whose values never reach a log line. */
@@ -19,7 +19,30 @@ export function redactUrl(url: string): string {
   return changed ? `${url.slice(0, q)}?${params.toString()}` : url;
 }
 
-/** Paths pino removes from every log object: credentials in headers, bodies and errors. */
+/** Field names that hold credentials, wherever they appear. */
+const SECRET_KEYS = [
+  'password',
+  'new_password',
+  'current_password',
+  'newPassword',
+  'secret',
+  'secretKey',
+  'apiKey',
+  'api_key',
+  'token',
+  'access_token',
+  'refresh_token',
+  'code',
+];
+
+/** Objects that get logged whole (request bodies, queries, payloads). */
+const CONTAINERS = ['body', 'req.body', 'query', 'req.query', 'payload', 'data', 'params'];
+
+/**
+ * Paths pino removes from every log object: credentials in headers, bodies and errors. They are spelled
+ * out rather than written `*.password`: a path that starts with a wildcard makes pino run its redaction
+ * over the bindings of every child logger, that is once per request.
+ */
 export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -28,21 +51,8 @@ export const REDACT_PATHS = [
   'res.headers["set-cookie"]',
   'headers.authorization',
   'headers.cookie',
-  '*.password',
-  '*.new_password',
-  '*.current_password',
-  '*.newPassword',
-  '*.secret',
-  '*.secretKey',
-  '*.apiKey',
-  '*.api_key',
-  '*.token',
-  '*.access_token',
-  '*.refresh_token',
-  '*.code',
-  'password',
-  'token',
-  'secret',
+  ...SECRET_KEYS,
+  ...CONTAINERS.flatMap((c) => SECRET_KEYS.map((k) => `${c}.${k}`)),
 ];
 
 /** Fastify's logger options: JSON lines, or pretty lines in development. */
@@ -66,27 +76,4 @@ export function loggerOptions(
         }
       : {}),
   };
-}
-
-/**
- * Fastify makes a child logger for every request; with redaction on, pino compiles the bindings of each
- * one. Most requests never log (health checks, quiet routes), so the child is made on its first use.
- */
-export function lazyChildLogger(
-  logger: FastifyBaseLogger,
-  bindings: Parameters<FastifyBaseLogger['child']>[0],
-  opts?: Parameters<FastifyBaseLogger['child']>[1],
-): FastifyBaseLogger {
-  let child: FastifyBaseLogger | null = null;
-  const real = (): FastifyBaseLogger => (child ??= logger.child(bindings, opts));
-  return new Proxy(logger, {
-    get(_target, prop) {
-      const target = real();
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-    set(_target, prop, value) {
-      return Reflect.set(real(), prop, value);
-    },
-  });
 }
