@@ -109,36 +109,24 @@ export const SignalsQuery = z.object({
 });
 export type SignalsQuery = z.infer<typeof SignalsQuery>;
 
+/** An http(s) address of at most 2,048 characters (links, icons, media). */
+const HttpUrl = z.url({ protocol: /^https?$/ }).max(2048);
+
 /** One news item as a source (or a webhook caller) hands it in. */
 export const IngestItem = z.object({
   content: z.string().trim().min(1).max(10_000),
   source_name: z.string().trim().min(1).max(100),
   username: z.string().trim().max(100).nullish(),
-  icon: z
-    .url({ protocol: /^https?$/ })
-    .max(2048)
-    .nullish(),
-  url: z
-    .url({ protocol: /^https?$/ })
-    .max(2048)
-    .nullish(),
-  media_urls: z
-    .array(z.url({ protocol: /^https?$/ }).max(2048))
-    .max(8)
-    .default([]),
+  icon: HttpUrl.nullish(),
+  url: HttpUrl.nullish(),
+  media_urls: z.array(HttpUrl).max(8).default([]),
   quote: z
     .object({
       content: z.string().trim().min(1).max(10_000),
       source_name: z.string().trim().max(100).nullish(),
       username: z.string().trim().max(100).nullish(),
-      icon: z
-        .url({ protocol: /^https?$/ })
-        .max(2048)
-        .nullish(),
-      media_urls: z
-        .array(z.url({ protocol: /^https?$/ }).max(2048))
-        .max(8)
-        .default([]),
+      icon: HttpUrl.nullish(),
+      media_urls: z.array(HttpUrl).max(8).default([]),
     })
     .nullish(),
   published_at: z.iso.datetime({ offset: true }).nullish(),
