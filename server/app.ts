@@ -10,6 +10,7 @@ import { loggerOptions } from './logger';
 import busPlugin, { type Bus } from './plugins/bus';
 import dbPlugin from './plugins/db';
 import errorsPlugin, { ERRORS } from './plugins/errors';
+import originGuard from './plugins/origin-guard';
 import secretsPlugin from './plugins/secrets';
 import authGuardPlugin from './plugins/auth-guard';
 import spaPlugin from './plugins/spa';
@@ -32,6 +33,8 @@ export interface BuildOptions {
   distDir?: string;
   /** Replaces the logger options (tests pass `false`). */
   logger?: boolean;
+  /** Called with the `/api` scope once every module is registered (tests reach module services there). */
+  onApi?: (api: FastifyInstance) => void;
 }
 
 /**
@@ -66,6 +69,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('config', config);
 
   await app.register(errorsPlugin);
+  await app.register(originGuard);
   await app.register(cookie);
   await app.register(formbody);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
@@ -106,6 +110,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       });
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
       for (const module of MODULES) await api.register(module.routes);
+      opts.onApi?.(api);
     },
     { prefix: '/api' },
   );

@@ -1,16 +1,19 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { decimal } from '../src/contracts/numbers';
 
 /**
  * Every environment variable the server reads, with its default. This list is the single source: the
  * README's configuration table is generated from `CONFIG_DOCS` (`npm run docs:config`).
  */
 
-const port = z.coerce
-  .number({ error: 'an integer from 1 to 65535' })
-  .int({ error: 'an integer from 1 to 65535' })
-  .min(1, { error: 'an integer from 1 to 65535' })
-  .max(65535, { error: 'an integer from 1 to 65535' });
+const port = decimal(
+  z
+    .number({ error: 'an integer from 1 to 65535' })
+    .int({ error: 'an integer from 1 to 65535' })
+    .min(1, { error: 'an integer from 1 to 65535' })
+    .max(65535, { error: 'an integer from 1 to 65535' }),
+);
 
 const optionalUrl = (what: string) =>
   z
@@ -48,9 +51,20 @@ const newsSources = z
       .min(1, { error: `a comma list of ${NEWS_SOURCE_NAMES.join(', ')}` }),
   );
 
+/** Sources whose items reach Premium accounts only; may be empty. */
+const premiumSources = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.enum(NEWS_SOURCE_NAMES, { error: `a comma list of ${NEWS_SOURCE_NAMES.join(', ')}` })));
+
 const intBetween = (min: number, max: number) => {
   const error = `an integer from ${min} to ${max}`;
-  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+  return decimal(z.number({ error }).int({ error }).min(min, { error }).max(max, { error }));
 };
 
 const commaList = z.string().transform((v) =>
@@ -70,13 +84,14 @@ const ConfigSchema = z.object({
   MARKET_SOURCE: z.enum(['auto', 'binance', 'sim'], { error: 'auto, binance or sim' }),
   BINANCE_FAPI_URL: requiredUrl('http(s)://'),
   BINANCE_FSTREAM_URL: requiredUrl('ws(s)://'),
-  MARKET_SIM_SEED: z.coerce.number({ error: 'an integer' }).int({ error: 'an integer' }),
-  MARKET_SIM_TICK_MS: z.coerce
-    .number({ error: 'an integer from 20 to 60000' })
-    .int({ error: 'an integer from 20 to 60000' })
-    .min(20, { error: 'an integer from 20 to 60000' })
-    .max(60_000, { error: 'an integer from 20 to 60000' }),
+  BINANCE_DEMO_FAPI_URL: requiredUrl('http(s)://'),
+  BINANCE_API_URL: requiredUrl('http(s)://'),
+  BINANCE_TIMEOUT_MS: intBetween(100, 60_000),
+  BINANCE_ORDER_SETTLE_MS: intBetween(0, 60_000),
+  MARKET_SIM_SEED: decimal(z.number({ error: 'an integer' }).int({ error: 'an integer' })),
+  MARKET_SIM_TICK_MS: intBetween(20, 60_000),
   NEWS_SOURCES: newsSources,
+  PREMIUM_NEWS_SOURCES: premiumSources,
   RSS_FEEDS: commaList,
   REPLAY_INTERVAL_MS: intBetween(10, 3_600_000),
   NEWS_POLL_MS: intBetween(50, 86_400_000),
@@ -100,6 +115,7 @@ const ConfigSchema = z.object({
   PUBLIC_URL: optionalUrl('http(s)://'),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
+  STRIPE_API_URL: requiredUrl('http(s)://'),
   BTCPAY_URL: optionalUrl('http(s)://'),
   BTCPAY_API_KEY: optionalText,
   BTCPAY_STORE_ID: optionalText,
@@ -108,6 +124,10 @@ const ConfigSchema = z.object({
   GOOGLE_CLIENT_SECRET: optionalText,
   TWITTER_CLIENT_ID: optionalText,
   TWITTER_CLIENT_SECRET: optionalText,
+  GOOGLE_ISSUER: requiredUrl('http(s)://'),
+  TWITTER_AUTHORIZE_URL: requiredUrl('http(s)://'),
+  TWITTER_API_URL: requiredUrl('http(s)://'),
+  ETH_RPC_URL: optionalUrl('http(s)://'),
   INGEST_TOKEN: optionalText,
   ADMIN_EMAILS: commaList,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -131,9 +151,29 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   },
   BINANCE_FAPI_URL: { default: 'https://fapi.binance.com', help: 'Binance USD-M public REST base' },
   BINANCE_FSTREAM_URL: { default: 'wss://fstream.binance.com', help: 'Binance USD-M public stream base' },
+  BINANCE_DEMO_FAPI_URL: {
+    default: 'https://demo-fapi.binance.com',
+    help: 'Binance USD-M REST base for keys of the demo environment',
+  },
+  BINANCE_API_URL: {
+    default: 'https://api.binance.com',
+    help: 'Binance spot REST base, read for an API key’s restrictions (withdrawals, IP whitelist)',
+  },
+  BINANCE_TIMEOUT_MS: {
+    default: '10000',
+    help: 'how long one signed Binance REST call may take before its outcome counts as unknown',
+  },
+  BINANCE_ORDER_SETTLE_MS: {
+    default: '6000',
+    help: 'after an order of unknown outcome, wait this long (recvWindow + slack) before looking it up again or re-sending',
+  },
   MARKET_SIM_SEED: { default: '1', help: 'seed of the price simulator (same seed, same prices)' },
   MARKET_SIM_TICK_MS: { default: '1000', help: 'milliseconds between simulated price ticks' },
   NEWS_SOURCES: { default: 'replay', help: `comma list of ${NEWS_SOURCE_NAMES.join(', ')}` },
+  PREMIUM_NEWS_SOURCES: {
+    default: '',
+    help: 'comma list of NEWS_SOURCES whose items only Premium accounts receive (history and stream)',
+  },
   RSS_FEEDS: { default: '', help: 'comma list of RSS/Atom feed URLs for the rss source' },
   REPLAY_INTERVAL_MS: {
     default: '8000',
@@ -159,7 +199,10 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   LLM_BASE_URL: { default: '', help: 'OpenAI-compatible base URL for ANALYZER=llm' },
   LLM_API_KEY: { default: '', help: 'API key for the LLM endpoint' },
   LLM_MODEL: { default: '', help: 'model name for the LLM endpoint' },
-  SECRETS_KEY: { default: '', help: '64 hex chars; unset → generated once into DATA_DIR/secrets.key (0600)' },
+  SECRETS_KEY: {
+    default: '',
+    help: '64 hex chars; required with DATABASE_URL; unset (PGlite) → generated once into DATA_DIR/secrets.key (0600)',
+  },
   SMTP_URL: { default: '', help: 'smtp(s)://user:pass@host:port; unset writes mail to DATA_DIR/outbox' },
   PUBLIC_URL: { default: '', help: 'public address used in mailed links; unset → http://HOST:PORT' },
   STRIPE_SECRET_KEY: {
@@ -167,6 +210,10 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
     help: 'card payments (Stripe Checkout); unset uses the sandbox provider',
   },
   STRIPE_WEBHOOK_SECRET: { default: '', help: 'Stripe webhook signing secret' },
+  STRIPE_API_URL: {
+    default: 'https://api.stripe.com',
+    help: 'Stripe API base (the tests point it at a double)',
+  },
   BTCPAY_URL: { default: '', help: 'crypto payments (BTCPay Server Greenfield); unset uses the sandbox' },
   BTCPAY_API_KEY: { default: '', help: 'BTCPay Greenfield API key' },
   BTCPAY_STORE_ID: { default: '', help: 'BTCPay store id' },
@@ -175,6 +222,19 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   GOOGLE_CLIENT_SECRET: { default: '', help: 'Google sign-in link' },
   TWITTER_CLIENT_ID: { default: '', help: 'Twitter sign-in link' },
   TWITTER_CLIENT_SECRET: { default: '', help: 'Twitter sign-in link' },
+  GOOGLE_ISSUER: {
+    default: 'https://accounts.google.com',
+    help: 'OpenID Connect issuer for Google sign-in (its discovery document is read from here)',
+  },
+  TWITTER_AUTHORIZE_URL: {
+    default: 'https://twitter.com/i/oauth2/authorize',
+    help: 'Twitter OAuth 2.0 authorization page',
+  },
+  TWITTER_API_URL: { default: 'https://api.twitter.com', help: 'Twitter API base (token and users/me)' },
+  ETH_RPC_URL: {
+    default: '',
+    help: 'Ethereum mainnet JSON-RPC: contract-wallet (EIP-1271) signatures and ENS names; unset → EOA only',
+  },
   INGEST_TOKEN: { default: '', help: 'bearer token for POST /api/signals/ingest (webhook source)' },
   ADMIN_EMAILS: { default: '', help: 'comma list of emails that get the admin role' },
   LOG_LEVEL: { default: 'info', help: 'fatal, error, warn, info, debug, trace or silent' },
@@ -211,6 +271,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
     throw new ConfigError(`Invalid ${key}=${shown}: expected ${issue?.message ?? 'a valid value'}`);
   }
   const cfg = parsed.data;
+  if (cfg.DATABASE_URL !== undefined && cfg.SECRETS_KEY === undefined) {
+    // Each process would generate its own key beside its own data: secrets sealed by one server could
+    // not be opened by another sharing the database, and the key would live apart from its backups.
+    throw new ConfigError(
+      'SECRETS_KEY is required with DATABASE_URL: every server on one database must seal secrets with the same key',
+    );
+  }
   const DATA_DIR = path.resolve(cfg.DATA_DIR);
   const PUBLIC_URL = (cfg.PUBLIC_URL ?? `http://${cfg.HOST}:${cfg.PORT}`).replace(/\/+$/, '');
   return { ...cfg, DATA_DIR, PUBLIC_URL, version };

@@ -17,6 +17,8 @@ try {
   throw err;
 }
 
+// Everything the server writes (the embedded database, the outbox, the secrets key) is the owner's alone.
+process.umask(0o077);
 const app = await buildApp(config);
 
 let stopping = false;

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -40,7 +40,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === 'postgres') return openPostgres(target.url, target.schema, target.poolSize ?? 10);
   let client: PGlite;
   if (target.kind === 'pglite') {
-    await mkdir(target.dataDir, { recursive: true });
+    await mkdir(target.dataDir, { recursive: true, mode: 0o700 });
     client = new PGlite(target.dataDir);
   } else {
     client = new PGlite();
@@ -49,6 +49,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   const db = drizzlePglite({ client, schema });
   const migrate = () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   await migrate();
+  if (target.kind === 'pglite') await ownerOnly(target.dataDir);
   let closed = false;
   return {
     db: db as unknown as Db,
@@ -108,6 +109,20 @@ async function ping(db: Db): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Makes a folder and everything in it readable by the owner only (folders 0700, files 0600): the
+ * embedded database holds password hashes and sealed secrets. The server also sets its umask to 077, so
+ * files made later are born that way.
+ */
+export async function ownerOnly(dir: string): Promise<void> {
+  await chmod(dir, 0o700);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) await ownerOnly(full);
+    else if (entry.isFile()) await chmod(full, 0o600);
   }
 }
 

@@ -1,8 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
+import adminRoutes from './admin/admin.routes';
 import authRoutes from './auth/auth.routes';
+import socketTicketsPlugin from './auth/socket-tickets.plugin';
+import exchangesModule from './exchanges';
+import billingRoutes from './billing/billing.routes';
+import plansPlugin from './billing/plans';
 import healthRoutes from './health/health.routes';
 import marketModule from './market';
 import newsModule from './news';
+import rulesModule from './rules';
 import tradingModule from './trading';
 import usersRoutes from './users/users.routes';
 import watchlistRoutes from './watchlist/watchlist.routes';
@@ -15,9 +21,16 @@ import watchlistRoutes from './watchlist/watchlist.routes';
 export const MODULES: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'health', routes: healthRoutes },
   { name: 'auth', routes: authRoutes },
+  { name: 'plans', routes: plansPlugin },
   { name: 'market', routes: marketModule },
   { name: 'news', routes: newsModule },
   { name: 'users', routes: usersRoutes },
+  { name: 'socket-tickets', routes: socketTicketsPlugin },
+  // Before trading: orders go to the account each user chose, which may be one of their exchange keys.
+  { name: 'exchanges', routes: exchangesModule },
   { name: 'trading', routes: tradingModule },
+  { name: 'rules', routes: rulesModule },
   { name: 'watchlist', routes: watchlistRoutes },
+  { name: 'billing', routes: billingRoutes },
+  { name: 'admin', routes: adminRoutes },
 ];

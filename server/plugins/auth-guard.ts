@@ -8,6 +8,8 @@ import { appError } from './errors';
 export interface Principal {
   userId: string;
   role: Role;
+  /** The sign-in (refresh family) the token was issued to: logging it out ends the token too. */
+  familyId?: string;
 }
 
 /** Access tokens: HS256 JWTs, 15 minutes, carrying the user id and role. Kept in browser memory only. */
@@ -21,6 +23,14 @@ export interface AccessTokens {
 declare module 'fastify' {
   interface FastifyInstance {
     accessTokens: AccessTokens;
+    /**
+     * Whether a token may act: the admin module fills in `isDisabled` (disabled accounts may not), the
+     * auth module `sessionEnded` (a token of a logged-out or revoked sign-in may not, before it expires).
+     */
+    accountGate: {
+      isDisabled(userId: string): Promise<boolean>;
+      sessionEnded(familyId: string): Promise<boolean>;
+    };
     /** A preHandler: 401 unless the request carries a valid bearer token; sets `request.principal`. */
     requireUser(request: FastifyRequest): Promise<void>;
   }
@@ -36,9 +46,9 @@ export const ACCESS_TTL_SECONDS = 15 * 60;
 export function createAccessTokens(key: Uint8Array, now: () => number = Date.now): AccessTokens {
   return {
     ttlSeconds: ACCESS_TTL_SECONDS,
-    async sign({ userId, role }) {
+    async sign({ userId, role, familyId }) {
       const iat = Math.floor(now() / 1000);
-      return new SignJWT({ role })
+      return new SignJWT(familyId === undefined ? { role } : { role, sid: familyId })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(userId)
         .setIssuer(ISSUER)
@@ -57,7 +67,10 @@ export function createAccessTokens(key: Uint8Array, now: () => number = Date.now
         });
         const role = Role.safeParse(payload.role);
         if (typeof payload.sub !== 'string' || !role.success) return null;
-        return { userId: payload.sub, role: role.data };
+        const sid = payload.sid;
+        return typeof sid === 'string'
+          ? { userId: payload.sub, role: role.data, familyId: sid }
+          : { userId: payload.sub, role: role.data };
       } catch {
         return null;
       }
@@ -79,10 +92,20 @@ export default fp(
     const tokens = createAccessTokens(app.secrets.deriveKey('jwt'));
     app.decorate('accessTokens', tokens);
     app.decorateRequest('principal', null);
+    const gate = {
+      isDisabled: async (_userId: string) => false,
+      sessionEnded: async (_familyId: string) => false,
+    };
+    app.decorate('accountGate', gate);
     app.decorate('requireUser', async (request: FastifyRequest) => {
       const token = bearerToken(request);
       const principal = token === null ? null : await tokens.verify(token);
       if (principal === null) throw appError('UNAUTHORIZED');
+      const [disabled, ended] = await Promise.all([
+        gate.isDisabled(principal.userId),
+        principal.familyId === undefined ? false : gate.sessionEnded(principal.familyId),
+      ]);
+      if (disabled || ended) throw appError('UNAUTHORIZED');
       request.principal = principal;
     });
   },

@@ -20,6 +20,8 @@ export interface Secrets {
   deriveKey(purpose: string): Uint8Array;
   /** HMAC-SHA256 under the purpose's key, hex: hashes low-entropy secrets such as recovery codes. */
   keyedHash(purpose: string, value: string): string;
+  /** A public fingerprint of the master key (16 hex): stored beside sealed values to know which key sealed them. */
+  readonly keyId: string;
 }
 
 declare module 'fastify' {
@@ -83,6 +85,7 @@ export function createSecrets(master: Buffer): Secrets {
       createHmac('sha256', deriveKey(`hash/${purpose}`))
         .update(value)
         .digest('hex'),
+    keyId: createHmac('sha256', deriveKey('key-id')).update('fingerprint').digest('hex').slice(0, 16),
   };
 }
 

@@ -3,7 +3,10 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { Group, Panel, Separator, type Layout } from 'react-resizable-panels';
 import { AccountModal } from '../panes/AccountModal';
+import { AdminPanel } from '../panes/AdminPanel';
 import { AuthModal } from '../panes/AuthModal';
+import { RulesModal } from '../panes/RulesModal';
+import { KeysModal } from '../panes/KeysModal';
 import { BottomPanel } from '../panes/BottomPanel';
 import { ChartPane } from '../panes/ChartPane';
 import { CommandPalette } from '../panes/CommandPalette';
@@ -11,6 +14,7 @@ import { FeedPane } from '../panes/FeedPane';
 import { Header } from '../panes/Header';
 import { KeyMap } from '../panes/KeyMap';
 import { TerminalPane } from '../panes/TerminalPane';
+import { UpgradeModal } from '../panes/UpgradeModal';
 import '../panes/console.css';
 import type { PaneId } from '../services/keyboard';
 import type { LayoutStore } from '../services/layout';
@@ -84,22 +88,35 @@ function Tiles({ layout }: { layout: LayoutStore }) {
   );
 }
 
-/** One column, terminal first, for screens under 768 px. */
-function Column() {
+/**
+ * One column for screens under 768 px: the feed and the chart first, then positions (as cards) and the
+ * terminal, which a fixed button brings into view and focuses in one tap.
+ */
+function Column({ layout }: { layout: LayoutStore }) {
   return (
     <div className="dashboard-column" data-testid="dashboard-column">
-      <div className="column-terminal">
-        <TerminalPane />
-      </div>
+      <Slot pane="feed">
+        <FeedPane />
+      </Slot>
       <Slot pane="chart">
         <ChartPane />
       </Slot>
       <Slot pane="positions">
         <BottomPanel />
       </Slot>
-      <Slot pane="feed">
-        <FeedPane />
-      </Slot>
+      <div className="column-terminal" id="column-terminal">
+        <TerminalPane focusOnLoad={false} />
+      </div>
+      <button
+        type="button"
+        className="button primary column-terminal-button"
+        onClick={() => {
+          document.getElementById('column-terminal')?.scrollIntoView({ block: 'end' });
+          layout.requestFocus('terminal');
+        }}
+      >
+        Terminal
+      </button>
     </div>
   );
 }
@@ -130,9 +147,13 @@ export function Dashboard() {
   return (
     <div className="dashboard">
       <Header />
-      {narrow ? <Column /> : <Tiles key={layout.version.value} layout={layout} />}
+      {narrow ? <Column layout={layout} /> : <Tiles key={layout.version.value} layout={layout} />}
       <AuthModal />
       <AccountModal />
+      <RulesModal />
+      <KeysModal />
+      <UpgradeModal />
+      <AdminPanel />
       <CommandPalette />
       <KeyMap />
     </div>

@@ -19,6 +19,7 @@ const services = createAppServices({
   history: browserHistory(),
   clock: systemClock,
   userAgent: navigator.userAgent,
+  timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
   storage: browserStorage(),
   dialogs: { confirm: (message) => window.confirm(message), alert: (message) => window.alert(message) },
   signalStream: browserSignalStream(),
@@ -28,6 +29,8 @@ const services = createAppServices({
 services.start();
 // `open 2` and the cards' headers open a source in a new tab, never with access back to this page.
 services.stores.feedView.onOpenUrl((url) => window.open(url, '_blank', 'noopener,noreferrer'));
+// `upgrade` and the Upgrade modal leave for the provider's checkout page (or the built-in sandbox one).
+services.stores.premium.onRedirect((url) => window.location.assign(url));
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root element.');

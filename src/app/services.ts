@@ -1,10 +1,11 @@
+import { browserLockDeps } from '../services/api/browserLock';
 import { computed } from '@preact/signals-core';
 import { createCommands, type Commands } from '../commands';
 import { createShell } from '../commands/shell';
 import { createApi, type Api, type FetchImpl } from '../services/api';
 import { createAuthModels, resumeSession, type AuthModels } from '../services/auth';
 import type { Clock } from '../services/clock';
-import { describeUserAgent } from '../contracts/userAgent';
+import { deviceInfoOf } from '../contracts/userAgent';
 import type { NotificationPort, SoundPort } from '../services/feed/alerts';
 import { createFeedService, type FeedService } from '../services/feed/feedService';
 import type { SignalStreamPort } from '../services/feed/signalChannel';
@@ -18,6 +19,7 @@ import {
   type WebSocketClass,
 } from '../services/market/priceChannel';
 import { createRouter, type HistoryPort, type Router } from '../services/router';
+import { rulesApi, startRulesWatch, type RulesApi } from '../services/rules/rules';
 import { createPaletteModel, type PaletteModel } from '../services/palette';
 import { memoryStorage, type StoragePort } from '../services/storage';
 import { createStores, type Stores } from '../services/stores';
@@ -30,7 +32,8 @@ import {
   type TerminalSession,
 } from '../services/terminal/session';
 import type { Dialogs } from '../services/trading/dialogs';
-import { TRADING_TEXT } from '../services/trading/messages';
+import { createKeysModal, type KeysModalModel } from '../services/exchanges/keysModal';
+import { approveOrder, fetchAccount, startAccountWatch } from '../services/trading/account';
 import { createOrderPreview, type OrderPreviewModel } from '../services/trading/orderPreview';
 import { createPositionsActions, type PositionsActions } from '../services/trading/positionsActions';
 import {
@@ -52,6 +55,8 @@ export interface AppConfig {
   pageUrl?: string;
   /** This browser's User-Agent, named as device_info when a login is remembered. */
   userAgent?: string;
+  /** This browser's IANA time zone: the approximate place of a remembered device. */
+  timeZone?: string;
   /** confirm/alert for the positions pane; the browser's own (window.confirm/alert) in the app. */
   dialogs?: Dialogs;
   /** Where history, aliases, the layout and palette ranking are kept; localStorage in the app. */
@@ -74,6 +79,8 @@ const NO_DIALOGS: Dialogs = { confirm: () => false, alert: () => undefined };
 /** Everything the views use, built once at start and handed down through React context. */
 export interface AppServices {
   stores: Stores;
+  /** The clock every wait runs on (the payment pending page polls on it). */
+  clock: Clock;
   router: Router;
   api: Api;
   commands: Commands;
@@ -90,6 +97,10 @@ export interface AppServices {
   orderPreview: OrderPreviewModel;
   /** The auth and account modals, the header's Logout and the reset page dispatch here. */
   auth: AuthModels;
+  /** The Trade Rules & Settings modal's calls (the rules commands use the same). */
+  rules: RulesApi;
+  /** The API Settings modal: saved exchange keys, Save Key and Delete. */
+  keys: KeysModalModel;
   prices: PriceChannel;
   chart: ChartModel;
   /** The signal feed: stream, alerts, quick trade from a card, watchlist toggles, the ticking clock. */
@@ -115,14 +126,17 @@ export function createAppServices(config: AppConfig): AppServices {
     fetch: config.fetch,
     tokens: stores.session,
     navigate: (path) => router.navigate(path),
+    lock: browserLockDeps(),
   });
   const layout = createLayoutStore(storage);
   // History and aliases belong to the user at the prompt (guest when logged out).
   const userName = computed(() => stores.session.user.value?.username ?? 'guest', { name: 'app.user' });
   const shell = createShell({ storage, user: userName, layout });
   const commands = createCommands({ stores, api, shell });
-  // Orders go to the paper exchange in this version: the prompt says so (`guest@BTC/USDT paper ›`).
-  const venueTag = computed(() => TRADING_TEXT.paperBadge);
+  // The prompt names the account orders go to (`kim@BTC/USDT paper ›`, `… live ›`, `… demo ›`).
+  const venueTag = computed(() => stores.account.badge.value);
+  const dialogs = config.dialogs ?? NO_DIALOGS;
+  const approve = () => approveOrder(stores.account, (question) => dialogs.confirm(question));
   const terminal = createTerminalSession({
     commands,
     terminal: stores.terminal,
@@ -143,7 +157,9 @@ export function createAppServices(config: AppConfig): AppServices {
     ui: stores.ui,
     clock: config.clock,
     navigate: (path) => router.navigate(path),
-    ...(config.userAgent === undefined ? {} : { deviceInfo: describeUserAgent(config.userAgent) }),
+    ...(config.userAgent === undefined
+      ? {}
+      : { deviceInfo: deviceInfoOf(config.userAgent, config.timeZone) }),
   });
   const pageUrl = config.pageUrl ?? globalThis.location?.href ?? 'http://127.0.0.1/';
   const WebSocket = config.webSocket ?? globalThis.WebSocket;
@@ -173,16 +189,20 @@ export function createAppServices(config: AppConfig): AppServices {
     stream: config.signalStream ?? NO_STREAM,
     sound: config.sound ?? SILENT,
     clock: config.clock,
+    approveOrder: approve,
   });
+  const rules = rulesApi(api.main, stores.rules);
   const orderPreview = createOrderPreview({
     draft: terminal.draft,
     readOrder: (line) => commands.readOrder(line),
     session: stores.session,
     trading: api.trading,
     clock: config.clock,
+    fatFingerCap: shell.preferences.fatFingerCap,
   });
   return {
     stores,
+    clock: config.clock,
     router,
     api,
     commands,
@@ -193,15 +213,23 @@ export function createAppServices(config: AppConfig): AppServices {
       session: stores.session,
       trading: api.trading,
       positions: stores.positions,
+      approve,
     }),
     positions: createPositionsActions({
       trading: api.trading,
       positions: stores.positions,
-      dialogs: config.dialogs ?? NO_DIALOGS,
+      dialogs,
     }),
     positionsChannel,
     orderPreview,
     auth,
+    rules,
+    keys: createKeysModal({
+      main: api.main,
+      session: stores.session,
+      dialogs,
+      onDeleted: () => void fetchAccount(api.trading, stores.account),
+    }),
     prices,
     chart,
     feed,
@@ -212,9 +240,31 @@ export function createAppServices(config: AppConfig): AppServices {
       const stopChart = chart.start();
       const stopPositions = positionsChannel.start();
       const stopPreview = orderPreview.start();
+      const stopAccount = startAccountWatch({
+        loggedIn: stores.session.isLoggedIn,
+        store: stores.account,
+        trading: api.trading,
+      });
       const stopFeed = feed.start();
-      void resumeSession(api, stores.session);
+      const stopRules = startRulesWatch({
+        loggedIn: stores.session.isLoggedIn,
+        positionsAt: stores.positions.updatedAt,
+        store: stores.rules,
+        api: rules,
+        setTimer: (fn, ms) => config.clock.setTimer(fn, ms),
+      });
+      void resumeSession(api, stores.session).finally(() => stores.session.markResumed());
+      // Back from Google or Twitter with two-factor login on: the code step.
+      // The challenge comes in the fragment, which no request carries; it is dropped from the address bar.
+      const pendingTwoFactor = new URLSearchParams(new URL(pageUrl).hash.slice(1)).get('two_factor');
+      if (pendingTwoFactor !== null) {
+        auth.modal.resumeTwoFactor(pendingTwoFactor);
+        if (typeof history !== 'undefined')
+          history.replaceState(history.state, '', location.pathname + location.search);
+      }
       return () => {
+        stopRules();
+        stopAccount();
         stopFeed();
         stopPositions();
         stopPreview();

@@ -27,7 +27,7 @@ describe('Tab completion from the providers commands declare', () => {
     expect(c.complete('symbol et')).toEqual(['eth', 'etc', 'ethfi']);
     expect(c.complete('price so')).toContain('sol');
     expect(c.complete('chart 1')).toEqual(['1m', '15m', '1h', '12h', '1d']);
-    expect(c.complete('help lo')).toEqual(['long', 'login', 'logout']);
+    expect(c.complete('help lo')).toEqual(['long', 'login', 'logout', 'login wallet']);
     expect(c.complete('leverage btc ')).toEqual([]); // the leverage number has no candidates
     expect(c.complete('btc l')).toEqual(['long']);
     expect(c.complete('order btc s')).toEqual(['short']);

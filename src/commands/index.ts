@@ -5,11 +5,15 @@ import accountCommands from './areas/account';
 import alertsCommands from './areas/alerts';
 import amountsCommands from './areas/amounts';
 import authCommands from './areas/auth';
+import billingCommands from './areas/billing';
 import coreCommands from './areas/core';
 import feedCommands, { rewriteSignalTrade } from './areas/feed';
+import keysCommands from './areas/keys';
 import marketCommands from './areas/market';
+import rulesCommands from './areas/rules';
 import tradingCommands from './areas/trading';
 import watchlistCommands from './areas/watchlist';
+import walletCommands from './areas/wallets';
 import { ORDER_COMMAND, readOrderLine, rewriteLine } from './areas/tradingGrammar';
 import { expandLine } from './chain';
 import { completeLine, type Completion } from './completion';
@@ -27,12 +31,16 @@ export const AREAS: readonly (readonly CommandDefinition[])[] = [
   coreCommands,
   marketCommands,
   tradingCommands,
+  rulesCommands,
   authCommands,
   accountCommands,
   feedCommands,
   watchlistCommands,
   alertsCommands,
   amountsCommands,
+  walletCommands,
+  keysCommands,
+  billingCommands,
 ];
 
 export interface RunOptions {

@@ -6,6 +6,7 @@ import { expandLine } from './chain';
 import { CommandParseError } from './errors';
 import { parseOrderWords, type OrderParse } from './grammar/order';
 import { tokenize } from './parse';
+import { recordedReply } from '../services/trading/testing/serverAnswers';
 import { createTestConsole } from './testing/scripted';
 
 /**
@@ -203,19 +204,7 @@ describe('command-line parser under fuzzing', () => {
   it('places exactly the orders the grammar allows when lines really run (2,000 lines)', async () => {
     const c = createTestConsole({ token: 'tok' });
     c.commands.shell.preferences.setFatFingerCap(1e15);
-    c.server.on('POST /orders', () => ({
-      status: 200,
-      body: {
-        id: '1',
-        symbol: 'BTC/USDT',
-        side: 'buy',
-        quantity: 1,
-        price: 1,
-        fee: 0,
-        status: 'filled',
-        realizedPnl: 0,
-      },
-    }));
+    c.server.on('POST /orders', () => recordedReply('btc long 200'));
     c.server.on('GET /positions', () => ({ status: 200, body: [] }));
     const lines = fc.sample(anyLine, { numRuns: 2000, seed: 9 });
     let expected = 0;

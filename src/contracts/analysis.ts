@@ -59,17 +59,25 @@ export const AnalysisInput = z.object({
 export type AnalysisInput = z.infer<typeof AnalysisInput>;
 
 export const AnalysisResult = z.object({
-  /** Supported tickers as in `src/contracts/symbols.ts` (`BTC`, `1000PEPE`), uppercase, without USDT. */
+  /**
+   * The coins' tickers (`BTC`, `PEPE`, `FTT`), uppercase, never a stablecoin; a coin need not trade here
+   * (`PEPE` trades on the `1000PEPEUSDT` contract: that mapping belongs to trading and pricing).
+   */
   assets: z.array(z.string().regex(/^[0-9A-Z]+$/)),
   /** The primary asset (the subject of the item), or null when none is named (e.g. macro news). */
   asset: z.string().nullable(),
   sentiment: Sentiment,
-  /** 0-100, a log map of the expected move: ~0.5% → 15, 5% → 55, 25% → 90+. */
+  /** 0-100, calibrated: 80+ worth an alert, 50-80 notable, below 50 background (README, News analysis). */
   impact_score: z.number().min(0).max(100),
   /** One sentence naming the event, the key phrase, the assets and why it matters. */
   reasoning: z.string().min(1),
   event_type: EventType,
   engine: AnalysisEngine,
+  /**
+   * Which version of that engine (`local-2`, `llm-prompt-2`); optional so rows stored before it existed
+   * still parse.
+   */
+  engine_version: z.string().optional(),
   /** LLM mode only: true when the LLM and the local engine disagree on sentiment or the primary asset. */
   disagreement: z.boolean().optional(),
 });

@@ -30,7 +30,8 @@ export type SignupRequest = z.infer<typeof SignupRequest>;
 /** The account as the owner sees it (`GET /users/me`, spec §3 User). */
 export const Me = z.object({
   id: z.string(),
-  email: z.string(),
+  /** Null for an account made by a wallet, or by a social sign-in that gave no verified e-mail. */
+  email: z.string().nullable(),
   username: z.string(),
   role: Role,
   subscription: z.object({ status: z.string() }),
@@ -38,12 +39,13 @@ export const Me = z.object({
 });
 export type Me = z.infer<typeof Me>;
 
-export const SignupResponse = Me.pick({ id: true, email: true, username: true, role: true });
+export const SignupResponse = Me.pick({ id: true, username: true, role: true }).extend({ email: z.string() });
 
-/** Spec §3 Remembered device: device_info {browser, os}. */
+/** Spec §3 Remembered device: device_info {browser, os}, and the approximate place its time zone names. */
 export const DeviceInfo = z.object({
   browser: z.string().trim().min(1).max(64),
   os: z.string().trim().min(1).max(64),
+  place: z.string().trim().min(1).max(64).optional(),
 });
 export type DeviceInfo = z.infer<typeof DeviceInfo>;
 
@@ -66,6 +68,10 @@ export const AccessTokenResponse = z.object({
 });
 export type AccessTokenResponse = z.infer<typeof AccessTokenResponse>;
 
+/** `POST /ws/ticket`: a single-use, 30-second ticket that opens one socket (`?ticket=`). */
+export const SocketTicketResponse = z.object({ ticket: z.string().min(1) });
+export type SocketTicketResponse = z.infer<typeof SocketTicketResponse>;
+
 export const TwoFactorRequired = z.object({
   two_factor_required: z.literal(true),
   user_id: z.string(),
@@ -84,7 +90,8 @@ const code = z
   .toUpperCase()
   .refine((c) => TOTP_CODE.test(c) || RECOVERY_CODE.test(c), { error: TWO_FACTOR_CODE_INVALID });
 
-export const TwoFactorLoginRequest = z.object({ user_id: z.uuid(), code });
+/** `user_id` carries the opaque challenge the password step answered with (the spec's field name). */
+export const TwoFactorLoginRequest = z.object({ user_id: z.string().min(1).max(200), code });
 export const TwoFactorVerifyRequest = z.object({
   code: z.string().trim().regex(TOTP_CODE, { error: TWO_FACTOR_CODE_INVALID }),
 });

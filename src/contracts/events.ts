@@ -21,6 +21,8 @@ export const BusEvents = {
     symbol: z.string().optional(),
     price: z.number().optional(),
   }),
+  /** A user's auto-trade rules changed: every process re-reads the active rules. */
+  'rules.changed': z.object({ userId: z.string(), origin: z.string() }),
   /** A news signal was created or changed (analysed, or reported by another source); `rev` orders them. */
   'signal.published': z.object({ rev: z.number().int(), signal: Signal }),
 } as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimal } from './numbers';
 
 /**
  * Market data on the wire: `GET /api/price/{symbol}`, `GET /api/klines`, `GET /api/symbols` and the
@@ -65,12 +66,18 @@ export const KLINES_MAX = 1000;
 export const KlinesQuery = z.object({
   symbol: z.string().min(1).max(20),
   interval: Interval.default(DEFAULT_INTERVAL),
-  limit: z.coerce.number().int().min(1).max(KLINES_MAX).default(500),
+  limit: decimal(z.number().int().min(1).max(KLINES_MAX)).default(500),
 });
 export type KlinesQuery = z.infer<typeof KlinesQuery>;
 
+/** The most symbols one price-socket request may name. */
+export const SYMBOLS_PER_REQUEST = 200;
+
 /** What a price socket client may send. `symbols: "*"` means every symbol. */
-const SymbolSelection = z.union([z.literal('*'), z.array(z.string().min(1).max(20)).max(200)]);
+const SymbolSelection = z.union([
+  z.literal('*'),
+  z.array(z.string().min(1).max(20)).max(SYMBOLS_PER_REQUEST),
+]);
 export const PriceSocketRequest = z.discriminatedUnion('op', [
   z.object({ op: z.literal('subscribe'), symbols: SymbolSelection }),
   z.object({ op: z.literal('unsubscribe'), symbols: SymbolSelection }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimal } from './numbers';
 import { AnalysisEngine, EventType, Sentiment } from './analysis';
 
 /**
@@ -93,7 +94,7 @@ export const SignalList = z.array(Signal);
 
 /** `GET /api/signals` query: newest first, `before` an id for the next page. */
 export const SignalsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: decimal(z.number().int().min(1).max(200)).default(50),
   before: z
     .string()
     .regex(/^[1-9][0-9]{0,17}$/, { error: 'a signal id' })
@@ -105,7 +106,7 @@ export const SignalsQuery = z.object({
     .regex(/^[0-9A-Z]{1,20}$/, { error: 'a ticker such as BTC' })
     .optional(),
   sentiment: Sentiment.optional(),
-  min_impact: z.coerce.number().min(0).max(100).optional(),
+  min_impact: decimal(z.number().min(0).max(100)).optional(),
 });
 export type SignalsQuery = z.infer<typeof SignalsQuery>;
 

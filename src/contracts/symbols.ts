@@ -177,3 +177,12 @@ export function findSymbol(symbol: string): SymbolInfo | undefined {
 export function findTicker(ticker: string): SymbolInfo | undefined {
   return BY_TICKER.get(ticker.toUpperCase());
 }
+
+/**
+ * The exchange symbol a news tag is priced and traded on: the coin's own pair, or its 1000-unit
+ * contract (`PEPE` → `1000PEPEUSDT`, as the server prices it at arrival); undefined when neither trades.
+ */
+export function contractSymbolOf(ticker: string): string | undefined {
+  const upper = ticker.toUpperCase();
+  return (findTicker(upper) ?? findTicker(`1000${upper}`))?.symbol;
+}

@@ -1,4 +1,14 @@
 import { z } from 'zod';
+import { decimal } from './numbers';
+
+/** How a fill differs from the USDT amount asked (see `sizeOrder` in ./sizing). */
+export const SizingAdjustmentSchema = z.enum([
+  'exact',
+  'nearest',
+  'down-to-cap',
+  'down-to-margin',
+  'up-to-minimum',
+]);
 
 /**
  * Trading on the wire (spec §3, §7): `POST /api/orders`, `GET /api/positions`, `POST /api/close_position`,
@@ -35,10 +45,21 @@ export const OrderRequest = z.object({
   side: OrderSideInput,
   type: z.literal('market', { error: 'Only market orders are supported.' }).default('market'),
   /** USDT notional. */
-  amount: z.coerce
-    .number({ error: 'Amount must be a number.' })
-    .gt(0, { error: 'Total must be greater than zero.' })
-    .max(100_000_000, { error: 'Amount is too large.' }),
+  amount: decimal(
+    z
+      .number({ error: 'Amount must be a number.' })
+      .gt(0, { error: 'Total must be greater than zero.' })
+      .max(100_000_000, { error: 'Amount is too large.' }),
+  ),
+  /**
+   * Ours: the user's fat-finger cap in USDT. Sizing to the nearest lot step never takes the order
+   * above it (it rounds down instead); left out when the user confirmed an order above the cap.
+   */
+  maxNotional: decimal(
+    z
+      .number({ error: 'maxNotional must be a number.' })
+      .gt(0, { error: 'maxNotional must be greater than zero.' }),
+  ).optional(),
 });
 export type OrderRequest = z.infer<typeof OrderRequest>;
 
@@ -48,9 +69,16 @@ export const OrderResponse = z.object({
   side: z.enum(['buy', 'sell']),
   quantity: z.number(),
   price: z.number(),
+  /** quantity × price: what the order is actually worth, in USDT. */
+  notional: z.number(),
   fee: z.number(),
   status: z.literal('filled'),
   realizedPnl: z.number(),
+  /** The USDT amount asked; null when unknown (an earlier order found again by its Idempotency-Key). */
+  requested: z.number().nullable().default(null),
+  adjustment: SizingAdjustmentSchema.nullable().default(null),
+  /** Why the fill is not worth exactly what was asked (lot step, minimum, cap); null when it is. */
+  note: z.string().nullable().default(null),
 });
 export type OrderResponse = z.infer<typeof OrderResponse>;
 
@@ -61,6 +89,14 @@ export const OrderPreview = z.object({
   quantity: z.number(),
   price: z.number(),
   notional: z.number(),
+  /** The USDT amount asked, and how the quantity differs from it (the same sizing as the fill). */
+  requested: z.number(),
+  adjustment: SizingAdjustmentSchema,
+  note: z.string().nullable(),
+  /** The symbol's minimum order, in USDT. */
+  minNotional: z.number(),
+  /** What one lot step is worth at this price, in USDT. */
+  stepNotional: z.number(),
   /** Margin the order adds (0 when it only reduces). */
   margin: z.number(),
   fee: z.number(),
@@ -99,13 +135,36 @@ export const Balance = z.object({
 });
 export type Balance = z.infer<typeof Balance>;
 
+/**
+ * `GET /api/account` and `PUT /api/account`: where the user's orders go. `paper` is the built-in paper
+ * exchange; otherwise the id of one of the user's exchange keys, trading LIVE (real funds) or DEMO.
+ */
+export const ACCOUNT_MODES = ['paper', 'live', 'demo'] as const;
+export type AccountMode = (typeof ACCOUNT_MODES)[number];
+export const AccountState = z.object({
+  account: z.string(),
+  mode: z.enum(ACCOUNT_MODES),
+  /** The chosen key's hint (first and last four characters); null on paper. */
+  keyHint: z.string().nullable(),
+});
+export type AccountState = z.infer<typeof AccountState>;
+export const AccountChoice = z.object({
+  account: z
+    .string({ error: 'account must be paper or a key id' })
+    .trim()
+    .min(1, { error: 'account must be paper or a key id' })
+    .max(64, { error: 'account must be paper or a key id' }),
+});
+
 export const LeverageRequest = z.object({
   symbol: PairSymbol,
-  leverage: z.coerce
-    .number({ error: 'Leverage must be a number.' })
-    .int({ error: 'Leverage must be a whole number.' })
-    .min(1, { error: 'Leverage must be between 1 and 125.' })
-    .max(125, { error: 'Leverage must be between 1 and 125.' }),
+  leverage: decimal(
+    z
+      .number({ error: 'Leverage must be a number.' })
+      .int({ error: 'Leverage must be a whole number.' })
+      .min(1, { error: 'Leverage must be between 1 and 125.' })
+      .max(125, { error: 'Leverage must be between 1 and 125.' }),
+  ),
 });
 
 /** What the positions socket sends. */

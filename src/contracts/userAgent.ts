@@ -24,3 +24,26 @@ export function describeUserAgent(userAgent: string | undefined): { browser: str
   const ua = userAgent ?? '';
   return { browser: first(BROWSERS, ua), os: first(SYSTEMS, ua) };
 }
+
+/**
+ * An approximate place from an IANA time zone, as the browser reports it (no network call): the
+ * city and region, e.g. "Europe/Berlin" is "Berlin, Europe". Zones that name no place (UTC, Etc/…)
+ * give nothing.
+ */
+export function placeFromTimeZone(timeZone: string | undefined): string | undefined {
+  const parts = (timeZone ?? '').split('/').filter((p) => p !== '');
+  const region = parts[0];
+  const city = parts[parts.length - 1];
+  if (parts.length < 2 || region === undefined || city === undefined || region === 'Etc') return undefined;
+  const place = `${city.replaceAll('_', ' ')}, ${region.replaceAll('_', ' ')}`;
+  return place.length <= 64 ? place : undefined;
+}
+
+/** The device_info a browser sends when a login is remembered: browser, OS and, when known, place. */
+export function deviceInfoOf(
+  userAgent: string | undefined,
+  timeZone?: string,
+): { browser: string; os: string; place?: string } {
+  const place = placeFromTimeZone(timeZone);
+  return { ...describeUserAgent(userAgent), ...(place === undefined ? {} : { place }) };
+}

@@ -2,6 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
 import { useServices } from '../app/AppContext';
 import { THRESHOLD } from '../services/feed/alertSettings';
+import { Dialog } from './Dialog';
 import { QuickAmountsEditor } from './QuickAmountsEditor';
 import './AlertsModal.css';
 
@@ -18,67 +19,58 @@ export function AlertsModal() {
     alerts.closeModal();
   };
   return (
-    <div className="modal-backdrop" onClick={close}>
-      <div
-        className="modal alerts-modal"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Notifications & Alerts"
-        onClick={(event) => event.stopPropagation()}
-        onKeyDown={(event) => event.key === 'Escape' && close()}
-      >
-        <h2>Notifications &amp; Alerts</h2>
-        <section className="alerts-section" aria-label="Alerts">
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={s.enableVisualHighlights}
-              onChange={(event) => alerts.update({ enableVisualHighlights: event.target.checked })}
-            />
-            Highlight high-impact cards
-          </label>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={s.isSoundEnabled}
-              onChange={(event) => alerts.update({ isSoundEnabled: event.target.checked })}
-            />
-            Play a sound
-          </label>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={s.isNotificationEnabled}
-              onChange={(event) => {
-                void alerts.setNotifications(event.target.checked).then((r) => setMessage(r.message));
-              }}
-            />
-            Browser notifications
-          </label>
-          <label className="threshold">
-            <span>Impact threshold</span>
-            <input
-              type="range"
-              min={THRESHOLD.min}
-              max={THRESHOLD.max}
-              step={THRESHOLD.step}
-              value={s.notificationImpactThreshold}
-              aria-label="Impact threshold"
-              onChange={(event) => alerts.update({ notificationImpactThreshold: Number(event.target.value) })}
-            />
-            <output data-testid="threshold">{s.notificationImpactThreshold}</output>
-          </label>
-          {message === null ? null : (
-            <p className="alerts-message" role="status" data-testid="alerts-message">
-              {message}
-            </p>
-          )}
-        </section>
-        <QuickAmountsEditor />
-        <button type="button" className="button" onClick={close}>
-          Close
-        </button>
-      </div>
-    </div>
+    <Dialog label="Notifications & Alerts" className="alerts-modal" onClose={close}>
+      <h2>Notifications &amp; Alerts</h2>
+      <section className="alerts-section" aria-label="Alerts">
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={s.enableVisualHighlights}
+            onChange={(event) => alerts.update({ enableVisualHighlights: event.target.checked })}
+          />
+          Highlight high-impact cards
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={s.isSoundEnabled}
+            onChange={(event) => alerts.update({ isSoundEnabled: event.target.checked })}
+          />
+          Play a sound
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={s.isNotificationEnabled}
+            onChange={(event) => {
+              void alerts.setNotifications(event.target.checked).then((r) => setMessage(r.message));
+            }}
+          />
+          Browser notifications
+        </label>
+        <label className="threshold">
+          <span>Impact threshold</span>
+          <input
+            type="range"
+            min={THRESHOLD.min}
+            max={THRESHOLD.max}
+            step={THRESHOLD.step}
+            value={s.notificationImpactThreshold}
+            aria-label="Impact threshold"
+            onChange={(event) => alerts.update({ notificationImpactThreshold: Number(event.target.value) })}
+          />
+          <output data-testid="threshold">{s.notificationImpactThreshold}</output>
+        </label>
+        {message === null ? null : (
+          <p className="alerts-message" role="status" data-testid="alerts-message">
+            {message}
+          </p>
+        )}
+      </section>
+      <QuickAmountsEditor />
+      <button type="button" className="button" onClick={close}>
+        Close
+      </button>
+    </Dialog>
   );
 }

@@ -1,14 +1,15 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useServices } from '../app/AppContext';
-import { AUTH_TEXT } from '../services/auth/messages';
+import { isActive } from '../services/premium';
 
 /**
- * Spec §2 header buttons: Login / Sign Up, or Admin Panel (admins), Account, Settings (the
- * Notifications & Alerts settings) and Logout.
+ * Spec §2 header buttons: Login / Sign Up, or Upgrade to Premium (while the subscription is not
+ * active), Admin Panel (admins), Account, Settings (the Notifications & Alerts settings), Trade Rules,
+ * API Settings and Logout.
  */
 export function AuthButtons() {
   useSignals();
-  const { stores, auth } = useServices();
+  const { stores, auth, keys } = useServices();
   const { session } = stores;
   if (session.isLoggedIn.value) {
     const user = session.user.value;
@@ -17,8 +18,17 @@ export function AuthButtons() {
         <span className="user-name" data-testid="user-name">
           {user?.username ?? ''}
         </span>
+        {user !== null && !isActive(user.subscriptionStatus) && (
+          <button
+            type="button"
+            className="button upgrade-button"
+            onClick={() => stores.premium.openUpgrade()}
+          >
+            Upgrade to Premium
+          </button>
+        )}
         {user?.role === 'admin' && (
-          <button type="button" className="button" onClick={() => window.alert(AUTH_TEXT.adminPanel)}>
+          <button type="button" className="button" onClick={() => stores.premium.openAdmin()}>
             Admin Panel
           </button>
         )}
@@ -27,6 +37,12 @@ export function AuthButtons() {
         </button>
         <button type="button" className="button" onClick={() => stores.alerts.openModal()}>
           Settings
+        </button>
+        <button type="button" className="button" onClick={() => stores.rules.openModal()}>
+          Trade Rules
+        </button>
+        <button type="button" className="button" onClick={() => keys.show()}>
+          API Settings
         </button>
         <button type="button" className="button" onClick={() => void auth.logout()}>
           Logout

@@ -2,7 +2,9 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useServices } from '../app/AppContext';
 import type { AuthModalMode } from '../services/stores/ui';
+import { Dialog } from './Dialog';
 import { FormNotice } from './FormNotice';
+import { WalletKitHost } from './WalletKitHost';
 
 const TITLES: Record<AuthModalMode, string> = {
   login: 'Login',
@@ -10,6 +12,13 @@ const TITLES: Record<AuthModalMode, string> = {
   'forgot-password': 'Reset Password',
   'tfa-verify': 'Enter Verification Code',
 };
+
+/** Spec §4 wallet sign-in states, as the button shows them. */
+const WALLET_STEP = {
+  idle: 'Sign in with a wallet',
+  signing: 'Sign the message in your wallet...',
+  verifying: 'Verifying signature...',
+} as const;
 
 /** A form submit that never reloads the page. */
 const onSubmit = (action: () => void) => (event: FormEvent) => {
@@ -30,8 +39,12 @@ export function AuthModal() {
   }, [open, auth]);
 
   if (mode === null) return null;
+  // The wallet kit's own windows stand in for this one while it is open (one focus trap at a time).
+  if (stores.auth.walletKitOpen.value) return <WalletKitHost />;
   const busy = stores.auth.busy.value.has('auth');
   const notice = stores.auth.notices.value.auth;
+  const walletStep = stores.auth.walletSignIn.value;
+  const providers = stores.auth.providers.value;
   const set = (name: keyof typeof fields) => (event: { currentTarget: HTMLInputElement }) => {
     const { type, checked, value } = event.currentTarget;
     setFields((f) => ({ ...f, [name]: type === 'checkbox' ? checked : value }));
@@ -61,109 +74,122 @@ export function AuthModal() {
   );
 
   return (
-    <div className="modal-backdrop" onClick={() => auth.modal.close()}>
-      <div
-        className="modal auth-modal"
-        role="dialog"
-        aria-modal="true"
-        aria-label={TITLES[mode]}
-        onClick={(event) => event.stopPropagation()}
-        onKeyDown={(event) => event.key === 'Escape' && auth.modal.close()}
-      >
-        {(mode === 'login' || mode === 'signup') && (
-          <div className="tabs" role="tablist">
-            {(['login', 'signup'] as const).map((tab) => (
-              <button
-                key={tab}
-                type="button"
-                role="tab"
-                aria-selected={mode === tab}
-                className={`tab${mode === tab ? ' active' : ''}`}
-                onClick={() => auth.modal.switchTo(tab)}
-              >
-                {TITLES[tab]}
-              </button>
-            ))}
-          </div>
-        )}
-        <h2>{TITLES[mode]}</h2>
-        {mode === 'login' && (
-          <form
-            className="auth-form"
-            onSubmit={onSubmit(
-              () =>
-                void auth.modal.login({
-                  username: fields.username,
-                  password: fields.password,
-                  rememberMe: fields.remember,
-                }),
-            )}
-          >
-            {input('username', 'Username or email')}
-            {input('password', 'Password', 'password')}
-            <label className="checkbox">
-              <input type="checkbox" checked={fields.remember} onChange={set('remember')} disabled={busy} />
-              <span>Remember me</span>
-            </label>
-            <button type="submit" className="button primary" disabled={busy}>
-              Login
-            </button>
+    <Dialog label={TITLES[mode]} className="auth-modal" onClose={() => auth.modal.close()}>
+      {(mode === 'login' || mode === 'signup') && (
+        <div className="tabs" role="tablist">
+          {(['login', 'signup'] as const).map((tab) => (
             <button
+              key={tab}
               type="button"
-              className="link-button"
-              onClick={() => auth.modal.switchTo('forgot-password')}
+              role="tab"
+              aria-selected={mode === tab}
+              className={`tab${mode === tab ? ' active' : ''}`}
+              onClick={() => auth.modal.switchTo(tab)}
             >
-              Forgot password?
+              {TITLES[tab]}
             </button>
-          </form>
-        )}
-        {mode === 'signup' && (
-          <form
-            className="auth-form"
-            onSubmit={onSubmit(
-              () =>
-                void auth.modal.signup({
-                  email: fields.email,
-                  username: fields.username,
-                  password: fields.password,
-                }),
-            )}
+          ))}
+        </div>
+      )}
+      <h2>{TITLES[mode]}</h2>
+      {mode === 'login' && (
+        <form
+          className="auth-form"
+          onSubmit={onSubmit(
+            () =>
+              void auth.modal.login({
+                username: fields.username,
+                password: fields.password,
+                rememberMe: fields.remember,
+              }),
+          )}
+        >
+          {input('username', 'Username or email')}
+          {input('password', 'Password', 'password')}
+          <label className="checkbox">
+            <input type="checkbox" checked={fields.remember} onChange={set('remember')} disabled={busy} />
+            <span>Remember me</span>
+          </label>
+          <button type="submit" className="button primary" disabled={busy}>
+            Login
+          </button>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => auth.modal.switchTo('forgot-password')}
           >
-            {input('email', 'Email', 'email')}
-            {input('username', 'Username')}
-            {input('password', 'Password', 'password')}
-            <button type="submit" className="button primary" disabled={busy}>
-              Sign Up
-            </button>
-          </form>
-        )}
-        {mode === 'forgot-password' && (
-          <form className="auth-form" onSubmit={onSubmit(() => void auth.modal.forgot(fields.email))}>
-            {input('email', 'Email', 'email')}
-            <button type="submit" className="button primary" disabled={busy}>
-              Send Reset Link
-            </button>
-            <button type="button" className="link-button" onClick={() => auth.modal.switchTo('login')}>
-              Back to Login
-            </button>
-          </form>
-        )}
-        {mode === 'tfa-verify' && (
-          <form className="auth-form" onSubmit={onSubmit(() => void auth.modal.verifyCode(fields.code))}>
-            {input('code', 'Verification code')}
-            <button type="submit" className="button primary" disabled={busy}>
-              Verify
-            </button>
-            <button type="button" className="link-button" onClick={() => auth.modal.switchTo('login')}>
-              Back to Login
-            </button>
-          </form>
-        )}
-        <FormNotice notice={notice} testId="auth-notice" />
-        <button type="button" className="button" onClick={() => auth.modal.close()}>
-          Close
-        </button>
-      </div>
-    </div>
+            Forgot password?
+          </button>
+        </form>
+      )}
+      {mode === 'login' && (
+        <div className="auth-alternatives">
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() => auth.modal.openWalletKit(fields.remember)}
+          >
+            {WALLET_STEP[walletStep]}
+          </button>
+          {providers.google && (
+            <a className="button" href={auth.modal.socialLoginUrl('google', fields.remember)}>
+              Sign in with Google
+            </a>
+          )}
+          {providers.twitter && (
+            <a className="button" href={auth.modal.socialLoginUrl('twitter', fields.remember)}>
+              Sign in with Twitter
+            </a>
+          )}
+        </div>
+      )}
+      {mode === 'signup' && (
+        <form
+          className="auth-form"
+          onSubmit={onSubmit(
+            () =>
+              void auth.modal.signup({
+                email: fields.email,
+                username: fields.username,
+                password: fields.password,
+              }),
+          )}
+        >
+          {input('email', 'Email', 'email')}
+          {input('username', 'Username')}
+          {input('password', 'Password', 'password')}
+          <button type="submit" className="button primary" disabled={busy}>
+            Sign Up
+          </button>
+        </form>
+      )}
+      {mode === 'forgot-password' && (
+        <form className="auth-form" onSubmit={onSubmit(() => void auth.modal.forgot(fields.email))}>
+          {input('email', 'Email', 'email')}
+          <button type="submit" className="button primary" disabled={busy}>
+            Send Reset Link
+          </button>
+          <button type="button" className="link-button" onClick={() => auth.modal.switchTo('login')}>
+            Back to Login
+          </button>
+        </form>
+      )}
+      {mode === 'tfa-verify' && (
+        <form className="auth-form" onSubmit={onSubmit(() => void auth.modal.verifyCode(fields.code))}>
+          {input('code', 'Verification code')}
+          <button type="submit" className="button primary" disabled={busy}>
+            Verify
+          </button>
+          <button type="button" className="link-button" onClick={() => auth.modal.switchTo('login')}>
+            Back to Login
+          </button>
+        </form>
+      )}
+      <FormNotice notice={notice} testId="auth-notice" />
+      <button type="button" className="button" onClick={() => auth.modal.close()}>
+        Close
+      </button>
+    </Dialog>
   );
 }

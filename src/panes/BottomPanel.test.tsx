@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderWithServices } from '../app/testing/renderWithServices';
+import { recordedFill, recordedReply } from '../services/trading/testing/serverAnswers';
 import { BottomPanel } from './BottomPanel';
 
 afterEach(cleanup);
@@ -12,7 +13,8 @@ describe('bottom panel', () => {
 
     fireEvent.click(screen.getByRole('tab', { name: 'Trade' }));
     const total = screen.getByLabelText<HTMLInputElement>('Total (USDT)');
-    expect([total.value, total.min, total.step]).toEqual(['10', '0', '1']);
+    // The default is a total the exchange takes: BTC/USDT's minimum order.
+    expect([total.value, total.min, total.step]).toEqual(['100', '0', '1']);
     fireEvent.click(screen.getByRole('button', { name: 'Buy / Long' }));
     expect(screen.getByTestId('trade-status').textContent).toBe('Please log in to trade.');
   });
@@ -34,20 +36,7 @@ describe('bottom panel', () => {
       'POST /orders',
       () =>
         new Promise((resolve) => {
-          release = () =>
-            resolve({
-              status: 200,
-              body: {
-                id: '42',
-                symbol: 'BTC/USDT',
-                side: 'buy',
-                quantity: 0.001,
-                price: 97_000,
-                fee: 0.05,
-                status: 'filled',
-                realizedPnl: 0,
-              },
-            });
+          release = () => resolve(recordedReply('btc long 200'));
         }),
     );
     act(() => services.stores.session.setToken('t'));
@@ -68,8 +57,10 @@ describe('bottom panel', () => {
       release();
       await new Promise((r) => setTimeout(r, 10));
     });
-    expect(screen.getByTestId('trade-status').textContent).toBe('Success! Order ID: 42');
+    expect(screen.getByTestId('trade-status').textContent).toContain(
+      `Success! Order ID: ${recordedFill('btc long 200').id}`,
+    );
     expect(controls.map((c) => c.disabled)).toEqual([false, false, false]);
-    expect(screen.getByTestId('paper-badge').textContent).toBe('PAPER');
+    expect(screen.getByTestId('account-badge').textContent).toBe('PAPER');
   });
 });

@@ -3,6 +3,7 @@ import { Command } from 'cmdk';
 import { useState, type FormEvent } from 'react';
 import { useServices } from '../app/AppContext';
 import type { PaletteEntry } from '../services/palette';
+import { Dialog } from './Dialog';
 
 /** The small form of a command with arguments: one field per argument, from its schema. */
 function ArgumentForm({
@@ -74,34 +75,34 @@ export function CommandPalette() {
     else run(entry, {});
   };
 
+  if (!open) return null;
   return (
-    <Command.Dialog
-      open={open}
-      onOpenChange={(next) => (next ? palette.show() : close())}
+    <Dialog
       label="Command palette"
-      shouldFilter={false}
-      className="palette"
-      overlayClassName="palette-overlay"
-      contentClassName="palette-content"
-      data-testid="palette"
+      className="palette-content"
+      backdropClassName="palette-overlay"
+      testId="palette"
+      onClose={close}
     >
-      {form === null ? (
-        <>
-          <Command.Input value={query} onValueChange={setQuery} placeholder="Type a command…" />
-          <Command.List>
-            <Command.Empty>No command matches.</Command.Empty>
-            {palette.entries(query).map((entry) => (
-              <Command.Item key={entry.name} value={entry.name} onSelect={() => choose(entry)}>
-                <span className="palette-name">{entry.name}</span>
-                <span className="palette-summary">{entry.summary}</span>
-                <span className="palette-area">{entry.area}</span>
-              </Command.Item>
-            ))}
-          </Command.List>
-        </>
-      ) : (
-        <ArgumentForm entry={form} onRun={(values) => run(form, values)} />
-      )}
-    </Command.Dialog>
+      <Command label="Command palette" shouldFilter={false} className="palette">
+        {form === null ? (
+          <>
+            <Command.Input value={query} onValueChange={setQuery} placeholder="Type a command…" />
+            <Command.List>
+              <Command.Empty>No command matches.</Command.Empty>
+              {palette.entries(query).map((entry) => (
+                <Command.Item key={entry.name} value={entry.name} onSelect={() => choose(entry)}>
+                  <span className="palette-name">{entry.name}</span>
+                  <span className="palette-summary">{entry.summary}</span>
+                  <span className="palette-area">{entry.area}</span>
+                </Command.Item>
+              ))}
+            </Command.List>
+          </>
+        ) : (
+          <ArgumentForm entry={form} onRun={(values) => run(form, values)} />
+        )}
+      </Command>
+    </Dialog>
   );
 }

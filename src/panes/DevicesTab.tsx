@@ -2,7 +2,10 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useServices } from '../app/AppContext';
 import { FormNotice } from './FormNotice';
 
-/** Remembered devices: each with its browser, OS, a fingerprint cut to 8 characters and its last use. */
+/**
+ * Remembered devices: each with its browser, OS, approximate place (from its time zone), a fingerprint
+ * cut to 8 characters and when it was last seen; this browser's is marked.
+ */
 export function DevicesTab() {
   useSignals();
   const { stores, auth } = useServices();
@@ -28,7 +31,10 @@ export function DevicesTab() {
                 {d.is_current && <span className="badge"> This device</span>}
               </span>
               <code className="device-fingerprint">{d.device_fingerprint.slice(0, 8)}</code>
-              <span className="device-used">Last used {new Date(d.last_used_at).toLocaleString()}</span>
+              {d.device_info.place !== undefined && (
+                <span className="device-place">Near {d.device_info.place}</span>
+              )}
+              <span className="device-used">Last seen {new Date(d.last_used_at).toLocaleString()}</span>
               <button
                 type="button"
                 className="button"

@@ -57,7 +57,7 @@ describe('Open Positions pane', () => {
     expect(within(eth as HTMLElement).getByTestId('pnl').className).toContain('loss');
     expect(screen.getByTestId('positions-live').textContent).toBe('Live');
     expect(screen.getByTestId('positions-updated').textContent).toBe('Updated 20s ago');
-    expect(screen.getByTestId('paper-badge').textContent).toBe('PAPER');
+    expect(screen.getByTestId('account-badge').textContent).toBe('PAPER');
   });
 
   it('says "Failed to fetch positions." when loading fails', () => {

@@ -2,7 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useServices } from '../app/AppContext';
 import { TRADING_TEXT } from '../services/trading/messages';
 import { POSITION_COLUMNS, positionRow } from '../services/trading/positionsView';
-import { PaperBadge } from './PaperBadge';
+import { AccountBadge } from './AccountBadge';
 import './trading.css';
 
 /** Spec §2 Open Positions: the table, Close per row, Close All, Refresh, "Live" and "Updated … ago". */
@@ -26,7 +26,7 @@ export function PositionsPane() {
   return (
     <div className="positions" data-testid="positions">
       <div className="positions-toolbar">
-        <PaperBadge />
+        <AccountBadge />
         <span className={live ? 'live-indicator live' : 'live-indicator'} data-testid="positions-live">
           <span className="dot" aria-hidden="true" />
           {live ? 'Live' : 'Polling'}
@@ -68,19 +68,34 @@ export function PositionsPane() {
           <tbody>
             {rows.map((row) => (
               <tr key={row.symbol} data-testid="position-row" data-symbol={row.symbol}>
-                <td className="symbol">{row.cells[0]}</td>
-                <td className={row.side === 'LONG' ? 'side long' : 'side short'}>{row.cells[1]}</td>
-                <td className="num">{row.cells[2]}</td>
-                <td className="num">{row.cells[3]}</td>
-                <td className="num mark" data-testid="mark-price">
+                <td className="symbol" data-label={POSITION_COLUMNS[0]}>
+                  {row.cells[0]}
+                </td>
+                <td
+                  className={row.side === 'LONG' ? 'side long' : 'side short'}
+                  data-label={POSITION_COLUMNS[1]}
+                >
+                  {row.cells[1]}
+                </td>
+                <td className="num" data-label={POSITION_COLUMNS[2]}>
+                  {row.cells[2]}
+                </td>
+                <td className="num" data-label={POSITION_COLUMNS[3]}>
+                  {row.cells[3]}
+                </td>
+                <td className="num mark" data-testid="mark-price" data-label={POSITION_COLUMNS[4]}>
                   {row.cells[4]}
                 </td>
-                <td className="num liq">{row.cells[5]}</td>
-                <td className="num">{row.cells[6]}</td>
-                <td className={`num pnl ${row.pnlTone}`} data-testid="pnl">
+                <td className="num liq" data-label={POSITION_COLUMNS[5]}>
+                  {row.cells[5]}
+                </td>
+                <td className="num" data-label={POSITION_COLUMNS[6]}>
+                  {row.cells[6]}
+                </td>
+                <td className={`num pnl ${row.pnlTone}`} data-testid="pnl" data-label={POSITION_COLUMNS[7]}>
                   {row.cells[7]} <small>({row.roe})</small>
                 </td>
-                <td>
+                <td data-label="ACTIONS">
                   <button
                     type="button"
                     className="button small"

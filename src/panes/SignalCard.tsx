@@ -5,6 +5,7 @@ import { mediaSrc } from '../services/feed/content';
 import { formatImpact } from '../services/feed/format';
 import { timeAgo } from '../services/feed/timeAgo';
 import { impactOf, sentimentOf, type FeedSignal } from '../services/feed/types';
+import { firedNote } from '../services/rules/rules';
 import { SignalMedia, SignalText } from './SignalContent';
 import { SignalTags } from './SignalTags';
 import './SignalCard.css';
@@ -23,6 +24,19 @@ function TimeAgo({ at }: { at: number }) {
 function Avatar({ icon }: { icon: string | null }) {
   const src = mediaSrc(icon);
   return src === null ? <span className="card-icon blank" /> : <img className="card-icon" src={src} alt="" />;
+}
+
+/** "Rule …: long 0.94 SOL = 199.80 USDT, 12 ms after the news." on a card whose signal fired one of your rules. */
+function RuleFired({ signalId }: { signalId: string }) {
+  useSignals();
+  const { stores } = useServices();
+  const fired = stores.rules.firedBySignal.value.get(signalId);
+  if (fired === undefined) return null;
+  return (
+    <div className="card-rule" data-testid="card-rule">
+      {firedNote(fired)}
+    </div>
+  );
 }
 
 /** The quoted post (a retweet's original, a forwarded message). */
@@ -141,6 +155,7 @@ export const SignalCard = memo(function SignalCard({ signal, focused, highlighte
         {signal.analysis.status === 'completed' ? <SignalTags signal={signal} /> : null}
         <Analysis signal={signal} />
       </div>
+      <RuleFired signalId={signal.id} />
       {notice?.signalId === signal.id ? (
         <div className={`card-notice ${notice.tone}`} role="status" data-testid="trade-notice">
           {notice.text}

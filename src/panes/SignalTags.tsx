@@ -1,5 +1,6 @@
 import { useComputed, useSignals } from '@preact/signals-react/runtime';
 import { useServices } from '../app/AppContext';
+import { contractSymbolOf } from '../contracts/symbols';
 import { changeDirection, changeSince, formatChange } from '../services/feed/priceChange';
 import type { FeedSignal } from '../services/feed/types';
 import { QuickTradePopover } from './QuickTradePopover';
@@ -8,7 +9,9 @@ import { QuickTradePopover } from './QuickTradePopover';
 function TagChange({ ticker, initial }: { ticker: string; initial: number | undefined }) {
   useSignals();
   const { stores } = useServices();
-  const price = useComputed(() => stores.market.prices.value.get(`${ticker}USDT`)?.p);
+  const price = useComputed(
+    () => stores.market.prices.value.get(contractSymbolOf(ticker) ?? `${ticker}USDT`)?.p,
+  );
   const change = changeSince(initial, price.value);
   return (
     <span className={`tag-change ${changeDirection(change)}`} data-testid="tag-change">

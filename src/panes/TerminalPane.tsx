@@ -4,12 +4,13 @@ import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef } from 'react';
 import { useServices } from '../app/AppContext';
+import { createTerminalEscape } from '../services/keyboard';
 import { OrderPreviewBar } from './OrderPreviewBar';
 import { TerminalLog } from './TerminalLog';
 import { MONO_FONT, TERMINAL_THEME } from './terminalTheme';
 
-/** The command line: xterm wired to the terminal session, which owns editing, history and output. */
-export function TerminalPane() {
+/** The command line (focused on load unless told not to): xterm wired to the terminal session, which owns editing, history and output. */
+export function TerminalPane({ focusOnLoad = true }: { focusOnLoad?: boolean }) {
   const { terminal, stores } = useServices();
   const host = useRef<HTMLDivElement>(null);
 
@@ -33,6 +34,8 @@ export function TerminalPane() {
     const fit = new FitAddon();
     term.loadAddon(fit);
     term.open(element);
+    // Esc then Tab leaves the terminal (Tab alone completes): the browser moves focus on.
+    term.attachCustomKeyEventHandler(createTerminalEscape());
     const refit = (): void => {
       if (element.clientWidth > 0 && element.clientHeight > 0) fit.fit();
     };
@@ -40,22 +43,32 @@ export function TerminalPane() {
     const observer = new ResizeObserver(refit);
     observer.observe(element);
 
-    const detach = terminal.attach({ write: (data) => term.write(data) });
+    const detach = terminal.attach({ write: (data) => term.write(data), columns: () => term.cols });
+    // A new width rewraps the transcript on word boundaries, and redraws the line being typed once.
+    const resized = term.onResize(() => terminal.refresh());
     const input = term.onData((data) => void terminal.input(data));
     // Focus on load, and whenever something asks (the `/` and Ctrl+` shortcuts).
+    // On a phone the feed comes first: the terminal waits to be asked.
+    let first = true;
     const stopFocus = effect(() => {
       void stores.ui.terminalFocusRequests.value;
+      if (first && !focusOnLoad) {
+        first = false;
+        return;
+      }
+      first = false;
       term.focus();
     });
 
     return () => {
       stopFocus();
       input.dispose();
+      resized.dispose();
       detach();
       observer.disconnect();
       term.dispose();
     };
-  }, [terminal, stores.ui]);
+  }, [terminal, stores.ui, focusOnLoad]);
 
   return (
     <section className="pane terminal-pane" aria-label="Command line">

@@ -15,7 +15,7 @@ export const TERMINAL_THEME: ITheme = {
   magenta: '#c084fc',
   cyan: '#22d3ee',
   white: '#d1d4dc',
-  brightBlack: '#6b7280',
+  brightBlack: '#848e9c', // dim text at 5.7:1 on the background (WCAG AA)
   brightRed: '#ff707e',
   brightGreen: '#2ee6a0',
   brightYellow: '#fcd535',

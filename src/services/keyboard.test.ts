@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { KEY_MAP, createShortcutReader, isTerminalFocusShortcut, type KeyPress } from './keyboard';
+import {
+  KEY_MAP,
+  createShortcutReader,
+  createTerminalEscape,
+  isTerminalFocusShortcut,
+  type KeyPress,
+} from './keyboard';
 
 const press = (over: Partial<KeyPress>): KeyPress => ({
   key: 'a',
@@ -61,5 +67,43 @@ describe('global shortcut reader', () => {
     expect(read(key('?'))).toEqual({ type: 'keymap' });
     expect(read(key('?', { inEditable: true }))).toBeNull();
     expect(KEY_MAP.map((k) => k.keys)).toEqual(expect.arrayContaining(['Ctrl+K / Cmd+K', '?', 'Ctrl+R']));
+  });
+});
+
+describe('the way out of the terminal', () => {
+  const down = (key: string, mods: Partial<{ ctrlKey: boolean; altKey: boolean }> = {}) => ({
+    type: 'keydown',
+    key,
+    ctrlKey: false,
+    metaKey: false,
+    altKey: false,
+    ...mods,
+  });
+
+  it('gives the Tab after Esc to the browser, and every other Tab to the terminal', () => {
+    const xtermTakes = createTerminalEscape();
+    expect(xtermTakes(down('Tab'))).toBe(true);
+    expect(xtermTakes(down('Escape'))).toBe(true);
+    expect(xtermTakes(down('Tab'))).toBe(false);
+    // Only the one Tab right after Esc: the next is completion again.
+    expect(xtermTakes(down('Tab'))).toBe(true);
+    // Shift (for Shift+Tab) between Esc and Tab keeps the way out open.
+    xtermTakes(down('Escape'));
+    expect(xtermTakes(down('Shift'))).toBe(true);
+    expect(xtermTakes(down('Tab'))).toBe(false);
+    // Any other key in between closes it.
+    xtermTakes(down('Escape'));
+    xtermTakes(down('a'));
+    expect(xtermTakes(down('Tab'))).toBe(true);
+    xtermTakes(down('Escape', { altKey: true }));
+    expect(xtermTakes(down('Tab'))).toBe(true);
+    // keyup and keypress never change anything.
+    xtermTakes(down('Escape'));
+    expect(xtermTakes({ ...down('Escape'), type: 'keyup' })).toBe(true);
+    expect(xtermTakes(down('Tab'))).toBe(false);
+  });
+
+  it('is in the key map', () => {
+    expect(KEY_MAP.some((row) => row.keys === 'Esc then Tab')).toBe(true);
   });
 });

@@ -24,6 +24,7 @@ export const KEY_MAP: readonly { keys: string; does: string }[] = [
   { keys: 'g f / g c / g p / g t', does: 'focus the feed, chart, positions or terminal' },
   { keys: 'Ctrl+1 … Ctrl+4', does: 'focus the feed, chart, positions or terminal' },
   { keys: '?', does: 'show this key map' },
+  { keys: 'Esc then Tab', does: 'leave the command line for the next control (Shift+Tab: the previous one)' },
   { keys: 'Tab, Tab Tab', does: 'complete a command, ticker, id or amount; list the candidates' },
   { keys: '↑ / ↓', does: 'walk through the history (kept per user)' },
   { keys: '→ or End', does: 'take the grey suggestion from history' },
@@ -70,5 +71,33 @@ export function createShortcutReader(): (press: KeyPress) => ShortcutAction | nu
     if (key === 'g') pendingG = time;
     if (press.key === '?') return { type: 'keymap' };
     return null;
+  };
+}
+
+/** A key event as the terminal sees it before xterm does. */
+export interface TerminalKeyEvent {
+  type: string;
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+}
+
+/**
+ * The keyboard way out of the command line, which takes Tab for completion: Esc, then Tab or
+ * Shift+Tab, lets that Tab move focus like anywhere else on the page. Answers, for each key event,
+ * whether xterm should handle it (false: the browser does).
+ */
+export function createTerminalEscape(): (event: TerminalKeyEvent) => boolean {
+  let escaped = false;
+  return (event) => {
+    if (event.type !== 'keydown') return true;
+    const plain = !event.ctrlKey && !event.metaKey && !event.altKey;
+    if (event.key === 'Tab' && plain && escaped) {
+      escaped = false;
+      return false;
+    }
+    if (event.key !== 'Shift') escaped = event.key === 'Escape' && plain;
+    return true;
   };
 }

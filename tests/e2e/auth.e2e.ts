@@ -64,7 +64,7 @@ describe('accounts and sessions in the browser', () => {
       /eve[\s\S]*Admin Panel[\s\S]*Account[\s\S]*Settings[\s\S]*Logout/,
     );
     // Settings opens the Notifications & Alerts settings.
-    await ui.header().getByRole('button', { name: 'Settings' }).click();
+    await ui.header().getByRole('button', { name: 'Settings', exact: true }).click();
     const settings = page.getByRole('dialog', { name: 'Notifications & Alerts' });
     await expect.poll(() => settings.count()).toBe(1);
     await settings.getByRole('button', { name: 'Close' }).click();

@@ -132,9 +132,11 @@ describe('the command console', () => {
     await page.setViewportSize({ width: 700, height: 900 });
     await expect.poll(() => page.getByTestId('dashboard-column').isVisible()).toBe(true);
     const widths = await page.evaluate(() =>
-      [...document.querySelectorAll('[data-testid="dashboard-column"] > *')].map(
-        (e) => e.getBoundingClientRect().width,
-      ),
+      [
+        ...document.querySelectorAll(
+          '[data-testid="dashboard-column"] > .pane-slot, [data-testid="dashboard-column"] > .column-terminal',
+        ),
+      ].map((e) => e.getBoundingClientRect().width),
     );
     expect(new Set(widths.map(Math.round)).size).toBe(1);
     await page.screenshot({ path: path.join(ARTIFACTS, 'console-narrow.png') });

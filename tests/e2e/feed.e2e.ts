@@ -132,10 +132,10 @@ describe('the feed in the browser', () => {
         .poll(() => tab.getByTestId('live-indicator').innerText(), { timeout: 15_000 })
         .toBe('Live');
       expect(streams).toEqual([`${env.baseUrl}/api/signals/stream`]);
-      const count = await tab.getByTestId('signal-card').count();
-      await expect
-        .poll(() => tab.getByTestId('signal-card').count(), { timeout: 15_000 })
-        .toBeGreaterThan(count);
+      // The feed is full from the start (a backfill of 50), so a live item shows as a new card on top.
+      const first = () => tab.getByTestId('signal-card').first().getAttribute('data-id');
+      const before = await first();
+      await expect.poll(first, { timeout: 15_000 }).not.toBe(before);
     } finally {
       await bare.close();
     }
@@ -219,8 +219,9 @@ describe('the feed in the browser', () => {
         .catch(() => undefined);
       await message.waitFor({ timeout: 5_000 }).catch(() => undefined);
     }
+    // The card says what filled (quantity and notional), in the terminal's words.
     expect(await message.innerText()).toMatch(
-      /^Successfully placed LONG order for [0-9A-Z]+\/USDT with 250 USDT\.$/,
+      /^Successfully placed LONG order for ([0-9A-Z]+)\/USDT\. Filled LONG [\d.]+ \1 ≈ [\d,.]+ USDT of \1\/USDT at [\d,.]+, fee [\d.]+ USDT\./,
     );
     const pair = /for ([0-9A-Z]+\/USDT)/.exec(await message.innerText())?.[1];
     await expect

@@ -50,14 +50,16 @@ describe('paper trading in the browser', () => {
     await expect
       .poll(() => ui.preview())
       .toMatch(
-        /LONG [\d.]+ BTC\/USDT @ [\d,.]+ ≈ [\d,.]+ USDT · margin [\d,.]+ · liq\. [\d,.]+ · fee [\d.]+ · 10x/,
+        /LONG [\d.]+ BTC ≈ [\d,.]+ USDT of BTC\/USDT at [\d,.]+ · margin [\d,.]+ · liq\. [\d,.]+ · fee [\d.]+ · 10x · min\. 100 USDT/,
       );
     const rows = await page.locator('[data-testid="terminal"] .xterm-rows').innerText();
     expect(rows).toContain('pat@BTC/USDT paper › btc long 5k');
     await page.screenshot({ path: path.join(ARTIFACTS, 'trading-preview.png') });
     await page.keyboard.press('Enter');
     await expect.poll(() => ui.log()).toMatch(/Success! Order ID: [0-9a-f-]{36}/);
-    expect(await ui.log()).toMatch(/Bought [\d.]+ BTC\/USDT at [\d,.]+ for 5k USDT/);
+    expect(await ui.log()).toMatch(
+      /Filled LONG [\d.]+ BTC ≈ [\d,.]+ USDT of BTC\/USDT at [\d,.]+, fee [\d.]+ USDT\./,
+    );
 
     // The row arrives, and its mark price moves with the market while the socket is live.
     await expect.poll(() => ui.row('BTC/USDT').count()).toBe(1);
@@ -68,7 +70,7 @@ describe('paper trading in the browser', () => {
     await expect.poll(() => ui.mark('BTC/USDT'), { timeout: 15_000 }).not.toBe(firstMark);
     expect(await ui.live()).toBe('Live');
     expect(await page.getByTestId('positions-updated').innerText()).toMatch(/^Updated \d+s ago$/);
-    expect(await ui.positions().getByTestId('paper-badge').innerText()).toBe('PAPER');
+    expect(await ui.positions().getByTestId('account-badge').innerText()).toBe('PAPER');
     await page.screenshot({ path: path.join(ARTIFACTS, 'trading-position.png') });
 
     // Close it from the pane, accepting the confirmation.
@@ -85,12 +87,12 @@ describe('paper trading in the browser', () => {
     // The trade panel places an order through the same path.
     await ui.tab('Trade').click();
     const panel = page.getByTestId('trade-panel');
-    expect(await panel.getByTestId('paper-badge').innerText()).toBe('PAPER');
+    expect(await panel.getByTestId('account-badge').innerText()).toBe('PAPER');
     await panel.getByLabel('Total (USDT)').fill('250');
     await panel.getByRole('button', { name: 'Sell / Short' }).click();
     await expect
       .poll(() => page.getByTestId('trade-status').innerText())
-      .toMatch(/^Success! Order ID: [0-9a-f-]{36}$/);
+      .toMatch(/^Success! Order ID: [0-9a-f-]{36}\. Filled SHORT [\d.]+ BTC ≈ [\d,.]+ USDT of BTC\/USDT/);
     await page.screenshot({ path: path.join(ARTIFACTS, 'trading-panel.png') });
     await ui.tab('Positions').click();
     await expect.poll(() => ui.row('BTC/USDT').locator('td').nth(1).innerText()).toBe('SHORT');

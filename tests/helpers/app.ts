@@ -10,6 +10,8 @@ import { OFFLINE_ENV } from './process';
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The `/api` scope, where the modules' services are decorated (`api.rules`, `api.trading`…). */
+  api: FastifyInstance;
   database: Database;
   config: Config;
   dataDir: string;
@@ -28,10 +30,21 @@ export async function startTestApp(
     'test',
   );
   const database = await target.open();
-  const app = await buildApp(config, { logger: false, ...opts, database });
+  let api: FastifyInstance | undefined;
+  const app = await buildApp(config, {
+    logger: false,
+    ...opts,
+    database,
+    onApi: (scope) => {
+      api = scope;
+      opts.onApi?.(scope);
+    },
+  });
   await app.ready();
+  if (api === undefined) throw new Error('the /api scope was not registered');
   return {
     app,
+    api,
     database,
     config,
     dataDir,

@@ -58,7 +58,7 @@ export function startServerProcess(env: Record<string, string>): ServerProcess {
 }
 
 /** Polls /api/healthz until it answers 200. */
-export async function waitForHealth(baseUrl: string, ms = 30_000): Promise<Record<string, unknown>> {
+export async function waitForHealth(baseUrl: string, ms = 60_000): Promise<Record<string, unknown>> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     try {

@@ -36,7 +36,7 @@ function start(deps: AnalyzerDeps['llm'] = {}, apiKey = double.apiKey): Analyzer
 const answer = (over: Record<string, unknown> = {}) =>
   JSON.stringify({
     sentiment: 'positive',
-    assets: ['sol', '$PEPE', 'ETHUSDT', 'USDT', 'NOTACOIN'],
+    assets: ['sol', '$PEPE', 'ETHUSDT', 'USDT', 'NOTACOIN', '1000SHIB', 'USDC'],
     event_type: 'listing',
     impact_score: 64.4,
     reasoning: 'Binance listing of SOL perpetuals adds demand',
@@ -60,13 +60,14 @@ describe('ANALYZER=llm', () => {
     double.script({ kind: 'ok', content: answer() });
     const r = await start().analyze(listing);
     expect(AnalysisResult.parse(r)).toEqual({
-      assets: ['SOL', '1000PEPE', 'ETH'],
+      assets: ['SOL', 'PEPE', 'ETH', 'SHIB'],
       asset: 'SOL',
       sentiment: 'positive',
       impact_score: 64,
       reasoning: 'Binance listing of SOL perpetuals adds demand.',
       event_type: 'listing',
       engine: 'llm',
+      engine_version: 'llm-prompt-2',
       disagreement: false,
     });
     const req = double.requests[0];
@@ -98,6 +99,7 @@ describe('ANALYZER=llm', () => {
     const r = await start().analyze(listing);
     expect(r).toMatchObject({
       engine: 'local-fallback',
+      engine_version: 'local-2',
       asset: 'SOL',
       event_type: 'listing',
       sentiment: 'positive',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AnalysisResult, type AnalysisInput } from '../../src/contracts/analysis';
 import { SYMBOLS } from '../../src/contracts/symbols';
 import { createAnalyzer } from '../../server/modules/analysis/analysis.service';
-import { tagAssets } from '../../server/modules/analysis/assets';
+import { COINS, contractOf, tagAssets } from '../../server/modules/analysis/assets';
 import { createLocalAnalyzer } from '../../server/modules/analysis/local-analyzer';
 import { moveToScore } from '../../server/modules/analysis/impact';
 import { normalizeText } from '../../server/modules/analysis/normalize';
@@ -34,7 +34,23 @@ describe('asset tagging', () => {
     ['$HYPE UP 14% TODAY 🔥', ['HYPE']],
     ['Bitcoin Cash and Ethereum Classic rally', ['BCH', 'ETC']],
     ['coffee, charts, emails, etc. before the open', []],
-    ['$PEPE and SHIB lead the memecoin rally', ['1000PEPE', '1000SHIB']],
+    ['$PEPE and SHIB lead the memecoin rally', ['PEPE', 'SHIB']],
+    ['1000PEPEUSDT funding flips negative as $1000BONK rips', ['PEPE', 'BONK']],
+    ['USDT, USDC and USDD supply all grew this week', []],
+    ['$USDC depegs to 0.97 as Circle reports bank exposure', []],
+    ['FTX files for Chapter 11 bankruptcy', ['FTT']],
+    ['Celsius Network pauses all withdrawals', ['CEL']],
+    ['Binance Will Delist BTT, JST and SUN on 2025-08-01', ['BTT', 'JST', 'SUN']],
+    ['Binance Will Add Monitoring Tag to MEME, ACT and DOGS', ['MEME', 'ACT', 'DOGS']],
+    ['Venus Protocol on BNB Chain suffers $30 million exploit', ['XVS']],
+    ['USDT deposits on the Tron network are delayed', []],
+    ['Binance will perform wallet maintenance on the Ethereum network', ['ETH']],
+    ['the sun will still come up tomorrow, people', []],
+    ['AI agents are the only narrative. ME TOO', []],
+    ['#AI #crypto the future is here', []],
+    ['BREAKING: SEC CHAIR TO TESTIFY; CPI DUE THURSDAY', []],
+    ['Binance Will List Wormhole (W) in the Innovation Zone', ['W']],
+    ['bullish on SOL and $JUP this week', ['SOL', 'JUP']],
     ['ETHUSDT perpetual funding flips negative', ['ETH']],
     ['XBT futures open interest at a record', ['BTC']],
     ['Upbit adds Pyth Network (PYTH) to BTC market', ['PYTH']],
@@ -50,8 +66,15 @@ describe('asset tagging', () => {
     expect(tags(text)).toEqual(want);
   });
 
-  it('finds every supported ticker from its cashtag, and never a quote currency', () => {
-    for (const s of SYMBOLS) expect(tags(`$${s.ticker} is moving`)).toEqual([s.ticker]);
+  it('finds every tradable coin from its cashtag or its contract, and never a quote currency', () => {
+    for (const s of SYMBOLS) {
+      const coin = s.ticker.replace(/^1000(?=[A-Z])/, '');
+      expect(tags(`$${coin} is moving`)).toEqual([coin]);
+      expect(tags(`${s.symbol} perp funding flips`)).toEqual([coin]);
+    }
+    expect(contractOf('PEPE')).toBe('1000PEPE');
+    expect(contractOf('FTT')).toBeUndefined();
+    expect(COINS.size).toBeGreaterThan(10_000);
     expect(tags('USDT and USDC supply grows')).toEqual([]);
   });
 
@@ -117,10 +140,46 @@ describe('events, negation and hedges', () => {
 
 describe('impact', () => {
   it('maps the expected move on the log scale of the guideline', () => {
-    expect(moveToScore(0.5)).toBeCloseTo(15, 5);
-    expect(moveToScore(5)).toBeCloseTo(55, 5);
-    expect(moveToScore(25)).toBeCloseTo(90, 5);
+    expect(moveToScore(1)).toBeCloseTo(25, 5);
+    expect(moveToScore(4)).toBeCloseTo(60, 5);
+    expect(moveToScore(8)).toBeCloseTo(82, 5);
     expect(moveToScore(60)).toBeGreaterThan(97);
+  });
+
+  it('puts the items a trader acts on at 80+, notable news at 50-80 and chatter below 50', () => {
+    const score = (text: string, source: string) => run(text, source).impact_score;
+    for (const [text, source] of [
+      ['Hackers drain $230 million from hot wallets of an Asian exchange', 'Blockwire News'],
+      ['Binance Will List Kaito (KAITO) with Seed Tag Applied', 'Binance Announcements'],
+      ['Binance Will Delist CVC, IDEX, LOOM and SNT on 2026-03-01', 'Binance Announcements'],
+      ['Crypto exchange files for bankruptcy after failed rescue deal', 'Reuters'],
+      ['Crypto lender suspends all withdrawals, citing a liquidity crunch', 'Reuters'],
+      ['SEC approves spot Solana ETFs', 'Bloomberg'],
+      ['SEC sues crypto exchange for operating an unregistered securities exchange', 'Reuters'],
+      ['Algorithmic stablecoin loses its dollar peg, trading at 0.82', 'Some Newsletter'],
+    ] as const) {
+      expect(score(text, source), text).toBeGreaterThanOrEqual(80);
+    }
+    for (const [text, source] of [
+      ['Exploit drains $12 million from a lending protocol on Arbitrum', 'The Block'],
+      ['Kraken now supports Fantom (FTM) spot trading', 'Kraken'],
+      ['$1.2 billion in longs liquidated as bitcoin drops below $80,000', 'CoinGlass'],
+    ] as const) {
+      expect(score(text, source), text).toBeGreaterThanOrEqual(50);
+      expect(score(text, source), text).toBeLessThan(80);
+    }
+    for (const [text, source] of [
+      ['gm. coffee first, charts later', 'X'],
+      ['Hedera partners with a gaming studio', 'Bloomberg'],
+      ['Binance adds new fiat pairs for SOL, XRP and DOGE', 'Binance Announcements'],
+      ['Binance will perform scheduled system maintenance on 14 June', 'Binance Announcements'],
+    ] as const) {
+      expect(score(text, source), text).toBeLessThan(50);
+    }
+    // The outlet's name weighs less than the event: an unknown outlet is not floored.
+    const known = score('Hackers drain $230 million from an exchange hot wallet', 'Reuters');
+    const unknown = score('Hackers drain $230 million from an exchange hot wallet', 'Chain Daily');
+    expect(known - unknown).toBeLessThanOrEqual(6);
   });
 
   it('orders items by source authority, confirmation, amount and asset size', () => {

@@ -80,8 +80,9 @@ describe.each(dbTargets())('two-factor login on $name', (target) => {
 
     // The same code again, within its window, is a replay.
     const again = client();
-    await again.login('uma');
-    const replay = await again.send('POST', '/auth/2fa/login', { user_id: body.user_id, code });
+    const challenge = (await again.login('uma')).json<{ user_id: string }>().user_id;
+    expect(challenge).not.toBe(body.user_id);
+    const replay = await again.send('POST', '/auth/2fa/login', { user_id: challenge, code });
     expect(replay.statusCode).toBe(401);
     expect(replay.json()).toEqual({ detail: AUTH_DETAILS.invalidCode });
   });
@@ -96,8 +97,10 @@ describe.each(dbTargets())('two-factor login on $name', (target) => {
       (await a.send('POST', '/auth/2fa/login', { user_id: userId, code: code.toLowerCase() })).statusCode,
     ).toBe(200);
     const b = client();
-    await b.login('vic');
-    expect((await b.send('POST', '/auth/2fa/login', { user_id: userId, code })).statusCode).toBe(401);
+    const second = (await b.login('vic')).json<{ user_id: string }>().user_id;
+    const reused = await b.send('POST', '/auth/2fa/login', { user_id: second, code });
+    expect(reused.statusCode).toBe(401);
+    expect(reused.json()).toEqual({ detail: AUTH_DETAILS.invalidCode });
   });
 
   it('allows five tries, and the pending step expires after five minutes', async () => {
@@ -118,12 +121,12 @@ describe.each(dbTargets())('two-factor login on $name', (target) => {
     expect(sixth.json()).toEqual({ detail: AUTH_DETAILS.challengeExpired });
 
     const e = client();
-    await e.login('wes');
+    const pending = (await e.login('wes')).json<{ user_id: string }>().user_id;
     await t.database.db.execute(
-      sql`update login_challenges set expires_at = now() - interval '1 second' where user_id = ${userId}`,
+      sql`update login_challenges set expires_at = now() - interval '1 second' where token_hash is not null`,
     );
     const late = await e.send('POST', '/auth/2fa/login', {
-      user_id: userId,
+      user_id: pending,
       code: totpCode(secret, Date.now() + NEXT_STEP),
     });
     expect(late.json()).toEqual({ detail: AUTH_DETAILS.challengeExpired });
@@ -132,6 +135,32 @@ describe.each(dbTargets())('two-factor login on $name', (target) => {
       code: '123456',
     });
     expect(none.statusCode).toBe(401);
+  });
+
+  it('hands out an opaque single-use challenge: the account id alone spends none of its tries', async () => {
+    const c = await newUser('yul');
+    const { secret } = await enableTwoFactor(c);
+    const accountId = (await c.send('GET', '/users/me')).json<{ id: string }>().id;
+    const d = client();
+    const challenge = (await d.login('yul')).json<{ user_id: string }>().user_id;
+    expect(challenge).not.toBe(accountId);
+    expect(challenge).toMatch(/^[\w-]{40,}$/);
+    // Someone who knows the id tries it six times: the pending step is untouched.
+    const stranger = client();
+    for (let i = 0; i < 6; i += 1) {
+      const res = await stranger.send('POST', '/auth/2fa/login', { user_id: accountId, code: '000000' });
+      expect(res.json()).toEqual({ detail: AUTH_DETAILS.challengeExpired });
+    }
+    const ok = await d.send('POST', '/auth/2fa/login', {
+      user_id: challenge,
+      code: totpCode(secret, Date.now() + NEXT_STEP),
+    });
+    expect(ok.statusCode).toBe(200);
+    const again = await client().send('POST', '/auth/2fa/login', {
+      user_id: challenge,
+      code: totpCode(secret, Date.now() + 2 * NEXT_STEP),
+    });
+    expect(again.json()).toEqual({ detail: AUTH_DETAILS.challengeExpired });
   });
 
   it('disables only with the password', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_DETAILS, DeviceList } from '../../src/contracts/auth';
+import { deviceInfoOf, placeFromTimeZone } from '../../src/contracts/userAgent';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { AuthClient } from './auth.support';
@@ -63,6 +64,28 @@ describe.each(dbTargets())('remembered devices and password change on $name', (t
     expect((await c.send('GET', '/auth/devices', undefined, { bearer: null })).statusCode).toBe(401);
   });
 
+  it('keeps the approximate place a browser names from its time zone, and nothing else it makes up', async () => {
+    await client().signup('cat');
+    const c = client();
+    const info = deviceInfoOf(
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) Firefox/128.0',
+      'America/New_York',
+    );
+    expect(info).toEqual({ browser: 'Firefox', os: 'macOS', place: 'New York, America' });
+    const login = await c.send(
+      'POST',
+      '/auth/token',
+      { username: 'cat', password: 'correct horse', remember_me: 'true', device_info: info },
+      { form: true },
+    );
+    c.token = login.json<{ access_token: string }>().access_token;
+    const devices = DeviceList.parse((await c.send('GET', '/auth/devices')).json());
+    expect(devices.map((d) => d.device_info)).toEqual([info]);
+    expect(placeFromTimeZone('Etc/UTC')).toBeUndefined();
+    expect(placeFromTimeZone('UTC')).toBeUndefined();
+    expect(placeFromTimeZone('America/Argentina/Buenos_Aires')).toBe('Buenos Aires, America');
+  });
+
   it('removing a device kills its refresh family and its device token', async () => {
     const owner = client();
     await owner.login('ben');
@@ -102,7 +125,10 @@ describe.each(dbTargets())('remembered devices and password change on $name', (t
     expect(res.json<{ count: number }>().count).toBeGreaterThanOrEqual(2);
     expect(DeviceList.parse((await a.send('GET', '/auth/devices')).json())).toEqual([]);
     expect((await b.refresh()).statusCode).toBe(401);
+    expect((await b.send('GET', '/users/me')).statusCode).toBe(401);
     expect((await b.send('POST', '/auth/auto-login')).statusCode).toBe(401);
+    // The sign-in that asked goes on, no longer remembered.
+    expect((await a.refresh()).statusCode).toBe(200);
   });
 
   it('changes the password, keeping this session and ending the others', async () => {

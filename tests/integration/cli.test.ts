@@ -53,13 +53,53 @@ describe('signal-console CLI', () => {
   it('places btc long 5k and lists it with positions --json', async () => {
     const order = await cli(['btc', 'long', '5k']);
     expect(order.code).toBe(0);
-    expect(order.stdout).toMatch(/^Success! Order ID: \S+\nBought [\d.]+ BTC\/USDT at [\d,.]+ for 5k USDT/);
+    expect(order.stdout).toMatch(
+      /^Success! Order ID: \S+\nFilled LONG [\d.]+ BTC ≈ [\d,.]+ USDT of BTC\/USDT at [\d,.]+, fee [\d.]+ USDT\./,
+    );
     const listed = await cli(['positions', '--json']);
     expect(listed.code).toBe(0);
     const positions = JSON.parse(listed.stdout) as { symbol: string; side: string }[];
     expect(positions).toEqual([expect.objectContaining({ symbol: 'BTC/USDT', side: 'long' })]);
     const table = await cli(['positions']);
     expect(table.stdout.split('\n')[0]).toMatch(/^SYMBOL\s+SIDE\s+SIZE/);
+  });
+
+  it.each([200, 150])(
+    'btc long %d --json answers the real quantity and notional, and the text says the same',
+    async (amount) => {
+      const json = await cli(['btc', 'long', String(amount), '--json']);
+      expect(json.code).toBe(0);
+      const fill = JSON.parse(json.stdout) as {
+        quantity: number;
+        price: number;
+        notional: number;
+        requested: number;
+        note: string | null;
+      };
+      expect(fill.requested).toBe(amount);
+      expect(fill.notional).toBeCloseTo(fill.quantity * fill.price, 6);
+      // The nearest 0.001 BTC step: within half a step of the amount asked, never floored a step below.
+      expect(Math.abs(fill.notional - amount)).toBeLessThanOrEqual((0.001 * fill.price) / 2 + 1e-9);
+      expect(Number.isInteger(Number((fill.quantity * 1000).toFixed(6)))).toBe(true);
+      expect(fill.note).toMatch(
+        new RegExp(`^Not exactly ${amount} USDT: BTC trades in steps of 0\\.001 BTC`),
+      );
+
+      const text = await cli(['btc', 'long', String(amount)]);
+      const [, line] = text.stdout.split('\n');
+      expect(line).toMatch(
+        new RegExp(
+          `^Filled LONG 0\\.00\\d BTC ≈ [\\d,.]+ USDT of BTC/USDT at [\\d,.]+, fee [\\d.]+ USDT\\. Not exactly ${amount} USDT`,
+        ),
+      );
+    },
+  );
+
+  it('refuses btc long 10 naming the symbol and the minimum, with exit code 1', async () => {
+    const refused = await cli(['btc', 'long', '10']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr + refused.stdout).toMatch(/Error: The minimum order for BTC\/USDT is 100 USDT\./);
+    expect(refused.stderr + refused.stdout).not.toMatch(/reduce/i);
   });
 
   it('refreshes an expired access token with the saved cookie, like the browser', async () => {

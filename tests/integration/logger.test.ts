@@ -4,12 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { loggerOptions, redactUrl } from '../../server/logger';
 
 describe('log redaction', () => {
-  it('redacts secret query parameters and keeps the rest', () => {
-    expect(redactUrl('/api/ws/positions?token=eyJabc&x=1')).toBe(
-      '/api/ws/positions?token=%5Bredacted%5D&x=1',
-    );
+  it('logs the names of query parameters, never their values', () => {
+    expect(redactUrl('/api/ws/positions?token=eyJabc&x=1')).toBe('/api/ws/positions?token=…&x=…');
     expect(redactUrl('/reset-password?token=t0k3n')).not.toContain('t0k3n');
-    expect(redactUrl('/api/klines?symbol=BTCUSDT')).toBe('/api/klines?symbol=BTCUSDT');
+    expect(redactUrl('/api/news/image?url=https%3A%2F%2Fcdn.example%2Fa.png%3Fsig%3Dabc')).toBe(
+      '/api/news/image?url=…',
+    );
+    expect(redactUrl('/api/klines?symbol=BTCUSDT&symbol=ETHUSDT')).toBe('/api/klines?symbol=…');
+    expect(redactUrl('/api/healthz?')).toBe('/api/healthz');
     expect(redactUrl('/api/healthz')).toBe('/api/healthz');
   });
 

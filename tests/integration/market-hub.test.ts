@@ -33,7 +33,11 @@ function fakeSocket() {
   const socket = {
     bufferedAmount: 0,
     terminated: false,
+    closed: null as null | { code: number; reason: string },
     pings: 0,
+    close(code: number, reason: string) {
+      socket.closed = { code, reason };
+    },
     send(data: string) {
       frames.push(JSON.parse(data) as PriceSocketMessage);
     },
@@ -114,6 +118,73 @@ describe('price hub', () => {
       { type: 'error', detail: 'Unknown request: expected op subscribe, unsubscribe or candles.' },
     ]);
     expect([...client.symbols]).toEqual(['BTCUSDT']);
+  });
+
+  it('answers a request naming many unknown symbols with one error frame', () => {
+    const { feed } = fakeFeed();
+    const hub = new PriceHub(feed, { clock: createFakeClock() });
+    const a = fakeSocket();
+    const client = hub.connect(a.socket);
+    const junk = Array.from({ length: 199 }, (_, i) => `JUNK${i}USDT`);
+    hub.receive(client, sub([...junk, 'ETHUSDT']));
+    hub.receive(client, sub([...junk, 'ETHUSDT', 'BTCUSDT']));
+    expect(a.frames.filter((f) => f.type === 'error')).toEqual([
+      {
+        type: 'error',
+        detail: 'Unknown symbols: JUNK0USDT, JUNK1USDT, JUNK2USDT, JUNK3USDT, JUNK4USDT and 194 more.',
+      },
+      { type: 'error', detail: 'At most 200 symbols in one request.' },
+    ]);
+    expect([...client.symbols]).toEqual(['ETHUSDT']);
+  });
+
+  it('limits how many symbols one connection follows by name', () => {
+    const known = Array.from({ length: 12 }, (_, i) => `C${i}USDT`);
+    const { feed } = fakeFeed(known);
+    const hub = new PriceHub(feed, { clock: createFakeClock(), maxSymbolsPerClient: 10 });
+    const a = fakeSocket();
+    const client = hub.connect(a.socket);
+    hub.receive(client, sub(known.slice(0, 8)));
+    hub.receive(client, sub(known.slice(8)));
+    expect(client.symbols.size).toBe(8);
+    expect(a.frames.at(-1)).toEqual({
+      type: 'error',
+      detail: 'At most 10 symbols per connection; subscribe to "*" for every symbol.',
+    });
+  });
+
+  it('ignores requests past the rate with one error a second, and closes a client that keeps flooding', () => {
+    const clock = createFakeClock();
+    const { feed } = fakeFeed();
+    const hub = new PriceHub(feed, { clock });
+    const a = fakeSocket();
+    const client = hub.connect(a.socket);
+    const junk = sub(Array.from({ length: 200 }, (_, i) => `JUNK${i}USDT`));
+    for (let i = 0; i < 10_000; i++) hub.receive(client, junk);
+    // The burst of 20 is answered (one error each), then one "too many" notice, then the socket is closed.
+    const errors = a.frames.filter((f) => f.type === 'error');
+    expect(errors).toHaveLength(21);
+    expect(errors.at(-1)).toEqual({
+      type: 'error',
+      detail: 'Too many requests: at most 10 a second. This one was ignored.',
+    });
+    expect(a.socket.closed).toEqual({ code: 1008, reason: 'Too many requests.' });
+    expect(hub.size).toBe(0);
+    expect(hub.stats.droppedFlood).toBe(1);
+  });
+
+  it('refills the allowance over time, so a client within the rate is always answered', () => {
+    const clock = createFakeClock();
+    const { feed } = fakeFeed();
+    const hub = new PriceHub(feed, { clock });
+    const a = fakeSocket();
+    const client = hub.connect(a.socket);
+    for (let i = 0; i < 300; i++) {
+      hub.receive(client, sub(i % 2 === 0 ? ['BTCUSDT'] : ['ETHUSDT']));
+      clock.advance(100);
+    }
+    expect(a.frames.filter((f) => f.type === 'error')).toEqual([]);
+    expect(hub.size).toBe(1);
   });
 
   it('drops a client whose unsent data exceeds the limit, and keeps serving the others', () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IngestResponse, Signal, SignalList } from '../../src/contracts/signals';
+import { signals } from '../../server/db/schema/news';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { TOKEN, collectPublished, ingest, item } from './news.support';
@@ -193,6 +194,47 @@ describe.each(dbTargets())('news pipeline through the webhook ($name)', (target)
       'limit',
       'sentiment',
     ]);
+  });
+
+  it('re-queues what a stopped process left analyzing, with no price at arrival once it is old', async () => {
+    const stored = (content: string, receivedAt: Date) =>
+      t.database.db
+        .insert(signals)
+        .values({
+          source: 'webhook',
+          fingerprint: `fp-${content}`,
+          content,
+          sourceName: 'Wire',
+          mediaUrls: [],
+          receivedAt,
+          status: 'analyzing',
+          assets: [],
+          initialPrices: {},
+          alsoReportedBy: [],
+        })
+        .returning({ id: signals.id });
+    const [fresh] = await stored('Binance will list Sui (SUI) perpetual contracts', new Date());
+    const [old] = await stored(
+      'Ethereum (ETH) developers confirm the next upgrade date',
+      new Date(Date.now() - 3_600_000),
+    );
+    expect(await t.api.news.resumeUnfinished()).toBeGreaterThanOrEqual(2);
+    await t.api.news.drain();
+    const list = SignalList.parse((await t.app.inject('/api/signals?limit=200')).json());
+    const read = (id: number | undefined) => {
+      const found = list.find((x) => x.id === String(id));
+      if (found === undefined) throw new Error(`signal ${String(id)} not listed`);
+      return found;
+    };
+    const a = read(fresh?.id);
+    expect(a.analysis.status).toBe('completed');
+    expect(a.initial_prices.SUI).toBeGreaterThan(0);
+    const b = read(old?.id);
+    expect(b.analysis.status).toBe('completed');
+    expect(b.assets).toContain('ETH');
+    expect(b.initial_prices).toEqual({});
+    // A second pass (another node, a second start) finds nothing left and completes nothing twice.
+    expect(await t.api.news.resumeUnfinished()).toBe(0);
   });
 
   it('reports the webhook and the analyzer to the health check', async () => {

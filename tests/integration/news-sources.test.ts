@@ -87,6 +87,20 @@ describe('replay source', () => {
     expect(out[0]?.icon).toMatch(/^\/api\/news\/assets\/icons\/[a-z-]+\.svg$/);
   });
 
+  it('backfills the items played before now, oldest first, with their original times and ids', () => {
+    const clock = createFakeClock(5_000_000);
+    const { items } = run(new ReplaySource({ intervalMs: 1000, backfill: 50 }), clock);
+    expect(items).toHaveLength(50);
+    const step = (s: number) => `replay-${Math.floor(s / REPLAY_ITEMS.length)}-${s % REPLAY_ITEMS.length}`;
+    expect(items[0]?.external_id).toBe(step(4950));
+    expect(items[49]?.external_id).toBe(step(4999));
+    expect(items[49]?.received_at).toBe(new Date(4_999_000).toISOString());
+    expect(items[0]?.published_at).toBe(new Date(4_950_000).toISOString());
+    clock.advance(0);
+    expect(items[50]?.external_id).toBe(step(5000));
+    expect(items[50]?.received_at).toBeUndefined();
+  });
+
   it('continues where the clock says after a restart instead of starting over', () => {
     const clock = createFakeClock(5_000_000);
     const { items } = run(new ReplaySource({ intervalMs: 1000 }), clock);

@@ -97,7 +97,9 @@ describe.each(dbTargets())('paper exchange on $name', (target) => {
         newClientOrderId: 'sc-dup',
       }),
     ).rejects.toMatchObject({ code: -4116 });
-    expect(await ex.queryOrder(user, 'sc-dup')).toEqual(first);
+    // The stored fill is the answer, less how its amount was sized (only the placing call knows that).
+    expect(first.sizing?.requested).toBe('300');
+    expect(await ex.queryOrder(user, 'sc-dup')).toEqual({ ...first, sizing: undefined });
     // A second process (a new exchange over the same database) refuses it too.
     await expect(
       exchange().placeMarketOrder(user, {

@@ -42,13 +42,37 @@ describe.each(dbTargets())('positions socket on $name', (target) => {
   });
   afterAll(() => t.close());
 
-  it('refuses a missing or forged token before upgrading', async () => {
+  const ticket = async (): Promise<string> => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/ws/ticket',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.statusCode).toBe(200);
+    return res.json<{ ticket: string }>().ticket;
+  };
+
+  it('gives a ticket only for a valid access token', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/ws/ticket' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toHaveProperty('detail');
+  });
+
+  it('refuses a missing, forged or access-token credential before upgrading', async () => {
     await expect(open(base)).rejects.toThrow('HTTP 401');
-    await expect(open(`${base}?token=not.a.jwt`)).rejects.toThrow('HTTP 401');
+    await expect(open(`${base}?ticket=made-up`)).rejects.toThrow('HTTP 401');
+    await expect(open(`${base}?token=${encodeURIComponent(token)}`)).rejects.toThrow('HTTP 401');
+  });
+
+  it('opens one socket per ticket: a ticket used once is refused the second time', async () => {
+    const once = await ticket();
+    const { ws } = await open(`${base}?ticket=${once}`);
+    ws.close();
+    await expect(open(`${base}?ticket=${once}`)).rejects.toThrow('HTTP 401');
   });
 
   it('sends a snapshot, then the new position after an order', async () => {
-    const { ws, messages } = await open(`${base}?token=${encodeURIComponent(token)}`);
+    const { ws, messages } = await open(`${base}?ticket=${await ticket()}`);
     const first = await until(() => messages[0]);
     expect(first).toMatchObject({ type: 'snapshot', positions: [] });
     await t.app.inject({

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -31,6 +31,18 @@ describe('the server process', () => {
     expect(health).toMatchObject({ status: 'ok', db: 'pglite' });
     first.child.kill('SIGTERM');
     expect(await first.exit).toBe(0);
+    // The data folder, the embedded database and the secrets key are the owner's alone.
+    const loose: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      if (((await stat(dir)).mode & 0o077) !== 0) loose.push(dir);
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) await walk(full);
+        else if (((await stat(full)).mode & 0o077) !== 0) loose.push(full);
+      }
+    };
+    await walk(dataDir);
+    expect(loose).toEqual([]);
 
     // Between runs, write a row the way an earlier session would have left it.
     const db = await openDatabase({ kind: 'pglite', dataDir: pgliteDir(dataDir) });
@@ -45,5 +57,5 @@ describe('the server process', () => {
     const after = await openDatabase({ kind: 'pglite', dataDir: pgliteDir(dataDir) });
     expect((await after.db.select().from(users)).map((u) => u.username)).toEqual(['kept']);
     await after.close();
-  }, 90_000);
+  }, 150_000);
 });

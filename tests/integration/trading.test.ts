@@ -39,7 +39,10 @@ describe.each(dbTargets())('trading API on $name', (target) => {
     expect(res.statusCode).toBe(200);
     const body = OrderResponse.parse(res.json());
     expect(body).toMatchObject({ symbol: 'ETH/USDT', side: 'buy', status: 'filled' });
-    expect(body.quantity * body.price).toBeLessThanOrEqual(500);
+    // Sized to the nearest 0.001 ETH: within half a step of 500 USDT, and the answer says what it is worth.
+    expect(body.notional).toBeCloseTo(body.quantity * body.price, 8);
+    expect(Math.abs(body.notional - 500)).toBeLessThanOrEqual((0.001 * body.price) / 2 + 1e-9);
+    expect(body.requested).toBe(500);
     expect(body.fee).toBeCloseTo(body.quantity * body.price * 0.0005, 8);
 
     const positions = (await t.app.inject({ url: '/api/positions', headers: auth })).json() as unknown[];
@@ -58,7 +61,8 @@ describe.each(dbTargets())('trading API on $name', (target) => {
     });
     const preview = OrderPreview.parse(res.json());
     expect(preview).toMatchObject({ symbol: 'BTC/USDT', side: 'buy', leverage: 10 });
-    expect(preview.notional).toBeLessThanOrEqual(5000);
+    expect(Math.abs(preview.notional - 5000)).toBeLessThanOrEqual(preview.stepNotional / 2 + 1e-9);
+    expect(preview).toMatchObject({ requested: 5000, minNotional: 100 });
     expect(preview.margin).toBeCloseTo(preview.notional / 10, 6);
     expect(preview.fee).toBeCloseTo(preview.notional * 0.0005, 6);
     expect(preview.liquidationPrice!).toBeLessThan(preview.price);
@@ -70,9 +74,9 @@ describe.each(dbTargets())('trading API on $name', (target) => {
       headers: auth,
       payload: { symbol: 'BTC/USDT', side: 'long', type: 'market', amount: 50 },
     });
-    expect(refused.json()).toEqual({
-      detail: "Order's notional must be no smaller than 100 (unless you choose reduce only).",
-    });
+    expect((refused.json() as { detail: string }).detail).toMatch(
+      /^The minimum order for BTC\/USDT is 100 USDT\./,
+    );
   });
 
   it.each([
@@ -94,11 +98,13 @@ describe.each(dbTargets())('trading API on $name', (target) => {
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json()).toEqual({ detail: 'Invalid symbol.' });
     const tiny = await order({ symbol: 'BTC/USDT', side: 'long', type: 'market', amount: 10 });
-    expect(tiny.json()).toEqual({
-      detail: "Order's notional must be no smaller than 100 (unless you choose reduce only).",
-    });
+    expect((tiny.json() as { detail: string }).detail).toMatch(
+      /^The minimum order for BTC\/USDT is 100 USDT\./,
+    );
     const huge = await order({ symbol: 'SOL/USDT', side: 'short', type: 'market', amount: 150_000 });
-    expect(huge.json()).toEqual({ detail: 'Margin is insufficient.' });
+    expect((huge.json() as { detail: string }).detail).toMatch(
+      /^Margin is insufficient: your free margin pays for at most [\d,.]+ USDT of SOL\/USDT, not 150,000 USDT\.$/,
+    );
   });
 
   it('answers a retried Idempotency-Key with the first fill, also when retried concurrently', async () => {

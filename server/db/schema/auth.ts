@@ -16,6 +16,8 @@ import { users } from './users';
 export interface StoredDeviceInfo {
   browser: string;
   os: string;
+  /** Approximate, from the browser's time zone (e.g. "Berlin, Europe"); no network look-up. */
+  place?: string;
 }
 
 /** Module auth. Every token is stored as its SHA-256 hash; the TOTP secret is AES-256-GCM encrypted. */
@@ -77,6 +79,11 @@ export const loginChallenges = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /**
+     * SHA-256 of the opaque, single-use challenge the password step hands out (in the answer's
+     * `user_id`): the second step is looked up by it, so knowing a user's id spends none of their tries.
+     */
+    tokenHash: text('token_hash').unique(),
     rememberMe: boolean('remember_me').notNull(),
     deviceInfo: jsonb('device_info').$type<StoredDeviceInfo>().notNull(),
     fingerprint: text('device_fingerprint').notNull(),
@@ -127,4 +134,22 @@ export const recoveryCodes = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('recovery_codes_user_code_idx').on(t.userId, t.codeHash)],
+);
+
+/**
+ * Socket tickets: a browser trades its access token for one of these (30 s, single use) and opens a
+ * socket with it, so no access token ever travels in a URL. Redeeming deletes the row: a ticket opens
+ * one socket, whichever server process receives it.
+ */
+export const socketTickets = pgTable(
+  'socket_tickets',
+  {
+    ticketHash: text('ticket_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['user', 'admin'] }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('socket_tickets_expires_idx').on(t.expiresAt)],
 );

@@ -7,3 +7,7 @@ export * from './auth';
 export * from './trading';
 export * from './news';
 export * from './watchlist';
+export * from './rules';
+export * from './identities';
+export * from './exchanges';
+export * from './billing';

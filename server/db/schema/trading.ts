@@ -12,6 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { LedgerEvent } from '../../modules/trading/paper/account';
+import { exchangeKeys } from './exchanges';
 import { users } from './users';
 
 /**
@@ -48,7 +49,13 @@ export const paperLedger = pgTable(
   ],
 );
 
-/** What an Idempotency-Key was first used for, so that reusing it for another order is refused. */
+export const ORDER_REQUEST_STATES = ['claimed', 'sent', 'filled', 'failed'] as const;
+export type OrderRequestState = (typeof ORDER_REQUEST_STATES)[number];
+
+/**
+ * What an Idempotency-Key was first used for, so that reusing it for another order is refused, and how
+ * far that order got: claimed (nothing sent yet) → sent (the exchange may have it) → filled | failed.
+ */
 export const orderRequests = pgTable(
   'order_requests',
   {
@@ -58,7 +65,29 @@ export const orderRequests = pgTable(
     idempotencyKey: text('idempotency_key').notNull(),
     requestHash: text('request_hash').notNull(),
     clientOrderId: text('client_order_id').notNull(),
+    /** `paper`, or the exchange key the order was sent with: a retry asks the same account. */
+    account: text('account').notNull().default('paper'),
+    /** The exchange symbol, which Binance needs to look an order up. */
+    symbol: text('symbol'),
+    state: text('state', { enum: ORDER_REQUEST_STATES }).notNull().default('claimed'),
+    /** The exchange's order id once filled. */
+    orderId: text('order_id'),
+    /** The exchange's refusal once failed. */
+    error: text('error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('order_requests_key_idx').on(t.userId, t.idempotencyKey)],
 );
+
+/**
+ * The account each user's orders go to: the paper exchange (no row, or no key) or one of their exchange
+ * keys. Deleting the key puts the user back on paper.
+ */
+export const tradingAccounts = pgTable('trading_accounts', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  keyId: uuid('key_id').references(() => exchangeKeys.id, { onDelete: 'set null' }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -6,7 +6,8 @@ export const users = pgTable(
   'users',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    email: text('email').notNull(),
+    /** Null for an account made by a wallet or a social sign-in that gave no verified e-mail. */
+    email: text('email'),
     username: text('username').notNull(),
     passwordHash: text('password_hash'),
     role: text('role', { enum: ['user', 'admin'] })
@@ -14,6 +15,8 @@ export const users = pgTable(
       .default('user'),
     /** Kept here so `GET /users/me` can answer without reading the auth module's tables. */
     twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
+    /** Set by an admin: the account can neither sign in nor use a token. */
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

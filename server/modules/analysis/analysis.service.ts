@@ -1,6 +1,6 @@
 import type { AnalysisInput, AnalysisResult } from '../../../src/contracts/analysis';
 import type { Config } from '../../config';
-import { analyzeWithLlm } from './llm-analyzer';
+import { analyzeWithLlm, PROMPT_VERSION } from './llm-analyzer';
 import { DEFAULT_LLM_OPTIONS, LlmClient, LlmError, type LlmOptions } from './llm-client';
 import { createLocalAnalyzer, loadWeights } from './local-analyzer';
 import type { ModelWeights } from './model';
@@ -70,7 +70,7 @@ export function createAnalyzer(config: AnalyzerConfig, deps: AnalyzerDeps = {}):
       try {
         const llm = await analyzeWithLlm(client, input);
         const disagreement = llm.sentiment !== fallback.sentiment || llm.asset !== fallback.asset;
-        return { ...llm, engine: 'llm', disagreement };
+        return { ...llm, engine: 'llm', engine_version: PROMPT_VERSION, disagreement };
       } catch (err) {
         const e = err instanceof LlmError ? err : null;
         deps.log?.warn(

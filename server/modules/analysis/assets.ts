@@ -1,7 +1,9 @@
-import { SYMBOLS } from '../../../src/contracts/symbols';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import {
   ASSET_TABLE,
   CONTEXT_WORDS,
+  EXTRA_TABLE,
   NOT_ASSETS,
   QUOTES,
   SYMBOL_ALIASES,
@@ -10,9 +12,12 @@ import {
 import { isNumberToken, type NormalizedText, type Token } from './normalize';
 
 /**
- * Tags the supported tickers an item is about, following docs/labelling.md §5: names and aliases
- * (longest first, so "Bitcoin Cash" is BCH and never also BTC), symbols with their guards, and for
- * ambiguous symbols and names the evidence of a trading word, a pair, a price or another ticker nearby.
+ * Tags the coins an item is about, following docs/labelling.md §5: every coin of coins.json (thousands,
+ * built by `npm run build:coins`), as its ticker (`PEPE`, never the contract `1000PEPE`). Names and
+ * aliases of the curated tables (longest first, so "Bitcoin Cash" is BCH and never also BTC), symbols
+ * with their guards, and for ambiguous symbols and names the evidence of a trading word, a pair, a price
+ * or another ticker nearby. A symbol that is an English word or a common acronym is tagged only from a
+ * cashtag, a pair, or in brackets after the coin's name. Stablecoins are never tagged.
  */
 
 type NameGuard = 'any' | 'cap' | 'context';
@@ -28,25 +33,66 @@ interface NameEntry {
 interface SymbolEntry {
   ticker: string;
   guard: SymbolGuard;
+  /** The coin's name as the table spells it, lowercased words (for "Name (SYM)"). */
+  nameWords: string[];
+  /** From the curated tables (its guard was chosen by hand). */
+  curated: boolean;
 }
 
-/** Only tickers on the supported list are ever tagged; a dictionary row for anything else is ignored. */
-export const SUPPORTED_TICKERS: ReadonlySet<string> = new Set(SYMBOLS.map((s) => s.ticker));
+interface CoinRow {
+  name: string;
+  word: boolean;
+  /** The futures contract's base here (`1000PEPE` for PEPE), when the coin is tradable. */
+  contract: string | undefined;
+}
+
+export const COINS_FILE = path.join(import.meta.dirname, 'coins.json');
+
+function loadCoins(): Map<string, CoinRow> {
+  const table = JSON.parse(readFileSync(COINS_FILE, 'utf8')) as { coins: Record<string, [string, string]> };
+  const out = new Map<string, CoinRow>();
+  for (const [symbol, [name, flags]] of Object.entries(table.coins)) {
+    const parts = flags.split(' ');
+    const contract = parts.find((f) => f.startsWith('t:'))?.slice(2);
+    out.set(symbol, { name, word: parts.includes('w'), contract });
+  }
+  return out;
+}
+
+/** Every coin that may be tagged (coins.json: stablecoins already left out). */
+export const COINS: ReadonlyMap<string, CoinRow> = loadCoins();
+
+/** The coins that trade here (a contract on the symbol list). */
+export const TRADABLE: ReadonlySet<string> = new Set(
+  [...COINS].filter(([, c]) => c.contract !== undefined).map(([s]) => s),
+);
+
+/** The contract a tagged coin trades on here (`PEPE` → `1000PEPE`), or undefined when it does not. */
+export function contractOf(ticker: string): string | undefined {
+  return COINS.get(ticker)?.contract;
+}
+
+/** Every taggable ticker (kept under its old name for the LLM mode's filter). */
+export const SUPPORTED_TICKERS: ReadonlySet<string> = new Set(COINS.keys());
 
 const NAMES = new Map<string, NameEntry[]>();
 const SYMBOL_MAP = new Map<string, SymbolEntry>();
+const nameWordsOf = (name: string) => name.toLowerCase().split(/\s+/);
 
-for (const [ticker, [guard, ...names]] of Object.entries(ASSET_TABLE)) {
-  if (!SUPPORTED_TICKERS.has(ticker)) continue;
-  SYMBOL_MAP.set(ticker, { ticker, guard });
-  for (const name of names) {
-    const nameGuard: NameGuard = name.startsWith('=') ? 'cap' : name.startsWith('~') ? 'context' : 'any';
-    const written = name.replace(/^[=~]/, '').split(' ');
-    const words = written.map((w) => w.toLowerCase());
-    const list = NAMES.get(words[0] ?? '') ?? [];
-    list.push({ ticker, words, written, guard: nameGuard });
-    list.sort((a, b) => b.words.length - a.words.length);
-    NAMES.set(words[0] ?? '', list);
+for (const table of [ASSET_TABLE, EXTRA_TABLE]) {
+  for (const [ticker, [guard, ...names]] of Object.entries(table)) {
+    const coin = COINS.get(ticker);
+    if (!coin) continue;
+    SYMBOL_MAP.set(ticker, { ticker, guard, nameWords: nameWordsOf(coin.name), curated: true });
+    for (const name of names) {
+      const nameGuard: NameGuard = name.startsWith('=') ? 'cap' : name.startsWith('~') ? 'context' : 'any';
+      const written = name.replace(/^[=~]/, '').split(' ');
+      const words = written.map((w) => w.toLowerCase());
+      const list = NAMES.get(words[0] ?? '') ?? [];
+      list.push({ ticker, words, written, guard: nameGuard });
+      list.sort((a, b) => b.words.length - a.words.length);
+      NAMES.set(words[0] ?? '', list);
+    }
   }
 }
 for (const phrase of NOT_ASSETS) {
@@ -55,15 +101,35 @@ for (const phrase of NOT_ASSETS) {
   list.unshift({ ticker: '', words, written: words, guard: 'any' });
   NAMES.set(words[0] ?? '', list);
 }
-for (const ticker of SUPPORTED_TICKERS) {
-  if (!SYMBOL_MAP.has(ticker)) SYMBOL_MAP.set(ticker, { ticker, guard: 'u' });
+// Every other coin: by its symbol only, a word-like one (`w`) strictly, any other with evidence.
+for (const [ticker, coin] of COINS) {
+  if (!SYMBOL_MAP.has(ticker))
+    SYMBOL_MAP.set(ticker, {
+      ticker,
+      guard: coin.word ? 's' : 'c',
+      nameWords: nameWordsOf(coin.name),
+      curated: false,
+    });
 }
 for (const [alias, ticker] of Object.entries(SYMBOL_ALIASES)) {
   const target = SYMBOL_MAP.get(ticker);
   if (target) SYMBOL_MAP.set(alias, target);
 }
+// A contract name (`1000PEPE`, `1000PEPEUSDT`) stands for its coin.
+for (const [ticker, coin] of COINS) {
+  const target = SYMBOL_MAP.get(ticker);
+  if (target && coin.contract !== undefined && coin.contract !== ticker)
+    SYMBOL_MAP.set(coin.contract, target);
+}
+/** Quote currencies and stablecoins: never tagged, even as a cashtag. */
+const NEVER = new Set([
+  ...QUOTES.filter((q) => q !== 'PERP'),
+  ...['DAI', 'USDD', 'USDE', 'PYUSD', 'USDP', 'USDS', 'FRAX', 'LUSD', 'GUSD', 'TUSD', 'RLUSD', 'EURC'],
+]);
+for (const q of NEVER) SYMBOL_MAP.delete(q);
 
 const QUOTE_SET = new Set(QUOTES);
+const FUTURES_QUOTES = new Set(['USDT', 'USDC', 'FDUSD', 'BUSD', 'PERP']);
 const stripPossessive = (s: string) => s.replace(/['’]s$/i, '');
 
 /** `SOL`, `SOLUSDT`, `1000PEPEUSDT` → the symbol entry, or undefined. */
@@ -73,7 +139,8 @@ function lookupSymbol(upper: string): SymbolEntry | undefined {
   for (const q of QUOTES) {
     if (upper.length > q.length + 1 && upper.endsWith(q)) {
       const base = SYMBOL_MAP.get(upper.slice(0, -q.length));
-      if (base) return base;
+      // `COUNTRY` is not COUN/TRY: fiat and lira pairs only for the curated coins.
+      if (base && (base.curated || FUTURES_QUOTES.has(q))) return base;
     }
   }
   return undefined;
@@ -118,6 +185,58 @@ interface Hit {
   span: number;
   /** Accepted only with evidence nearby. */
   needsEvidence: boolean;
+  /** A word-like symbol in capitals: accepted only in a list beside another tagged coin. */
+  needsList?: boolean;
+  /** A chain named as where something happens ("on the Tron network"): dropped beside another coin. */
+  venueChain?: 'weak' | 'strong';
+}
+
+/** Chains that are often only the place where something happens. */
+const CHAINS = new Set([
+  'ETH',
+  'SOL',
+  'BNB',
+  'ARB',
+  'OP',
+  'AVAX',
+  'POL',
+  'TRX',
+  'TON',
+  'SUI',
+  'APT',
+  'NEAR',
+  'FTM',
+  'S',
+]);
+
+/**
+ * "on (the) X network|chain|blockchain", "on BNB Chain", or "fork on Arbitrum" for a chain: the chain is
+ * the venue, not the subject ("bullish on SOL" stays the subject).
+ */
+function isVenueChain(
+  tokens: Token[],
+  i: number,
+  span: number,
+  ticker: string,
+): 'weak' | 'strong' | undefined {
+  const before = tokens[i - 1]?.lower ?? '';
+  const before2 = tokens[i - 2]?.lower ?? '';
+  const after = tokens[i + span]?.lower ?? '';
+  const last = tokens[i + span - 1]?.lower ?? '';
+  const preposition = /^(on|via|across)$/;
+  const onBefore = preposition.test(before) || (before === 'the' && preposition.test(before2));
+  const chainWord = /^(network|chain|blockchain|mainnet|ecosystem|l2)$/;
+  // "(Ethereum network deposits only)": a chain's network named for transfers.
+  if (
+    chainWord.test(after) &&
+    /^(deposits?|withdrawals?|only|transfers?)$/.test(tokens[i + span + 1]?.lower ?? '')
+  )
+    return 'strong';
+  if (!onBefore) return undefined;
+  if (chainWord.test(after) || (span > 1 && chainWord.test(last))) return 'strong';
+  const weak =
+    CHAINS.has(ticker) && !/^(bullish|bearish|long|short|betting|bet|focus|focused|all-in)$/.test(before2);
+  return weak ? 'weak' : undefined;
 }
 
 /** A hit that matches words but tags nothing (a firm's name, a quote market, a venue). */
@@ -146,6 +265,13 @@ function matchName(tokens: Token[], i: number, shouting: boolean): Hit | undefin
   return undefined;
 }
 
+/** Whether the words just before position `end` spell `nameWords` (case-insensitive). */
+function namedBefore(tokens: Token[], end: number, nameWords: readonly string[]): boolean {
+  const start = end - nameWords.length;
+  if (start < 0) return false;
+  return nameWords.every((w, k) => stripPossessive(tokens[start + k]?.lower ?? '') === w);
+}
+
 function matchSymbol(tokens: Token[], text: string, i: number): Hit | undefined {
   const t = tokens[i];
   if (!t || isNumberToken(t) || t.raw.length > 16) return undefined;
@@ -159,36 +285,101 @@ function matchSymbol(tokens: Token[], text: string, i: number): Hit | undefined 
   const capitals = bare === bare.toUpperCase() && /[A-Z]/.test(bare);
   if (/^(BTC|ETH|BNB)$/i.test(bare) && isQuoteMarket(tokens, i)) return { ...NO_HIT, pos: i };
   const pair = !SYMBOL_MAP.has(bare.toUpperCase());
-  if (t.tagged || (pair && capitals)) return { ticker: entry.ticker, pos: i, span: 1, needsEvidence: false };
+  // `#AI` is a topic; `$AI` and any curated coin's hashtag are the coin.
+  const cashtag = t.tagged && (t.raw.startsWith('$') || entry.curated || entry.guard !== 's');
+  if (cashtag || (pair && capitals)) return { ticker: entry.ticker, pos: i, span: 1, needsEvidence: false };
+  if (t.tagged) return undefined;
   if (pair) return undefined;
   if (entry.guard === 'a') return { ticker: entry.ticker, pos: i, span: 1, needsEvidence: false };
   if (!capitals) return undefined;
   if (entry.guard === 's') {
     const bracketed = tokens[i - 1]?.raw === '(' && tokens[i + 1]?.raw === ')';
-    const pairNext = tokens[i + 1]?.raw === '/';
-    return bracketed || pairNext
-      ? { ticker: entry.ticker, pos: i, span: 1, needsEvidence: false }
-      : undefined;
+    const pairNext = tokens[i + 1]?.raw === '/' && (entry.curated || QUOTE_SET.has(tokens[i + 2]?.raw ?? ''));
+    // A word-like symbol of the generated table needs its own name before the bracket.
+    const named = entry.curated || (bracketed && namedBefore(tokens, i - 1, entry.nameWords));
+    if ((bracketed && named) || pairNext)
+      return { ticker: entry.ticker, pos: i, span: 1, needsEvidence: false };
+    return { ticker: entry.ticker, pos: i, span: 1, needsEvidence: false, needsList: true };
   }
+  if (!entry.curated && tokens[i - 1]?.raw === '(' && tokens[i + 1]?.raw === ')')
+    return { ticker: entry.ticker, pos: i, span: 1, needsEvidence: false };
   return { ticker: entry.ticker, pos: i, span: 1, needsEvidence: entry.guard === 'c' };
 }
 
-/** The supported tickers in `text`, in the order they first appear. */
+/**
+ * The position of the next list item after `j` in direction `d`, or -1: "A, B and C" (commas are not
+ * tokens, so a neighbour counts only across a comma or a joining word).
+ */
+function listStep(tokens: Token[], text: string, j: number, d: 1 | -1): number {
+  const next = j + d;
+  if (/^(and|&|\/|or)$/.test(tokens[next]?.lower ?? '')) return next + d;
+  const [a, b] = d === 1 ? [tokens[j], tokens[next]] : [tokens[next], tokens[j]];
+  if (!a || !b) return -1;
+  return /^\s*,\s*$/.test(text.slice(a.start + a.raw.length, b.start)) ? next : -1;
+}
+
+/** "BTT, JST and SUN": a neighbour in the list is a tagged coin. */
+function inList(tokens: Token[], text: string, i: number, sure: ReadonlySet<number>): boolean {
+  return sure.has(listStep(tokens, text, i, -1)) || sure.has(listStep(tokens, text, i, 1));
+}
+
+/**
+ * "Monitoring Tag to MEME, ACT and DOGS": a run of three or more symbols in capitals joined by commas and
+ * `and`, after a trading word, is a list of coins even when each is also a word.
+ */
+function inNotice(tokens: Token[], text: string, i: number, hits: readonly Hit[]): boolean {
+  const at = new Set(hits.filter((h) => h.ticker !== '').map((h) => h.pos));
+  const isItem = (j: number) => at.has(j) && /^[A-Z0-9]{2,10}$/.test(tokens[j]?.raw ?? '');
+  let lo = i;
+  let count = 1;
+  while (isItem(listStep(tokens, text, lo, -1))) {
+    lo = listStep(tokens, text, lo, -1);
+    count++;
+  }
+  for (let hi = i; isItem(listStep(tokens, text, hi, 1)); hi = listStep(tokens, text, hi, 1)) count++;
+  if (count < 3) return false;
+  for (let j = Math.max(0, lo - 6); j < lo; j++) if (CONTEXT_WORDS.has(tokens[j]?.lower ?? '')) return true;
+  return false;
+}
+
+/** The coins in `text`, in the order they first appear. */
 export function tagAssets(text: NormalizedText): string[] {
   const { tokens, shouting } = text;
   const hits: Hit[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const hit = matchName(tokens, i, shouting) ?? matchSymbol(tokens, text.text, i);
     if (!hit) continue;
+    if (hit.ticker !== '') hit.venueChain = isVenueChain(tokens, hit.pos, hit.span, hit.ticker);
     hits.push(hit);
     i += hit.span - 1;
   }
   const sure = new Set<number>();
   for (const h of hits)
-    if (!h.needsEvidence && h.ticker !== '') for (let k = 0; k < h.span; k++) sure.add(h.pos + k);
+    if (!h.needsEvidence && !h.needsList && h.ticker !== '')
+      for (let k = 0; k < h.span; k++) sure.add(h.pos + k);
+  // Accepting one guarded hit can be the evidence for its neighbour ("LOOM and SNT"): repeat until stable.
+  const accepted = new Set<Hit>(hits.filter((h) => h.ticker !== '' && !h.needsEvidence && !h.needsList));
+  for (let pass = 0, changed = true; pass < 4 && changed; pass++) {
+    changed = false;
+    for (const h of hits) {
+      if (h.ticker === '' || accepted.has(h)) continue;
+      const ok = h.needsList
+        ? !shouting && (inList(tokens, text.text, h.pos, sure) || inNotice(tokens, text.text, h.pos, hits))
+        : hasEvidence(tokens, h.pos, h.span, sure);
+      if (!ok) continue;
+      accepted.add(h);
+      for (let k = 0; k < h.span; k++) sure.add(h.pos + k);
+      changed = true;
+    }
+  }
+  const kept = hits.filter((h) => accepted.has(h));
+  const subjects = new Set(kept.filter((h) => h.venueChain === undefined).map((h) => h.ticker));
+  // "USDT deposits on the Tron network": a stablecoin is the subject, never tagged itself.
+  const stable = tokens.some((t) => NEVER.has(t.raw.replace(/^[$#]/, '')) && /^[$#]?[A-Z]+$/.test(t.raw));
   const out: string[] = [];
-  for (const h of hits) {
-    if (h.ticker === '' || (h.needsEvidence && !hasEvidence(tokens, h.pos, h.span, sure))) continue;
+  for (const h of kept) {
+    const other = [...subjects].some((x) => x !== h.ticker);
+    if ((h.venueChain !== undefined && other) || (h.venueChain === 'strong' && stable)) continue;
     if (!out.includes(h.ticker)) out.push(h.ticker);
   }
   return out;

@@ -15,10 +15,11 @@ export const LabelledItem = z.object({
 export type LabelledItem = z.infer<typeof LabelledItem>;
 
 /**
- * `replay` is the bundled replay feed (`server/modules/news/sources/replay-data.ts`), written by another
+ * `holdout` was written with the newer training items, each batch before the analyzer ran on it, and is
+ * never tuned on. `replay` is the bundled replay feed (`server/modules/news/sources/replay-data.ts`), written by another
  * author and labelled afterwards under the same guideline: an out-of-author check, never trained on.
  */
-export type Split = 'train' | 'dev' | 'test' | 'replay';
+export type Split = 'train' | 'dev' | 'test' | 'replay' | 'holdout';
 
 export const DATA_DIR = path.join(import.meta.dirname, 'data');
 

@@ -1,7 +1,8 @@
 import { SentimentIntensityAnalyzer } from 'vader-sentiment';
 import type { Sentiment } from '../../../src/contracts/analysis';
 import { loadSplit, type LabelledItem, type Split } from './dataset';
-import { createLocalAnalyzer } from './local-analyzer';
+import { createLocalAnalyzer, type LocalAnalyzer } from './local-analyzer';
+import { trainFromItems } from './train';
 import {
   assetFigures,
   LABELS,
@@ -13,15 +14,15 @@ import {
 
 /**
  * `npm run eval:analysis [-- --split dev]`: the local analyzer and VADER on the same labelled split
- * (test by default; tune on dev only), then the same figures on the out-of-author replay set
- * (data/replay.jsonl: the bundled replay feed, written by someone else than the rules and the training
- * data). Prints a table, then one JSON line per figure; the replay lines carry `split: "replay"` and a
- * `replay_` prefix on the metric.
+ * (test by default; tune on dev only), then 5-fold cross-validation over train+dev (the model retrained
+ * on four folds, scored on the fifth), the held-out split (data/holdout.jsonl: no rule or weight was tuned
+ * on it) and the out-of-author replay set (data/replay.jsonl). Prints a table, then one JSON line per
+ * figure; lines of the other sets carry their `split` and a prefix (`cv_`, `holdout_`, `replay_`).
  */
 const split: Split = process.argv.includes('--split')
   ? ((process.argv[process.argv.indexOf('--split') + 1] ?? 'test') as Split)
   : 'test';
-const analyzer = createLocalAnalyzer();
+const shipped = createLocalAnalyzer();
 const inputOf = (text: string, source: string) => ({ content: text, source_name: source });
 
 interface Figures {
@@ -32,9 +33,22 @@ interface Figures {
   eventAccuracy: number;
   impactSpearman: number;
   impactMae: number;
+  /** Probability that an item labelled high-impact (≥ 70) scores above one labelled low (≤ 30). */
+  impactAuc: number;
+  /** Scores at or above the alert threshold (80), and in the 50-80 band. */
+  impactAt80: number;
+  impactAt50: number;
 }
 
-export function figuresOf(items: readonly LabelledItem[]): Figures {
+/** Mann-Whitney AUC of the scores of the high items against the low ones (ties count half). */
+export function rankAuc(high: readonly number[], low: readonly number[]): number {
+  if (high.length === 0 || low.length === 0) return 0;
+  let wins = 0;
+  for (const h of high) for (const l of low) wins += h > l ? 1 : h === l ? 0.5 : 0;
+  return wins / (high.length * low.length);
+}
+
+export function figuresOf(items: readonly LabelledItem[], analyzer: LocalAnalyzer = shipped): Figures {
   const results = items.map((it) => analyzer.analyze(inputOf(it.text, it.source)));
   const gold = items.map((it) => it.sentiment);
   const ours = sentimentFigures(
@@ -59,11 +73,55 @@ export function figuresOf(items: readonly LabelledItem[]): Figures {
   );
   const impactMae =
     results.reduce((s, r, i) => s + Math.abs(r.impact_score - (items[i]?.impact ?? 0)), 0) / items.length;
-  return { n: items.length, ours, vader, assets, eventAccuracy, impactSpearman, impactMae };
+  const scores = results.map((r) => r.impact_score);
+  const impactAuc = rankAuc(
+    scores.filter((_, i) => (items[i]?.impact ?? 0) >= 70),
+    scores.filter((_, i) => (items[i]?.impact ?? 100) <= 30),
+  );
+  const impactAt80 = scores.filter((x) => x >= 80).length;
+  const impactAt50 = scores.filter((x) => x >= 50 && x < 80).length;
+  return {
+    n: items.length,
+    ours,
+    vader,
+    assets,
+    eventAccuracy,
+    impactSpearman,
+    impactMae,
+    impactAuc,
+    impactAt80,
+    impactAt50,
+  };
+}
+
+/** k-fold cross-validation: the rules stay, the model is retrained without the fold it is scored on. */
+export function crossValidate(
+  items: readonly LabelledItem[],
+  k = 5,
+): { gold: LabelledItem[]; results: Figures } {
+  const predictions: LabelledItem[] = [];
+  const byFold: LabelledItem[][] = Array.from({ length: k }, () => []);
+  items.forEach((it, i) => byFold[i % k]?.push(it));
+  const pooled: { item: LabelledItem; analyzer: LocalAnalyzer }[] = [];
+  for (let f = 0; f < k; f++) {
+    const rest = byFold.filter((_, j) => j !== f).flat();
+    const analyzer = createLocalAnalyzer(trainFromItems(rest));
+    for (const item of byFold[f] ?? []) pooled.push({ item, analyzer });
+  }
+  // Score each fold with its own model, pooled into one set of figures.
+  const results = pooled.map(({ item, analyzer }) => analyzer.analyze(inputOf(item.text, item.source)));
+  const fixed: LocalAnalyzer = {
+    analyze: (input) =>
+      results[pooled.findIndex((p) => p.item.text === input.content)] ?? shipped.analyze(input),
+    explain: (input) => shipped.explain(input),
+  };
+  predictions.push(...pooled.map((p) => p.item));
+  return { gold: predictions, results: figuresOf(predictions, fixed) };
 }
 
 const items = loadSplit(split);
 const main = figuresOf(items);
+const analyzer = shipped;
 
 // Timing on this one thread: per-item latency over repeated rounds, then sustained throughput.
 const inputs = items.map((it) => inputOf(it.text, it.source));
@@ -95,7 +153,8 @@ const printTable = (f: Figures) => {
   console.log(`accuracy above VADER: ${((f.ours.accuracy - f.vader.accuracy) * 100).toFixed(1)} points`);
   console.log(`assets   precision ${pct(f.assets.precision)}  recall ${pct(f.assets.recall)}`);
   console.log(
-    `events   accuracy ${pct(f.eventAccuracy)}; impact Spearman ${f.impactSpearman.toFixed(3)}, MAE ${f.impactMae.toFixed(1)}`,
+    `events   accuracy ${pct(f.eventAccuracy)}; impact Spearman ${f.impactSpearman.toFixed(3)}, MAE ${f.impactMae.toFixed(1)}, ` +
+      `AUC high vs low ${f.impactAuc.toFixed(3)}; ${f.impactAt80} items ≥ 80, ${f.impactAt50} in 50-80`,
   );
 };
 console.log(`split: ${split} (${main.n} items)`);
@@ -129,14 +188,24 @@ const printLines = (name: string, f: Figures, prefix: string) => {
   line('event_accuracy', f.eventAccuracy);
   line('impact_spearman', f.impactSpearman);
   line('impact_mae', f.impactMae, 'points');
+  line('impact_auc', f.impactAuc);
+  line('impact_at_80', f.impactAt80, 'items');
   return line;
 };
 const line = printLines(split, main, '');
 line('p99_ms', percentile(times, 99), 'ms');
 line('items_per_second', itemsPerSecond, 'items/s');
 
-// The out-of-author set: the replay feed's items, labelled under the same guideline, never trained on.
+// Cross-validated over train+dev, then the held-out split and the out-of-author replay set.
 if (split !== 'replay') {
+  const cv = crossValidate([...loadSplit('train'), ...loadSplit('dev')]).results;
+  console.log(`\n5-fold cross-validation over train+dev (${cv.n} items; rules fixed, model refit per fold)`);
+  printTable(cv);
+  printLines('cv', cv, 'cv_');
+  const holdout = figuresOf(loadSplit('holdout'));
+  console.log(`\nheld-out split (data/holdout.jsonl, ${holdout.n} items, never tuned on)`);
+  printTable(holdout);
+  printLines('holdout', holdout, 'holdout_');
   const replay = figuresOf(loadSplit('replay'));
   console.log(`\nout-of-author: replay feed (data/replay.jsonl, ${replay.n} items, another author)`);
   printTable(replay);

@@ -10,8 +10,10 @@ export interface EventRule {
   type: EventType;
   trigger: RegExp;
   dir: -1 | 0 | 1;
-  /** Checked in this order: neutral, then pos, then neg. */
+  /** Checked in this order: neutral, negFirst, pos, then neg. */
   neutral?: RegExp;
+  /** A negative reading that wins over `pos` ("agrees to pay $4B in a settlement"). */
+  negFirst?: RegExp;
   pos?: RegExp;
   neg?: RegExp;
   strong: boolean;
@@ -23,19 +25,19 @@ export const EVENT_RULES: readonly EventRule[] = [
   {
     type: 'depeg',
     trigger:
-      /\bde-?peg\w*|\bpeg\b|\bwobbl\w+ (?:at|to) \$?0\.9|\b(?:stablecoin|usd\w?|dai|usde|steth)\b[^.;]{0,30}\b(?:slip|slid|fall|fell|drop|trad)\w* (?:to|at) \$?0\.[0-9]+|\bdiscount to eth\b/,
+      /\bde-?peg\w*|\bpeg\b|\bwobbl\w+ (?:at|to) \$?0\.9|\b(?:stablecoin|usd\w?|dai|usde|steth)\b[^.;]{0,30}\b(?:slip|slid|fall|fell|drop|trad)\w* (?:to|at) \$?0\.[0-9]+|\bdiscount to eth\b|\bstablecoin\b[^.;]{0,30}\b\d{2} cents\b/,
     dir: -1,
-    neutral: /\bnot a depeg\b|\bpeg (?:rock )?solid\b|\bbad quote\b|\bnormal noise\b/,
-    pos: /\bregains?\b|\brestored\b|\bback to \$?1\b|\bre-?peg/,
+    neutral: /\bnot a depeg\b|\bpeg (?:rock )?solid\b|\bbad quote\b|\bnormal noise\b|\brecover\w* within\b/,
+    pos: /\bregains?\b|\brestored\b|\bback to \$?1\b|\bre-?peg|\bback to (?:its |the )?peg\b/,
     strong: true,
   },
   {
     type: 'withdrawals_halted',
     trigger:
-      /\b(?:halt|paus|suspend|freez|froze)\w*\b[^.;]{0,40}\bwithdrawals?\b|\bwithdrawals?\b[^.;]{0,25}\b(?:halted|paused|suspended|frozen|reopen\w*|resum\w*)|\bsuspends trading, deposits and withdrawals\b/,
+      /\b(?:halt|paus|suspend|freez|froze|resum|reopen|restor)\w*\b[^.;]{0,40}\bwithdrawals?\b|\bwithdrawals?\b[^.;]{0,25}\b(?:halted|paused|suspended|frozen|reopen\w*|resum\w*)|\bsuspends trading, deposits and withdrawals\b/,
     dir: -1,
-    neutral: /\bmaintenance\b|\bnetwork upgrade\b|\bscheduled\b/,
-    pos: /\breopen\w*|\bresum\w*|\brestored\b|\bintact\b/,
+    neutral: /\bmaintenance\b|\bnetwork upgrade\b|\bscheduled\b|\bupgrade\b|\bhard fork\b/,
+    pos: /\breopen\w*|\bresum\w*|\brestored\b|\bintact\b|\blifts?\b|\blifted\b/,
     strong: true,
   },
   {
@@ -48,12 +50,21 @@ export const EVENT_RULES: readonly EventRule[] = [
     strong: true,
   },
   {
+    // Job cuts and shutdowns from a downturn: distress, bad for the market; rehiring is the reverse.
+    type: 'other',
+    trigger:
+      /\blays? off\b|\blaid off\b|\blayoffs?\b|\bcut(?:s|ting)? (?:\d+% of (?:its )?)?(?:jobs|staff|workforce|employees)\b|\bto cut \d+% of\b|\b(?:cut|cuts|cutting|shed|sheds) [\d,]+ (?:jobs|staff|employees)\b|\bshuts? down\b(?=[^.;]*\b(?:citing|after|amid|drought|losses|downturn)\b)|\bwind(?:s|ing)? down operations\b|\brehir\w*/,
+    dir: -1,
+    pos: /\brehir\w*|\bexpands?\b/,
+    strong: true,
+  },
+  {
     type: 'hack',
     trigger:
       /\bhack(?!athon)\w*|\bexploit\w*|\bdrain\w*|\bstole\b|\bstolen\b|\bsteal(?:s|ing)?\b|\bheist\b|\bbreach\w*|\bcompromised\b|\bphish\w*|\brugged\b|\brug pull\b|\bbackdoor\w*|\bhijack\w*|\battacker\b|\btheft\b|\bmalware\b|\bkey leak\b|\bsecurity incident\b|\bunauthori[sz]ed access\b|\bsupply-chain attack\b|\bkeys? [^.;]{0,40}\bleaked\b|\bbad debt\b/,
     dir: -1,
     neutral:
-      /\bi got hacked lol\b|\bpostmortem\b|\bnever been hacked\b|\bscam cost a user\b|\bmoved [^.;]{0,30}\bthrough a mixer\b/,
+      /\bi got hacked lol\b|\bpostmortem\b|\bimpersonat\w+|\bdo not share\b|\bnever been hacked\b|\bscam cost a user\b|\bmoved [^.;]{0,30}\bthrough a mixer\b/,
     pos: /\breturns? [^.;]{0,20}\bfunds\b|\baccepts? a bounty\b/,
     strong: true,
   },
@@ -71,24 +82,26 @@ export const EVENT_RULES: readonly EventRule[] = [
     trigger: /\betfs?\b|\b19b-4\b|\bs-1\b|\bibit\b|\bgbtc\b|\betha\b|\bethe\b/,
     dir: 0,
     neutral:
-      /\bflat\b|\bnet zero\b|\bnothing to see\b|\bstopped counting\b|\bignore\b|\bexpect\w* (?:the )?sec to rule\b/,
+      /\bflat\b|\bnet zero\b|\bnothing to see\b|\bnothing official\b|\bstopped counting\b|\bignore\b|\bexpect\w* (?:the )?sec to rule\b/,
+    negFirst: /\bsheds?\b|\bbleed\w*/,
     neg: /\breject\w*|\bdelay\w*|\bpostpone\w*|\bextends? review\b|\boutflows?\b|\bbleed\w*|\bwithdraw\w*|\bpushed (?:to|back)\b|\bredemptions\b/,
-    pos: /\bapprov\w*|\binflows?\b|\bfiles?\b|\bfiling\b|\bfiled\b|\blaunch\w*|\bpulls? in\b|\bgreen light\b|\bpreparing\b/,
+    pos: /\borders? (?:the )?sec to review\b|\bapprov\w*|\binflows?\b|\bpours? into\b|\btook in\b|\bfiles?\b|\bfiling\b|\bfiled\b|\blaunch\w*|\bpulls? in\b|\bgreen light\b|\bpreparing\b/,
     strong: true,
   },
   {
     type: 'listing',
     trigger: new RegExp(
-      `\\bwill list\\b|\\blists?\\b|\\blisted\\b|\\blisting\\b|\\brelist\\w*|\\blaunchpool\\b|\\bnow (?:available|live|tradable)\\b|\\bis launching on\\b|\\bis (?:now )?live on (?:${EXCHANGES})\\b|\\btrading will begin\\b|\\bgoes live on (?:${EXCHANGES})\\b|\\b(?:adds?|adding|launch\\w*|open\\w*)\\b[^.;]{0,60}\\b(?:trading|pairs?|markets?|futures|perps?|perpetual|spot|margin|support for|krw|options|copy trading|convert|earn|custody)\\b|\\bperps? (?:just )?(?:live|listed)\\b|\\bgets [^.;]{0,20}(?:futures|perps|listing)\\b|\\blands on\\b|\\b(?:perps|futures) (?:now )?on\\b|\\badded to (?:${EXCHANGES})\\b|\\badding \\$|\\bmarket support\\b|\\bspot trading live\\b`,
+      `\\bwill list\\b|\\blists?\\b|\\blisted\\b|\\blisting\\b|\\brelist\\w*|\\blaunchpool\\b|\\bnow (?:available|live|tradable)\\b|\\bis launching on\\b|\\bis (?:now )?live on (?:${EXCHANGES})\\b|\\btrading will begin\\b|\\bgoes live on (?:${EXCHANGES})\\b|\\b(?:adds?|adding|launch\\w*|open\\w*)\\b[^.;]{0,60}\\b(?:trading|pairs?|markets?|futures|perps?|perpetual|spot|margin|support for|krw|options|copy trading|convert|earn|custody)\\b|\\bperps? (?:just )?(?:live|listed)\\b|\\bgets [^.;]{0,20}(?:futures|perps|listing)\\b|\\blands on\\b|\\b(?:perps|futures) (?:now )?on\\b|\\badded to (?:${EXCHANGES})\\b|\\badding \\$|\\bmarket support\\b|\\bspot trading live\\b|\\bsupports? [^.;]{0,40}\\b(?:spot )?trading\\b`,
     ),
     dir: 1,
     neutral:
-      /\blisting fees\b|\btrading bots\b|\bleverage (?:&|and) margin tiers\b|\border types\b|\bstaking\b.*\b(?:trading unchanged|no trading changes)\b|\bwill binance list my\b|\bcopy-trading\b/,
+      /\bcollateral assets?\b|\bportfolio margin\b|\bopen interest\b|\bopens? an? \$|\blisting fees\b|\btrading bots\b|\bleverage (?:&|and) margin tiers\b|\border types\b|\bstaking\b.*\b(?:trading unchanged|no trading changes)\b|\bwill binance list my\b|\bcopy-trading\b/,
     strong: true,
   },
   {
     type: 'liquidation',
-    trigger: /\bliquidat\w+|\brekt\b|\bshort squeeze\b|\bsqueez\w+|\bshorts get wrecked\b/,
+    trigger:
+      /\bliquidat\w+|\brekt\b|\bshort squeeze\b|\bsqueez\w+|\bshorts get wrecked\b|\b(?:shorts?|longs?) (?:lose|lost|wiped|cooked|obliterated)\b|\blongs? [^.;]{0,10}\bwiped\b/,
     dir: 0,
     neutral: /\beither way\b|\bevenly\b|\bboth sides\b|\blesson learned\b/,
     pos: /\bshorts?\b/,
@@ -99,14 +112,14 @@ export const EVENT_RULES: readonly EventRule[] = [
     type: 'unlock',
     trigger: /\bunlock\w*|\bvesting\b|\bcliff\b|\blockups?\b|\bairdrop\b[^.;]{0,40}\b(?:dump|hit)/,
     dir: -1,
-    neutral: /\bpriced in\b|\bnon-event\b|\bunchanged\b/,
-    pos: /\bdelay\w*|\bpostpone\w*|\bextends?\b|\blengthens?\b|\bpushed back\b|\bcut by\b/,
+    neutral: /\bpriced in\b|\bnon-event\b|\bunchanged\b|\btracker\b|\bnothing new\b|\busual\b/,
+    pos: /\bdelay\w*|\bpostpone\w*|\bextends?\b|\blengthens?\b|\bpushed back\b|\bpushed [^.;]{0,25}\bback\b|\bcut by\b/,
     strong: true,
   },
   {
     type: 'whale_transfer',
     trigger: new RegExp(
-      `\\btransferred from\\b|\\bwhale\\b|\\bdeposit\\w* [^.;]{0,40}\\bto (?:${EXCHANGES})|\\b(?:moves?|moved|sends?|sent)\\b [^.;]{0,10}\\d[^.;]{0,40}\\b(?:to|between)\\b|\\bsells? \\d[\\d,.]*\\w* (?:btc|eth)\\b|\\bdumped\\b[^.;]{0,30}\\binto\\b|\\bexchange (?:net )?(?:outflows?|inflows?|reserves?)\\b|\\b(?:moved|sent|withdraws?) (?:from|to) an? (?:major )?exchange\\b|\\bto an? (?:major )?exchange\\b|\\bholders? distribute\\b|\\badded [\\d,]+ (?:btc|eth)\\b|\\baccumulates?\\b|\\bsold more coins\\b|\\bminers? (?:reserves?|sold|send)\\b`,
+      `\\btransferred from\\b|\\bwhale\\b|\\bdeposit\\w* [^.;]{0,40}\\bto (?:${EXCHANGES})|\\b(?:moves?|moved|sends?|sent)\\b [^.;]{0,10}\\d[^.;]{0,40}\\b(?:to|between)\\b|\\bsells? \\d[\\d,.]*\\w* (?:btc|eth)\\b|\\bdumped\\b[^.;]{0,30}\\binto\\b|\\bexchange (?:net )?(?:outflows?|inflows?|reserves?)\\b|\\bexchange \\w+ reserves?\\b|\\b(?:moved|sent|withdraws?) (?:from|to) an? (?:major )?exchange\\b|\\bto an? (?:major )?exchange\\b|\\bholders? distribute\\b|\\badded [\\d,]+ (?:btc|eth)\\b|\\baccumulates?\\b|\\bsold more coins\\b|\\bminers? (?:reserves?|sold|send)\\b`,
     ),
     dir: 0,
     neutral:
@@ -130,36 +143,38 @@ export const EVENT_RULES: readonly EventRule[] = [
   {
     type: 'outage',
     trigger:
-      /\boutage\b|\bgoes down\b|\bwent down\b|\bhalts? block production\b|\bhalt(?:s|ed)? (?:the )?network\b|\bnetwork (?:stall|halt|pause)\w*|\bstalls?\b|\bloses? finality\b|\bfinality issue\b|\bsequencer down\b|\boffline\b|\bdown again\b|\bdowntime\b|\bhalted for\b|\bconsensus (?:issue|bug|paused)\b|\bsubnet [^.;]{0,20}halted\b|\bback online\b|\bpaused \d+ min/,
+      /\boutage\b|\bgoes down\b|\bwent down\b|\bhalts? block production\b|\bhalt(?:s|ed)? (?:the )?network\b|\bnetwork (?:stall|halt|pause)\w*|\bstalls?\b|\bloses? finality\b|\bfinality issue\b|\bsequencer down\b|\boffline\b|\bdown again\b|\bdowntime\b|\bhalted for\b|\bconsensus (?:issue|bug|paused)\b|\bsubnet [^.;]{0,20}halted\b|\bback online\b|\bpaused \d+ min|\binterruption\b|\bfinality (?:is )?back\b|\b(?:app|site|website|api|infura|dapps?) (?:is |are )?down\b|\bdown for (?:many|some|all)\b|\bblocks are being produced again\b/,
     dir: -1,
     neutral: /\bresolved\b|\bno action needed\b|\bnvm\b|\bscheduled\b|\bunaffected\b/,
-    pos: /\bback online\b|\brestart complete\b/,
+    pos: /\bback online\b|\brestart complete\b|\bresum\w*|\bback up\b|\b(?:produc\w* blocks|working|up) again\b|\bpatched\b/,
     strong: true,
   },
   {
     type: 'adoption',
     trigger:
-      /\b(?:buys?|buying|bought|purchas\w*|acquires?|sells?)\b[^.;]{0,30}\b(?:bitcoin|btc|eth|ether|sol)\b|\b(?:eth|btc|sol|bitcoin|solana|\$\w+) treasury\b|\btreasury reserve\b|\bstrategic [\w ]{0,12}reserve\b|\baccepts?\b|\bpayments?\b|\btokeni[sz]ed\b|\breserve asset\b|\bholds? [\d,]+ btc\b|\bassets? under\b|\bsurpasses\b|\bnfts? (?:live|program)\b|\bcheckout\b|\bexclusive blockchain\b|\bmoves? [^.;]{0,30}\brecords to\b|\b(?:add\w*|buy\w*|hold\w*)\b[^.;]{0,20}\b(?:bitcoin|btc|ether|eth)\b[^.;]{0,20}\b(?:balance sheet|reserves?|treasury)\b|\bbitcoin reserve\b|\bcrypto payouts?\b|\b(?:stablecoin|usdc) settlement\b|\b(?:ends?|ended|winds? down|discontinu\w+|shuts? down)\b[^.;]{0,40}\b(?:pilot|platform|programme|program|points|loyalty|nfts?|web3|rewards)\b|\b(?:treasury|balance sheet) asset\b/,
+      /\b(?:buys?|buying|bought|purchas\w*|acquires?|sells?)\b[^.;]{0,30}\b(?:bitcoin|btc|eth|ether|sol)\b|\b(?:eth|btc|sol|bitcoin|solana|\$\w+) treasury\b|\btreasury reserve\b|\bstrategic [\w ]{0,12}reserve\b|\baccepts?\b|\bpayments?\b|\btokeni[sz]ed\b|\breserve asset\b|\bholds? [\d,]+ btc\b|\bassets? under (?!pressure)|\bsurpasses\b|\bnfts? (?:live|program)\b|\bcheckout\b|\bexclusive blockchain\b|\bmoves? [^.;]{0,30}\brecords to\b|\b(?:add\w*|buy\w*|hold\w*)\b[^.;]{0,20}\b(?:bitcoin|btc|ether|eth)\b[^.;]{0,20}\b(?:balance sheet|reserves?|treasury)\b|\bbitcoin reserve\b|\bcrypto payouts?\b|\b(?:stablecoin|usdc) settlement\b|\b(?:ends?|ended|winds? down|discontinu\w+|shuts? down)\b[^.;]{0,40}\b(?:pilot|platform|programme|program|points|loyalty|nfts?|web3|rewards)\b|\b(?:treasury|balance sheet) asset\b/,
     dir: 1,
-    neutral: /\bnew logo\b|\brecycled\b/,
-    neg: /\bsells?\b|\bsold\b|\bshuts? down\b|\bno plans\b|\bends?\b|\bended\b|\bwinds? down\b|\bdiscontinu\w+|\bstop\w* buying\b|\breject\w*/,
+    neutral: /\bnew logo\b|\brecycled\b|\bno change\b/,
+    neg: /\bban\b|\bsells?\b|\bsold\b|\bshuts? down\b|\bno plans\b|\bends?\b|\bended\b|\bwinds? down\b|\bdiscontinu\w+|\bstop\w* buying\b|\breject\w*/,
     strong: true,
   },
   {
     type: 'regulation',
     trigger:
-      /\bsec\b|\bcftc\b|\bdoj\b|\bregulat\w+|\bcourt\b|\bjudge\b|\blaw(?:s|makers)?\b|\bbill\b|\bcongress\b|\bsenat\w+|\btreasury\b|\bban(?:s|ned)?\b|\blawsuit\b|\bsues?\b|\bgensler\b|\bmica\b|\baml\b|\bexecutive order\b|\blegal tender\b|\blicen[cs]e\w*|\bsubpoena\b|\bprobe\b|\bclass action\b|\bcentral bank\b|\bgovernment\b|\bclarity act\b|\bwells notice\b|\bprison\b|\bguilty\b|\bsettlement\b|\btax\b|\bblock access\b|\bcaps? altcoin\b|\bfreeze\b|\bdepartment of justice\b|\bfdic\b|\bguidance\b|\bsued\b|\bunlicensed\b/,
+      /\bsec\b|\bcftc\b|\bdoj\b|\bregulat\w+|\bcourt\b|\bjudge\b|\blaw(?:s|makers)?\b|\bbill\b|\bcongress\b|\bsenat\w+|\btreasury\b(?! yields?)|\bban(?:s|ned)?\b|\blawsuit\b|\bsues?\b|\bgensler\b|\bmica\b|\baml\b|\bexecutive order\b|\blegal tender\b|\blicen[cs]e\w*|\bsubpoena\b|\bprobe\b|\bclass action\b|\bcentral bank\b|\bgovernment\b(?! shutdown)|\barrest\w*|\bdetain\w*|\bpolice\b|\bprosecutors?\b|\bsentenced\b|\bpardon\w*|\bsanction\w*|\bindict\w*|\bextradit\w*|\blegal framework\b|\bframework for\b|\bplead\w* guilty\b|\bregulators?\b|\bclarity act\b|\bwells notice\b|\bprison\b|\bguilty\b|\bsettlement\b|\btax\b|\bblock access\b|\bcaps? altcoin\b|\bfreeze\b|\bdepartment of justice\b|\bfdic\b|\bguidance\b|\bsued\b|\bunlicensed\b/,
     dir: 0,
     neutral:
       /\bhearing (?:scheduled|today)\b|\bstatus conference\b|\bno vote\b|\bmay or may not\b|\bmostly clarifications\b|\bno policy\b|\bconsultation\b|\broundtable\b|\bnot charged\b|\bhas not charged\b/,
-    pos: /\bnot a security\b|\bnot securities\b|\bcommodity\b|\bapprov\w*|\blegal tender\b|\bframework\b|\blicen[cs]es?\b|\bgrants?\b|\bpass(?:es|ed)\b|\bdismiss\w*|\bdrops? (?:its )?(?:appeal|case|lawsuit)\b|\bcloses? (?:its )?investigation\b|\bwin\b|\bsettle\w*|\blifts? (?:the )?ban\b|\bgreen light\b|\brecogni[sz]\w*|\breserve\b|\breleased\b|\bpause\b[^.;]{0,30}\bcase\b|\bcut\b|\bcutting the tax\b|\ballows?\b|\bwithdraws guidance\b|\bclear rules\b|\bconfirms regime\b|\bexemption\b|\blegalis\w+|\brelease of\b|\badvances\b|\bfinal [^.;]{0,10}rules\b/,
+    negFirst:
+      /\b(?:agrees? to pay|to pay|pays?)\b[^.;]{0,20}\$[\d.]+\s*(?:b|bn|billion|m|million)\b|\bsteps? down\b|\bresign\w*|\bpleads? guilty\b|\barrest\w*|\bdetain\w*|\bsentenced\b|\braid\w*/,
+    pos: /\bnot a security\b|\bnot securities\b|\bpardon\w*|\blifts?\b|\bunfreez\w*|\bsides? with\b|\bin favou?r of\b|\bends? (?:their |its )?(?:legal )?(?:battle|fight|case)\b|\breleased\b|\bcommodity\b|\bapprov\w*|\blegal tender\b|\bframework\b|\blicen[cs]es?\b|\bgrants?\b|\bpass(?:es|ed)\b|\bdismiss\w*|\bdrops? (?:its )?(?:appeal|case|lawsuit)\b|\bcloses? (?:its )?investigation\b|\bwin\b|\bsettle\w*|\blifts? (?:the )?ban\b|\bgreen light\b|\brecogni[sz]\w*|\breserve\b|\breleased\b|\bpause\b[^.;]{0,30}\bcase\b|\bcut\b|\bcutting the tax\b|\ballows?\b|\bwithdraws guidance\b|\bclear rules\b|\bconfirms regime\b|\bexemption\b|\blegalis\w+|\brelease of\b|\badvances\b|\bfinal [^.;]{0,10}rules\b/,
     neg: /\bban\w*|\bsues?\b|\bsued\b|\blawsuit\b|\bcharges?\b|\bcharged\b|\bfines?\b|\bprobe\b|\bsubpoena\b|\bwells notice\b|\bsecurit(?:y|ies)\b|\bunregistered\b|\bguilty\b|\bfraud\b|\bclass action\b|\border\w*\b|\bfreeze\b|\btax hike\b|\bcaps?\b|\bblock\w*|\bcrackdown\b|\bprobe\b|\bshuts? down\b|\brestrict\w*/,
     strong: true,
   },
   {
     type: 'fundraise',
     trigger:
-      /\braises? \$|\braised\b|\bseries [a-d]\b|\bseed(?: round)?\b|\bfunding rounds?\b|\bcloses? \$?\d[\w.]* (?:\w+ )?fund\b|\becosystem fund\b/,
+      /\braises? \$|\braised\b(?! to)|\bseries [a-d]\b|\bseed(?: round)?\b|\bfunding rounds?\b|\bcloses? \$?\d[\w.]* (?:\w+ )?fund\b|\becosystem fund\b/,
     dir: 1,
     neutral: /\byawn\b|\bmixed picture\b|\bflat\b/,
     strong: false,
@@ -180,7 +195,7 @@ export const EVENT_RULES: readonly EventRule[] = [
     dir: 1,
     neutral:
       /\bscheduled\b|\bon track\b|\bno date\b|\brelease notes\b|\bno decisions\b|\bjust vibes\b|\bbug fixes\b/,
-    neg: /\bdelay\w*|\bpostpone\w*|\bpushed back\b|\bfailed\b/,
+    neg: /\bdelay\w*|\bpostpone\w*|\bpushed back\b|\bfailed\b|\bpush(?:es|ed)?\b[^.;]{0,30}\b(?:again|back|next year)\b/,
     strong: false,
   },
   {
@@ -190,7 +205,9 @@ export const EVENT_RULES: readonly EventRule[] = [
     dir: 0,
     neutral:
       /\bas expected\b|\bin line\b|\bwhat to watch\b|\bthis week\b|\bsplit on\b|\beither way\b|\bmy cat\b|\bspeakers\b|\bsplit vote\b|\bbalance sheet falls\b|\bgold hits\b/,
-    pos: /\bcuts?\b|\bcool\w*|\bfalls? below\b|\bdovish\b|\bstimulus\b|\bpauses? tariffs\b|\brecord high\b|\bbeat\b|\bvs [\d.]+% expected\b|\bdumping\b|\brisk-on\b|\bbid\b|\bticks? up\b|\bboost\w*/,
+    pos: /\bcuts?\b|\bcool\w*|\bfalls? below\b|\bdovish\b|\bends? quantitative tightening\b|\byields? (?:retreat|drop|fall|ease)\w*|\bdollar (?:weak\w*|falls|slides)\b|\bstimulus\b|\bpauses? tariffs\b|\brecord high\b|\bbeat\b|\bvs [\d.]+% expected\b|\bdumping\b|\brisk-on\b|\bbid\b|\bticks? up\b|\bboost\w*/,
+    negFirst:
+      /\bno (?:rate )?cuts\b|\bdash\w* hopes\b|\b(?:just|only) one cut\b|\bfewer (?:rate )?cuts\b|\bstickier\b/,
     neg: /\bhik\w*|\braises? rates\b|\bhotter\b|\bhot\b|\bhawkish\b|\bnot confident\b|\bhigher-for-longer\b|\btariffs\b|\byields? (?:climb|spike|jump)\w*|\bspikes?\b|\bhigh\b|\bslide\b|\blower\b|\bshutdown\b|\bunwind\w*|\bstick\w+|\bpushed out\b|\bblows past\b|\bonly one cut\b|\bjust one cut\b|-\d/,
     strong: false,
   },

@@ -35,7 +35,22 @@ const MACRO_NEG =
   /\bhik\w*|\braises? rates\b|\bhot(?:ter)?\b|\bhawkish\b|\bno hurry\b|\bpared\b|\bdollar strengthens\b|\byields? (?:rise|climb|jump|spike)\w*|\byield climbs\b|\btumble\w*|\bslides?\b|\bunwind\w*|\brecession\b|\bstandoff\b|\btariffs? [^.;]{0,30}raised\b|\bpressures?\b|\bdisappoint\w*|\bdrops to the lowest\b|\bjumps \d+% after supply\b/g;
 
 /** "delays", "postponed", "pushed back": a scheduled event moved later. */
-const DELAY = /\bdelay\w*|\bpostpone\w*|\bpushed (?:back|to|out)\b|\bextends? review\b/;
+const DELAY =
+  /\bdelay\w*|\bpostpone\w*|\bpushed (?:back|to|out)\b|\bextends? review\b|\bpush(?:es|ed)?\b[^.;]{0,30}\b(?:back|again|next year)\b/;
+
+/**
+ * The way back from a bad event: recovered or returned funds, reopened withdrawals, a restarted chain,
+ * creditors paid. A hack, halt, insolvency, depeg or outage read with one of these is good news.
+ */
+const RECOVERY =
+  /\brecover(?:s|ed|ing)?\b|\breimburs\w*|\brefund\w*|\brelaunch\w*|\bresum\w*|\breopen\w*|\brestor\w*|\bback (?:up|online|to normal|to \$?1)\b|\blifts?\b|\blifted\b|\bregains?\b|\bfully covered\b|\bcovered (?:all |user |customer )?losses\b|\breturn(?:s|ed)? (?:the |all |most )?(?:\$[\d.]+\w* )?(?:stolen )?funds\b|\breturned the \$|\b(?:attacker|exploiter|hacker)'?s? funds (?:are|were) frozen\b|\bblocks (?:are being produced )?again\b|\bworking again\b|\bpatched\b|\breceiv\w+ (?:their )?(?:first )?(?:distributions?|repayments?|payouts?)\b|\bget back \d|\brepay all\b|\brepayments? within\b|\bexit chapter 11\b|\bemerg\w+ from bankruptcy\b|\bbounty\b|\bfunds back\b|\breturned so far\b|\bback to (?:its |the )?peg\b|\bis back\b/;
+const RECOVERABLE: ReadonlySet<EventType> = new Set([
+  'hack',
+  'withdrawals_halted',
+  'insolvency',
+  'depeg',
+  'outage',
+]);
 
 /** Events whose delay is bad news for holders; a delayed unlock or delisting is good news. */
 const POSITIVE_EVENTS: ReadonlySet<EventType> = new Set([
@@ -65,6 +80,9 @@ export function detectEvent(text: NormalizedText): EventMatch {
     if (rule.neutral?.test(lower)) {
       dir = 0;
       explicit = true;
+    } else if (rule.negFirst?.test(lower)) {
+      dir = -1;
+      explicit = true;
     } else if (rule.pos?.test(lower)) {
       dir = 1;
       explicit = true;
@@ -72,7 +90,7 @@ export function detectEvent(text: NormalizedText): EventMatch {
       dir = -1;
       explicit = true;
     }
-    if (rule.type === 'macro' && !rule.neutral?.test(lower)) {
+    if (rule.type === 'macro' && !rule.neutral?.test(lower) && !rule.negFirst?.test(lower)) {
       const score = (lower.match(MACRO_POS)?.length ?? 0) - (lower.match(MACRO_NEG)?.length ?? 0);
       if (score !== 0) {
         dir = score > 0 ? 1 : -1;
@@ -91,6 +109,10 @@ export function detectEvent(text: NormalizedText): EventMatch {
     if (delayed && rule.type !== 'etf' && rule.type !== 'macro') {
       if (POSITIVE_EVENTS.has(rule.type)) dir = -1;
       else if (NEGATIVE_EVENTS.has(rule.type)) dir = 1;
+    }
+    if (RECOVERABLE.has(rule.type) && dir === -1 && RECOVERY.test(lower) && !denied) {
+      dir = 1;
+      confident = !hedged;
     }
     if (denied) {
       // A denied good event removes an expected gain; a denied bad event leaves no direction (§2).

@@ -4,21 +4,24 @@ import type { EventMatch } from './events';
 import { largestUsdAmount, signedPercents } from './normalize';
 
 /**
- * Impact 0-100 from the expected move (../shared/reference/analysis.md, docs/labelling.md §3): the event
- * type's typical move, scaled by the source's authority, confirmation, the asset's size, scope and
- * amounts, then a log map (~0.5% → 15, 5% → 55, 25% → 90+).
+ * Impact 0-100, a calibrated scale (docs/labelling.md §3, README "Impact bands"): 80+ is worth an alert
+ * (a major-exchange listing or delisting, a $100M+ hack, an insolvency or withdrawal freeze, a depeg, a
+ * regulator's decision, an ETF ruling, a macro surprise); 50-80 is notable; below 50 is background. The
+ * score is a log map of the expected move: the event type's typical move (../shared/reference/analysis.md),
+ * scaled by its size (dollar amounts, % moves), the venue, the asset's size, confirmation and, least, the
+ * source's authority.
  */
 
 /** Typical move in percent for each event type, from the measured effects. */
 const TYPICAL_MOVE: Record<EventType, number> = {
   listing: 8, // +5.7% day average (Ante 2019), Binance bump median +29% intraday
   delisting: 8,
-  hack: 3, // BTC about -1.5% on exchange hacks, the hacked token far more
+  hack: 5, // BTC about -1.5% on exchange hacks, the hacked token far more; scaled by the amount
   depeg: 12,
   withdrawals_halted: 10,
   insolvency: 15,
   regulation: 4, // bans and securities treatment the most negative class (BIS 2018)
-  etf: 6, // 2017 ETF rejection: BTC -16% in minutes
+  etf: 4, // 2017 ETF rejection: BTC -16% in minutes
   partnership: 1,
   adoption: 2.5,
   upgrade: 1.5,
@@ -27,42 +30,47 @@ const TYPICAL_MOVE: Record<EventType, number> = {
   buyback_burn: 2,
   fundraise: 0.8,
   macro: 2.5,
-  liquidation: 2.5,
+  liquidation: 3,
   whale_transfer: 1.2,
   price: 2,
   other: 0.2,
 };
 
-/** Dollar amount at which the amount factor is 1, per event type. */
-const AMOUNT_REF: Partial<Record<EventType, number>> = {
-  hack: 50e6,
-  liquidation: 300e6,
-  whale_transfer: 50e6,
-  unlock: 100e6,
-  fundraise: 50e6,
-  adoption: 500e6,
-  etf: 300e6,
-  buyback_burn: 50e6,
+/** Dollar amount at which the amount factor is 1, and how steeply the amount counts, per event type. */
+const AMOUNT_REF: Partial<Record<EventType, readonly [number, number]>> = {
+  hack: [30e6, 0.45],
+  liquidation: [500e6, 0.5],
+  whale_transfer: [100e6, 0.4],
+  unlock: [100e6, 0.35],
+  fundraise: [50e6, 0.35],
+  adoption: [500e6, 0.35],
+  etf: [500e6, 0.45],
+  buyback_burn: [50e6, 0.35],
+  insolvency: [1e9, 0.25],
 };
 
-export type Authority = 'exchange' | 'outlet' | 'data' | 'social';
+/** `unknown`: an outlet or account the table does not know; it discounts little, it does not floor. */
+export type Authority = 'exchange' | 'outlet' | 'data' | 'social' | 'unknown';
 
 const AUTHORITY_FACTOR: Record<Authority, number> = {
-  exchange: 1.15,
-  outlet: 0.95,
+  exchange: 1,
+  outlet: 1,
   data: 0.85,
-  social: 0.65,
+  unknown: 0.9,
+  social: 0.75,
 };
 
 /** Exchange announcement > major outlet > on-chain data feed > tweet or chat. */
 export function sourceAuthority(sourceName: string): Authority {
   const s = sourceName.toLowerCase();
   if (
-    /announce|notice|listing|binance|coinbase|okx|bybit|upbit|kraken|bitget|bithumb|gate\.io|kucoin/.test(s)
+    /announce|notice|listing|binance|coinbase|okx|bybit|upbit|kraken|bitget|bithumb|gate\.io|kucoin|robinhood/.test(
+      s,
+    )
   ) {
     return 'exchange';
   }
-  if (/whale alert|lookonchain|arkham|nansen|glassnode|on-?chain/.test(s)) return 'data';
+  if (/whale alert|lookonchain|arkham|nansen|glassnode|on-?chain|coinglass/.test(s)) return 'data';
   if (
     /reuters|bloomberg|coindesk|the block|theblock|cointelegraph|decrypt|wsj|wall street|financial times|\bft\b|cnbc|associated press|blockworks|dl news|fortune|forbes|rss/.test(
       s,
@@ -70,37 +78,68 @@ export function sourceAuthority(sourceName: string): Authority {
   ) {
     return 'outlet';
   }
-  return 'social';
+  if (/^(?:x|twitter|telegram|reddit|discord|tg)\b|\btweet|\bchat\b|@/.test(s)) return 'social';
+  return 'unknown';
 }
 
-const RANK = new Map(SYMBOLS.map((s, i) => [s.ticker, i]));
+const RANK = new Map(SYMBOLS.map((s, i) => [s.ticker.replace(/^1000(?=[A-Z])/, ''), i]));
 
 function sizeFactor(asset: string | null, type: EventType): number {
-  if (asset === null) return type === 'hack' || type === 'other' ? 0.8 : 1;
-  const rank = RANK.get(asset) ?? 60;
-  if (rank < 2) return 0.6;
-  if (rank < 10) return 0.8;
+  if (asset === null) return type === 'other' ? 0.8 : 1;
+  const rank = RANK.get(asset) ?? 80;
+  if (rank < 2) return 0.75;
+  if (rank < 10) return 0.9;
   if (rank < 50) return 1;
-  return 1.15;
+  return 1.1;
 }
 
 function venueFactor(lower: string): number {
   if (/\b(?:binance|coinbase|upbit)\b/.test(lower)) return 1.25;
-  if (/\b(?:robinhood|revolut|kraken|gemini)\b/.test(lower)) return 0.75;
-  return 0.9;
+  if (/\b(?:okx|bybit|bithumb)\b/.test(lower)) return 0.8;
+  if (/\b(?:robinhood|revolut|kraken|gemini)\b/.test(lower)) return 0.7;
+  return 0.6;
 }
 
-/** Piecewise-linear in ln(move): the anchors of docs/labelling.md §3. */
+/** Product additions for coins already trading (margin, earn, loans, new quote pairs): far from a listing. */
+const LISTING_MINOR =
+  /\b(?:margin|borrowable|simple earn|earn products?|loans?|collateral|fiat pairs|new (?:fiat |spot )?pairs|usdc pairs|copy[- ]trading|convert|launchpool|hodler airdrops|options|trading bots|roadmap|order types|support for)\b/;
+/** A watch label or a partial removal rather than a delisting. */
+const DELISTING_MINOR =
+  /\bmonitoring tag\b|\binvestment (?:caution|warning)\b|\blimit-only\b|\bmargin pairs\b|\bstablecoin pairs\b/;
+/** Filings, collapses and freezes, as against the long tail of estates, repayments and deadlines. */
+const INSOLVENCY_CORE =
+  /\bbankrupt\w*|\binsolven\w*|\bchapter 11\b|\bliquidation\b|\bcollapses?\b|\bin default\b/;
+const INSOLVENCY_TAIL = /\bestate\b|\btrustee\b|\bcreditors?\b|\brepay\w*|\bdistribution\b|\binvestigation\b/;
+/** Percent moves of something other than a price (volume, addresses, open interest). */
+const NOT_PRICE =
+  /\bvolume\b|\baddresses\b|\bopen interest\b|\bhashrate\b|\bimbalanced\b|\bfunding\b|\bsupply\b|\btvl\b/;
+
+/** "jumps 14%", "down 9%": a price move stated beside another event. */
+const PRICE_MOVE =
+  /\b(?:jumps?|surges?|soars?|falls?|drops?|plunges?|slides?|tumbles?|rall\w*|sinks?|climbs?|rises?|gains?|up|down|rips?|dumps?|pumps?)\b[^.;\d]{0,12}[+-]?(\d+(?:\.\d+)?)%/g;
+/** A perpetual contract for a coin, without a spot market. */
+const PERP_ONLY = /\b(?:perpetual|perps?|futures|swap)\b/;
+
+/** Decisions by a regulator or a court, against or for a firm or a market. */
+const REGULATOR_DECISION =
+  /\b(?:sec|cftc|doj|justice department|court|judge|regulators?|treasury|government|prosecutors|police)\b[^.;]{0,60}\b(?:sues?|sued|charges?|charged|approv\w*|bans?|banned|dismiss\w*|drops?|rul\w+|fines?|orders?|sanctions?|arrest\w*|raid\w*|sentenc\w*|grants?|licen[cs]\w*)\b|\b(?:arrested|detained|sentenced|pleads? guilty|pardoned|bans? crypto|ban on)\b/;
+const ETF_DECISION = /\bapprov\w*|\breject\w*|\bgreen light\b|\bdenied\b/;
+const MACRO_SURPRISE =
+  /\bunexpected\w*|\bsurpris\w*|\b(?:bigger|larger|smaller|hotter|cooler|more|less|higher|lower|worse|better) than (?:expected|forecasts?|estimates)\b|\bthan forecast\b|\bmiss(?:es|ed)? (?:estimates|expectations)\b|\bbeats? (?:estimates|expectations)\b|\b\d+ basis points\b|\bhikes?\b|\bcuts rates\b|\b\d+% tariffs?\b/;
+
+/** Piecewise-linear in ln(move): the bands of docs/labelling.md §3 (~1% → 25, 4% → 60, 8% → 82). */
 const ANCHORS: readonly (readonly [number, number])[] = [
   [0.05, 0],
   [0.3, 8],
-  [0.5, 15],
-  [1, 27],
-  [2, 38],
-  [5, 55],
-  [10, 72],
-  [25, 90],
-  [50, 97],
+  [0.5, 14],
+  [1, 25],
+  [2, 40],
+  [4, 60],
+  [6, 75],
+  [8, 82],
+  [12, 88],
+  [25, 95],
+  [50, 98],
   [100, 100],
 ];
 
@@ -126,22 +165,51 @@ export interface ImpactInput {
   authority: Authority;
 }
 
+const NEGATIVE_TYPES: ReadonlySet<EventType> = new Set([
+  'hack',
+  'withdrawals_halted',
+  'insolvency',
+  'depeg',
+  'outage',
+  'delisting',
+]);
+
 /** The expected move in percent (exported so tests can check the ordering of its factors). */
 export function expectedMove({ event, lower, text, asset, assetCount, authority }: ImpactInput): number {
   let move = TYPICAL_MOVE[event.type];
-  if (event.type === 'price') {
-    const pcts = signedPercents(lower).map(Math.abs);
-    if (pcts.length > 0) move = Math.max(...pcts);
-  }
+  if (event.type === 'other' && event.dir !== 0) move = 1.5; // layoffs, shutdowns, rehiring
+  // A price move reported with the news ("XRP surges 18% after the ruling"): at least that much again.
+  const pcts = NOT_PRICE.test(lower)
+    ? []
+    : event.type === 'price'
+      ? signedPercents(lower).map((p) => Math.min(Math.abs(p), 60))
+      : [...lower.matchAll(PRICE_MOVE)].map((m) => Math.min(Number(m[1]), 60));
+  if (pcts.length > 0 && (event.type === 'price' || event.dir !== 0))
+    move =
+      event.type === 'price' ? Math.max(1, 0.4 * Math.max(...pcts)) : Math.max(move, 0.4 * Math.max(...pcts));
+  if (event.type === 'price' && NOT_PRICE.test(lower)) move = 0.8;
   if (event.type === 'listing' || event.type === 'delisting') move *= venueFactor(lower);
+  if (event.type === 'listing' && LISTING_MINOR.test(lower)) move *= 0.35;
+  // A new venue for a top-ten coin adds little to a market that is already deep.
+  if (event.type === 'listing' && asset !== null && (RANK.get(asset) ?? 80) < 10) move *= 0.6;
+  if (event.type === 'listing' && asset === null) move *= 0.5;
+  if (event.type === 'listing' && PERP_ONLY.test(lower) && !/\bspot\b/.test(lower)) move *= 0.7;
+  if (event.type === 'delisting' && DELISTING_MINOR.test(lower)) move *= 0.5;
+  if (event.type === 'insolvency' && (!INSOLVENCY_CORE.test(lower) || INSOLVENCY_TAIL.test(lower)))
+    move *= 0.35;
+  if (event.type === 'regulation' && REGULATOR_DECISION.test(lower)) move *= 2;
+  if (event.type === 'etf' && ETF_DECISION.test(lower)) move *= 2.5;
+  if (event.type === 'macro' && MACRO_SURPRISE.test(lower)) move *= 2;
   move *= AUTHORITY_FACTOR[authority];
   move *= sizeFactor(asset, event.type);
   const ref = AMOUNT_REF[event.type];
   const usd = largestUsdAmount(text);
-  if (ref !== undefined && usd > 0) move *= Math.min(3, Math.max(0.4, (usd / ref) ** 0.35));
-  if (/\b(?:largest|biggest|record|first-ever|all-time|historic)\b/.test(lower)) move *= 1.25;
+  if (ref !== undefined && usd > 0) move *= Math.min(3, Math.max(0.4, (usd / ref[0]) ** ref[1]));
+  if (/\b(?:largest|biggest|record|first-ever|all-time|historic|landmark)\b/.test(lower)) move *= 1.2;
   if (/\b(?:all crypto|entire market|crypto market|across the bloc|nationwide)\b/.test(lower)) move *= 1.2;
   if (assetCount > 2) move *= 1.1;
+  // The way back from a bad event (funds recovered, withdrawals reopened) moves less than the event.
+  if (NEGATIVE_TYPES.has(event.type) && event.dir === 1) move *= 0.45;
   if (event.hedged) move *= 0.5;
   if (event.denied) move *= 0.4;
   if (event.dir === 0 && event.type !== 'other') move *= 0.35;

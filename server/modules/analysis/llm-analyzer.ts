@@ -5,8 +5,8 @@ import {
   type AnalysisInput,
   type AnalysisResult,
 } from '../../../src/contracts/analysis';
-import { SUPPORTED_TICKERS } from './assets';
-import { SYMBOL_ALIASES } from './assets-table';
+import { COINS } from './assets';
+import { QUOTES, SYMBOL_ALIASES } from './assets-table';
 import type { LlmClient } from './llm-client';
 
 /**
@@ -45,6 +45,9 @@ export const RESPONSE_FORMAT = {
   },
 } as const;
 
+/** Recorded on every LLM result (`engine_version`); bump it with any change to the prompt or examples. */
+export const PROMPT_VERSION = 'llm-prompt-2';
+
 const SYSTEM = [
   'You analyse one crypto news item for traders and answer only with JSON matching the schema.',
   'sentiment: the expected price direction over about a day for holders of the tagged assets (or the crypto market when none), not the tone.',
@@ -52,8 +55,8 @@ const SYSTEM = [
   'negative: delistings, hacks, depegs, halted withdrawals, insolvency, bans/lawsuits, ETF rejections/outflows, outages, unlocks, hawkish macro, longs liquidated, coins sent to exchanges, a denied or delayed good event.',
   'neutral: scheduled events without surprise, chatter, explainers, transfers between unknown wallets, a denied bad rumour.',
   'Hedges ("reportedly", "considering", "rumour") keep the direction and lower the impact.',
-  'assets: exchange tickers only (BTC, ETH, SOL, 1000PEPE for PEPE, 1000SHIB for SHIB), never USDT, never exchanges; ambiguous words (link, one, near, op, not, trump the person) only when they clearly mean the coin.',
-  'impact_score 0-100 maps the expected move on a log scale: 0.5% → 15, 5% → 55, 25% → 90; weigh the event type, the source (exchange announcement > major outlet > tweet), confirmation, the asset size and amounts.',
+  'assets: the tickers of every coin the item is about (BTC, ETH, PEPE, SHIB, FTT, CEL), never a futures contract name (not 1000PEPE), never a stablecoin (USDT, USDC, DAI), never an exchange; a chain named only as where something happens ("on the Tron network") is not an asset when another coin is the subject; ambiguous words (link, one, near, op, not, ai, trump the person) only when they clearly mean the coin.',
+  "impact_score 0-100, calibrated for alerts: 80+ for a listing or delisting on a major exchange, a hack of $100M or more, an insolvency or withdrawal freeze, a stablecoin depeg, a regulator's or court's decision, an ETF approval or rejection, a macro surprise; 50-80 for notable news (smaller hacks, minor-venue listings, large unlocks, big ETF flows or liquidations); below 50 for background (partnerships, upgrades, routine notices, price chatter, opinion). The event, its size (dollar amounts, % moves) and the asset size count more than the source's name.",
   'reasoning: one sentence naming the event, the key phrase, the assets and why it matters.',
 ].join('\n');
 
@@ -64,7 +67,7 @@ const EXAMPLES: { input: string; answer: LlmAnswer }[] = [
       sentiment: 'positive',
       assets: ['JTO'],
       event_type: 'listing',
-      impact_score: 72,
+      impact_score: 86,
       reasoning:
         'Binance listing of JTO ("Will List") from the exchange itself: new listings have lifted tokens about 6% on the day on average.',
     },
@@ -114,7 +117,7 @@ export function buildRequest(input: AnalysisInput): Record<string, unknown> {
   return { messages, temperature: 0, response_format: RESPONSE_FORMAT };
 }
 
-/** `pepe`, `$SOL`, `ETHUSDT` → supported tickers; anything else is dropped. */
+/** `pepe`, `$SOL`, `ETHUSDT`, `1000PEPE` → coin tickers; stablecoins and unknown symbols are dropped. */
 export function normalizeTickers(raw: readonly string[]): string[] {
   const out: string[] = [];
   for (const r of raw) {
@@ -124,7 +127,8 @@ export function normalizeTickers(raw: readonly string[]): string[] {
       .toUpperCase()
       .replace(/[/-]?USDT$/, '');
     t = SYMBOL_ALIASES[t] ?? t;
-    if (SUPPORTED_TICKERS.has(t) && !out.includes(t)) out.push(t);
+    if (!COINS.has(t) && /^1000[A-Z]/.test(t)) t = t.slice(4);
+    if (COINS.has(t) && !QUOTES.includes(t) && !out.includes(t)) out.push(t);
   }
   return out;
 }

@@ -16,6 +16,9 @@ import { buildReasoning } from './reasoning';
  */
 export const WEIGHTS_FILE = path.join(import.meta.dirname, 'weights.json');
 
+/** Bumped whenever the rules, the coin table or the impact scale change what the engine answers. */
+export const LOCAL_ENGINE_VERSION = 'local-2';
+
 export function loadWeights(file = WEIGHTS_FILE): ModelWeights {
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as ModelWeights;
@@ -68,6 +71,7 @@ export function createLocalAnalyzer(weights: ModelWeights = loadWeights()): Loca
       reasoning: buildReasoning(event, sentiment, assets, authority),
       event_type: event.type,
       engine: 'local',
+      engine_version: LOCAL_ENGINE_VERSION,
     };
     return { result, event, modelLabel: prediction.label, modelProbs: prediction.probs };
   };

@@ -23,9 +23,20 @@ export interface TrainOptions {
   learningRate: number;
   l2: number;
   seed: number;
+  /**
+   * Added to the neutral logit at prediction time: without a rule, a headline needs clear words to be
+   * read as a move. Chosen by 5-fold cross-validation over train+dev (0 → 0.3 raised CV macro-F1).
+   */
+  neutralBias?: number;
 }
 
-export const DEFAULT_TRAIN_OPTIONS: TrainOptions = { epochs: 30, learningRate: 0.3, l2: 1e-4, seed: 7 };
+export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
+  epochs: 30,
+  learningRate: 0.3,
+  l2: 1e-4,
+  seed: 7,
+  neutralBias: 0.3,
+};
 
 export interface Prediction {
   label: Sentiment;
@@ -50,6 +61,7 @@ function argmax(p: readonly number[]): number {
 
 export class SentimentModel {
   private readonly table = new Map<number, readonly [number, number, number]>();
+  private readonly neutralBias: number;
 
   constructor(weights: ModelWeights) {
     if (weights.featureBits !== FEATURE_BITS) {
@@ -58,10 +70,11 @@ export class SentimentModel {
       );
     }
     for (const [k, w] of Object.entries(weights.weights)) this.table.set(Number(k), w);
+    this.neutralBias = weights.training.neutralBias ?? 0;
   }
 
   predict(features: readonly number[]): Prediction {
-    const z: [number, number, number] = [0, 0, 0];
+    const z: [number, number, number] = [0, this.neutralBias, 0];
     for (const f of features) {
       const w = this.table.get(f);
       if (!w) continue;

@@ -46,7 +46,9 @@ export default async function accountRoutes(app: FastifyInstance, s: AuthService
 
   app.post('/auth/devices/revoke-all', { preHandler: app.requireUser }, async (request, reply) => {
     const { userId } = principalOf(request);
-    const count = await s.sessions.forgetDevices(userId);
+    const current = await s.sessions.currentOf(cookieOf(request, REFRESH_COOKIE));
+    const keepFamily = current?.userId === userId ? current.familyId : null;
+    const count = await s.sessions.forgetDevices(userId, null, keepFamily);
     clearDeviceCookie(reply, s.cookies);
     return { message: AUTH_MESSAGES.devicesRevoked, count };
   });

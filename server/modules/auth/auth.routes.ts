@@ -8,13 +8,15 @@ import { answerSession, principalOf } from './http';
 import { AUTH_LIMIT, bodyField, limiter } from '../../plugins/rate-limit';
 import { createAuthServices } from './services';
 import twoFactorRoutes from './twofa.routes';
+import oauthRoutes from './oauth.routes';
+import web3Routes from './web3.routes';
 
 /**
  * Module auth: sign-up, the login steps, refresh, logout and auto-login here; devices and passwords in
  * account.routes.ts; 2FA in twofa.routes.ts.
  */
 export default async function authRoutes(app: FastifyInstance) {
-  const s = createAuthServices(app);
+  const s = await createAuthServices(app);
   const limits = {
     login: limiter(app, 'login', { ...AUTH_LIMIT, accountOf: (r) => bodyField(r, 'username') }),
     twoFactorLogin: limiter(app, '2fa-login', { ...AUTH_LIMIT, accountOf: (r) => bodyField(r, 'user_id') }),
@@ -39,7 +41,7 @@ export default async function authRoutes(app: FastifyInstance) {
       remember: form.remember_me ? device : null,
       device,
     });
-    if (outcome.kind === 'two-factor') return { two_factor_required: true, user_id: outcome.userId };
+    if (outcome.kind === 'two-factor') return { two_factor_required: true, user_id: outcome.challenge };
     return answerSession(reply, s, outcome.session);
   });
 
@@ -85,4 +87,6 @@ export default async function authRoutes(app: FastifyInstance) {
 
   await accountRoutes(app, s);
   await twoFactorRoutes(app, s);
+  await web3Routes(app, s);
+  await oauthRoutes(app, s);
 }

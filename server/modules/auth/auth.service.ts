@@ -2,7 +2,7 @@ import { AUTH_DETAILS, type Role } from '../../../src/contracts/auth';
 import type { Bus } from '../../plugins/bus';
 import { appError } from '../../plugins/errors';
 import type { UserRow, UsersService } from '../users/users.service';
-import { hashPassword, verifyPassword } from './crypto';
+import { hashPassword, randomToken, sha256, verifyPassword } from './crypto';
 import type { IssuedSession, RememberRequest, SessionsService } from './sessions.service';
 import type { TwoFactorService } from './twofa.service';
 
@@ -10,7 +10,9 @@ export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 export const CHALLENGE_TRIES = 5;
 
 export type LoginOutcome =
-  { kind: 'session'; session: IssuedSession } | { kind: 'two-factor'; userId: string };
+  | { kind: 'session'; session: IssuedSession }
+  /** `challenge`: the opaque token the second step presents (sent to the client as `user_id`). */
+  | { kind: 'two-factor'; challenge: string };
 
 export interface LoginInput {
   login: string;
@@ -21,7 +23,7 @@ export interface LoginInput {
   device: RememberRequest;
 }
 
-/** Sign-up and the two login steps (password, then the second factor when it is on). */
+/** Sign-up, the password step, the finish step every sign-in shares, and the second factor. */
 export class AuthService {
   constructor(
     private readonly deps: {
@@ -49,23 +51,39 @@ export class AuthService {
     const user = await this.deps.users.findByLogin(input.login);
     const ok = await verifyPassword(user?.passwordHash, input.password);
     if (user === undefined || !ok) throw appError('UNAUTHORIZED', AUTH_DETAILS.badCredentials);
+    return this.finish(user, input.remember, input.device);
+  }
+
+  /**
+   * The last step of every sign-in (password, wallet, Google, Twitter): a session, or, when the account
+   * has two-factor login on, a pending challenge that `loginTwoFactor` finishes.
+   */
+  async finish(
+    user: UserRow,
+    remember: RememberRequest | null,
+    device: RememberRequest,
+  ): Promise<LoginOutcome> {
+    // A disabled account signs in by no method at all.
+    if (user.disabledAt !== null) throw appError('UNAUTHORIZED', AUTH_DETAILS.badCredentials);
     if (user.twoFactorEnabled) {
+      const challenge = randomToken();
       await this.deps.twoFactor.repo.startChallenge({
         userId: user.id,
-        rememberMe: input.remember !== null,
-        deviceInfo: input.device.deviceInfo,
-        fingerprint: input.device.fingerprint,
+        tokenHash: sha256(challenge),
+        rememberMe: remember !== null,
+        deviceInfo: device.deviceInfo,
+        fingerprint: device.fingerprint,
         expiresAt: new Date(this.now().getTime() + CHALLENGE_TTL_MS),
       });
-      return { kind: 'two-factor', userId: user.id };
+      return { kind: 'two-factor', challenge };
     }
-    return { kind: 'session', session: await this.deps.sessions.issue(user, input.remember) };
+    return { kind: 'session', session: await this.deps.sessions.issue(user, remember) };
   }
 
   /** The second step: a pending login (5 minutes, 5 tries) finished with a TOTP or recovery code. */
-  async loginTwoFactor(userId: string, code: string): Promise<IssuedSession> {
+  async loginTwoFactor(challengeToken: string, code: string): Promise<IssuedSession> {
     const repo = this.deps.twoFactor.repo;
-    const challenge = await repo.latestChallenge(userId);
+    const challenge = await repo.challengeByToken(sha256(challengeToken));
     if (challenge === undefined || challenge.expiresAt <= this.now()) {
       throw appError('UNAUTHORIZED', AUTH_DETAILS.challengeExpired);
     }
@@ -74,6 +92,7 @@ export class AuthService {
       await repo.endChallenge(challenge.id);
       throw appError('UNAUTHORIZED', AUTH_DETAILS.challengeExpired);
     }
+    const userId = challenge.userId;
     const user = await this.deps.users.findById(userId);
     if (user === undefined || !(await this.deps.twoFactor.check(userId, code))) {
       throw appError('UNAUTHORIZED', AUTH_DETAILS.invalidCode);
@@ -87,7 +106,8 @@ export class AuthService {
 
   /** The user's role now, or null when the account is gone (refresh and auto-login read it). */
   async roleOf(userId: string): Promise<Role | null> {
-    return (await this.deps.users.findById(userId))?.role ?? null;
+    const user = await this.deps.users.findById(userId);
+    return user === undefined || user.disabledAt !== null ? null : user.role;
   }
 
   async checkPassword(userId: string, password: string): Promise<boolean> {

@@ -40,3 +40,22 @@ export function cookieOf(request: FastifyRequest, name: string): string | undefi
   const value = request.cookies[name];
   return value === undefined || value === '' ? undefined : value;
 }
+
+/** The pending Google/Twitter sign-in: Lax, because the provider's redirect back is a cross-site navigation. */
+export const OAUTH_COOKIE = 'sc_oauth';
+
+const oauthBase = (policy: CookiePolicy) =>
+  ({ httpOnly: true, sameSite: 'lax', secure: policy.secure, path: COOKIE_PATH }) as const;
+
+export function setOAuthCookie(
+  reply: FastifyReply,
+  value: string,
+  maxAgeSeconds: number,
+  policy: CookiePolicy,
+) {
+  reply.setCookie(OAUTH_COOKIE, value, { ...oauthBase(policy), maxAge: maxAgeSeconds });
+}
+
+export function clearOAuthCookie(reply: FastifyReply, policy: CookiePolicy): void {
+  reply.clearCookie(OAUTH_COOKIE, oauthBase(policy));
+}

@@ -8,7 +8,7 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
-  /** The one link the mail is about; the outbox stand-in logs it so the flow works offline. */
+  /** The one link the mail is about (a reset link holds a live token: it is never logged). */
   link: string;
 }
 
@@ -34,19 +34,19 @@ export function smtpMailer(url: string): Mailer {
 
 /**
  * The offline stand-in: each mail becomes `DATA_DIR/outbox/<time>-<id>.eml` (RFC 822, as nodemailer
- * would send it), and its link is logged so a person running the server can follow it.
+ * would send it, owner-only). The log names the file, never the link: a reset link is a live credential.
  */
 export function outboxMailer(dataDir: string, log: FastifyBaseLogger): Mailer {
   const dir = path.join(dataDir, 'outbox');
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'outbox',
-    async send({ to, subject, text, link }) {
+    async send({ to, subject, text }) {
       const info = await transport.sendMail({ from: FROM, to, subject, text });
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
-      log.info({ to, file, link }, `mail written to the outbox: ${subject}`);
+      log.info({ file }, `mail written to the outbox: ${subject}`);
     },
     close: () => transport.close(),
   };

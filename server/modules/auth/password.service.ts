@@ -52,7 +52,7 @@ export class PasswordService {
   /** Mails a reset link when the email has an account; the answer is the same either way. */
   async forgot(email: string): Promise<string> {
     const user = await this.deps.users.findByEmail(email);
-    if (user !== undefined) {
+    if (user?.email != null) {
       const token = randomToken();
       await this.resets.insert(user.id, sha256(token), new Date(this.now().getTime() + RESET_TTL_MS));
       const link = `${this.deps.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;

@@ -1,11 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { UsersService } from '../users/users.service';
+import { adminPolicy, UsersService } from '../users/users.service';
+import type { PublicClient } from 'viem';
 import { AuthService } from './auth.service';
 import type { CookiePolicy } from './cookies';
 import { outboxMailer, smtpMailer, type Mailer } from './mailer';
 import { PasswordService } from './password.service';
 import { SessionsService } from './sessions.service';
 import { TwoFactorService } from './twofa.service';
+import { IdentityService } from './identity.service';
+import { OAuthService } from './oauth.service';
+import { Web3Service } from './web3.service';
 
 export interface AuthServices {
   users: UsersService;
@@ -15,19 +19,54 @@ export interface AuthServices {
   passwords: PasswordService;
   mailer: Mailer;
   cookies: CookiePolicy;
+  identities: IdentityService;
+  web3: Web3Service;
+  oauth: OAuthService;
 }
 
 /** The auth module's services over the app's shared parts; reports which mailer is in use. */
-export function createAuthServices(app: FastifyInstance): AuthServices {
+/** A mainnet JSON-RPC client (loaded only when ETH_RPC_URL is set: viem's chain list is large). */
+async function mainnetClient(url: string): Promise<PublicClient> {
+  const [{ createPublicClient, http }, { mainnet }] = await Promise.all([
+    import('viem'),
+    import('viem/chains'),
+  ]);
+  return createPublicClient({ chain: mainnet, transport: http(url, { timeout: 10_000 }) });
+}
+
+export async function createAuthServices(app: FastifyInstance): Promise<AuthServices> {
   const db = app.database.db;
   const { config } = app;
-  const users = new UsersService(db, config.ADMIN_EMAILS);
+  const users = new UsersService(db, adminPolicy(config));
   const sessions = new SessionsService(db, app.accessTokens);
+  app.accountGate.sessionEnded = (familyId) => sessions.ended(familyId);
   const twoFactor = new TwoFactorService(db, app.secrets, users);
   const mailer = config.SMTP_URL ? smtpMailer(config.SMTP_URL) : outboxMailer(config.DATA_DIR, app.log);
   app.health.report('mail', mailer.kind);
   app.addHook('onClose', async () => mailer.close());
+  const identities = new IdentityService(db, adminPolicy(config));
+  const rpc = config.ETH_RPC_URL ? await mainnetClient(config.ETH_RPC_URL) : null;
+  const google =
+    config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
+      ? {
+          clientId: config.GOOGLE_CLIENT_ID,
+          clientSecret: config.GOOGLE_CLIENT_SECRET,
+          issuer: config.GOOGLE_ISSUER,
+        }
+      : null;
+  const twitter =
+    config.TWITTER_CLIENT_ID && config.TWITTER_CLIENT_SECRET
+      ? {
+          clientId: config.TWITTER_CLIENT_ID,
+          clientSecret: config.TWITTER_CLIENT_SECRET,
+          authorizeUrl: config.TWITTER_AUTHORIZE_URL,
+          apiUrl: config.TWITTER_API_URL,
+        }
+      : null;
   return {
+    identities,
+    web3: new Web3Service({ identities, publicUrl: config.PUBLIC_URL, rpc }),
+    oauth: new OAuthService({ publicUrl: config.PUBLIC_URL, google, twitter }, app.secrets, identities),
     users,
     sessions,
     twoFactor,

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNotNull, isNull, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, isNull, ne, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { refreshTokens, rememberedDevices, type StoredDeviceInfo } from '../../db/schema';
 
@@ -35,35 +35,82 @@ export class SessionsRepo {
     return rows.length === 1;
   }
 
-  async revokeFamily(familyId: string, at: Date): Promise<void> {
+  /** Runs `work` in one transaction, with a repo bound to it. */
+  async transaction<T>(work: (repo: SessionsRepo) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => work(new SessionsRepo(tx)));
+  }
+
+  /**
+   * Row-locks every token of a family (in id order) until the transaction ends. Rotation and revocation
+   * both take this lock first, so a revocation either sees the successor a rotation inserted, or the
+   * rotation sees the revocation: a family is never revoked around a live token.
+   */
+  async lockFamily(familyId: string): Promise<void> {
     await this.db
-      .update(refreshTokens)
-      .set({ revokedAt: at })
-      .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+      .select({ id: refreshTokens.id })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.familyId, familyId))
+      .orderBy(asc(refreshTokens.id))
+      .for('update');
+  }
+
+  /** True when any token of the family was revoked: the family is dead. */
+  async familyRevoked(familyId: string): Promise<boolean> {
+    const rows = await this.db
+      .select({ id: refreshTokens.id })
+      .from(refreshTokens)
+      .where(and(eq(refreshTokens.familyId, familyId), isNotNull(refreshTokens.revokedAt)))
+      .limit(1);
+    return rows.length > 0;
+  }
+
+  /** Revokes one family; call inside a transaction that holds `lockFamily`. */
+  async revokeFamily(familyId: string, at: Date): Promise<void> {
+    await this.revokeWhere(eq(refreshTokens.familyId, familyId), at);
   }
 
   /** Revokes the families started by a user's devices: one device, or all but `keep`. */
-  async revokeDeviceFamilies(userId: string, device: { only: string } | { keep: string | null }, at: Date) {
-    const conditions = [eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)];
+  async revokeDeviceFamilies(
+    userId: string,
+    device: { only: string } | { keep: string | null },
+    at: Date,
+    keepFamily: string | null = null,
+  ) {
+    const conditions = [eq(refreshTokens.userId, userId)];
+    if (keepFamily !== null) conditions.push(ne(refreshTokens.familyId, keepFamily));
     if ('only' in device) conditions.push(eq(refreshTokens.deviceId, device.only));
     else {
       conditions.push(isNotNull(refreshTokens.deviceId));
       if (device.keep !== null) conditions.push(ne(refreshTokens.deviceId, device.keep));
     }
-    await this.db
-      .update(refreshTokens)
-      .set({ revokedAt: at })
-      .where(and(...conditions));
+    await this.revokeWhere(and(...conditions), at);
   }
 
   /** Revokes every family of a user except `keepFamily` (null: all of them). */
   async revokeUserFamilies(userId: string, keepFamily: string | null, at: Date): Promise<void> {
-    const conditions = [eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)];
+    const conditions = [eq(refreshTokens.userId, userId)];
     if (keepFamily !== null) conditions.push(ne(refreshTokens.familyId, keepFamily));
-    await this.db
-      .update(refreshTokens)
-      .set({ revokedAt: at })
-      .where(and(...conditions));
+    await this.revokeWhere(and(...conditions), at);
+  }
+
+  /**
+   * Revokes the whole families of the tokens matching `where`. The rows are locked first, in their own
+   * statement, so the update (a later snapshot) also covers a successor a concurrent rotation inserted.
+   */
+  private async revokeWhere(where: SQL | undefined, at: Date): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const families = await tx
+        .selectDistinct({ familyId: refreshTokens.familyId })
+        .from(refreshTokens)
+        .where(and(where, isNull(refreshTokens.revokedAt)));
+      for (const { familyId } of families.sort((a, b) => a.familyId.localeCompare(b.familyId))) {
+        await new SessionsRepo(tx).lockFamily(familyId);
+        await tx
+          .update(refreshTokens)
+          .set({ revokedAt: at })
+          .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+      }
+    });
   }
 
   async insertDevice(row: {

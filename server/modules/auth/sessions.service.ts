@@ -9,6 +9,17 @@ import { SessionsRepo } from './sessions.repo';
 
 export const REFRESH_TTL_MS = 7 * 24 * 3600 * 1000;
 export const DEVICE_TTL_MS = 30 * 24 * 3600 * 1000;
+/**
+ * How long a just-rotated refresh token still buys a sibling in its family: two tabs that refreshed at
+ * the same moment both stay signed in. Presented later, it is reuse and revokes the family.
+ */
+export const ROTATION_GRACE_MS = 10 * 1000;
+
+/** Points where a test can hold a rotation or a revocation to order concurrent events. */
+export interface SessionHooks {
+  /** Called while a refresh holds its family's lock, before it decides. */
+  familyLocked?: () => Promise<void>;
+}
 
 /** What a login, a refresh or an auto-login hands back to the route, which turns it into cookies. */
 export interface IssuedSession {
@@ -39,6 +50,7 @@ export class SessionsService {
     db: Db,
     private readonly tokens: AccessTokens,
     private readonly now: () => Date = () => new Date(),
+    private readonly hooks: SessionHooks = {},
   ) {
     this.repo = new SessionsRepo(db);
   }
@@ -74,10 +86,11 @@ export class SessionsService {
     familyId: string,
     deviceId: string | null,
     persistent: boolean,
+    repo: SessionsRepo = this.repo,
   ): Promise<IssuedSession> {
     const refreshToken = randomToken();
     const refreshExpiresAt = new Date(this.now().getTime() + REFRESH_TTL_MS);
-    await this.repo.insertRefresh({
+    await repo.insertRefresh({
       userId: user.id,
       familyId,
       deviceId,
@@ -85,27 +98,47 @@ export class SessionsService {
       persistent,
       expiresAt: refreshExpiresAt,
     });
-    const accessToken = await this.tokens.sign({ userId: user.id, role: user.role });
+    const accessToken = await this.tokens.sign({ userId: user.id, role: user.role, familyId });
     return { accessToken, refreshToken, persistent, refreshExpiresAt };
   }
 
   /**
-   * `POST /auth/refresh`: exchanges a refresh token for a new pair. A token that was already rotated
-   * revokes its family. `roleOf` reads the user's current role (and fails for a deleted user).
+   * `POST /auth/refresh`: exchanges a refresh token for a new pair, in one transaction holding the
+   * family's row locks. A token rotated less than `ROTATION_GRACE_MS` ago buys a sibling (a second tab's
+   * simultaneous refresh); presented later it revokes its family. `roleOf` reads the user's current role
+   * (and fails for a deleted user).
    */
   async refresh(presented: string, roleOf: (userId: string) => Promise<Role | null>): Promise<IssuedSession> {
-    const now = this.now();
-    const row = await this.repo.findRefresh(sha256(presented));
-    if (row === undefined || row.revokedAt !== null || row.expiresAt <= now) {
-      throw appError('UNAUTHORIZED', AUTH_DETAILS.invalidRefresh);
-    }
-    if (row.rotatedAt !== null || !(await this.repo.markRotated(row.id, now))) {
-      await this.repo.revokeFamily(row.familyId, now);
-      throw appError('UNAUTHORIZED', AUTH_DETAILS.refreshReused);
-    }
-    const role = await roleOf(row.userId);
-    if (role === null) throw appError('UNAUTHORIZED', AUTH_DETAILS.invalidRefresh);
-    return this.addToken({ id: row.userId, role }, row.familyId, row.deviceId, row.persistent);
+    const hash = sha256(presented);
+    const seen = await this.repo.findRefresh(hash);
+    const role = seen === undefined ? null : await roleOf(seen.userId);
+    if (seen === undefined || role === null) throw appError('UNAUTHORIZED', AUTH_DETAILS.invalidRefresh);
+    const outcome = await this.repo.transaction(async (repo) => {
+      await repo.lockFamily(seen.familyId);
+      await this.hooks.familyLocked?.();
+      const now = this.now();
+      const row = await repo.findRefresh(hash);
+      if (row === undefined || row.revokedAt !== null || row.expiresAt <= now) {
+        return { failure: AUTH_DETAILS.invalidRefresh };
+      }
+      if (await repo.familyRevoked(row.familyId)) return { failure: AUTH_DETAILS.invalidRefresh };
+      const fresh = row.rotatedAt === null && (await repo.markRotated(row.id, now));
+      if (!fresh && (row.rotatedAt === null || now.getTime() - row.rotatedAt.getTime() > ROTATION_GRACE_MS)) {
+        await repo.revokeFamily(row.familyId, now);
+        return { failure: AUTH_DETAILS.refreshReused };
+      }
+      return {
+        session: await this.addToken(
+          { id: row.userId, role },
+          row.familyId,
+          row.deviceId,
+          row.persistent,
+          repo,
+        ),
+      };
+    });
+    if ('failure' in outcome) throw appError('UNAUTHORIZED', outcome.failure);
+    return outcome.session;
   }
 
   /** `POST /auth/auto-login`: a new family from a remembered device's token. */
@@ -116,6 +149,11 @@ export class SessionsService {
     if (device === undefined || role === null) throw appError('UNAUTHORIZED', AUTH_DETAILS.unknownDevice);
     await this.repo.touchDevice(device.id, now);
     return this.startFamily({ id: device.userId, role }, device.id, true);
+  }
+
+  /** True once a sign-in was logged out or revoked: its access tokens stop working too. */
+  ended(familyId: string): Promise<boolean> {
+    return this.repo.familyRevoked(familyId);
   }
 
   /** The family and device a refresh token belongs to, if it is still live. */
@@ -156,9 +194,16 @@ export class SessionsService {
     return this.repo.deleteDevice(userId, deviceId);
   }
 
-  /** Forgets every device of a user (but `keep`), with their refresh families; answers how many. */
-  async forgetDevices(userId: string, keep: string | null = null): Promise<number> {
-    await this.repo.revokeDeviceFamilies(userId, { keep }, this.now());
+  /**
+   * Forgets every device of a user (but `keep`), with their refresh families (but `keepFamily`, the
+   * sign-in asking, which goes on as a session that is not remembered); answers how many.
+   */
+  async forgetDevices(
+    userId: string,
+    keep: string | null = null,
+    keepFamily: string | null = null,
+  ): Promise<number> {
+    await this.repo.revokeDeviceFamilies(userId, { keep }, this.now(), keepFamily);
     return (await this.repo.deleteDevices(userId, keep)).length;
   }
 

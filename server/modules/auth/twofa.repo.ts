@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { loginChallenges, recoveryCodes, twoFactor, type StoredDeviceInfo } from '../../db/schema';
 
@@ -71,6 +71,7 @@ export class TwoFactorRepo {
   /** A new pending 2FA login; earlier ones of the same user are dropped. */
   async startChallenge(row: {
     userId: string;
+    tokenHash: string;
     rememberMe: boolean;
     deviceInfo: StoredDeviceInfo;
     fingerprint: string;
@@ -80,13 +81,11 @@ export class TwoFactorRepo {
     await this.db.insert(loginChallenges).values(row);
   }
 
-  async latestChallenge(userId: string): Promise<ChallengeRow | undefined> {
+  async challengeByToken(tokenHash: string): Promise<ChallengeRow | undefined> {
     const [row] = await this.db
       .select()
       .from(loginChallenges)
-      .where(eq(loginChallenges.userId, userId))
-      .orderBy(desc(loginChallenges.createdAt))
-      .limit(1);
+      .where(eq(loginChallenges.tokenHash, tokenHash));
     return row;
   }
 

@@ -3,6 +3,7 @@ import { every, type Disposer } from './clock';
 import {
   HUB_DEFAULTS,
   parseClientFrame,
+  unknownSymbolsDetail,
   type HubClient,
   type HubFeed,
   type HubOptions,
@@ -33,7 +34,7 @@ export class PriceHub {
   private dirty = new Set<string>();
   private readonly charts = new Map<string, ChartFeed>();
   private readonly disposers: Disposer[] = [];
-  readonly stats = { droppedSlow: 0, droppedDead: 0, frames: 0 };
+  readonly stats = { droppedSlow: 0, droppedDead: 0, droppedFlood: 0, frames: 0 };
 
   constructor(
     private readonly feed: HubFeed,
@@ -65,7 +66,18 @@ export class PriceHub {
   }
 
   connect(socket: PeerSocket): HubClient {
-    const client: HubClient = { socket, all: false, symbols: new Set(), key: '', chart: null, alive: true };
+    const client: HubClient = {
+      socket,
+      all: false,
+      symbols: new Set(),
+      key: '',
+      chart: null,
+      alive: true,
+      tokens: this.o.messageBurst,
+      refilledAt: this.o.clock.now(),
+      ignored: 0,
+      warnedAt: -Infinity,
+    };
     this.clients.add(client);
     this.send(client, {
       type: 'hello',
@@ -85,8 +97,37 @@ export class PriceHub {
     client.alive = true;
   }
 
+  /**
+   * Whether a client may send one more request now. Over its rate the request is ignored, with one error
+   * frame a second at most; a client that keeps going is disconnected, so no client can make the server
+   * do work (or write frames) faster than its rate, however fast it reads.
+   */
+  private admit(client: HubClient): boolean {
+    const now = this.o.clock.now();
+    const rate = this.o.messagesPerSecond / 1000;
+    client.tokens = Math.min(this.o.messageBurst, client.tokens + (now - client.refilledAt) * rate);
+    client.refilledAt = now;
+    if (client.tokens >= 1) {
+      client.tokens -= 1;
+      client.ignored = 0;
+      return true;
+    }
+    client.ignored += 1;
+    if (client.ignored >= this.o.maxIgnoredMessages) {
+      this.drop(client, 'flood');
+    } else if (now - client.warnedAt >= 1000) {
+      client.warnedAt = now;
+      this.send(client, {
+        type: 'error',
+        detail: `Too many requests: at most ${this.o.messagesPerSecond} a second. This one was ignored.`,
+      });
+    }
+    return false;
+  }
+
   /** One text frame from a client. */
   receive(client: HubClient, text: string): void {
+    if (!this.clients.has(client) || !this.admit(client)) return;
     const req = parseClientFrame(text);
     if (typeof req === 'string') {
       this.send(client, { type: 'error', detail: req });
@@ -108,11 +149,22 @@ export class PriceHub {
       return;
     }
     const known: string[] = [];
+    const unknown: string[] = [];
     for (const raw of req.symbols) {
       const info = this.feed.find(raw);
-      if (info === undefined)
-        this.send(client, { type: 'error', detail: `Unknown symbol: ${raw.toUpperCase()}.` });
+      if (info === undefined) unknown.push(raw);
       else known.push(info.symbol);
+    }
+    if (unknown.length > 0) this.send(client, { type: 'error', detail: unknownSymbolsDetail(unknown) });
+    if (req.op === 'subscribe') {
+      const after = new Set([...client.symbols, ...known]);
+      if (after.size > this.o.maxSymbolsPerClient) {
+        this.send(client, {
+          type: 'error',
+          detail: `At most ${this.o.maxSymbolsPerClient} symbols per connection; subscribe to "*" for every symbol.`,
+        });
+        return;
+      }
     }
     for (const s of known) {
       if (req.op === 'subscribe') client.symbols.add(s);
@@ -235,12 +287,17 @@ export class PriceHub {
     return false;
   }
 
-  private drop(client: HubClient, reason: 'slow' | 'dead'): void {
+  private drop(client: HubClient, reason: 'slow' | 'dead' | 'flood'): void {
     if (reason === 'slow') this.stats.droppedSlow += 1;
-    else this.stats.droppedDead += 1;
+    else if (reason === 'dead') this.stats.droppedDead += 1;
+    else this.stats.droppedFlood += 1;
     this.o.onDrop?.(reason);
     this.disconnect(client);
-    client.socket.terminate();
+    if (reason === 'flood' && client.socket.close !== undefined) {
+      client.socket.close(1008, 'Too many requests.');
+    } else {
+      client.socket.terminate();
+    }
   }
 
   private send(client: HubClient, message: PriceSocketMessage): void {

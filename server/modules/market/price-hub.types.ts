@@ -1,5 +1,6 @@
 import {
   PriceSocketRequest,
+  SYMBOLS_PER_REQUEST,
   type Candle,
   type FeedStatus,
   type Interval,
@@ -16,6 +17,8 @@ export interface PeerSocket {
   send(data: string): void;
   /** Drops the connection at once, without waiting for queued data. */
   terminate(): void;
+  /** Closes with a WebSocket close code and reason (1008 for a client that breaks the rules). */
+  close?(code: number, reason: string): void;
   ping?(): void;
 }
 
@@ -35,7 +38,15 @@ export interface HubOptions {
   heartbeatMs?: number;
   /** A client whose unsent data exceeds this is dropped instead of buffered without bound. */
   maxBufferedBytes?: number;
-  onDrop?(reason: 'slow' | 'dead'): void;
+  /** Requests a client may send per second on average (a token bucket)… */
+  messagesPerSecond?: number;
+  /** …and in one burst. Requests beyond it are not answered; one error says so, once a second. */
+  messageBurst?: number;
+  /** A client that keeps sending this many requests past its limit is disconnected. */
+  maxIgnoredMessages?: number;
+  /** Symbols one connection may follow by name (`"*"` follows all of them at no cost). */
+  maxSymbolsPerClient?: number;
+  onDrop?(reason: 'slow' | 'dead' | 'flood'): void;
 }
 
 /** A client's text frame as a request, or the error detail to answer. */
@@ -47,10 +58,34 @@ export function parseClientFrame(text: string): PriceSocketRequest | string {
     return 'Messages must be JSON.';
   }
   const parsed = PriceSocketRequest.safeParse(json);
-  return parsed.success ? parsed.data : 'Unknown request: expected op subscribe, unsubscribe or candles.';
+  if (parsed.success) return parsed.data;
+  const symbols = (json as { symbols?: unknown } | null)?.symbols;
+  if (Array.isArray(symbols) && symbols.length > SYMBOLS_PER_REQUEST) {
+    return `At most ${SYMBOLS_PER_REQUEST} symbols in one request.`;
+  }
+  return 'Unknown request: expected op subscribe, unsubscribe or candles.';
 }
 
-export const HUB_DEFAULTS = { flushMs: 250, heartbeatMs: 15_000, maxBufferedBytes: 1024 * 1024 } as const;
+export const HUB_DEFAULTS = {
+  flushMs: 250,
+  heartbeatMs: 15_000,
+  maxBufferedBytes: 1024 * 1024,
+  messagesPerSecond: 10,
+  messageBurst: 20,
+  maxIgnoredMessages: 200,
+  maxSymbolsPerClient: 200,
+} as const;
+
+/** How many unknown symbols one error frame names before it says "and N more". */
+export const UNKNOWN_LISTED = 5;
+
+/** The one error frame for a request that named unknown symbols. */
+export function unknownSymbolsDetail(unknown: readonly string[]): string {
+  const names = unknown.slice(0, UNKNOWN_LISTED).map((s) => s.toUpperCase());
+  if (unknown.length === 1) return `Unknown symbol: ${names[0]}.`;
+  const more = unknown.length > UNKNOWN_LISTED ? ` and ${unknown.length - UNKNOWN_LISTED} more` : '';
+  return `Unknown symbols: ${names.join(', ')}${more}.`;
+}
 
 export interface HubClient {
   readonly socket: PeerSocket;
@@ -60,4 +95,10 @@ export interface HubClient {
   key: string;
   chart: string | null;
   alive: boolean;
+  /** Requests the client may still send now (refilled over time), and when it was last refilled. */
+  tokens: number;
+  refilledAt: number;
+  /** Requests ignored in a row for being over the limit, and when the client was last told so. */
+  ignored: number;
+  warnedAt: number;
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SourceState, StreamStatus } from '../../../src/contracts/signals';
+import { bearerToken } from '../../plugins/auth-guard';
 import { createAnalyzer } from '../analysis/analysis.service';
 import { registerMediaRoutes } from './media.routes';
 import { NewsRepo } from './news.repo';
@@ -48,6 +49,8 @@ export default fp(
     });
     const warmed = await service.warmUp();
     if (warmed > 0) log.info({ stories: warmed }, 'recent stories loaded for clustering');
+    const resumed = await service.resumeUnfinished();
+    if (resumed > 0) log.info({ signals: resumed }, 'unfinished analyses re-queued');
 
     const stream = new SignalStream({ clock, onDrop: () => log.info('slow stream client dropped') });
     const sources = new SourceManager(buildSources(app.config), {
@@ -68,9 +71,11 @@ export default fp(
     });
 
     stream.start(await service.headRev());
-    const unsubscribe = app.bus.subscribe('signal.published', ({ rev, signal }) =>
-      stream.publish(rev, signal),
-    );
+    // The public stream leaves out the items of premium sources; Premium accounts get them in the history.
+    const premiumSources = new Set<string>(app.config.PREMIUM_NEWS_SOURCES);
+    const unsubscribe = app.bus.subscribe('signal.published', ({ rev, signal }) => {
+      if (!premiumSources.has(signal.source)) stream.publish(rev, signal);
+    });
 
     const cache = new ImageCache(
       path.join(app.config.DATA_DIR, 'image-cache'),
@@ -87,6 +92,12 @@ export default fp(
       stream,
       status,
       webhook: { enabled: app.config.NEWS_SOURCES.includes('webhook'), token: app.config.INGEST_TOKEN },
+      premiumSources: [...premiumSources],
+      viewerIsPremium: async (request) => {
+        const token = bearerToken(request);
+        const principal = token === null ? null : await app.accessTokens.verify(token);
+        return principal !== null && (await app.plans.planOf(principal.userId)) === 'premium';
+      },
     });
     registerMediaRoutes(app, proxy);
     sources.start();

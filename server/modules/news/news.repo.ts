@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lt, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { SignalsQuery } from '../../../src/contracts/signals';
 import type { AlsoReportedBy } from '../../../src/contracts/signals';
 import type { Db } from '../../db/client';
@@ -66,13 +66,24 @@ export class NewsRepo {
       .limit(limit);
   }
 
+  /** Completes a signal still `analyzing`; null when it was not (done already, by this node or another). */
   async complete(id: number, analysis: AnalysisColumns): Promise<SignalRow | null> {
     const [row] = await this.db
       .update(signals)
       .set({ ...analysis, status: 'completed', rev: nextRev })
-      .where(eq(signals.id, id))
+      .where(and(eq(signals.id, id), eq(signals.status, 'analyzing')))
       .returning();
     return row ?? null;
+  }
+
+  /** Signals stored but never analysed (the process stopped in between), oldest first. */
+  async unfinished(limit: number): Promise<SignalRow[]> {
+    return this.db
+      .select()
+      .from(signals)
+      .where(eq(signals.status, 'analyzing'))
+      .orderBy(asc(signals.id))
+      .limit(limit);
   }
 
   async addAlsoReported(id: number, entry: AlsoReportedBy): Promise<SignalRow | null> {
@@ -87,9 +98,10 @@ export class NewsRepo {
     return row ?? null;
   }
 
-  /** Newest first, with the history filters. */
-  async list(query: SignalsQuery): Promise<SignalRow[]> {
+  /** Newest first, with the history filters; `hidden` sources are left out (premium ones for free users). */
+  async list(query: SignalsQuery, hidden: readonly string[] = []): Promise<SignalRow[]> {
     const where: SQL[] = [];
+    if (hidden.length > 0) where.push(notInArray(signals.source, [...hidden]));
     if (query.before !== undefined) where.push(lt(signals.id, Number(query.before)));
     if (query.asset !== undefined)
       where.push(sql`${signals.assets} @> ${JSON.stringify([query.asset])}::jsonb`);
@@ -112,6 +124,45 @@ export class NewsRepo {
       .orderBy(desc(signals.rev))
       .limit(limit);
     return rows.reverse();
+  }
+
+  /** Completed signals changed after `rev`, oldest change first: what a cursor consumer reads next. */
+  async completedAfter(rev: number, limit: number): Promise<SignalRow[]> {
+    return this.db
+      .select()
+      .from(signals)
+      .where(and(gt(signals.rev, rev), eq(signals.status, 'completed')))
+      .orderBy(asc(signals.rev))
+      .limit(limit);
+  }
+
+  /** Completed signals received in `[from, to)`, oldest first (the rules' backtest). */
+  async completedBetween(from: Date, to: Date, limit: number): Promise<SignalRow[]> {
+    return this.db
+      .select()
+      .from(signals)
+      .where(and(eq(signals.status, 'completed'), gte(signals.receivedAt, from), lt(signals.receivedAt, to)))
+      .orderBy(asc(signals.receivedAt))
+      .limit(limit);
+  }
+
+  async oldestReceived(): Promise<Date | null> {
+    const [row] = await this.db.select({ at: sql<string | null>`min(${signals.receivedAt})` }).from(signals);
+    return row?.at ? new Date(row.at) : null;
+  }
+
+  /** Signals stored per source: in all, and received since `since`. */
+  async countsBySource(since: Date): Promise<{ source: string; total: number; recent: number }[]> {
+    const rows = await this.db
+      .select({
+        source: signals.source,
+        total: sql<string>`count(*)`,
+        recent: sql<string>`count(*) filter (where ${signals.receivedAt} >= ${since.toISOString()})`,
+      })
+      .from(signals)
+      .groupBy(signals.source)
+      .orderBy(asc(signals.source));
+    return rows.map((r) => ({ source: r.source, total: Number(r.total), recent: Number(r.recent) }));
   }
 
   async headRev(): Promise<number> {

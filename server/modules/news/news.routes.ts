@@ -21,6 +21,10 @@ export interface NewsRouteDeps {
   stream: SignalStream;
   status: (cursor: number, resumed: number) => StreamStatus;
   webhook: { enabled: boolean; token: string | undefined };
+  /** Sources whose items reach Premium accounts only (`PREMIUM_NEWS_SOURCES`). */
+  premiumSources: readonly string[];
+  /** Whether the request carries the token of a Premium account (no token: no). */
+  viewerIsPremium: (request: FastifyRequest) => Promise<boolean>;
 }
 
 /** `Last-Event-ID` (header, or `lastEventId` in the query for clients that cannot set headers). */
@@ -36,7 +40,13 @@ function resumeCursor(request: FastifyRequest): number | null {
 export function registerNewsRoutes(app: FastifyInstance, deps: NewsRouteDeps): void {
   const { service, stream } = deps;
 
-  app.get('/signals', async (request) => service.list(parseRequest(SignalsQuery, request.query, 'query')));
+  // The history is public; the items of premium sources are in it only for a Premium account's token.
+  app.get('/signals', async (request) => {
+    const query = parseRequest(SignalsQuery, request.query, 'query');
+    const hidden =
+      deps.premiumSources.length > 0 && !(await deps.viewerIsPremium(request)) ? deps.premiumSources : [];
+    return service.list(query, hidden);
+  });
 
   const expected = deps.webhook.token === undefined ? null : sha(deps.webhook.token);
   const checkToken = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -109,7 +119,11 @@ export function registerNewsRoutes(app: FastifyInstance, deps: NewsRouteDeps): v
       dispose?.();
     });
     try {
-      dispose = await stream.connect(res, deps.status, cursor, (rev) => service.changedSince(rev, 50));
+      // The stream is public: a resume replays what anyone may see, like the live frames.
+      const premium = new Set(deps.premiumSources);
+      dispose = await stream.connect(res, deps.status, cursor, async (rev) =>
+        (await service.changedSince(rev, 50)).filter((c) => !premium.has(c.signal.source)),
+      );
     } catch (err) {
       request.log.warn({ err }, 'stream resume failed');
       res.destroy();

@@ -28,6 +28,9 @@ export interface NewsServiceDeps {
 const reporterKey = (sourceName: string, username: string | null) =>
   `${sourceName.toLowerCase()}|${(username ?? '').toLowerCase()}`;
 
+/** How old an unfinished item may be for a price taken now to stand for its price at arrival. */
+export const RESUME_PRICE_MS = 60_000;
+
 /**
  * The pipeline's rules: normalise, drop exact duplicates (the same source id ever, the same text within
  * 30 min), credit near-duplicates to the story's first report, store, publish `analyzing` at once, then
@@ -57,6 +60,21 @@ export class NewsService {
     return rows.length;
   }
 
+  /**
+   * Re-queues what a stopped process left `analyzing`. The price at arrival is taken only for an item
+   * that arrived within `RESUME_PRICE_MS`: a later price would claim a move that never happened, so an
+   * older one gets none. (The rule engine skips such signals by their age.)
+   */
+  async resumeUnfinished(limit = 1000): Promise<number> {
+    const rows = await this.deps.repo.unfinished(limit);
+    const none = new Map<string, number>();
+    for (const row of rows) {
+      const recent = this.deps.clock.now() - row.receivedAt.getTime() <= RESUME_PRICE_MS;
+      this.track(this.analyse(row, recent ? this.deps.prices.snapshot() : none, recent));
+    }
+    return rows.length;
+  }
+
   ingest(source: NewsSourceKind, raw: RawItem): Promise<IngestOutcome> {
     const run = this.lock.then(() => this.admit(source, raw));
     this.lock = run.catch(() => undefined);
@@ -67,7 +85,8 @@ export class NewsService {
     const item = normalizeItem(raw);
     if (item === null) return { result: 'empty', id: null };
     const { repo, clock } = this.deps;
-    const now = clock.now();
+    const arrived = raw.received_at === undefined ? Number.NaN : Date.parse(raw.received_at);
+    const now = Number.isFinite(arrived) ? Math.min(arrived, clock.now()) : clock.now();
     const fp = fingerprint(item.content);
     if (item.external_id !== null && (await repo.hasExternal(source, item.external_id))) {
       return this.duplicate();
@@ -127,7 +146,11 @@ export class NewsService {
     return { result: 'duplicate', id: null };
   }
 
-  private async analyse(row: SignalRow, snapshot: ReadonlyMap<string, number>): Promise<void> {
+  private async analyse(
+    row: SignalRow,
+    snapshot: ReadonlyMap<string, number>,
+    priceNow = true,
+  ): Promise<void> {
     const started = performance.now();
     const result = await this.deps.analyzer.analyze({
       content: row.content,
@@ -147,7 +170,7 @@ export class NewsService {
     });
     this.stats.analysisMs += performance.now() - started;
     this.stats.analysed += 1;
-    const initialPrices = await pricesAt(result.assets, snapshot, this.deps.prices);
+    const initialPrices = priceNow ? await pricesAt(result.assets, snapshot, this.deps.prices) : {};
     const done = await this.deps.repo.complete(row.id, {
       asset: result.asset,
       assets: result.assets,
@@ -179,8 +202,26 @@ export class NewsService {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
-  async list(query: SignalsQuery): Promise<Signal[]> {
-    return (await this.deps.repo.list(query)).map(toSignal);
+  /** History, without the items of `hidden` sources (the premium ones, for a viewer on the free plan). */
+  async list(query: SignalsQuery, hidden: readonly string[] = []): Promise<Signal[]> {
+    return (await this.deps.repo.list(query, hidden)).map(toSignal);
+  }
+
+  /** Completed signals changed after `rev`, oldest change first, with their `rev` (the rule engine's read). */
+  async completedAfter(rev: number, limit: number): Promise<{ rev: number; signal: Signal }[]> {
+    return (await this.deps.repo.completedAfter(rev, limit)).map((row) => ({
+      rev: row.rev,
+      signal: toSignal(row),
+    }));
+  }
+
+  /** Completed signals received in `[from, to)`, oldest first, and when the stored history begins. */
+  async history(from: Date, to: Date, limit: number): Promise<{ signals: Signal[]; since: Date | null }> {
+    const [rows, since] = await Promise.all([
+      this.deps.repo.completedBetween(from, to, limit),
+      this.deps.repo.oldestReceived(),
+    ]);
+    return { signals: rows.map(toSignal), since };
   }
 
   /** What changed after `rev` (at most `limit`, the latest), for a stream resume. */
@@ -193,5 +234,10 @@ export class NewsService {
 
   headRev(): Promise<number> {
     return this.deps.repo.headRev();
+  }
+
+  /** How many signals each source has brought in: in all, and since `since` (the admin panel). */
+  ingestionCounts(since: Date): Promise<{ source: string; total: number; recent: number }[]> {
+    return this.deps.repo.countsBySource(since);
   }
 }

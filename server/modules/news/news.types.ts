@@ -15,6 +15,11 @@ export interface RawItem {
   published_at: string | null;
   /** The source's own id (RSS guid, tweet id…); the same id twice from one source is a duplicate. */
   external_id: string | null;
+  /**
+   * When the item first arrived, for an item fed in late (a backfill at start): it is stored with this
+   * time, so it sorts and ages as the old item it is. Absent: it arrives now.
+   */
+  received_at?: string;
 }
 
 export interface RawQuote {

@@ -1,4 +1,5 @@
 import type { Bus } from '../../plugins/bus';
+import { contractOf } from '../analysis/assets';
 import type { Disposer } from './news.types';
 
 /** Where the pipeline reads prices: the latest tick per symbol, and the market service for a miss. */
@@ -42,7 +43,10 @@ export class PriceBook implements PriceSource {
   }
 }
 
-/** The USDT price of each ticker: from the arrival snapshot, else asked now; unknown ones are left out. */
+/**
+ * The USDT price of each ticker: from the arrival snapshot, else asked now; unknown ones are left out.
+ * A coin is priced on its contract here (`PEPE` on `1000PEPEUSDT`, the price of 1,000 PEPE).
+ */
 export async function pricesAt(
   tickers: readonly string[],
   snapshot: ReadonlyMap<string, number>,
@@ -51,7 +55,7 @@ export async function pricesAt(
   const out: Record<string, number> = {};
   await Promise.all(
     tickers.map(async (ticker) => {
-      const symbol = `${ticker}USDT`;
+      const symbol = `${contractOf(ticker) ?? ticker}USDT`;
       const known = snapshot.get(symbol);
       if (known !== undefined) {
         out[ticker] = known;

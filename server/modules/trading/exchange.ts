@@ -4,13 +4,17 @@
  * the user's key id for a live one.
  */
 
+import type { SizingAdjustment } from '../../../src/contracts/sizing';
+
 export type OrderSide = 'BUY' | 'SELL';
 
 export interface MarketOrderRequest {
   symbol: string;
   side: OrderSide;
-  /** USDT notional to spend (converted to a quantity by the symbol's lot step). */
+  /** USDT notional to spend, sized to a quantity by the shared `sizeOrder` (src/contracts/sizing.ts). */
   quoteAmount: string;
+  /** The user's fat-finger cap: the order is never worth more (rounded down to a step within it). */
+  maxNotional?: string;
   /** `^[.A-Z:/a-z0-9_-]{1,36}$`; unique per account among its orders. */
   newClientOrderId: string;
 }
@@ -30,6 +34,15 @@ export interface OrderResult {
   commission: string;
   realizedPnl: string;
   updateTime: number;
+  /** Ours, when the order was just placed from a USDT amount: that amount and how the fill differs. */
+  sizing?: OrderSizing;
+}
+
+export interface OrderSizing {
+  requested: string;
+  adjustment: SizingAdjustment;
+  /** The sentence that says why the fill is not worth exactly what was asked; null when it is. */
+  note: string | null;
 }
 
 /** `GET /fapi/v3/positionRisk` row (one-way mode: positionSide BOTH). */
@@ -111,8 +124,8 @@ export type ExchangeEvent = AccountUpdateEvent | OrderTradeUpdateEvent;
 export interface ExchangeAdapter {
   readonly kind: 'paper' | 'binance-usdm';
   placeMarketOrder(account: string, request: MarketOrderRequest): Promise<OrderResult>;
-  /** An order by its client id, or null: what to ask before retrying after a timeout. */
-  queryOrder(account: string, clientOrderId: string): Promise<OrderResult | null>;
+  /** An order by its client id (Binance asks for its symbol too), or null: what to ask before a retry. */
+  queryOrder(account: string, clientOrderId: string, symbol: string): Promise<OrderResult | null>;
   /** Market, reduce-only, for the whole position; null when there is none. */
   closePosition(account: string, symbol: string, clientOrderId: string): Promise<OrderResult | null>;
   closeAllPositions(account: string, clientOrderIdPrefix: string): Promise<OrderResult[]>;

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { BinanceClient } from '../exchanges/binance-client';
+import { AccountResolver, parseLiveAccount } from './accounts';
+import { AccountsRepo } from './accounts.repo';
 import { IdempotencyRepo } from './idempotency.repo';
+import { BinanceUsdmExchange } from './live/binance-usdm';
 import { LedgerRepo } from './paper/ledger.repo';
 import { PaperExchange } from './paper/paper-exchange';
 import { PositionsHub } from './positions-hub';
@@ -20,8 +24,10 @@ export interface TradingPluginOptions {
 }
 
 /**
- * The trading module: the paper exchange for every user, marked to the market's prices, with
- * liquidations checked on every price batch and positions pushed over /ws/positions.
+ * The trading module: each user's orders go to the account they chose (`account use`): the paper
+ * exchange, marked to the market's prices with liquidations checked on every price batch, or one of
+ * their Binance USD-M keys (live or demo) through the live adapter. Positions are pushed over
+ * /ws/positions.
  */
 export default fp(
   async function tradingModule(app: FastifyInstance, opts: TradingPluginOptions) {
@@ -51,7 +57,24 @@ export default fp(
       const quote = await app.market.price(symbol);
       marks.set(symbol, quote.price);
     };
-    const service = new TradingService(paper, paper, new IdempotencyRepo(app.database.db), ensureMark);
+    const liveOf = (baseUrl: string) =>
+      new BinanceUsdmExchange({
+        client: new BinanceClient({ baseUrl, timeoutMs: app.config.BINANCE_TIMEOUT_MS }),
+        credentials: async (account) => {
+          const { userId, keyId } = parseLiveAccount(account);
+          return (await app.exchanges.use(userId, keyId)).credentials;
+        },
+        // The app's own prices only when they are Binance's; simulated prices never size a real order.
+        price: (symbol) => (app.market.kind === 'binance' ? marks.get(symbol) : undefined),
+      });
+    const live = {
+      live: liveOf(app.config.BINANCE_FAPI_URL),
+      demo: liveOf(app.config.BINANCE_DEMO_FAPI_URL),
+    };
+    const accounts = new AccountResolver(new AccountsRepo(app.database.db), app.exchanges, paper, live);
+    const service = new TradingService(accounts, paper, new IdempotencyRepo(app.database.db), ensureMark, {
+      settleMs: app.config.BINANCE_ORDER_SETTLE_MS,
+    });
     hub = new PositionsHub({ positions: (userId) => service.positions(userId) });
     const positionsHub = hub;
 
@@ -66,6 +89,10 @@ export default fp(
           reason: event.a.m === 'DEPOSIT' ? 'reset' : 'order',
         });
       }),
+      // Fills on a live account through this process: its sockets get a fresh snapshot.
+      ...Object.values(live).map((adapter) =>
+        adapter.subscribeAll((account) => positionsHub.accountChanged(parseLiveAccount(account).userId)),
+      ),
       app.bus.subscribe('price.tick', ({ ticks }) => {
         const moved = new Set<string>();
         for (const t of ticks) {
@@ -99,5 +126,5 @@ export default fp(
       for (const dispose of disposers) dispose();
     });
   },
-  { name: 'trading', dependencies: ['auth-guard'] },
+  { name: 'trading', dependencies: ['auth-guard', 'exchanges'] },
 );

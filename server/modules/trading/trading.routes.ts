@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ClosePositionRequest, LeverageRequest, OrderRequest } from '../../../src/contracts/trading';
+import {
+  AccountChoice,
+  ClosePositionRequest,
+  LeverageRequest,
+  OrderRequest,
+} from '../../../src/contracts/trading';
 import { appError, parseRequest } from '../../plugins/errors';
 import { limiter } from '../../plugins/rate-limit';
 import type { PositionsHub } from './positions-hub';
@@ -13,7 +18,7 @@ function userOf(request: FastifyRequest): string {
   return principal.userId;
 }
 
-const SocketQuery = z.object({ token: z.string().max(4096).optional() });
+const SocketQuery = z.object({ ticket: z.string().max(256).optional() });
 
 /** HTTP and socket routes of trading; rules live in TradingService. */
 export function registerTradingRoutes(
@@ -49,6 +54,15 @@ export function registerTradingRoutes(
 
   app.post('/close_all_positions', authed, async (request) => service.closeAll(userOf(request)));
 
+  app.get('/account', authed, async (request) => service.account(userOf(request)));
+
+  app.put('/account', authed, async (request) => {
+    const body = parseRequest(AccountChoice, request.body);
+    const state = await service.chooseAccount(userOf(request), body.account);
+    hub.accountChanged(userOf(request));
+    return state;
+  });
+
   app.get('/account/balance', authed, async (request) => service.balance(userOf(request)));
 
   app.post('/account/leverage', authed, async (request) => {
@@ -66,9 +80,9 @@ export function registerTradingRoutes(
     {
       websocket: true,
       preValidation: async (request) => {
-        const { token } = parseRequest(SocketQuery, request.query, 'query');
-        const principal = token ? await app.accessTokens.verify(token) : null;
-        if (!principal) throw appError('UNAUTHORIZED', 'The token is missing, invalid or expired.');
+        const { ticket } = parseRequest(SocketQuery, request.query, 'query');
+        const principal = ticket ? await app.socketTickets.redeem(ticket) : null;
+        if (!principal) throw appError('UNAUTHORIZED', 'The socket ticket is missing, used or expired.');
         request.principal = principal;
       },
     },

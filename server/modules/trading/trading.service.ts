@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import Decimal from 'decimal.js';
 import {
   exchangeSymbol,
   pairOf,
@@ -8,12 +9,18 @@ import {
   type OrderResponse,
   type Position,
 } from '../../../src/contracts/trading';
+import { lotFiltersFor } from '../../../src/contracts/sizing';
 import { findSymbol } from '../../../src/contracts/symbols';
 import { appError } from '../../plugins/errors';
-import type { ExchangeAdapter, OrderResult, PositionRisk } from './exchange';
-import { ExchangeError } from './exchange-error';
-import type { IdempotencyRepo } from './idempotency.repo';
+import type { AccountResolver, ResolvedAccount } from './accounts';
+import type { MarketOrderRequest, OrderResult, PositionRisk } from './exchange';
+import { ExchangeError, OrderOutcomeUnknown } from './exchange-error';
+import type { HeldRequest, IdempotencyRepo } from './idempotency.repo';
 import type { PaperExchange } from './paper/paper-exchange';
+
+/** How long a retry waits for a try of the same key that is still in flight, and how often it looks. */
+const IN_FLIGHT_MS = 5_000;
+const IN_FLIGHT_POLL_MS = 20;
 
 /** Binance's client order id alphabet and length. */
 const CLIENT_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/;
@@ -26,57 +33,229 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{8,128}$/;
  * Idempotency-Key, and turns Binance-shaped answers into the product's. Exchange refusals become a 400
  * whose detail is the exchange's own message.
  */
+/** A check every order passes before it is sent (the risk envelope's maximum order size); throws to refuse. */
+export type OrderGuard = (userId: string, request: OrderRequest) => Promise<void>;
+
+/** How long after sending an order whose outcome is unknown it may still appear (Binance's recvWindow + slack). */
+export const UNKNOWN_SETTLE_MS = 6_000;
+
+export interface TradingServiceOptions {
+  /** Waits between look-ups of an order whose outcome is unknown (default {@link UNKNOWN_SETTLE_MS}). */
+  settleMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
 export class TradingService {
+  private guards: OrderGuard[] = [];
+  private readonly settleMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
+
   constructor(
-    private readonly exchange: ExchangeAdapter,
+    /** Each user's account: paper, or one of their keys. */
+    private readonly accounts: AccountResolver,
     /** The paper exchange also answers previews (the live adapter has no dry run). */
     private readonly paper: PaperExchange,
     private readonly idempotency: IdempotencyRepo,
     /** Makes sure a mark exists for the symbol (asks the market once when none was seen yet). */
     private readonly ensureMark: (symbol: string) => Promise<void>,
-  ) {}
+    opts: TradingServiceOptions = {},
+  ) {
+    this.settleMs = opts.settleMs ?? UNKNOWN_SETTLE_MS;
+    this.sleep = opts.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.now = opts.now ?? Date.now;
+  }
 
-  get kind(): ExchangeAdapter['kind'] {
-    return this.exchange.kind;
+  /** `account`: where this user's orders go. */
+  account(userId: string) {
+    return this.accounts.state(userId);
+  }
+
+  /** `account use paper|<key id>`. */
+  chooseAccount(userId: string, account: string) {
+    return this.accounts.choose(userId, account);
+  }
+
+  /** Adds a check that every order, from every entry point, passes; returns its remover. */
+  addGuard(guard: OrderGuard): () => void {
+    this.guards.push(guard);
+    return () => {
+      this.guards = this.guards.filter((g) => g !== guard);
+    };
+  }
+
+  /** The order an Idempotency-Key placed, if it was placed: how a caller that crashed mid-order finds out. */
+  async findOrder(userId: string, idempotencyKey: string): Promise<OrderResponse | null> {
+    const held = await this.idempotency.get(userId, idempotencyKey);
+    const where = held
+      ? await this.accounts.byName(userId, held.account)
+      : await this.accounts.resolve(userId);
+    const clientOrderId = held?.clientOrderId ?? clientIdFor(userId, idempotencyKey);
+    if (!held?.symbol) return null;
+    const earlier = await where.adapter.queryOrder(where.account, clientOrderId, held.symbol);
+    return earlier ? toResponse(earlier) : null;
   }
 
   async placeOrder(userId: string, request: OrderRequest, idempotencyKey?: string): Promise<OrderResponse> {
     const symbol = this.supported(request.symbol);
     const side = request.side === 'buy' || request.side === 'long' ? 'BUY' : 'SELL';
+    for (const guard of this.guards) await guard(userId, request);
     await this.ensureMark(symbol);
-    let clientOrderId = `sc-${randomUUID().replaceAll('-', '')}`;
-    if (idempotencyKey !== undefined) {
-      if (!IDEMPOTENCY_KEY.test(idempotencyKey)) {
-        throw appError('BAD_REQUEST', 'Idempotency-Key must be 8 to 128 printable characters.');
-      }
-      const requestHash = hash(`${symbol}|${side}|${request.type}|${request.amount}`);
-      clientOrderId = `sc-${hash(`${userId}|${idempotencyKey}`).slice(0, 32)}`;
-      const held = await this.idempotency.claim(userId, idempotencyKey, { requestHash, clientOrderId });
-      if (!held.fresh) {
-        if (held.requestHash !== requestHash) {
-          throw appError('CONFLICT', 'This Idempotency-Key was already used for a different order.');
+    const order = {
+      symbol,
+      side,
+      quoteAmount: String(request.amount),
+      ...(request.maxNotional === undefined ? {} : { maxNotional: String(request.maxNotional) }),
+    } as const;
+    if (idempotencyKey === undefined) {
+      const where = await this.accounts.resolve(userId);
+      const newClientOrderId = `sc-${randomUUID().replaceAll('-', '')}`;
+      try {
+        return toResponse(
+          await where.adapter.placeMarketOrder(where.account, { ...order, newClientOrderId }),
+        );
+      } catch (err) {
+        if (err instanceof OrderOutcomeUnknown) {
+          const found = await this.lookUp(where, newClientOrderId, symbol);
+          if (found) return toResponse(found);
+          throw unknownOutcome(err);
         }
-        // A retry of an order that did fill: answer with that fill, never a second one.
-        const earlier = await this.exchange.queryOrder(userId, held.clientOrderId);
-        if (earlier) return toResponse(earlier);
+        throw refusal(err);
       }
     }
+    if (!IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw appError('BAD_REQUEST', 'Idempotency-Key must be 8 to 128 printable characters.');
+    }
+    const requestHash = hash(
+      `${symbol}|${side}|${request.type}|${request.amount}` +
+        (request.maxNotional === undefined ? '' : `|${request.maxNotional}`),
+    );
+    const clientOrderId = clientIdFor(userId, idempotencyKey);
     if (!CLIENT_ID.test(clientOrderId)) throw new Error(`bad client order id ${clientOrderId}`);
+    const current = await this.accounts.resolve(userId);
+    const held = await this.idempotency.claim(userId, idempotencyKey, {
+      requestHash,
+      clientOrderId,
+      account: current.name,
+      symbol,
+    });
+    let where = current;
+    if (!held.fresh) {
+      if (held.requestHash !== requestHash) {
+        throw appError('CONFLICT', 'This Idempotency-Key was already used for a different order.');
+      }
+      // A retry goes where the first try went, and is answered from what that try did.
+      where = await this.accounts.byName(userId, held.account);
+      // A try still in flight (a concurrent retry): wait for its outcome rather than race it.
+      const latest = await this.awaitInFlight(userId, idempotencyKey, held);
+      const settled = await this.settleEarlier(userId, idempotencyKey, where, latest, symbol);
+      if (settled !== null) return settled;
+    } else if (!(await this.idempotency.markSent(userId, idempotencyKey, 'claimed'))) {
+      // A concurrent retry took the right to send first: answer with what it did.
+      const row = await this.idempotency.get(userId, idempotencyKey);
+      const latest = row === undefined ? undefined : await this.awaitInFlight(userId, idempotencyKey, row);
+      if (latest?.state === 'filled' || latest?.state === 'failed') {
+        const settled = await this.settleEarlier(userId, idempotencyKey, where, latest, symbol);
+        if (settled !== null) return settled;
+      }
+      throw appError('CONFLICT', 'This order is already being placed.');
+    }
+    return this.send(userId, idempotencyKey, where, { ...order, newClientOrderId: clientOrderId });
+  }
+
+  /**
+   * While another request holds the key (claimed or sent, moved within `IN_FLIGHT_MS`), polls its state
+   * until it is filled or failed, at most `IN_FLIGHT_MS`; answers the latest state seen.
+   */
+  private async awaitInFlight(userId: string, key: string, held: HeldRequest): Promise<HeldRequest> {
+    let latest = held;
+    for (let i = 0; i < IN_FLIGHT_MS / IN_FLIGHT_POLL_MS; i += 1) {
+      if (latest.state === 'filled' || latest.state === 'failed') return latest;
+      if (this.now() - latest.updatedAt.getTime() > IN_FLIGHT_MS) return latest;
+      await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_POLL_MS));
+      latest = (await this.idempotency.get(userId, key)) ?? latest;
+    }
+    return latest;
+  }
+
+  /**
+   * What to do with a retried key: answer a fill or a refusal from before, or (only when the earlier
+   * try is known not to have placed anything) take the right to send again. Null: send now.
+   */
+  private async settleEarlier(
+    userId: string,
+    key: string,
+    where: ResolvedAccount,
+    held: HeldRequest,
+    symbol: string,
+  ): Promise<OrderResponse | null> {
+    if (held.state === 'failed') throw appError('BAD_REQUEST', held.error ?? 'Failed to place order.');
+    // Filled, sent (outcome unknown) or claimed: look the order up by its client id before anything else.
+    const earlier = await where.adapter.queryOrder(where.account, held.clientOrderId, symbol);
+    if (earlier) {
+      if (held.state !== 'filled') await this.idempotency.markFilled(userId, key, earlier.orderId);
+      return toResponse(earlier);
+    }
+    if (held.state === 'claimed') {
+      // Nothing was sent yet (the first try stopped before sending): whoever moves it to sent sends.
+      if (await this.idempotency.markSent(userId, key, 'claimed')) return null;
+      throw appError('CONFLICT', 'This order is already being placed.');
+    }
+    if (held.state === 'filled') throw new Error('a filled order could not be found by its client id');
+    // Sent, not found: it may still arrive until Binance's recvWindow has passed; only then send again.
+    if (this.now() - held.updatedAt.getTime() < this.settleMs) {
+      throw appError('SERVICE_UNAVAILABLE', UNKNOWN_TEXT);
+    }
+    if (await this.idempotency.markSent(userId, key, 'sent', held.updatedAt)) return null;
+    throw appError('CONFLICT', 'This order is already being placed.');
+  }
+
+  private async send(
+    userId: string,
+    key: string,
+    where: ResolvedAccount,
+    order: MarketOrderRequest,
+  ): Promise<OrderResponse> {
     try {
-      const result = await this.exchange.placeMarketOrder(userId, {
-        symbol,
-        side,
-        quoteAmount: String(request.amount),
-        newClientOrderId: clientOrderId,
-      });
+      const result = await where.adapter.placeMarketOrder(where.account, order);
+      await this.idempotency.markFilled(userId, key, result.orderId);
       return toResponse(result);
     } catch (err) {
       if (err instanceof ExchangeError && err.code === -4116) {
-        const earlier = await this.exchange.queryOrder(userId, clientOrderId);
-        if (earlier) return toResponse(earlier);
+        // Duplicate client id: the order is there already.
+        const earlier = await where.adapter.queryOrder(where.account, order.newClientOrderId, order.symbol);
+        if (earlier) {
+          await this.idempotency.markFilled(userId, key, earlier.orderId);
+          return toResponse(earlier);
+        }
       }
+      if (err instanceof OrderOutcomeUnknown) {
+        const found = await this.lookUp(where, order.newClientOrderId, order.symbol);
+        if (found) {
+          await this.idempotency.markFilled(userId, key, found.orderId);
+          return toResponse(found);
+        }
+        // Left `sent`: a retry with the same key looks it up again before sending anything.
+        throw unknownOutcome(err);
+      }
+      if (err instanceof ExchangeError) await this.idempotency.markFailed(userId, key, err.msg);
       throw refusal(err);
     }
+  }
+
+  /** Looks an order of unknown outcome up by client id: at once, then once more after the settle time. */
+  private async lookUp(
+    where: ResolvedAccount,
+    clientOrderId: string,
+    symbol: string,
+  ): Promise<OrderResult | null> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (attempt > 0) await this.sleep(this.settleMs);
+      const found = await where.adapter.queryOrder(where.account, clientOrderId, symbol).catch(() => null);
+      if (found) return found;
+    }
+    return null;
   }
 
   async preview(userId: string, request: OrderRequest): Promise<OrderPreview> {
@@ -88,15 +267,21 @@ export class TradingService {
         symbol,
         side,
         quoteAmount: String(request.amount),
+        ...(request.maxNotional === undefined ? {} : { maxNotional: String(request.maxNotional) }),
       });
-      const quantity = Number(p.fill.qty);
-      const price = Number(p.fill.price);
+      const price = new Decimal(p.fill.price);
+      const filters = lotFiltersFor(symbol, price);
       return {
         symbol: pairOf(symbol),
         side: side === 'BUY' ? 'buy' : 'sell',
-        quantity,
-        price,
-        notional: quantity * price,
+        quantity: Number(p.fill.qty),
+        price: price.toNumber(),
+        notional: price.mul(p.fill.qty).toNumber(),
+        requested: request.amount,
+        adjustment: p.sizing?.adjustment ?? 'exact',
+        note: p.sizing?.note ?? null,
+        minNotional: filters?.minNotional.toNumber() ?? 0,
+        stepNotional: filters ? filters.stepSize.mul(price).toNumber() : 0,
         margin: p.marginAdded.toNumber(),
         fee: Number(p.fill.fee),
         leverage: p.leverage,
@@ -108,16 +293,18 @@ export class TradingService {
   }
 
   async positions(userId: string): Promise<Position[]> {
-    const rows = await this.exchange.positionRisk(userId);
+    const where = await this.accounts.resolve(userId);
+    const rows = await where.adapter.positionRisk(where.account);
     return rows.filter((r) => Number(r.positionAmt) !== 0).map(toPosition);
   }
 
   async closePosition(userId: string, pair: string): Promise<{ message: string }> {
     const symbol = this.supported(pair);
     await this.ensureMark(symbol);
+    const where = await this.accounts.resolve(userId);
     try {
-      const result = await this.exchange.closePosition(
-        userId,
+      const result = await where.adapter.closePosition(
+        where.account,
         symbol,
         `sc-close-${randomUUID()}`.slice(0, 36),
       );
@@ -130,10 +317,14 @@ export class TradingService {
   }
 
   async closeAll(userId: string): Promise<{ message: string }> {
-    const open = await this.exchange.positionRisk(userId);
+    const where = await this.accounts.resolve(userId);
+    const open = await where.adapter.positionRisk(where.account);
     await Promise.all(open.map((p) => this.ensureMark(p.symbol)));
     try {
-      const results = await this.exchange.closeAllPositions(userId, `sc-all-${randomUUID().slice(0, 8)}`);
+      const results = await where.adapter.closeAllPositions(
+        where.account,
+        `sc-all-${randomUUID().slice(0, 8)}`,
+      );
       if (results.length === 0) return { message: 'There are no open positions to close.' };
       const n = results.length;
       return {
@@ -145,7 +336,8 @@ export class TradingService {
   }
 
   async balance(userId: string): Promise<Balance> {
-    const b = await this.exchange.balance(userId);
+    const where = await this.accounts.resolve(userId);
+    const b = await where.adapter.balance(where.account);
     const wallet = Number(b.balance);
     const upnl = Number(b.crossUnPnl);
     return {
@@ -154,14 +346,15 @@ export class TradingService {
       availableBalance: Number(b.availableBalance),
       unrealizedPnl: upnl,
       equity: wallet + upnl,
-      exchange: this.exchange.kind,
+      exchange: where.adapter.kind,
     };
   }
 
   async setLeverage(userId: string, pair: string, leverage: number): Promise<{ message: string }> {
     const symbol = this.supported(pair);
+    const where = await this.accounts.resolve(userId);
     try {
-      await this.exchange.setLeverage(userId, symbol, leverage);
+      await where.adapter.setLeverage(where.account, symbol, leverage);
     } catch (err) {
       throw refusal(err);
     }
@@ -175,8 +368,21 @@ export class TradingService {
   }
 }
 
+/** The exchange's client order id of an Idempotency-Key: the same key always names the same order. */
+function clientIdFor(userId: string, idempotencyKey: string): string {
+  return `sc-${hash(`${userId}|${idempotencyKey}`).slice(0, 32)}`;
+}
+
 function hash(text: string): string {
   return createHash('sha256').update(text).digest('hex');
+}
+
+const UNKNOWN_TEXT =
+  'Binance did not say whether the order was placed, and it was not found by its client order id yet. ' +
+  'Check your positions; sending it again with the same Idempotency-Key looks it up first and never places it twice.';
+
+function unknownOutcome(err: OrderOutcomeUnknown): unknown {
+  return appError('SERVICE_UNAVAILABLE', `${UNKNOWN_TEXT} (${err.reason})`);
 }
 
 function refusal(err: unknown): unknown {
@@ -190,9 +396,13 @@ export function toResponse(r: OrderResult): OrderResponse {
     side: r.side === 'BUY' ? 'buy' : 'sell',
     quantity: Number(r.executedQty),
     price: Number(r.avgPrice),
+    notional: Number(r.cumQuote),
     fee: Number(r.commission),
     status: 'filled',
     realizedPnl: Number(r.realizedPnl),
+    requested: r.sizing ? Number(r.sizing.requested) : null,
+    adjustment: r.sizing?.adjustment ?? null,
+    note: r.sizing?.note ?? null,
   };
 }
 

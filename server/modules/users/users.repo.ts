@@ -1,17 +1,30 @@
-import { eq, or, sql } from 'drizzle-orm';
+import { desc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 
 export type UserRow = typeof users.$inferSelect;
 
+/** Advisory-lock key serialising "the first account becomes admin" (any constant unique to it). */
+const FIRST_ADMIN_LOCK = 0x5c_ad_01;
+
 /** SQL for the users table; nothing else. */
 export class UsersRepo {
   constructor(private readonly db: Db) {}
 
-  async insert(row: { email: string; username: string; passwordHash: string; role: 'user' | 'admin' }) {
+  async insert(row: {
+    email: string | null;
+    username: string;
+    passwordHash: string | null;
+    role: 'user' | 'admin';
+  }) {
     const [created] = await this.db.insert(users).values(row).returning();
     if (created === undefined) throw new Error('insert returned no row');
     return created;
+  }
+
+  /** Inside a transaction: waits for any other "first account" decision until this one commits. */
+  async lockFirstAdmin(): Promise<void> {
+    await this.db.execute(sql`select pg_advisory_xact_lock(${FIRST_ADMIN_LOCK})`);
   }
 
   async findById(id: string): Promise<UserRow | undefined> {
@@ -54,7 +67,7 @@ export class UsersRepo {
     return rows.length > 0;
   }
 
-  async setPasswordHash(id: string, passwordHash: string): Promise<void> {
+  async setPasswordHash(id: string, passwordHash: string | null): Promise<void> {
     await this.db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, id));
   }
 
@@ -63,5 +76,24 @@ export class UsersRepo {
       .update(users)
       .set({ twoFactorEnabled: enabled, updatedAt: new Date() })
       .where(eq(users.id, id));
+  }
+
+  /** Locks the account's row until the surrounding transaction ends. */
+  async lock(id: string): Promise<void> {
+    await this.db.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
+  }
+
+  /** Every account, newest first (the admin panel). */
+  listAll(): Promise<UserRow[]> {
+    return this.db.select().from(users).orderBy(desc(users.createdAt));
+  }
+
+  async setDisabled(id: string, disabled: boolean): Promise<boolean> {
+    const rows = await this.db
+      .update(users)
+      .set({ disabledAt: disabled ? new Date() : null, updatedAt: new Date() })
+      .where(eq(users.id, id))
+      .returning({ id: users.id });
+    return rows.length > 0;
   }
 }

@@ -19,6 +19,22 @@ function constraintOf(err: unknown): string {
 }
 
 /**
+ * Who is made an admin at sign-up: any e-mail in `emails`; and, when `firstAccount` holds, the first
+ * account while no admin exists. Only a server that listens on loopback alone keeps that second rule: on
+ * an exposed one, whoever signed up first would own it.
+ */
+export interface AdminPolicy {
+  emails: readonly string[];
+  firstAccount: boolean;
+}
+
+const LOOPBACK_HOSTS = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+
+export function adminPolicy(config: { ADMIN_EMAILS: readonly string[]; HOST: string }): AdminPolicy {
+  return { emails: config.ADMIN_EMAILS, firstAccount: LOOPBACK_HOSTS.test(config.HOST) };
+}
+
+/**
  * Accounts: creation (with the admin rule), look-ups and the account view. Password hashing and sessions
  * belong to the auth module, which calls this service.
  */
@@ -26,24 +42,22 @@ export class UsersService {
   private readonly repo: UsersRepo;
 
   constructor(
-    db: Db,
-    private readonly adminEmails: readonly string[],
+    private readonly db: Db,
+    private readonly admins: AdminPolicy,
   ) {
     this.repo = new UsersRepo(db);
   }
 
   /**
    * Creates an account; 409 when the email or username is taken (case-insensitive). The first account
-   * while no admin exists, and any account whose email is in ADMIN_EMAILS, is an admin.
+   * while no admin exists (see `AdminPolicy`), and any account whose email is in ADMIN_EMAILS, is an admin.
    */
   async create(input: { email: string; username: string; passwordHash: string }): Promise<UserRow> {
     if (await this.repo.findByEmail(input.email)) throw appError('CONFLICT', AUTH_DETAILS.emailTaken);
     if (await this.repo.findByUsername(input.username))
       throw appError('CONFLICT', AUTH_DETAILS.usernameTaken);
-    const listed = this.adminEmails.some((e) => e.toLowerCase() === input.email.toLowerCase());
-    const role = listed || !(await this.repo.hasAdmin()) ? 'admin' : 'user';
     try {
-      return await this.repo.insert({ ...input, role });
+      return await this.insert({ ...input }, this.listed(input.email));
     } catch (err) {
       // Two sign-ups raced for the same name: the unique index decides.
       if (!isUniqueViolation(err)) throw err;
@@ -52,6 +66,53 @@ export class UsersService {
         constraintOf(err).includes('email') ? AUTH_DETAILS.emailTaken : AUTH_DETAILS.usernameTaken,
       );
     }
+  }
+
+  /**
+   * An account made by a wallet or a social sign-in: no password, an e-mail only when the provider vouched
+   * for one, and the first free username from `base` (a number is appended while it is taken).
+   */
+  async createExternal(input: { email: string | null; username: string }): Promise<UserRow> {
+    const base = input.username.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 24) || 'user';
+    const listed = this.listed(input.email);
+    for (let n = 0; n < 20; n++) {
+      const username = n === 0 ? base : `${base}-${n + 1}`;
+      if (await this.repo.findByUsername(username)) continue;
+      try {
+        return await this.insert({ email: input.email, username, passwordHash: null }, listed);
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        if (constraintOf(err).includes('email')) throw appError('CONFLICT', AUTH_DETAILS.emailTaken);
+      }
+    }
+    throw appError('CONFLICT', AUTH_DETAILS.usernameTaken);
+  }
+
+  private listed(email: string | null): boolean {
+    return email !== null && this.admins.emails.some((e) => e.toLowerCase() === email.toLowerCase());
+  }
+
+  /**
+   * Inserts with the role the policy gives, in its own (sub)transaction: a unique violation then undoes
+   * only this insert, and a caller inside a transaction can go on and try another name. "The first
+   * account" is decided under one lock, so two sign-ups racing on an empty database make one admin.
+   */
+  private insert(
+    row: { email: string | null; username: string; passwordHash: string | null },
+    listed: boolean,
+  ): Promise<UserRow> {
+    return this.db.transaction(async (tx) => {
+      const repo = new UsersRepo(tx);
+      if (listed) return repo.insert({ ...row, role: 'admin' });
+      if (!this.admins.firstAccount || (await repo.hasAdmin())) return repo.insert({ ...row, role: 'user' });
+      await repo.lockFirstAdmin();
+      return repo.insert({ ...row, role: (await repo.hasAdmin()) ? 'user' : 'admin' });
+    });
+  }
+
+  /** Ends password sign-in for an account (a provider proved its e-mail; see IdentityService). */
+  dropPassword(id: string): Promise<void> {
+    return this.repo.setPasswordHash(id, null);
   }
 
   findById(id: string): Promise<UserRow | undefined> {
@@ -66,6 +127,11 @@ export class UsersService {
     return this.repo.findByEmail(email);
   }
 
+  /** Holds the account still for the rest of a transaction (a service built on that transaction). */
+  lock(id: string): Promise<void> {
+    return this.repo.lock(id);
+  }
+
   setPasswordHash(id: string, hash: string): Promise<void> {
     return this.repo.setPasswordHash(id, hash);
   }
@@ -74,8 +140,8 @@ export class UsersService {
     return this.repo.setTwoFactorEnabled(id, enabled);
   }
 
-  /** `GET /users/me`. There is no billing module yet, so every subscription reads "inactive". */
-  async me(id: string): Promise<Me> {
+  /** `GET /users/me`, with the subscription's status as the billing side reads it (spec §3 User). */
+  async me(id: string, subscriptionStatus: (id: string) => Promise<string>): Promise<Me> {
     const user = await this.repo.findById(id);
     if (user === undefined) throw appError('UNAUTHORIZED');
     return {
@@ -83,8 +149,20 @@ export class UsersService {
       email: user.email,
       username: user.username,
       role: user.role,
-      subscription: { status: 'inactive' },
+      subscription: { status: await subscriptionStatus(user.id) },
       is_two_factor_enabled: user.twoFactorEnabled,
     };
+  }
+
+  listAll(): Promise<UserRow[]> {
+    return this.repo.listAll();
+  }
+
+  setDisabled(id: string, disabled: boolean): Promise<boolean> {
+    return this.repo.setDisabled(id, disabled);
+  }
+
+  async isDisabled(id: string): Promise<boolean> {
+    return (await this.repo.findById(id))?.disabledAt != null;
   }
 }

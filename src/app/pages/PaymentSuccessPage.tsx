@@ -1,11 +1,60 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { formatDay, isActive } from '../../services/premium';
 import { Link } from '../Link';
 import { PageShell } from './PageShell';
+import { useSubscription } from './useSubscription';
 
+const STATUS_LABEL: Record<string, string> = {
+  active: 'Active',
+  inactive: 'Not active',
+  past_due: 'Payment due',
+  canceled: 'Cancelled',
+  expired: 'Expired',
+};
+
+/** Spec §2 payment success: the subscription's status and end date, and "Go to Dashboard". */
 export function PaymentSuccessPage() {
+  useSignals();
+  const read = useSubscription();
   return (
     <PageShell title="Payment received">
       <p>Thank you for your payment.</p>
-      <Link to="/" className="button">
+      {read.state === 'loading' && (
+        <p className="muted" role="status">
+          Checking your subscription…
+        </p>
+      )}
+      {read.state === 'error' && (
+        <p className="message error" role="alert" data-testid="subscription-error">
+          {read.message}
+        </p>
+      )}
+      {read.state === 'ok' && (
+        <dl className="subscription-facts" data-testid="subscription-facts">
+          <dt>Status</dt>
+          <dd data-testid="subscription-status">
+            {isActive(read.view.status)
+              ? 'Premium active'
+              : (STATUS_LABEL[read.view.status] ?? read.view.status)}
+          </dd>
+          <dt>{read.view.trial_end !== null ? 'Free trial ends' : 'Current period ends'}</dt>
+          <dd data-testid="subscription-end">
+            {formatDay(read.view.trial_end ?? read.view.current_period_end) ?? '—'}
+          </dd>
+          {read.view.plan !== null && (
+            <>
+              <dt>Plan</dt>
+              <dd>{read.view.plan === 'monthly' ? 'Monthly' : 'Yearly'}</dd>
+            </>
+          )}
+        </dl>
+      )}
+      {read.state === 'ok' && !isActive(read.view.status) && (
+        <p className="muted">
+          The payment provider has not confirmed the payment yet; your plan changes as soon as it does.
+        </p>
+      )}
+      <Link to="/" className="button primary">
         Go to Dashboard
       </Link>
     </PageShell>

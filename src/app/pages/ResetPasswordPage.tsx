@@ -22,9 +22,10 @@ export function ResetPasswordPage() {
   return (
     <PageShell title="Reset Password">
       {token === null || token === '' ? (
-        <p className="message error" role="alert">
-          {AUTH_TEXT.noResetToken}
-        </p>
+        <div className="message error" role="alert" data-testid="reset-no-token">
+          <p>{AUTH_TEXT.noResetToken}</p>
+          <p>{AUTH_TEXT.resetTokenMissing}</p>
+        </div>
       ) : (
         <form
           className="auth-form"

@@ -85,7 +85,8 @@ export const devices = defineCommand({
     if (state.items.length === 0) return { lines: [muted('No remembered devices.')], data: [] };
     const lines = state.items.map((d) =>
       info(
-        `${d.id.slice(0, 8)}  ${d.device_info.browser} on ${d.device_info.os}  ` +
+        `${d.id.slice(0, 8)}  ${d.device_info.browser} on ${d.device_info.os}` +
+          `${d.device_info.place === undefined ? '' : ` near ${d.device_info.place}`}  ` +
           `${d.device_fingerprint.slice(0, 8)}  last used ${when(d.last_used_at)}${d.is_current ? '  (this one)' : ''}`,
       ),
     );

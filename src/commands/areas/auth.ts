@@ -3,7 +3,7 @@ import * as flows from '../../services/auth/flows';
 import { endSession } from '../../services/auth/session';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { defineCommand } from '../types';
-import { CANCELLED, askSecret, authDeps, requireLogin } from './authShared';
+import { CANCELLED, askSecret, authDeps, finishLogin, requireLogin } from './authShared';
 
 const AREA = 'account';
 
@@ -38,18 +38,8 @@ export const login = defineCommand({
     const deps = authDeps(ctx);
     const password = await askSecret(ctx, 'Password: ');
     if (password === null) return CANCELLED;
-    let outcome = await flows.passwordLogin(deps, { username, password, rememberMe: remember === true });
-    if (outcome.ok === 'two-factor') {
-      const code = await ctx.stores.terminal.ask({ label: '2FA code: ', secret: false });
-      if (code === null) {
-        ctx.stores.auth.setPendingTwoFactor(null);
-        return CANCELLED;
-      }
-      outcome = await flows.completeTwoFactor(deps, code);
-    }
-    if (outcome.ok !== true) return [failure(outcome.ok === false ? outcome.message : '')];
-    ctx.stores.ui.closeAuthModal();
-    return [success(`Logged in as ${ctx.stores.session.user.peek()?.username ?? username}.`)];
+    const outcome = await flows.passwordLogin(deps, { username, password, rememberMe: remember === true });
+    return finishLogin(ctx, outcome, username);
   },
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { recordedFill, recordedReply } from '../../services/trading/testing/serverAnswers';
 import { memoryStorage } from '../../services/storage';
 import { createTestConsole, scriptedSession } from '../testing/scripted';
 
@@ -71,22 +72,10 @@ describe('general commands', () => {
 describe('aliases and chaining', () => {
   it('alias b="btc long" makes "b 5k" an order line; aliases are listed and removed', async () => {
     const c = createTestConsole({ token: 'tok' });
-    c.server.on('POST /orders', () => ({
-      status: 200,
-      body: {
-        id: '7',
-        symbol: 'BTC/USDT',
-        side: 'buy',
-        quantity: 0.05,
-        price: 100_000,
-        fee: 2,
-        status: 'filled',
-        realizedPnl: 0,
-      },
-    }));
+    c.server.on('POST /orders', () => recordedReply('btc long 200'));
     expect(await c.type('alias b="btc long"')).toEqual(['success: Alias b="btc long" saved.']);
     expect(c.state().aliases).toEqual({ b: 'btc long' });
-    expect((await c.type('b 5k'))[0]).toBe('success: Success! Order ID: 7');
+    expect((await c.type('b 5k'))[0]).toBe(`success: Success! Order ID: ${recordedFill('btc long 200').id}`);
     expect(JSON.parse(c.server.requests[0]?.body ?? '{}')).toMatchObject({
       symbol: 'BTC/USDT',
       amount: 5000,

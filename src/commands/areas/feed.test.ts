@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { recordedRefusal, recordedReply } from '../../services/trading/testing/serverAnswers';
 import { completed, makeSignal } from '../../services/feed/testing/signals';
 import { createTestConsole } from '../testing/scripted';
-
-const FILL = {
-  id: '501',
-  symbol: 'ETH/USDT',
-  side: 'buy',
-  quantity: 0.1,
-  price: 3000,
-  fee: 0.15,
-  status: 'filled',
-  realizedPnl: 0,
-};
 
 /** A console whose feed holds (top first) 4 SOL negative 85, 3 GENERAL neutral 30, 2 ETH positive 72, 1 analyzing. */
 function session(token: string | null = 'tok') {
@@ -88,24 +78,28 @@ describe('feed commands', () => {
     expect(opened).toEqual(['https://news.example/2']);
   });
 
-  it("<n> long 500 trades the n-th signal's asset with the spec's messages", async () => {
+  it("<n> short 250 trades the n-th signal's asset and says what filled", async () => {
     const s = session();
-    s.server.on('POST /orders', () => ({ status: 200, body: FILL }));
-    expect(await s.type('3 long 500')).toEqual([
-      'success: Successfully placed LONG order for ETH/USDT with 500 USDT.',
+    s.server.on('POST /orders', () => recordedReply('eth short 250'));
+    expect(await s.type('3 short 250')).toEqual([
+      'success: Successfully placed SHORT order for ETH/USDT. Filled SHORT 0.079 ETH ≈ 249.16 USDT of ' +
+        'ETH/USDT at 3,153.9400, fee 0.12 USDT.',
       'muted: Paper exchange: no real funds.',
     ]);
     expect(JSON.parse(s.server.requests[0]?.body ?? '{}')).toEqual({
       symbol: 'ETH/USDT',
-      side: 'long',
+      side: 'short',
       type: 'market',
-      amount: 500,
+      amount: 250,
     });
-    expect(await s.type('1 sell 1k')).toEqual([
-      'success: Successfully placed SHORT order for SOL/USDT with 1000 USDT.',
-      'muted: Paper exchange: no real funds.',
-    ]);
-    expect(s.stores.positions.refreshRequests.value).toBe(2);
+    expect(s.stores.positions.refreshRequests.value.count).toBe(1);
+    const refusal = recordedRefusal('sol long 150000');
+    s.server.on('POST /orders', () => refusal);
+    expect(await s.answering('1 sell 150k', 'y')).toEqual([`error: Error: ${refusal.body.detail}`]);
+    expect(JSON.parse(s.server.requests[1]?.body ?? '{}')).toMatchObject({
+      symbol: 'SOL/USDT',
+      side: 'short',
+    });
   });
 
   it('<n> long needs an asset, a valid line, a signal on screen and a login', async () => {

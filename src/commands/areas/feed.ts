@@ -3,6 +3,7 @@ import { findTicker } from '../../contracts/symbols';
 import { matchesFilters } from '../../services/feed/feedView';
 import { summarize } from '../../services/feed/format';
 import { placeSignalTrade } from '../../services/feed/signalTrade';
+import { TRADING_TEXT } from '../../services/trading/messages';
 import type { FeedSignal } from '../../services/feed/types';
 import {
   failure,
@@ -15,7 +16,7 @@ import {
 import { formatAmount, parseOrderWords } from '../grammar/order';
 import { savedAmounts, tickerCompletion } from '../providers';
 import { defineCommand, type CommandContext } from '../types';
-import { CANCELLED } from './authShared';
+import { CANCELLED, approveAtPrompt } from './authShared';
 
 const AREA = 'feed';
 
@@ -159,13 +160,17 @@ export const tradeSignal = defineCommand({
         session: ctx.stores.session,
         ui: ctx.stores.ui,
         positions: ctx.stores.positions,
+        approve: () => approveAtPrompt(ctx),
       },
       ticker,
       parsed.order.side,
       parsed.order.amount,
     );
-    if (!result.ok) return [failure(result.message)];
-    return { lines: [success(result.message), muted('Paper exchange: no real funds.')], data: result.order };
+    if (!result.ok) return result.reason === 'cancelled' ? CANCELLED : [failure(result.message)];
+    return {
+      lines: [success(result.message), muted(TRADING_TEXT.venueNote[ctx.stores.account.mode.peek()])],
+      data: result.order,
+    };
   },
 });
 

@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../services/testing/fakeServer';
 import { BTC_LONG, ETH_SHORT } from '../../services/trading/testing/fixtures';
+import { recordedFill, recordedRefusal, recordedReply } from '../../services/trading/testing/serverAnswers';
 import { createTestConsole } from '../testing/scripted';
 
-const FILL = {
-  id: '1000001',
-  symbol: 'BTC/USDT',
-  side: 'buy',
-  quantity: 0.052,
-  price: 96_150.5,
-  fee: 2.5,
-  status: 'filled',
-  realizedPnl: 0,
-};
+/** What the server answered to `btc long 200` (0.002 BTC ≈ 201.37 USDT: the nearest step). */
+const FILL = recordedFill('btc long 200');
 
 /** A scripted session, logged in unless `token` is null, whose y/N questions are answered in order. */
 function session(token: string | null = 'tok') {
@@ -37,18 +30,44 @@ describe('order commands', () => {
     const s = session();
     await s.type(line);
     expect(s.server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /orders']);
-    expect(s.orderBody(s.server.requests[0])).toEqual({ ...order, type: 'market' });
+    // At or under the fat-finger cap (25k), the order is sized within it.
+    expect(s.orderBody(s.server.requests[0])).toEqual({ ...order, type: 'market', maxNotional: 25_000 });
     expect(s.server.requests[0]?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('prints the fill, says it is paper, and asks the positions to reload', async () => {
+  it('prints what really filled (quantity, notional, why not the amount typed), and asks the positions to reload', async () => {
     const s = session();
-    expect(await s.type('btc long 5k')).toEqual([
-      'success: Success! Order ID: 1000001',
-      'info: Bought 0.052 BTC/USDT at 96,150.5000 for 5k USDT, fee 2.50 USDT.',
+    expect(await s.type('btc long 200')).toEqual([
+      `success: Success! Order ID: ${FILL.id}`,
+      'info: Filled LONG 0.002 BTC ≈ 201.37 USDT of BTC/USDT at 100,683.1000, fee 0.10 USDT. ' +
+        'Not exactly 200 USDT: BTC trades in steps of 0.001 BTC ≈ 100.68 USDT (100.68 or 201.37), ' +
+        'so the order is the nearest, 0.002 BTC ≈ 201.37 USDT.',
       'muted: Paper exchange: no real funds.',
     ]);
-    expect(s.stores.positions.refreshRequests.value).toBe(1);
+    expect(s.stores.positions.refreshRequests.value.count).toBe(1);
+  });
+
+  it('prints btc long 150 as the 100.68 USDT it fills, and --json data carries the notional', async () => {
+    const s = session();
+    const fill = recordedFill('btc long 150');
+    s.server.on('POST /orders', () => recordedReply('btc long 150'));
+    expect((await s.type('btc long 150'))[1]).toMatch(
+      /^info: Filled LONG 0\.001 BTC ≈ 100\.68 USDT of BTC\/USDT/,
+    );
+    expect(fill).toMatchObject({
+      quantity: 0.001,
+      notional: 100.6831,
+      requested: 150,
+      adjustment: 'nearest',
+    });
+  });
+
+  it("shows the server's refusal under the minimum, naming the symbol and the minimum", async () => {
+    const s = session();
+    s.server.on('POST /orders', () => recordedRefusal('btc long 10'));
+    const [line] = await s.type('btc long 10');
+    expect(line).toMatch(/^error: Error: The minimum order for BTC\/USDT is 100 USDT\./);
+    expect(line).not.toMatch(/reduce/i);
   });
 
   it('uses the chosen symbol for the two-word form', async () => {
@@ -104,8 +123,11 @@ describe('order commands', () => {
 
   it('shows the exchange refusal as "Error: …"', async () => {
     const s = session();
-    s.server.on('POST /orders', () => ({ status: 400, body: { detail: 'Margin is insufficient.' } }));
-    expect(await s.answering('sol short 150k', 'y')).toEqual(['error: Error: Margin is insufficient.']);
+    const refusal = recordedRefusal('sol long 150000');
+    s.server.on('POST /orders', () => refusal);
+    expect(await s.answering('sol short 150k', 'y')).toEqual([`error: Error: ${refusal.body.detail}`]);
+    // Above the cap and confirmed: no cap is sent.
+    expect(s.orderBody(s.server.requests[0])).not.toHaveProperty('maxNotional');
   });
 
   it('asks before an order above the fat-finger cap (25k by default, configurable)', async () => {
@@ -191,26 +213,44 @@ describe('close, positions, balance, leverage, paper reset', () => {
     expect(await s.type('positions')).toEqual(['error: Failed to fetch positions.']);
   });
 
-  it('balance shows the paper account', async () => {
+  it('balance shows the paper account as the server reports it, with one unit and the open positions', async () => {
+    const s = session();
+    s.server.on('GET /account/balance', () => recordedReply('balance'));
+    s.server.on('GET /positions', () => recordedReply('positions'));
+    expect(await s.type('balance')).toEqual([
+      'info: Wallet balance  9,999.67 USDT',
+      'info: Available       9,934.55 USDT',
+      'info: Unrealized PnL  -0.13 USDT on 3 open positions',
+      'info: Equity          9,999.54 USDT',
+      'muted: Paper exchange: no real funds.',
+    ]);
+    s.server.on('GET /positions', () => ({ status: 200, body: [BTC_LONG] }));
+    expect((await s.type('balance'))[2]).toBe('info: Unrealized PnL  -0.13 USDT on 1 open position');
+  });
+
+  it('balance says "no open positions" instead of a placeholder, and prints zeros as 0.00', async () => {
     const s = session();
     s.server.on('GET /account/balance', () => ({
       status: 200,
       body: {
         asset: 'USDT',
-        walletBalance: 9_997.5,
-        availableBalance: 9_497.52,
-        unrealizedPnl: 12.99,
-        equity: 10_010.49,
-        exchange: 'paper',
+        walletBalance: 0,
+        availableBalance: 0,
+        unrealizedPnl: 0,
+        equity: 0,
+        exchange: 'binance-usdm',
       },
     }));
-    expect(await s.type('balance')).toEqual([
-      'info: Wallet balance  9,997.50 USDT',
-      'info: Available       9,497.52 USDT',
-      'info: Unrealized PnL  +12.99 USDT',
-      'info: Equity          10,010.49 USDT',
-      'muted: Paper exchange: no real funds.',
+    s.server.on('GET /positions', () => ({ status: 200, body: [] }));
+    const lines = await s.type('balance');
+    expect(lines).toEqual([
+      'info: Wallet balance  0.00 USDT',
+      'info: Available       0.00 USDT',
+      'info: Unrealized PnL  no open positions',
+      'info: Equity          0.00 USDT',
+      'muted: Binance USDS-M futures.',
     ]);
+    expect(lines.join('\n')).not.toContain('$--');
   });
 
   it('leverage sets a symbol, checks the range, and passes the exchange refusal on', async () => {

@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { formatAmount, parseOrderWords, type OrderParse } from '../grammar/order';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { pnlStyle, sideStyle, table } from '../../services/terminal/table';
-import { formatAmount2, formatPnl, formatSize, formatTradePrice } from '../../services/trading/format';
+import { usdt } from '../../contracts/sizing';
 import { TRADING_TEXT } from '../../services/trading/messages';
+import { capFor } from '../../services/trading/orderPreview';
 import * as orders from '../../services/trading/orders';
 import { POSITION_COLUMNS, positionRow } from '../../services/trading/positionsView';
 import { orderWords, savedAmounts, tickerCompletion } from '../providers';
 import { defineCommand, type CommandContext, type CommandOutput } from '../types';
-import { CANCELLED, requireLogin } from './authShared';
+import { CANCELLED, approveAtPrompt, requireLogin } from './authShared';
 import { KnownTicker } from './market';
 import { sideOrder } from './tradingGrammar';
 
@@ -33,21 +34,21 @@ async function runOrder(ctx: CommandContext, parsed: OrderParse): Promise<Output
       `Place ${order.side} ${order.pair} for ${formatAmount(order.amount)} USDT?`;
     if (!(await confirmed(ctx, question))) return CANCELLED;
   }
+  if (!(await approveAtPrompt(ctx))) return CANCELLED;
   const placed = await orders.placeOrder(ctx.api.trading, {
     pair: order.pair,
     side: order.side,
     amount: order.amount,
+    // Within the cap, sizing to the nearest step never goes above it; above it, the user said yes.
+    maxNotional: capFor(order.amount, cap),
   });
   if (!placed.ok) return [failure(`Error: ${placed.message}`)];
   ctx.stores.positions.requestRefresh();
   const fill = placed.value;
   const lines = [
     success(TRADING_TEXT.orderSucceeded(fill.id)),
-    info(
-      `${fill.side === 'buy' ? 'Bought' : 'Sold'} ${formatSize(fill.quantity)} ${fill.symbol} at ` +
-        `${formatTradePrice(fill.price)} for ${formatAmount(order.amount)} USDT, fee ${formatAmount2(fill.fee)} USDT.`,
-    ),
-    muted('Paper exchange: no real funds.'),
+    info(TRADING_TEXT.filled(fill)),
+    muted(TRADING_TEXT.venueNote[ctx.stores.account.mode.peek()]),
   ];
   return { lines, data: fill };
 }
@@ -165,22 +166,36 @@ export const balance = defineCommand({
   async run(ctx) {
     const denied = requireLogin(ctx);
     if (denied) return denied;
-    const answer = await orders.fetchBalance(ctx.api.trading);
+    const [answer, open] = await Promise.all([
+      orders.fetchBalance(ctx.api.trading),
+      orders.fetchPositions(ctx.api.trading),
+    ]);
     if (!answer.ok) return [failure(answer.message)];
     const b = answer.value;
     const rows: [string, string][] = [
-      ['Wallet balance', `${formatAmount2(b.walletBalance)} USDT`],
-      ['Available', `${formatAmount2(b.availableBalance)} USDT`],
-      ['Unrealized PnL', `${formatPnl(b.unrealizedPnl)} USDT`],
-      ['Equity', `${formatAmount2(b.equity)} USDT`],
+      ['Wallet balance', `${usdt(b.walletBalance)} USDT`],
+      ['Available', `${usdt(b.availableBalance)} USDT`],
+      ['Unrealized PnL', unrealizedText(b.unrealizedPnl, open.ok ? open.value.length : null)],
+      ['Equity', `${usdt(b.equity)} USDT`],
     ];
     const lines = [
       ...rows.map(([label, value]) => info(`${label.padEnd(15)} ${value}`)),
-      muted(b.exchange === 'paper' ? 'Paper exchange: no real funds.' : 'Binance USD-M futures.'),
+      muted(b.exchange === 'paper' ? 'Paper exchange: no real funds.' : TRADING_TEXT.liveFutures),
     ];
     return { lines, data: b };
   },
 });
+
+/**
+ * `+12.50 USDT on 2 open positions`, or `no open positions`: one unit, always a number or a word (a
+ * zero is 0.00, not a placeholder).
+ */
+export function unrealizedText(pnl: number, openPositions: number | null): string {
+  if (openPositions === 0) return 'no open positions';
+  const value = `${pnl > 0 ? '+' : ''}${usdt(pnl)} USDT`;
+  if (openPositions === null) return value;
+  return `${value} on ${openPositions} open position${openPositions === 1 ? '' : 's'}`;
+}
 
 const LeverageValue = z.coerce
   .number({ error: 'Leverage must be a number.' })

@@ -1,3 +1,4 @@
+import { withBrowserLock, type BrowserLockDeps } from './browserLock';
 import { z } from 'zod';
 import type { TokenStore } from '../stores/session';
 import { createApiClient, createRawFetch, type ApiClient, type FetchImpl } from './client';
@@ -18,6 +19,8 @@ export interface ApiConfig {
   fetch: FetchImpl;
   tokens: TokenStore;
   navigate(path: string): void;
+  /** The cross-tab lock around refreshes (the app passes the browser's own); none when absent. */
+  lock?: BrowserLockDeps;
 }
 
 export interface Api {
@@ -32,10 +35,16 @@ export function createApi(config: ApiConfig): Api {
   const refresher = createRefresher({
     tokens: config.tokens,
     navigate: config.navigate,
-    async requestToken() {
-      const body: unknown = await rawMain('/auth/refresh', { method: 'POST' });
-      return TokenResponse.parse(body).access_token;
-    },
+    // One refresh per browser at a time: a second tab waits, then presents the cookie the first got.
+    requestToken: () =>
+      withBrowserLock(
+        'signal-console-refresh',
+        async () => {
+          const body: unknown = await rawMain('/auth/refresh', { method: 'POST' });
+          return TokenResponse.parse(body).access_token;
+        },
+        config.lock ?? {},
+      ),
   });
   const client = (baseURL: string): ApiClient =>
     createApiClient({ baseURL, fetch: config.fetch, tokens: config.tokens, refresher });

@@ -25,8 +25,6 @@ export const AUTH_TEXT = {
   signupFieldsRequired: 'Email, username and password are required.',
   /** Spec §4 says signup returns to LOGIN "with a success message"; the text is ours. */
   signupSucceeded: 'Registration successful! Please log in.',
-  /** The Admin Panel button "only shows an alert" (spec §2); the text is ours. */
-  adminPanel: 'The Admin Panel is not available in this version.',
 } as const;
 
 /** Spec §5: a 2FA code is exactly 6 characters. A recovery code (`XXXXX-XXXXX`) is accepted at login too. */

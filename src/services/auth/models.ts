@@ -7,9 +7,13 @@ import * as flows from './flows';
 import { AUTH_TEXT } from './messages';
 import { endSession } from './session';
 import { errorMessage } from '../api/errors';
+import { ProvidersResponse } from '../../contracts/web3';
+import * as wallet from './wallet';
 
 export interface AuthModelDeps extends flows.AuthDeps {
   ui: UiStore;
+  /** This browser's wallet (the injected one unless a test or the wallet kit gives another). */
+  wallet?: () => wallet.WalletSigner | null;
   clock: Clock;
   navigate(path: string): void;
 }
@@ -47,11 +51,75 @@ export function createAuthModels(deps: AuthModelDeps) {
     auth.setNotice('auth', null);
   };
 
+  const signer = (): wallet.WalletSigner | null => (deps.wallet ?? wallet.injectedSigner)();
+
+  const walletLogin = (rememberMe: boolean) =>
+    run('auth', async () => {
+      const outcome = await wallet.walletLogin(deps, signer(), rememberMe);
+      if (outcome.ok === 'two-factor') deps.ui.openAuthModal('tfa-verify');
+      else if (outcome.ok) closeAuth();
+      return outcome;
+    });
+
+  let rememberKit = false;
+  const kit = wallet.kitSignIn(deps, () => rememberKit);
+
+  const loadProviders = async (): Promise<void> => {
+    try {
+      auth.setProviders(await deps.main.call(ProvidersResponse, '/auth/providers'));
+    } catch {
+      auth.setProviders({ google: false, twitter: false });
+    }
+  };
+
   const modal = {
-    /** Spec §4: on open the modal tries a remember-me login first. */
+    /**
+     * Spec §4: on open the modal tries a remember-me login first, then a wallet-signature login when a
+     * wallet is already connected to this site.
+     */
     async opened(): Promise<void> {
+      void loadProviders();
       if (deps.stores.session.isLoggedIn.peek()) return;
-      if (await flows.autoLogin(deps)) closeAuth();
+      if (await flows.autoLogin(deps)) {
+        closeAuth();
+        return;
+      }
+      const connected = signer();
+      if (connected !== null && (await connected.isConnected())) await walletLogin(false);
+    },
+    walletLogin,
+    /** Opens the wallet kit (connect, then sign in): injected and WalletConnect wallets. */
+    openWalletKit(rememberMe: boolean): void {
+      rememberKit = rememberMe;
+      auth.setNotice('auth', null);
+      auth.setWalletKitOpen(true);
+    },
+    /** What the wallet kit's authentication adapter calls. */
+    walletKit: {
+      prepare: (address: string, chainId: number) => kit.prepare(address, chainId),
+      async verify(message: string, signature: string): Promise<boolean> {
+        const outcome = await kit.verify(message, signature);
+        if (outcome.ok === 'two-factor') {
+          auth.setWalletKitOpen(false);
+          deps.ui.openAuthModal('tfa-verify');
+        } else if (outcome.ok) {
+          auth.setWalletKitOpen(false);
+          closeAuth();
+        } else auth.setNotice('auth', { tone: 'error', text: outcome.message });
+        return outcome.ok !== false;
+      },
+      closed(): void {
+        kit.cancel();
+        auth.setWalletKitOpen(false);
+      },
+    },
+    /** The browser goes to the provider (a link, not a call: spec §7). */
+    socialLoginUrl: (provider: 'google' | 'twitter', rememberMe: boolean) =>
+      `${deps.main.baseURL}/auth/${provider}/login${rememberMe ? '?remember_me=true' : ''}`,
+    /** Back from a provider with two-factor on: the code step for that login. */
+    resumeTwoFactor(userId: string): void {
+      auth.setPendingTwoFactor({ userId });
+      deps.ui.openAuthModal('tfa-verify');
     },
     switchTo(mode: AuthModalMode): void {
       auth.setNotice('auth', null);
@@ -86,13 +154,16 @@ export function createAuthModels(deps: AuthModelDeps) {
     async show(tab: AccountTab): Promise<void> {
       deps.ui.openAccountModal(tab);
       if (tab === 'devices') await account.loadDevices(deps);
+      else if (tab === 'wallets') await wallet.loadWallets(deps);
       else await run('twoFactor', () => account.syncTwoFactor(deps));
     },
     close(): void {
       account.hideRecoveryCodes(deps);
-      for (const form of ['devices', 'password', 'twoFactor'] as const) auth.setNotice(form, null);
+      for (const form of ['devices', 'password', 'twoFactor', 'wallets'] as const) auth.setNotice(form, null);
       deps.ui.closeAccountModal();
     },
+    linkWallet: () => run('wallets', () => wallet.linkWallet(deps, signer())),
+    unlinkWallet: (id: string) => run('wallets', () => wallet.unlinkWallet(deps, id)),
     removeDevice: (id: string) => run('devices', () => account.removeDevice(deps, id)),
     revokeAllDevices: () => run('devices', () => account.revokeAllDevices(deps)),
     changePassword: (fields: { current: string; next: string; confirm: string }) =>

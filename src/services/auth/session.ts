@@ -10,7 +10,7 @@ export async function loadUser(main: ApiClient, session: SessionStore): Promise<
     const me = await createAuthClient(main).me();
     session.setUser({
       id: me.id,
-      email: me.email,
+      email: me.email ?? undefined,
       username: me.username,
       role: me.role,
       subscriptionStatus: me.subscription.status,

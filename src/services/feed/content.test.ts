@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTENT_LIMIT, contentParts, isVideo, mediaSrc, safeHref, shownContent } from './content';
+import { CONTENT_LIMIT, contentParts, isVideo, mediaSrc, readable, safeHref, shownContent } from './content';
 
 const join = (parts: ReturnType<typeof contentParts>) => parts.map((p) => p.text).join('');
 
@@ -51,5 +51,16 @@ describe('card content as text and safe links', () => {
     expect(mediaSrc(null)).toBeNull();
     expect(isVideo('https://v.example/clip.mp4?t=1')).toBe(true);
     expect(isVideo('https://v.example/chart.png')).toBe(false);
+  });
+});
+
+describe('readable text', () => {
+  it('writes USDⓈ-M as USDS-M (no font the app relies on has the circled S), in text but not in links', () => {
+    const parts = contentParts(
+      'Binance Futures will launch USDⓈ-M HYPE perpetual https://example.com/USDⓈ-M',
+    );
+    expect(parts[0]).toEqual({ kind: 'text', text: 'Binance Futures will launch USDS-M HYPE perpetual ' });
+    expect(parts[1]?.kind).toBe('link');
+    expect(readable('USDⓈ-M')).toBe('USDS-M');
   });
 });

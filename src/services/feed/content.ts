@@ -22,15 +22,27 @@ export function safeHref(raw: string): string | null {
   }
 }
 
-/** Splits text into text and link parts; the parts joined give back the text exactly. */
+/**
+ * Text as the app's fonts can draw it. The app ships no font of its own, and the fonts it falls back on
+ * (DejaVu, Liberation, Consolas, Menlo) have no circled S, so Binance's "USDⓈ-M" would show a missing
+ * glyph box: it is written "USDS-M", as Binance's own API and URLs spell it.
+ */
+export function readable(text: string): string {
+  return text.replaceAll('\u24C8', 'S');
+}
+
+/**
+ * Splits text into text and link parts; the parts joined give back the text exactly, except that text
+ * parts are {@link readable}.
+ */
 export function contentParts(text: string): ContentPart[] {
   const parts: ContentPart[] = [];
   let last = 0;
   const pushText = (t: string): void => {
     if (t === '') return;
     const prev = parts[parts.length - 1];
-    if (prev?.kind === 'text') prev.text += t;
-    else parts.push({ kind: 'text', text: t });
+    if (prev?.kind === 'text') prev.text += readable(t);
+    else parts.push({ kind: 'text', text: readable(t) });
   };
   for (const match of text.matchAll(URL_PATTERN)) {
     const start = match.index;

@@ -1,7 +1,7 @@
 import { effect, signal, type ReadonlySignal } from '@preact/signals-core';
 import { PriceQuote } from '../../contracts/market';
 import { SignalList } from '../../contracts/signals';
-import { findTicker } from '../../contracts/symbols';
+import { contractSymbolOf } from '../../contracts/symbols';
 import type { ApiClient } from '../api/client';
 import { every, type Clock, type Disposer } from '../clock';
 import type { PriceChannel } from '../market/priceChannel';
@@ -28,6 +28,8 @@ export interface FeedServiceDeps {
   stream: SignalStreamPort;
   sound: SoundPort;
   clock: Clock;
+  /** Asked before a quick trade is sent (the first order of a session on a real-exchange account). */
+  approveOrder?: () => boolean | Promise<boolean>;
 }
 
 /** The feed pane's models, and `start()` which runs the feed. */
@@ -59,7 +61,11 @@ export function toChartSignal(s: FeedSignal): ChartSignal {
 /** The supported symbols (`BTCUSDT`) the listed signals name. */
 export function symbolsOf(list: readonly FeedSignal[]): Set<string> {
   const out = new Set<string>();
-  for (const s of list) for (const a of s.assets) if (findTicker(a) !== undefined) out.add(`${a}USDT`);
+  for (const s of list)
+    for (const a of s.assets) {
+      const symbol = contractSymbolOf(a);
+      if (symbol !== undefined) out.add(symbol);
+    }
   return out;
 }
 
@@ -76,9 +82,10 @@ export function createFeedService(deps: FeedServiceDeps): FeedService {
   /** Spec §7: a price lookup per asset when a signal arrives, for any price the server did not send. */
   const lookUpMissing = (s: FeedSignal): void => {
     for (const ticker of s.assets) {
-      if (s.initial_prices[ticker] !== undefined || findTicker(ticker) === undefined) continue;
+      const symbol = contractSymbolOf(ticker);
+      if (s.initial_prices[ticker] !== undefined || symbol === undefined) continue;
       deps.trading
-        .call(PriceQuote, `/price/${ticker}USDT`)
+        .call(PriceQuote, `/price/${symbol}`)
         .then((quote) => stores.feed.setInitialPrice(s.id, ticker, quote.price))
         .catch(() => undefined); // Price-feed failures are only logged (spec §8).
     }
@@ -141,6 +148,7 @@ export function createFeedService(deps: FeedServiceDeps): FeedService {
     ui: stores.ui,
     positions: stores.positions,
     clock,
+    ...(deps.approveOrder === undefined ? {} : { approve: deps.approveOrder }),
   });
   const watchlistToggles = createWatchlistToggles({ main: deps.main, store: stores.watchlist, clock });
 

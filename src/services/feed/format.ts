@@ -1,3 +1,5 @@
+import { contractSymbolOf } from '../../contracts/symbols';
+import { readable } from './content';
 import { formatChange, changeSince } from './priceChange';
 import { timeAgo } from './timeAgo';
 import { impactOf, sentimentOf, type FeedSignal } from './types';
@@ -45,7 +47,10 @@ export function summarize(
       ? []
       : s.assets.length === 0
         ? ['GENERAL']
-        : s.assets.map((a) => `$${a} ${formatChange(changeSince(s.initial_prices[a], priceOf(`${a}USDT`)))}`);
+        : s.assets.map(
+            (a) =>
+              `$${a} ${formatChange(changeSince(s.initial_prices[a], priceOf(contractSymbolOf(a) ?? `${a}USDT`)))}`,
+          );
   return {
     age: timeAgo(s.client_received_at, now),
     sentiment: sentiment === null ? '…' : SHORT[sentiment],
@@ -53,6 +58,6 @@ export function summarize(
     impact: s.analysis.status === 'analyzing' ? 'analyzing…' : formatImpact(impactOf(s)),
     tags,
     source: s.metadata.source_name,
-    headline: oneLine(s.content, headlineChars),
+    headline: oneLine(readable(s.content), headlineChars),
   };
 }

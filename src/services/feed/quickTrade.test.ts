@@ -3,19 +3,12 @@ import { createUiStore } from '../stores/ui';
 import { createFakeClock } from '../testing/fakeClock';
 import { countingKeys, fakeTradingApi } from '../trading/testing/api';
 import { createPositionsStore } from '../trading/positionsStore';
+import { recordedFill, recordedReply } from '../trading/testing/serverAnswers';
 import { POPOVER_HIDE_MS, createQuickTradeModel } from './quickTrade';
 import { placeSignalTrade, signalTradeError } from './signalTrade';
 
-const FILL = {
-  id: '77',
-  symbol: 'BTC/USDT',
-  side: 'buy',
-  quantity: 0.001,
-  price: 100_000,
-  fee: 0.05,
-  status: 'filled',
-  realizedPnl: 0,
-};
+/** What the server answered to `btc long 150`: 0.001 BTC, worth 100.68 USDT. */
+const FILL = recordedFill('btc long 150');
 
 function setup(token: string | null = 'tok') {
   const { server, session, trading } = fakeTradingApi(token);
@@ -31,19 +24,23 @@ describe('a trade from a signal (spec §5, §8)', () => {
   it('places a market order through the same path as the terminal and says so', async () => {
     const t = setup();
     t.server.on('POST /orders', () => ({ status: 200, body: FILL }));
-    const result = await placeSignalTrade(t.deps, 'btc', 'long', 100);
+    const result = await placeSignalTrade(t.deps, 'btc', 'long', 150);
+    // The card says what filled (not "with 150 USDT"), in the terminal's words.
     expect(result).toMatchObject({
       ok: true,
-      message: 'Successfully placed LONG order for BTC/USDT with 100 USDT.',
+      message:
+        'Successfully placed LONG order for BTC/USDT. Filled LONG 0.001 BTC ≈ 100.68 USDT of BTC/USDT at ' +
+        '100,683.1000, fee 0.05 USDT. Not exactly 150 USDT: BTC trades in steps of 0.001 BTC ≈ 100.68 USDT ' +
+        '(100.68 or 201.37), so the order is the nearest, 0.001 BTC ≈ 100.68 USDT.',
     });
     expect(JSON.parse(t.server.requests[0]?.body ?? '{}')).toEqual({
       symbol: 'BTC/USDT',
       side: 'long',
       type: 'market',
-      amount: 100,
+      amount: 150,
     });
     expect(t.server.requests[0]?.idempotencyKey).toBe('key-1');
-    expect(t.positions.refreshRequests.value).toBe(1);
+    expect(t.positions.refreshRequests.value.count).toBe(1);
   });
 
   it('needs a ticker, then a login (which opens the login modal)', async () => {
@@ -118,14 +115,16 @@ describe('the quick-trade popover', () => {
 
   it('trades from the open row, closes on success, and shows the result for 8 s', async () => {
     const t = setup();
-    t.server.on('POST /orders', () => ({ status: 200, body: FILL }));
-    t.model.openRow('4', 'SOL', 'short');
-    await t.model.trade('short', 2500);
+    t.server.on('POST /orders', () => recordedReply('eth short 250'));
+    t.model.openRow('4', 'ETH', 'short');
+    await t.model.trade('short', 250);
     expect(t.model.popover.value).toBeNull();
     expect(t.model.notice.value).toEqual({
       signalId: '4',
       tone: 'success',
-      text: 'Successfully placed SHORT order for SOL/USDT with 2500 USDT.',
+      text:
+        'Successfully placed SHORT order for ETH/USDT. Filled SHORT 0.079 ETH ≈ 249.16 USDT of ETH/USDT at ' +
+        '3,153.9400, fee 0.12 USDT.',
     });
     t.clock.advance(7_999);
     expect(t.model.notice.value).not.toBeNull();

@@ -7,16 +7,23 @@ import { AUTH_TEXT } from '../auth/messages';
 import type { SessionStore } from '../stores/session';
 import type { UiStore } from '../stores/ui';
 import type { PositionsStore } from '../trading/positionsStore';
+import { TRADING_TEXT } from '../trading/messages';
 import { placeOrder, type KeyMaker } from '../trading/orders';
 
 /** Spec §5 and §8 texts of a trade from a signal, word for word. */
 export const SIGNAL_TRADE_TEXT = {
-  succeeded: (side: 'long' | 'short', pair: string, amount: number) =>
-    `Successfully placed ${side.toUpperCase()} order for ${pair} with ${amount} USDT.`,
+  /**
+   * Spec §8 said "… with {amount} USDT.", but the fill is sized to the symbol's lot step and is not
+   * worth exactly the amount clicked: the message says what did fill, in the terminal's words.
+   */
+  succeeded: (side: 'long' | 'short', pair: string, fill: OrderResponse) =>
+    `Successfully placed ${side.toUpperCase()} order for ${pair}. ${TRADING_TEXT.filled(fill)}`,
   failed: (detail: string) => `Error: ${detail}`,
   fallback: 'An error occurred during the trade.',
   noTicker: 'Asset ticker not found.',
   mustLogIn: AUTH_TEXT.mustLogIn,
+  /** Ours: the user said no to the first order on a real-exchange account. */
+  cancelled: 'Order cancelled.',
   /** Spec §8: how long the result stays on the card. */
   shownMs: 8_000,
 } as const;
@@ -41,11 +48,13 @@ export interface SignalTradeDeps {
   ui: UiStore;
   positions: PositionsStore;
   newKey?: KeyMaker;
+  /** Asked before sending (the first order of a session on a real-exchange account); no means cancel. */
+  approve?: () => boolean | Promise<boolean>;
 }
 
 export type SignalTradeResult =
   | { ok: true; message: string; order: OrderResponse }
-  | { ok: false; message: string; reason: 'no-ticker' | 'login' | 'rejected' };
+  | { ok: false; message: string; reason: 'no-ticker' | 'login' | 'rejected' | 'cancelled' };
 
 /** The trading client, remembering the last error a call threw (placeOrder answers only its text). */
 function observed(trading: ApiClient): { client: ApiClient; lastError: () => unknown } {
@@ -82,9 +91,16 @@ export async function placeSignalTrade(
     deps.ui.openAuthModal('login');
     return { ok: false, message: SIGNAL_TRADE_TEXT.mustLogIn, reason: 'login' };
   }
+  if (deps.approve !== undefined && !(await deps.approve())) {
+    return { ok: false, message: SIGNAL_TRADE_TEXT.cancelled, reason: 'cancelled' };
+  }
   const { client, lastError } = observed(deps.trading);
   const placed = await placeOrder(client, { pair: known.pair, side, amount }, deps.newKey);
   if (!placed.ok) return { ok: false, message: signalTradeError(lastError()), reason: 'rejected' };
   deps.positions.requestRefresh();
-  return { ok: true, message: SIGNAL_TRADE_TEXT.succeeded(side, known.pair, amount), order: placed.value };
+  return {
+    ok: true,
+    message: SIGNAL_TRADE_TEXT.succeeded(side, known.pair, placed.value),
+    order: placed.value,
+  };
 }

@@ -1,4 +1,3 @@
-import ReconnectingWebSocket from 'reconnecting-websocket';
 import {
   PriceSocketMessage,
   type Candle,
@@ -8,10 +7,10 @@ import {
 } from '../../contracts/market';
 import type { Clock } from '../clock';
 import type { ConnectionStore } from '../stores/connection';
+import { openJsonSocket, type JsonSocket, type WebSocketClass } from '../net/jsonSocket';
 import type { MarketStore } from '../stores/market';
 
-/** A WebSocket class: the browser's, or `ws` in Node (reconnecting-websocket takes either). */
-export type WebSocketClass = abstract new (url: string, protocols?: string | string[]) => object;
+export type { WebSocketClass } from '../net/jsonSocket';
 
 export interface PriceChannelDeps {
   /** Absolute ws(s):// address of /api/ws/prices. */
@@ -60,14 +59,14 @@ export function priceSocketUrl(apiBase: string, pageUrl: string): string {
 export function createPriceChannel(deps: PriceChannelDeps): PriceChannel {
   const watched = new Map<string, number>();
   let chart: { symbol: string; interval: Interval } | null = null;
-  let socket: ReconnectingWebSocket | null = null;
+  let socket: JsonSocket | null = null;
   let heartbeatMs = 15_000;
   let cancelWatchdog = (): void => undefined;
   const priceListeners = new Set<(items: readonly PriceItem[]) => void>();
   const candleListeners = new Set<(update: CandleUpdate) => void>();
 
   const send = (request: PriceSocketRequest): void => {
-    if (socket?.readyState === ReconnectingWebSocket.OPEN) socket.send(JSON.stringify(request));
+    socket?.send(request);
   };
 
   const armWatchdog = (): void => {
@@ -75,17 +74,7 @@ export function createPriceChannel(deps: PriceChannelDeps): PriceChannel {
     cancelWatchdog = deps.clock.setTimer(() => socket?.reconnect(), heartbeatMs * MISSED_HEARTBEATS);
   };
 
-  const onMessage = (text: string): void => {
-    armWatchdog();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      return;
-    }
-    const parsed = PriceSocketMessage.safeParse(json);
-    if (!parsed.success) return;
-    const msg = parsed.data;
+  const onMessage = (msg: PriceSocketMessage): void => {
     switch (msg.type) {
       case 'hello':
         heartbeatMs = msg.heartbeatMs;
@@ -116,23 +105,21 @@ export function createPriceChannel(deps: PriceChannelDeps): PriceChannel {
 
   return {
     start() {
-      const ws = new ReconnectingWebSocket(deps.url, [], {
+      const ws = openJsonSocket({
+        url: deps.url,
         WebSocket: deps.WebSocket,
-        minReconnectionDelay: deps.minDelayMs ?? 1_000,
-        maxReconnectionDelay: deps.maxDelayMs ?? 30_000,
-        reconnectionDelayGrowFactor: 2,
-        minUptime: 5_000,
-        connectionTimeout: 8_000,
+        schema: PriceSocketMessage,
+        onMessage,
+        onFrame: armWatchdog,
+        onOpen,
+        onClose: () => {
+          cancelWatchdog();
+          deps.connection.setChannel('prices', false);
+        },
+        ...(deps.minDelayMs === undefined ? {} : { minDelayMs: deps.minDelayMs }),
+        ...(deps.maxDelayMs === undefined ? {} : { maxDelayMs: deps.maxDelayMs }),
       });
       socket = ws;
-      ws.addEventListener('open', onOpen);
-      ws.addEventListener('close', () => {
-        cancelWatchdog();
-        deps.connection.setChannel('prices', false);
-      });
-      ws.addEventListener('message', (event) => {
-        if (typeof event.data === 'string') onMessage(event.data);
-      });
       return () => {
         cancelWatchdog();
         ws.close();

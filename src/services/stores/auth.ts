@@ -1,5 +1,6 @@
 import { signal, type ReadonlySignal } from '@preact/signals-core';
 import type { Device } from '../../contracts/auth';
+import type { Wallet } from '../../contracts/web3';
 
 /** A message under a form: an error in red or a success in green. */
 export interface Notice {
@@ -24,7 +25,16 @@ export type TwoFactorState =
   | { step: 'setup'; secret: string; otpauthUrl: string; qr: string | null }
   | { step: 'enabled'; recoveryCodes: readonly string[] | null };
 
-export type AuthForm = 'auth' | 'devices' | 'password' | 'twoFactor' | 'reset';
+export type WalletsState =
+  | { status: 'idle' }
+  | { status: 'loading' }
+  | { status: 'ready'; items: readonly Wallet[] }
+  | { status: 'error'; message: string };
+
+/** Spec §4 wallet sign-in: idle, signing, verifying; back to idle on error. */
+export type WalletSignIn = 'idle' | 'signing' | 'verifying';
+
+export type AuthForm = 'auth' | 'devices' | 'password' | 'twoFactor' | 'reset' | 'wallets';
 
 /** What the auth and account modals and the reset page show; written by the auth services only. */
 export interface AuthStore {
@@ -35,6 +45,16 @@ export interface AuthStore {
   readonly pendingTwoFactor: ReadonlySignal<PendingTwoFactor | null>;
   readonly devices: ReadonlySignal<DevicesState>;
   readonly twoFactor: ReadonlySignal<TwoFactorState>;
+  readonly wallets: ReadonlySignal<WalletsState>;
+  readonly walletSignIn: ReadonlySignal<WalletSignIn>;
+  /** The social sign-ins the server offers (their buttons are hidden otherwise). */
+  readonly providers: ReadonlySignal<{ google: boolean; twitter: boolean }>;
+  /** The wallet kit (loaded on first use) is showing its connect and sign-in windows. */
+  readonly walletKitOpen: ReadonlySignal<boolean>;
+  setWalletKitOpen(open: boolean): void;
+  setProviders(next: { google: boolean; twitter: boolean }): void;
+  setWallets(state: WalletsState): void;
+  setWalletSignIn(state: WalletSignIn): void;
   setNotice(form: AuthForm, notice: Notice | null): void;
   setBusy(form: AuthForm, busy: boolean): void;
   setPendingTwoFactor(pending: PendingTwoFactor | null): void;
@@ -50,7 +70,27 @@ export function createAuthStore(): AuthStore {
   const pendingTwoFactor = signal<PendingTwoFactor | null>(null, { name: 'auth.pendingTwoFactor' });
   const devices = signal<DevicesState>({ status: 'idle' }, { name: 'auth.devices' });
   const twoFactor = signal<TwoFactorState>({ step: 'disabled' }, { name: 'auth.twoFactor' });
+  const wallets = signal<WalletsState>({ status: 'idle' }, { name: 'auth.wallets' });
+  const walletSignIn = signal<WalletSignIn>('idle', { name: 'auth.walletSignIn' });
+  const providers = signal({ google: false, twitter: false }, { name: 'auth.providers' });
+  const walletKitOpen = signal(false, { name: 'auth.walletKitOpen' });
   return {
+    walletKitOpen,
+    setWalletKitOpen(open) {
+      walletKitOpen.value = open;
+    },
+    providers,
+    setProviders(next) {
+      providers.value = next;
+    },
+    wallets,
+    walletSignIn,
+    setWallets(next) {
+      wallets.value = next;
+    },
+    setWalletSignIn(next) {
+      walletSignIn.value = next;
+    },
     notices,
     busy,
     pendingTwoFactor,
@@ -83,6 +123,9 @@ export function createAuthStore(): AuthStore {
       pendingTwoFactor.value = null;
       devices.value = { status: 'idle' };
       twoFactor.value = { step: 'disabled' };
+      wallets.value = { status: 'idle' };
+      walletSignIn.value = 'idle';
+      walletKitOpen.value = false;
     },
   };
 }

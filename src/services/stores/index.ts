@@ -6,6 +6,9 @@ import { createFeedView, type FeedView } from '../feed/feedView';
 import { createQuickAmountsStore, type QuickAmountsStore } from '../feed/quickAmounts';
 import { createWatchlistStore, type WatchlistStore } from '../feed/watchlist';
 import { memoryStorage, type StoragePort } from '../storage';
+import { createPremiumStore, type PremiumStore } from '../premium';
+import { createRulesStore, type RulesStore } from '../rules/rules';
+import { createAccountStore, type AccountStore } from '../trading/account';
 import { createPositionsStore, type PositionsStore } from '../trading/positionsStore';
 import { createAuthStore, type AuthStore } from './auth';
 import { createConnectionStore, type ConnectionStore } from './connection';
@@ -22,6 +25,8 @@ export interface Stores {
   auth: AuthStore;
   market: MarketStore;
   positions: PositionsStore;
+  /** Where orders go (paper, or one of the user's keys: LIVE or DEMO). */
+  account: AccountStore;
   /** The signals (newest 50, saved as `cryptoNewsSignals`). */
   feed: FeedStore;
   /** The feed pane's tabs, filters and focus ring, and the cards on screen. */
@@ -31,6 +36,10 @@ export interface Stores {
   alerts: AlertsStore;
   /** Quick-trade amounts (`quickTradeAmounts`). */
   quickAmounts: QuickAmountsStore;
+  /** Auto-trade rules, the risk envelope, the decision ledger and the last backtest. */
+  rules: RulesStore;
+  /** The Upgrade to Premium modal, the admin panel, and the way out to a checkout page. */
+  premium: PremiumStore;
 }
 
 export interface StoresDeps {
@@ -53,10 +62,13 @@ export function createStores(deps: StoresDeps = {}): Stores {
     auth: createAuthStore(),
     market: createMarketStore(),
     positions: createPositionsStore(),
+    account: createAccountStore(),
     feed,
     feedView: createFeedView({ feed, watched: watchlist.watched, loggedIn: session.isLoggedIn }),
     watchlist,
     alerts: createAlertsStore(storage, deps.notifications),
     quickAmounts: createQuickAmountsStore(storage),
+    rules: createRulesStore(),
+    premium: createPremiumStore(),
   };
 }

@@ -21,6 +21,9 @@ export interface SessionStore extends TokenStore {
   readonly user: ReadonlySignal<SessionUser | null>;
   /** Spec §6: logged in means holding an access token. */
   readonly isLoggedIn: ReadonlySignal<boolean>;
+  /** False until the start-up refresh has answered (signed back in, or a guest): pages that need the user wait. */
+  readonly resumed: ReadonlySignal<boolean>;
+  markResumed(): void;
   setUser(user: SessionUser | null): void;
   /** Forgets the token and the user. */
   clear(): void;
@@ -29,9 +32,14 @@ export interface SessionStore extends TokenStore {
 export function createSessionStore(): SessionStore {
   const token = signal<string | null>(null, { name: 'session.token' });
   const user = signal<SessionUser | null>(null, { name: 'session.user' });
+  const resumed = signal(false, { name: 'session.resumed' });
   return {
     token,
     user,
+    resumed,
+    markResumed() {
+      resumed.value = true;
+    },
     isLoggedIn: computed(() => token.value !== null, { name: 'session.isLoggedIn' }),
     getToken: () => token.peek(),
     setToken(next) {

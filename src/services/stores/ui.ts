@@ -3,8 +3,8 @@ import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
 export type BottomTab = 'positions' | 'trade';
 /** Spec §4 auth modal modes: LOGIN, SIGNUP, FORGOT_PASSWORD, TFA_VERIFY. */
 export type AuthModalMode = 'login' | 'signup' | 'forgot-password' | 'tfa-verify';
-/** Account modal tabs (spec §2; Connected Wallets comes with the wallet sign-in). */
-export type AccountTab = 'devices' | 'security';
+/** Account modal tabs (spec §2). */
+export type AccountTab = 'wallets' | 'devices' | 'security';
 
 export const DEFAULT_SYMBOL = 'BTC/USDT';
 export const QUOTE_ASSET = 'USDT';

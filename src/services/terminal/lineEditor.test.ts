@@ -61,6 +61,14 @@ describe('line editor', () => {
       { type: 'bell' },
       { type: 'candidates', items: ['symbol', 'sync'] },
     ]);
+    // The list is printed once per run of Tabs: more Tabs ring, and a new run may list again.
+    expect(type('sy\t\t\t\t').effects).toEqual([
+      { type: 'bell' },
+      { type: 'candidates', items: ['symbol', 'sync'] },
+      { type: 'bell' },
+      { type: 'bell' },
+    ]);
+    expect(type('sy\t\tm\x7f\t\t').effects.filter((e) => e.type === 'candidates')).toHaveLength(2);
     expect(type('sy\tx\t').effects).toEqual([{ type: 'bell' }, { type: 'bell' }]);
     expect(type('zz\t').effects).toEqual([{ type: 'bell' }]);
     expect(type('symbol e\t').effects).toEqual([{ type: 'bell' }]);

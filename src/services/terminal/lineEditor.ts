@@ -14,6 +14,8 @@ export interface EditorState {
   draft: string;
   /** The last key was a Tab that left several candidates: the next Tab lists them. */
   tabbed: boolean;
+  /** This run of Tabs has already listed the candidates: further Tabs ring instead of listing again. */
+  listed: boolean;
   /** Ctrl+R reverse search in progress. */
   search: SearchState | null;
 }
@@ -45,6 +47,7 @@ export const emptyEditor = (history: readonly string[] = []): EditorState => ({
   historyIndex: null,
   draft: '',
   tabbed: false,
+  listed: false,
   search: null,
 });
 
@@ -80,7 +83,9 @@ export function applyKey(state: EditorState, key: Key, complete: Completer): Edi
   if (state.search !== null) return searchKey(state, state.search, key, complete);
   const result = editKey({ ...state }, key, complete);
   // Any key but Tab ends a run of Tabs.
-  return key.type === 'tab' ? result : { ...result, state: { ...result.state, tabbed: false } };
+  return key.type === 'tab'
+    ? result
+    : { ...result, state: { ...result.state, tabbed: false, listed: false } };
 }
 
 function editKey(state: EditorState, key: Key, complete: Completer): EditorResult {
@@ -220,7 +225,7 @@ function browse(state: EditorState, step: -1 | 1): EditorResult {
 
 /**
  * Tab: completes the word before the cursor. One candidate is taken whole (with a space after); several
- * extend the word to what they share, and a second Tab lists them.
+ * extend the word to what they share, a second Tab lists them once, and further Tabs only ring.
  */
 function completeWord(state: EditorState, complete: Completer): EditorResult {
   const before = state.buffer.slice(0, state.cursor);
@@ -239,6 +244,7 @@ function completeWord(state: EditorState, complete: Completer): EditorResult {
   if (common.length > prefix.length) {
     return only({ ...edit(state, lead + common + after, lead.length + common.length), tabbed: true });
   }
-  if (state.tabbed) return only(state, { type: 'candidates', items: candidates });
+  if (state.listed) return only(state, { type: 'bell' });
+  if (state.tabbed) return only({ ...state, listed: true }, { type: 'candidates', items: candidates });
   return only({ ...state, tabbed: true }, { type: 'bell' });
 }

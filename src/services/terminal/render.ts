@@ -40,7 +40,7 @@ export const BELL = '\x07';
 export interface Prompt {
   user: string;
   symbol: string;
-  /** `paper` or `live`. */
+  /** `PAPER`, `LIVE` or `DEMO`: the account orders go to (shown in lower case). */
   tag?: string;
 }
 
@@ -50,7 +50,9 @@ export const promptText = ({ user, symbol, tag }: Prompt): string => `${user}@${
 
 export const coloredPrompt = ({ user, symbol, tag }: Prompt): string =>
   `${SGR.green}${user}${SGR.reset}${SGR.grey}@${SGR.reset}${SGR.cyan}${symbol}${SGR.reset}` +
-  (tag === undefined ? '' : ` ${SGR.bold}${SGR.yellow}${tag.toLowerCase()}${SGR.reset}`) +
+  (tag === undefined
+    ? ''
+    : ` ${SGR.bold}${tag.toLowerCase() === 'live' ? SGR.red : SGR.yellow}${tag.toLowerCase()}${SGR.reset}`) +
   ` ${SGR.grey}›${SGR.reset} `;
 
 /** Terminals treat a bare \n as "down one row"; output lines may hold several lines of text. */
@@ -84,28 +86,50 @@ export function formatOutput(line: OutputLine): string {
 /** Plain output for pipes (the CLI without a terminal): the text only. */
 export const plainOutput = (line: OutputLine): string => `${line.text}\n`;
 
-/** Redraws the prompt row: the line, the grey history suggestion after it, and the cursor where it is. */
-export function renderEditLine(prompt: Prompt, state: EditorState): string {
+/**
+ * What the prompt row (or a question) draws: `text` with its colours, `length` the cells it fills, and
+ * `cursor` the cell the cursor goes to, both counted from the start of the row. The session erases
+ * and places it, since a long line may wrap over several rows.
+ */
+export interface EditBlock {
+  text: string;
+  length: number;
+  cursor: number;
+}
+
+/** The prompt row: the line, the grey history suggestion after it, and where the cursor is. */
+export function renderEditLine(prompt: Prompt, state: EditorState): EditBlock {
   if (state.search !== null) return renderSearch(state);
-  const column = promptText(prompt).length + state.cursor + 1;
+  const head = promptText(prompt).length;
   const suggestion = ghost(state);
   const shown = suggestion === '' ? '' : `${SGR.grey}${suggestion}${SGR.reset}`;
-  return `${CLEAR_LINE}${coloredPrompt(prompt)}${state.buffer}${shown}\x1b[${column}G`;
+  return {
+    text: `${coloredPrompt(prompt)}${state.buffer}${shown}`,
+    length: head + state.buffer.length + suggestion.length,
+    cursor: head + state.cursor,
+  };
 }
 
 /** `(reverse-i-search)'btc': btc long 5k`, the cursor after the query. */
-function renderSearch(state: EditorState): string {
+function renderSearch(state: EditorState): EditBlock {
   const query = state.search?.query ?? '';
   const label = `(reverse-i-search)'${query}': `;
-  const column = label.length - 2;
-  return `${CLEAR_LINE}${SGR.grey}${label}${SGR.reset}${searchLine(state)}\x1b[${column}G`;
+  const found = searchLine(state);
+  return {
+    text: `${SGR.grey}${label}${SGR.reset}${found}`,
+    length: label.length + found.length,
+    cursor: label.length - 3,
+  };
 }
 
-/** Draws a question where the prompt was: its label, then the answer unless it is secret. */
-export function renderQuestion(question: Question, state: EditorState): string {
+/** A question where the prompt was: its label, then the answer unless it is secret. */
+export function renderQuestion(question: Question, state: EditorState): EditBlock {
   const shown = question.secret ? '' : state.buffer;
-  const column = question.label.length + (question.secret ? 0 : state.cursor) + 1;
-  return `${CLEAR_LINE}${question.label}${shown}\x1b[${column}G`;
+  return {
+    text: `${question.label}${shown}`,
+    length: question.label.length + shown.length,
+    cursor: question.label.length + (question.secret ? 0 : state.cursor),
+  };
 }
 
 /** Braille spinner frames, one per tick while a command waits on the server. */

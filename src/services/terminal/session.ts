@@ -10,7 +10,6 @@ import { applyAnswerKey, applyKey, emptyEditor, type Completer, type EditorEffec
 import { muted, type OutputLine } from './output';
 import {
   BELL,
-  CLEAR_LINE,
   CLEAR_SCREEN,
   NEWLINE,
   SPINNER_MS,
@@ -19,8 +18,10 @@ import {
   renderEditLine,
   renderQuestion,
   renderSpinner,
+  type EditBlock,
   type Prompt,
 } from './render';
+import { cellOf, endOf, padWrap, wrapLine } from './wrap';
 
 /** What the terminal needs from the command registry. */
 export interface CommandLine {
@@ -32,6 +33,8 @@ export interface CommandLine {
 /** Where the session draws: an xterm instance in the browser, a string buffer in tests. */
 export interface Screen {
   write(data: string): void;
+  /** Its width in cells: output is wrapped on word boundaries to fit, and long lines redrawn whole. */
+  columns?(): number;
 }
 
 export interface TerminalSession {
@@ -46,6 +49,8 @@ export interface TerminalSession {
   input(data: string): Promise<void>;
   /** The line being typed at the prompt (empty while a command runs or asks a question). */
   readonly draft: ReadonlySignal<string>;
+  /** Draws the transcript again, wrapped for the screens' width now (after a resize). */
+  refresh(): void;
   /** Stops listening to the terminal store. */
   dispose(): void;
 }
@@ -85,8 +90,10 @@ export const BANNER: readonly OutputLine[] = [
 
 export const CANCELLED_LINE = muted('^C Cancelled.');
 
-function formatEntry(entry: TerminalEntry): string {
-  return entry.kind === 'output' ? formatOutput(entry) : coloredPrompt(entry.prompt) + entry.text + NEWLINE;
+function formatEntry(entry: TerminalEntry, columns: number): string {
+  return entry.kind === 'output'
+    ? formatOutput(wrapLine(entry, columns))
+    : coloredPrompt(entry.prompt) + entry.text + NEWLINE;
 }
 
 export function createTerminalSession(deps: TerminalSessionDeps): TerminalSession {
@@ -105,14 +112,46 @@ export function createTerminalSession(deps: TerminalSessionDeps): TerminalSessio
   const write = (data: string): void => {
     for (const screen of screens) screen.write(data);
   };
+  /** The screens' width in cells (the narrowest); no limit when no screen tells. */
+  const columns = (): number => {
+    let width = Infinity;
+    for (const screen of screens) width = Math.min(width, screen.columns?.() ?? Infinity);
+    return width;
+  };
+  /** Rows from the top of the drawn prompt (or question) down to the cursor: a long line wraps. */
+  let cursorRow = 0;
+  /** Goes back to the top of the drawn prompt and erases it and everything below. */
+  const erase = (): string => {
+    const up = cursorRow > 0 ? `\x1b[${cursorRow}A` : '';
+    cursorRow = 0;
+    return `\r${up}\x1b[J`;
+  };
+  /** Draws a prompt block from the start of the row and puts the cursor where it belongs. */
+  const place = (block: EditBlock): string => {
+    const width = columns();
+    let out = block.text;
+    let end = endOf(block.length, width);
+    // A row filled to its last cell: start the next one, so the cursor can stand after the text.
+    if (block.cursor >= block.length && end.column === width - 1 && block.length > 0) {
+      out += ' \r';
+      end = { row: end.row + 1, column: 0 };
+    }
+    const at = cellOf(block.cursor, width);
+    const up = end.row - at.row;
+    cursorRow = at.row;
+    return `${out}${up > 0 ? `\x1b[${up}A` : ''}\x1b[${at.column + 1}G`;
+  };
   const editLine = (): string | null => {
     const question = terminal.question.peek();
-    if (question !== null) return renderQuestion(question, answer);
-    return running !== null ? null : renderEditLine(prompt.peek(), state);
+    if (question !== null) {
+      return place(renderQuestion({ ...question, label: padWrap(question.label, columns()) }, answer));
+    }
+    return running !== null ? null : place(renderEditLine(prompt.peek(), state));
   };
   const redraw = (): void => {
+    const top = erase();
     const line = editLine();
-    if (line !== null) write(line);
+    if (line !== null) write(top + line);
   };
 
   const execute = async (line: string, origin: Origin, signal?: AbortSignal): Promise<OutputLine[]> => {
@@ -124,9 +163,15 @@ export function createTerminalSession(deps: TerminalSessionDeps): TerminalSessio
     return output;
   };
 
-  /** Draws `line` as the finished prompt row, before the cursor leaves it. */
-  const settle = (line: string): void =>
-    write(renderEditLine(prompt.peek(), { ...emptyEditor(), buffer: line, cursor: line.length }));
+  /** Draws `line` as the finished prompt row (then `after`), and leaves it for the row below. */
+  const settle = (line: string, after = ''): void => {
+    const top = erase();
+    write(
+      top + place(renderEditLine(prompt.peek(), { ...emptyEditor(), buffer: line, cursor: line.length })),
+    );
+    write(after + NEWLINE);
+    cursorRow = 0;
+  };
 
   const spin = (): (() => void) => {
     if (clock === undefined) return () => undefined;
@@ -152,7 +197,7 @@ export function createTerminalSession(deps: TerminalSessionDeps): TerminalSessio
     void execute(line, 'terminal', controller.signal).finally(() => {
       if (running !== current) return; // Cancelled: Ctrl+C already gave the prompt back.
       finish();
-      write(CLEAR_LINE);
+      write(erase());
       pump();
     });
     if (running === current) current.stopSpinner = spin();
@@ -165,7 +210,7 @@ export function createTerminalSession(deps: TerminalSessionDeps): TerminalSessio
     finish();
     current.controller.abort();
     terminal.answer(null);
-    write(CLEAR_LINE);
+    write(erase());
     terminal.print([CANCELLED_LINE]);
   };
 
@@ -176,18 +221,16 @@ export function createTerminalSession(deps: TerminalSessionDeps): TerminalSessio
         return;
       case 'candidates':
         settle(state.buffer);
-        write(NEWLINE + formatOutput(muted(effectItem.items.join('  '))));
+        write(formatOutput(wrapLine(muted(effectItem.items.join('  ')), columns())));
         return;
       case 'clear-screen':
         terminal.clear();
         return;
       case 'interrupt':
-        settle(effectItem.line);
-        write('^C' + NEWLINE);
+        settle(effectItem.line, '^C');
         return;
       case 'submit':
         settle(effectItem.line);
-        write(NEWLINE);
         if (effectItem.line.trim() !== '') start(effectItem.line);
     }
   };
@@ -200,7 +243,7 @@ export function createTerminalSession(deps: TerminalSessionDeps): TerminalSessio
       if (item.type === 'bell') write(BELL);
       else if (item.type === 'submit' || item.type === 'interrupt') {
         answer = emptyEditor();
-        write(CLEAR_LINE);
+        write(erase());
         const cancelled = item.type === 'interrupt';
         terminal.answer(cancelled ? null : item.line);
         // The transcript keeps the question, and the answer only when it is not secret.
@@ -259,7 +302,7 @@ export function createTerminalSession(deps: TerminalSessionDeps): TerminalSessio
         write(CLEAR_SCREEN);
       } else if (event.entry.kind === 'output' || event.entry.origin !== 'terminal') {
         // The line being edited is redrawn below the new entry.
-        write(CLEAR_LINE + formatEntry(event.entry));
+        write(erase() + formatEntry(event.entry, columns()));
       } else {
         return; // A line typed here is already on screen.
       }
@@ -277,10 +320,12 @@ export function createTerminalSession(deps: TerminalSessionDeps): TerminalSessio
   let unfollow: (() => void) | null = null;
 
   const attach = (screen: Screen): (() => void) => {
-    for (const entry of terminal.entries.peek()) screen.write(formatEntry(entry));
+    screens.add(screen);
+    const width = columns();
+    for (const entry of terminal.entries.peek()) screen.write(formatEntry(entry, width));
+    cursorRow = 0;
     const line = editLine();
     if (line !== null) screen.write(line);
-    screens.add(screen);
     unfollow ??= follow();
     return () => {
       screens.delete(screen);
@@ -294,6 +339,20 @@ export function createTerminalSession(deps: TerminalSessionDeps): TerminalSessio
   return {
     execute: (line, origin) => execute(line, origin),
     attach,
+    refresh: () => {
+      const width = columns();
+      write(
+        CLEAR_SCREEN +
+          terminal.entries
+            .peek()
+            .map((entry) => formatEntry(entry, width))
+            .join(''),
+      );
+      cursorRow = 0;
+      if (running !== null && terminal.question.peek() === null) return;
+      const line = editLine();
+      if (line !== null) write(line);
+    },
     input,
     draft,
     dispose: () => {

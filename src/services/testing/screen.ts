@@ -1,6 +1,7 @@
 /**
  * A tiny terminal emulator for tests: enough of VT100 to replay what the terminal session writes
- * (text, CR, LF, erase line, cursor column, clear screen; colours are ignored) and read the rows.
+ * (text, CR, LF, erase line, erase below, cursor up and column, clear screen; colours are ignored)
+ * and read the rows. Given a width, it wraps like xterm: a full row wraps when the next character comes.
  */
 export interface VirtualScreen {
   write(data: string): void;
@@ -9,9 +10,11 @@ export interface VirtualScreen {
   cursor(): { row: number; col: number };
   /** The targets of the OSC 8 hyperlinks written so far, in order. */
   links(): string[];
+  /** The width given, for the session to wrap to (absent: rows never wrap). */
+  columns?(): number;
 }
 
-export function createVirtualScreen(): VirtualScreen {
+export function createVirtualScreen(width = Infinity): VirtualScreen {
   let rows: string[][] = [[]];
   let row = 0;
   let col = 0;
@@ -21,9 +24,15 @@ export function createVirtualScreen(): VirtualScreen {
   const control = (params: string, final: string): void => {
     const n = Number.parseInt(params || '1', 10);
     if (final === 'K') rows[row] = params === '2' ? [] : line().slice(0, col);
-    else if (final === 'G') col = n - 1;
-    else if (final === 'J' && (params === '2' || params === '3')) rows = [[]];
-    else if (final === 'H') row = col = 0;
+    else if (final === 'G') col = Math.min(n - 1, width - 1);
+    else if (final === 'A') {
+      row = Math.max(0, row - n);
+      col = Math.min(col, width - 1);
+    } else if (final === 'J' && (params === '2' || params === '3')) rows = [[]];
+    else if (final === 'J') {
+      rows[row] = line().slice(0, col);
+      rows = rows.slice(0, row + 1);
+    } else if (final === 'H') row = col = 0;
     // 'm' (colour) and anything else: no effect on the text.
   };
 
@@ -52,6 +61,10 @@ export function createVirtualScreen(): VirtualScreen {
         if (ch === '\r') col = 0;
         else if (ch === '\n') row += 1;
         else if (ch >= ' ') {
+          if (col >= width) {
+            row += 1;
+            col = 0;
+          }
           const current = line();
           while (current.length < col) current.push(' ');
           current[col] = ch;
@@ -68,5 +81,6 @@ export function createVirtualScreen(): VirtualScreen {
     },
     cursor: () => ({ row, col }),
     links: () => [...links],
+    ...(Number.isFinite(width) ? { columns: () => width } : {}),
   };
 }

@@ -4,22 +4,14 @@ import { scriptedSession } from '../../commands/testing/scripted';
 import type { FakeReply } from '../testing/fakeServer';
 import { createFakeClock } from '../testing/fakeClock';
 import { createOrderPreview } from './orderPreview';
+import { recordedPreview, recordedRefusal } from './testing/serverAnswers';
 
 const settle = async (): Promise<void> => {
   for (let i = 0; i < 6; i += 1) await new Promise((resolve) => setImmediate(resolve));
 };
 
-const PREVIEW = {
-  symbol: 'BTC/USDT',
-  side: 'buy',
-  quantity: 0.052,
-  price: 96_150.5,
-  notional: 4_999.826,
-  margin: 499.98,
-  fee: 2.5,
-  leverage: 10,
-  liquidationPrice: 87_010.1234,
-};
+/** What the server previewed for `btc long 200`. */
+const PREVIEW = recordedPreview('preview btc long 200');
 
 describe('order preview under the command line', () => {
   const stops: (() => void)[] = [];
@@ -52,18 +44,24 @@ describe('order preview under the command line', () => {
   it('asks the server after 250 ms of quiet and says what Enter will do', async () => {
     const { server, type } = setup();
     server.on('POST /orders/preview', () => ({ status: 200, body: PREVIEW }));
-    expect(await type('btc long 5k', 249)).toEqual({ kind: 'pending', text: 'LONG BTC/USDT 5k USDT …' });
+    expect(await type('btc long 200', 249)).toEqual({
+      kind: 'pending',
+      text: 'LONG BTC/USDT 200 USDT (min. 100 USDT) …',
+    });
     expect(server.requests).toEqual([]);
-    const ready = await type('btc long 5k', 1);
+    const ready = await type('btc long 200', 1);
     expect(ready).toMatchObject({
       kind: 'ready',
-      text: 'LONG 0.052 BTC/USDT @ 96,150.5000 ≈ 4,999.83 USDT · margin 499.98 · liq. 87,010.1234 · fee 2.50 · 10x',
+      text:
+        'LONG 0.002 BTC ≈ 201.37 USDT of BTC/USDT at 100,683.1000 · margin 20.14 · liq. 90,978.7048 · ' +
+        'fee 0.10 · 10x · min. 100 USDT. Not exactly 200 USDT: BTC trades in steps of 0.001 BTC ≈ ' +
+        '100.68 USDT (100.68 or 201.37), so the order is the nearest, 0.002 BTC ≈ 201.37 USDT.',
     });
     expect(JSON.parse(server.requests[0]?.body ?? '')).toEqual({
       symbol: 'BTC/USDT',
       side: 'long',
       type: 'market',
-      amount: 5000,
+      amount: 200,
     });
   });
 
@@ -76,7 +74,10 @@ describe('order preview under the command line', () => {
     await type('short 250', 250);
     expect(JSON.parse(server.requests[0]?.body ?? '').symbol).toBe('BTC/USDT');
     stores.ui.chooseTicker('ETH');
-    expect(preview.line.value).toEqual({ kind: 'pending', text: 'SHORT ETH/USDT 250 USDT …' });
+    expect(preview.line.value).toEqual({
+      kind: 'pending',
+      text: 'SHORT ETH/USDT 250 USDT (min. 20 USDT) …',
+    });
   });
 
   it('only asks once while typing fast, and a late answer for an older line is ignored', async () => {
@@ -95,19 +96,19 @@ describe('order preview under the command line', () => {
     expect(JSON.parse(server.requests[1]?.body ?? '').amount).toBe(1000);
     expect(await type('long 1000')).toMatchObject({
       kind: 'ready',
-      text: expect.stringContaining('LONG 0.0104 BTC/USDT'),
+      text: expect.stringContaining('LONG 0.0104 BTC ≈'),
     });
   });
 
   it("shows the exchange's refusal before the order is sent", async () => {
     const { server, type } = setup();
-    server.on('POST /orders/preview', () => ({
-      status: 400,
-      body: { detail: "Order's notional must be no smaller than 100 (unless you choose reduce only)." },
-    }));
+    const refusal = recordedRefusal('preview btc long 10');
+    server.on('POST /orders/preview', () => refusal);
     expect(await type('long 10', 250)).toEqual({
       kind: 'refused',
-      text: "LONG BTC/USDT 10 USDT · Order's notional must be no smaller than 100 (unless you choose reduce only).",
+      text:
+        'LONG BTC/USDT 10 USDT (min. 100 USDT) · The minimum order for BTC/USDT is 100 USDT. At this price ' +
+        'that buys 0.001 BTC ≈ 100.68 USDT (BTC trades in steps of 0.001 BTC ≈ 100.68 USDT).',
     });
   });
 
@@ -126,9 +127,34 @@ describe('order preview under the command line', () => {
     const { server, type } = setup(null);
     expect(await type('sol short 2.5k', 1_000)).toEqual({
       kind: 'guest',
-      text: 'SHORT SOL/USDT 2.5k USDT · log in to trade',
+      text: 'SHORT SOL/USDT 2.5k USDT (min. 5 USDT) · log in to trade',
     });
     expect(server.requests).toEqual([]);
+  });
+
+  it('sizes within the fat-finger cap when the amount is at or under it, and not above it', async () => {
+    const s = scriptedSession();
+    s.stores.session.setToken('tok');
+    const clock = createFakeClock();
+    const draft = signal('');
+    const cap = signal(150);
+    const model = createOrderPreview({
+      draft,
+      readOrder: (line) => s.commands.readOrder(line),
+      session: s.stores.session,
+      trading: s.api.trading,
+      clock,
+      fatFingerCap: cap,
+    });
+    stops.push(model.start());
+    s.server.on('POST /orders/preview', () => ({ status: 200, body: PREVIEW }));
+    for (const line of ['btc long 150', 'btc long 200']) {
+      draft.value = line;
+      clock.advance(250);
+      await settle();
+    }
+    const bodies = s.server.requests.map((r) => JSON.parse(r.body ?? '{}') as Record<string, unknown>);
+    expect(bodies.map((b) => b.maxNotional)).toEqual([150, undefined]);
   });
 
   it('cancels the pending ask when stopped', async () => {

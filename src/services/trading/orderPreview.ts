@@ -1,11 +1,13 @@
 import { effect, signal, type ReadonlySignal } from '@preact/signals-core';
 import type { OrderParse, ParsedOrder } from '../../commands/grammar/order';
 import { formatAmount } from '../../commands/grammar/order';
-import type { OrderPreview } from '../../contracts/trading';
+import { minimumOrder } from '../../contracts/sizing';
+import { exchangeSymbol, type OrderPreview } from '../../contracts/trading';
 import type { ApiClient } from '../api/client';
 import type { Clock } from '../clock';
 import type { SessionStore } from '../stores/session';
-import { formatAmount2, formatSize, formatTradePrice } from './format';
+import { formatAmount2, formatTradePrice } from './format';
+import { TRADING_TEXT } from './messages';
 import { previewOrder } from './orders';
 
 /** Milliseconds of quiet typing before the preview asks the server. */
@@ -30,6 +32,8 @@ export interface OrderPreviewDeps {
   session: SessionStore;
   trading: ApiClient;
   clock: Clock;
+  /** The user's fat-finger cap: an order at or under it is previewed (and placed) within it. */
+  fatFingerCap?: ReadonlySignal<number>;
   debounceMs?: number;
 }
 
@@ -38,20 +42,37 @@ export interface OrderPreviewModel {
   start(): () => void;
 }
 
-const intent = (order: ParsedOrder): string =>
-  `${order.side.toUpperCase()} ${order.pair} ${formatAmount(order.amount)} USDT`;
+/** `LONG BTC/USDT 200 USDT (min. 100 USDT)`: what the line asks, before the server sizes it. */
+const intent = (order: ParsedOrder): string => {
+  const minimum = minimumOrder(exchangeSymbol(order.pair));
+  const min = minimum === undefined ? '' : ` (${TRADING_TEXT.minimum(minimum)})`;
+  return `${order.side.toUpperCase()} ${order.pair} ${formatAmount(order.amount)} USDT${min}`;
+};
 
-/** `Enter → LONG 0.052 BTC/USDT ≈ 5,000.00 USDT · margin 500.00 · liq. 86,000.0000 · fee 2.50 · 10x` */
-export function describePreview(order: ParsedOrder, p: OrderPreview): string {
+/**
+ * `LONG 0.002 BTC ≈ 201.40 USDT of BTC/USDT at 100,700.0000 · margin 20.14 · liq. 91,000.0000 · fee 0.10 ·
+ * 10x · min. 100 USDT`, then the sizing note when the quantity is not worth exactly the amount typed.
+ */
+export function describePreview(p: OrderPreview): string {
   const liq =
     p.liquidationPrice === null ? 'closes the position' : `liq. ${formatTradePrice(p.liquidationPrice)}`;
-  return [
-    `${order.side.toUpperCase()} ${formatSize(p.quantity)} ${p.symbol} @ ${formatTradePrice(p.price)} ≈ ${formatAmount2(p.notional)} USDT`,
+  const line = [
+    TRADING_TEXT.wouldFill(p),
     `margin ${formatAmount2(p.margin)}`,
     liq,
     `fee ${formatAmount2(p.fee)}`,
     `${p.leverage}x`,
+    TRADING_TEXT.minimum(p.minNotional),
   ].join(' · ');
+  return p.note === null ? line : `${line}. ${p.note}`;
+}
+
+/**
+ * The fat-finger cap an order is sized within: the cap when the amount is at or under it (the nearest
+ * step may not go above it), nothing when the amount is above it (the user confirms that order).
+ */
+export function capFor(amount: number, cap: number | undefined): number | undefined {
+  return cap !== undefined && amount <= cap ? cap : undefined;
 }
 
 /**
@@ -69,10 +90,11 @@ export function createOrderPreview(deps: OrderPreviewDeps): OrderPreviewModel {
       pair: order.pair,
       side: order.side,
       amount: order.amount,
+      maxNotional: capFor(order.amount, deps.fatFingerCap?.peek()),
     });
     if (mine !== sequence) return;
     line.value = answer.ok
-      ? { kind: 'ready', text: describePreview(order, answer.value), preview: answer.value }
+      ? { kind: 'ready', text: describePreview(answer.value), preview: answer.value }
       : { kind: 'refused', text: `${intent(order)} · ${answer.message}` };
   };
 

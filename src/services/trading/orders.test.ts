@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { closeAllPositions, closePosition, placeOrder } from './orders';
 import { countingKeys, fakeTradingApi } from './testing/api';
+import { recordedFill } from './testing/serverAnswers';
 
-const FILL = {
-  id: '1000001',
-  symbol: 'BTC/USDT',
-  side: 'buy',
-  quantity: 0.052,
-  price: 96_150.5,
-  fee: 2.5,
-  status: 'filled',
-  realizedPnl: 0,
-};
+const FILL = recordedFill('btc long 200');
 const TICKET = { pair: 'BTC/USDT', side: 'long', amount: 5000 } as const;
 
 describe('placing an order', () => {

@@ -24,6 +24,8 @@ export interface OrderTicket {
   side: OrderSideInput;
   /** USDT total. */
   amount: number;
+  /** The fat-finger cap the order must stay within (it is rounded down to a step under it). */
+  maxNotional?: number | undefined;
 }
 
 /** Makes a new Idempotency-Key; `crypto.randomUUID` in the app. */
@@ -39,6 +41,7 @@ const body = (ticket: OrderTicket) => ({
   side: ticket.side,
   type: 'market',
   amount: ticket.amount,
+  ...(ticket.maxNotional === undefined ? {} : { maxNotional: ticket.maxNotional }),
 });
 
 /**

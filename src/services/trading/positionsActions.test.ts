@@ -38,7 +38,7 @@ describe('positions pane actions', () => {
     await actions.close('BTC/USDT');
     expect(server.count('POST /close_position')).toBe(1);
     expect(alerts).toEqual([]);
-    expect(positions.refreshRequests.value).toBe(1);
+    expect(positions.refreshRequests.value.count).toBe(1);
     expect(positions.closing.value.size).toBe(0);
 
     server.on('POST /close_position', () => ({

@@ -49,7 +49,7 @@ export function createPositionsActions({
       positions.requestRefresh();
     },
     refresh() {
-      positions.requestRefresh();
+      positions.requestRefresh(true);
     },
   };
 }

@@ -52,6 +52,8 @@ describe('positions channel', () => {
       notify: (text) => notices.push(text),
     });
     server.on('GET /positions', () => ({ status: 200, body: [BTC_LONG] }));
+    let tickets = 0;
+    server.on('POST /ws/ticket', () => ({ status: 200, body: { ticket: `tk-${++tickets}` } }));
     stop = channel.start();
     /** Logs in and lets the first load and the socket's zero-delay connect happen. */
     const logIn = async (token = 'tok-1') => {
@@ -75,7 +77,7 @@ describe('positions channel', () => {
     expect(ws.sockets).toHaveLength(0);
   });
 
-  it('loads by request on login, then connects with the token, goes live and applies snapshots', async () => {
+  it('loads by request on login, then connects with a ticket (never the token), goes live and applies snapshots', async () => {
     const { server, positions, ws, logIn } = setup();
     await logIn('tok-1');
     expect(server.count('GET /positions')).toBe(1);
@@ -83,7 +85,8 @@ describe('positions channel', () => {
     expect(positions.positions.value).toEqual([BTC_LONG]);
     expect(positions.updatedText.value).toBe('Updated 0s ago');
     expect(ws.sockets).toHaveLength(1);
-    expect(ws.last().url).toBe('ws://127.0.0.1:8080/api/ws/positions?token=tok-1');
+    expect(ws.last().url).toBe('ws://127.0.0.1:8080/api/ws/positions?ticket=tk-1');
+    expect(server.requests.find((r) => r.path === '/ws/ticket')?.authorization).toBe('Bearer tok-1');
     expect(positions.live.value).toBe(false);
     ws.last().open();
     expect(positions.live.value).toBe(true);
@@ -95,7 +98,7 @@ describe('positions channel', () => {
     expect(positions.positions.value).toEqual([marked, ETH_SHORT]);
   });
 
-  it('reconnects after 1, 2, 4, 8 and 16 s, then gives up after 5 attempts', async () => {
+  it('reconnects after 1, 2, 4, 8, 16 and then every 30 s, each time with a new ticket, and never gives up', async () => {
     const { ws, logIn } = setup();
     await logIn();
     expect(ws.sockets).toHaveLength(1);
@@ -107,9 +110,32 @@ describe('positions channel', () => {
       await advance(1);
       expect(ws.sockets).toHaveLength(before + 1);
     }
+    for (let i = 0; i < 4; i += 1) {
+      const before = ws.sockets.length;
+      ws.last().drop();
+      await advance(30_000);
+      expect(ws.sockets).toHaveLength(before + 1);
+    }
+    expect(ws.last().url).toContain('ticket=tk-10');
+    expect(ws.sockets.map((s) => s.url).filter((u) => u.includes('token'))).toEqual([]);
+  });
+
+  it('comes back from polling to the socket when the server is reachable again', async () => {
+    const { server, ws, positions, logIn } = setup();
+    server.on('POST /ws/ticket', () => ({ status: 503, body: { detail: 'down' } }));
+    await logIn();
+    expect(ws.last().url).toBe('ws://127.0.0.1:8080/api/ws/positions');
+    for (let i = 0; i < 8; i += 1) {
+      ws.last().drop();
+      await advance(30_000);
+    }
+    expect(positions.live.value).toBe(false);
+    server.on('POST /ws/ticket', () => ({ status: 200, body: { ticket: 'back' } }));
     ws.last().drop();
-    await advance(120_000);
-    expect(ws.sockets).toHaveLength(6);
+    await advance(30_000);
+    expect(ws.last().url).toContain('ticket=back');
+    ws.last().open();
+    expect(positions.live.value).toBe(true);
   });
 
   it('polls every 10 s while the socket is not live, and not while it is', async () => {
@@ -148,7 +174,7 @@ describe('positions channel', () => {
     expect(positions.updatedText.value).toBe('Updated 1h ago');
   });
 
-  it('reconnects with the fresh token after a refresh, even once its retries are spent', async () => {
+  it('reconnects with a new ticket after a token refresh', async () => {
     const { ws, session, positions, logIn } = setup();
     await logIn('tok-1');
     ws.last().open();
@@ -156,20 +182,8 @@ describe('positions channel', () => {
     await advance(0);
     expect(ws.sockets[0]?.readyState).toBe(3);
     expect(ws.sockets).toHaveLength(2);
-    expect(ws.last().url).toBe('ws://127.0.0.1:8080/api/ws/positions?token=tok-2');
+    expect(ws.last().url).toBe('ws://127.0.0.1:8080/api/ws/positions?ticket=tk-2');
     expect(positions.live.value).toBe(false);
-
-    for (let i = 0; i < 6; i += 1) {
-      ws.last().drop();
-      await advance(30_000);
-    }
-    const spent = ws.sockets.length;
-    await advance(120_000);
-    expect(ws.sockets).toHaveLength(spent);
-    session.setToken('tok-3');
-    await advance(0);
-    expect(ws.sockets).toHaveLength(spent + 1);
-    expect(ws.last().url).toContain('token=tok-3');
   });
 
   it('stops on logout: socket closed, polling and ticks stopped, positions forgotten', async () => {
@@ -215,11 +229,23 @@ describe('positions channel', () => {
     expect(positions.load.value).toEqual({ status: 'ready' });
   });
 
-  it('loads again when asked (after an order, a close, Refresh)', async () => {
+  it('after an order loads once: by GET while the socket is down, by its snapshot while it is live', async () => {
+    const { server, ws, positions, logIn } = setup();
+    await logIn();
+    positions.requestRefresh();
+    await settle();
+    expect(server.count('GET /positions')).toBe(2);
+    ws.last().open();
+    positions.requestRefresh();
+    await settle();
+    expect(server.count('GET /positions')).toBe(2);
+  });
+
+  it('the Refresh button always loads, live or not', async () => {
     const { server, ws, positions, logIn } = setup();
     await logIn();
     ws.last().open();
-    positions.requestRefresh();
+    positions.requestRefresh(true);
     await settle();
     expect(server.count('GET /positions')).toBe(2);
   });

@@ -1,9 +1,9 @@
 import { effect, untracked } from '@preact/signals-core';
-import ReconnectingWebSocket from 'reconnecting-websocket';
+import { SocketTicketResponse } from '../../contracts/auth';
 import { PositionsMessage, exchangeSymbol, pairOf } from '../../contracts/trading';
 import type { ApiClient } from '../api/client';
 import { every, type Clock } from '../clock';
-import type { WebSocketClass } from '../market/priceChannel';
+import { openJsonSocket, type JsonSocket, type WebSocketClass } from '../net/jsonSocket';
 import type { SessionStore } from '../stores/session';
 import { formatTradePrice } from './format';
 import { TRADING_TEXT } from './messages';
@@ -13,11 +13,14 @@ import type { PositionsStore } from './positionsStore';
 /** Spec §4 and §9: poll every 10 s while the socket is not live; the "ago" label moves every 10 s. */
 export const POSITIONS_POLL_MS = 10_000;
 export const AGO_TICK_MS = 10_000;
-/** Spec §9: reconnect at most 5 times, waiting min(1000 · 2^n, 30000) ms before attempt n + 1. */
-export const RECONNECT = { firstDelayMs: 1_000, maxDelayMs: 30_000, attempts: 5 } as const;
+/**
+ * Reconnects wait min(1000 · 2^n, 30000) ms before attempt n + 1 (spec §9), and never stop: while the
+ * socket is down the pane is polled, and the socket keeps trying to come back.
+ */
+export const RECONNECT = { firstDelayMs: 1_000, maxDelayMs: 30_000 } as const;
 
 export interface PositionsChannelDeps {
-  /** Absolute ws(s):// address of /api/ws/positions; the access token is added as `?token=`. */
+  /** Absolute ws(s):// address of /api/ws/positions; a fresh single-use ticket is added as `?ticket=`. */
   url: string;
   WebSocket: WebSocketClass;
   session: SessionStore;
@@ -42,11 +45,20 @@ export function positionsSocketUrl(apiBase: string, pageUrl: string): string {
   return url.href;
 }
 
-const withToken = (url: string, token: string): string => {
+/**
+ * The socket's address with a fresh ticket from `POST /ws/ticket`. Without one (signed out, server
+ * down) the bare address, which the server refuses, so the socket retries later with a new ticket.
+ */
+async function ticketedUrl(url: string, trading: ApiClient): Promise<string> {
   const address = new URL(url);
-  address.searchParams.set('token', token);
+  try {
+    const { ticket } = await trading.call(SocketTicketResponse, '/ws/ticket', { method: 'POST' });
+    address.searchParams.set('ticket', ticket);
+  } catch {
+    // Left bare: refused, then retried with back-off.
+  }
   return address.href;
-};
+}
 
 /**
  * The Open Positions pane's data (spec §4): loaded by request, then kept up by the positions socket,
@@ -54,7 +66,7 @@ const withToken = (url: string, token: string): string => {
  */
 export function createPositionsChannel(deps: PositionsChannelDeps): PositionsChannel {
   const { session, positions, clock } = deps;
-  let socket: ReconnectingWebSocket | null = null;
+  let socket: JsonSocket | null = null;
   /** Each load and each socket snapshot takes a number; a load answers only if nothing came after it. */
   let sequence = 0;
 
@@ -68,16 +80,7 @@ export function createPositionsChannel(deps: PositionsChannelDeps): PositionsCha
     else positions.setError(answer.message);
   };
 
-  const onMessage = (text: string): void => {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      return;
-    }
-    const parsed = PositionsMessage.safeParse(json);
-    if (!parsed.success) return;
-    const message = parsed.data;
+  const onMessage = (message: PositionsMessage): void => {
     if (message.type === 'snapshot') {
       sequence += 1;
       positions.setPositions(message.positions, clock.now());
@@ -95,29 +98,26 @@ export function createPositionsChannel(deps: PositionsChannelDeps): PositionsCha
     positions.setLive(false);
   };
 
-  // A fresh socket each time: the URL carries the token of the moment, and the retry budget restarts
-  // (reconnecting-websocket cannot be revived once its retries are spent).
+  // A fresh socket per session token; each (re)connect asks for its own ticket.
   const openSocket = (): void => {
     closeSocket();
-    const ws = new ReconnectingWebSocket(() => withToken(deps.url, session.getToken() ?? ''), [], {
+    const ws: JsonSocket = openJsonSocket({
+      url: () => ticketedUrl(deps.url, deps.trading),
       WebSocket: deps.WebSocket,
-      minReconnectionDelay: RECONNECT.firstDelayMs,
-      maxReconnectionDelay: RECONNECT.maxDelayMs,
-      reconnectionDelayGrowFactor: 2,
-      maxRetries: RECONNECT.attempts,
-      minUptime: 5_000,
-      connectionTimeout: 8_000,
+      schema: PositionsMessage,
+      minDelayMs: RECONNECT.firstDelayMs,
+      maxDelayMs: RECONNECT.maxDelayMs,
+      onMessage: (message) => {
+        if (socket === ws) onMessage(message);
+      },
+      onOpen: () => {
+        if (socket === ws) positions.setLive(true);
+      },
+      onClose: () => {
+        if (socket === ws) positions.setLive(false);
+      },
     });
     socket = ws;
-    ws.addEventListener('open', () => {
-      if (socket === ws) positions.setLive(true);
-    });
-    ws.addEventListener('close', () => {
-      if (socket === ws) positions.setLive(false);
-    });
-    ws.addEventListener('message', (event) => {
-      if (socket === ws && typeof event.data === 'string') onMessage(event.data);
-    });
   };
 
   const onToken = (token: string | null, previous: string | null): void => {
@@ -159,7 +159,10 @@ export function createPositionsChannel(deps: PositionsChannelDeps): PositionsCha
         const requests = positions.refreshRequests.value;
         if (requests === seenRequests) return;
         seenRequests = requests;
-        untracked(() => void load());
+        // A live socket already pushes the snapshot after every change: one refresh, not two.
+        untracked(() => {
+          if (requests.force || !positions.live.value) void load();
+        });
       });
 
       const stopTicks = every(clock, AGO_TICK_MS, () => positions.tick(clock.now()));

@@ -20,15 +20,18 @@ export interface PositionsStore {
   readonly updatedText: ReadonlySignal<string | null>;
   /** Symbols with a close request in flight (their Close buttons are disabled). */
   readonly closing: ReadonlySignal<ReadonlySet<string>>;
-  /** Bumped when someone wants a fresh load (after an order, a close, the Refresh button). */
-  readonly refreshRequests: ReadonlySignal<number>;
+  /**
+   * Bumped when someone wants a fresh load: after an order or a close (skipped while the socket is
+   * live, as it pushes the new snapshot itself) or by the Refresh button (`force`: always loads).
+   */
+  readonly refreshRequests: ReadonlySignal<{ count: number; force: boolean }>;
   setLoading(): void;
   setPositions(positions: readonly Position[], at: number): void;
   setError(message: string): void;
   setLive(live: boolean): void;
   tick(now: number): void;
   setClosing(symbol: string, closing: boolean): void;
-  requestRefresh(): void;
+  requestRefresh(force?: boolean): void;
   /** Forgets everything (on logout). */
   reset(): void;
 }
@@ -40,7 +43,7 @@ export function createPositionsStore(): PositionsStore {
   const updatedAt = signal<number | null>(null, { name: 'positions.updatedAt' });
   const now = signal(0, { name: 'positions.now' });
   const closing = signal<ReadonlySet<string>>(new Set(), { name: 'positions.closing' });
-  const refreshRequests = signal(0, { name: 'positions.refreshRequests' });
+  const refreshRequests = signal({ count: 0, force: false }, { name: 'positions.refreshRequests' });
   return {
     positions,
     load,
@@ -74,8 +77,8 @@ export function createPositionsStore(): PositionsStore {
       else next.delete(symbol);
       closing.value = next;
     },
-    requestRefresh() {
-      refreshRequests.value += 1;
+    requestRefresh(force = false) {
+      refreshRequests.value = { count: refreshRequests.peek().count + 1, force };
     },
     reset() {
       positions.value = [];

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { TradeStatus } from './tradePanel';
 import { createPositionsStore } from './positionsStore';
 import { countingKeys, fakeTradingApi } from './testing/api';
-import { createTradePanelModel, validateTradeTotal } from './tradePanel';
+import { recordedFill, recordedRefusal, recordedReply } from './testing/serverAnswers';
+import { createTradePanelModel, defaultTotal, totalHint, validateTradeTotal } from './tradePanel';
 
 describe('trade panel validation (spec §5)', () => {
   it('asks a guest to log in, whatever the total', () => {
@@ -40,30 +41,22 @@ describe('trade panel model', () => {
 
   it('goes idle → placing → success with the order id, and asks the positions to reload', async () => {
     const { server, positions, model, states } = setup('t');
-    server.on('POST /orders', () => ({
-      status: 200,
-      body: {
-        id: 'ord-1',
-        symbol: 'ETH/USDT',
-        side: 'sell',
-        quantity: 0.1,
-        price: 3400,
-        fee: 0.17,
-        status: 'filled',
-        realizedPnl: 0,
-      },
-    }));
-    await model.submit('sell', 340, 'ETH/USDT');
+    const fill = recordedFill('eth short 250');
+    server.on('POST /orders', () => recordedReply('eth short 250'));
+    await model.submit('sell', 250, 'ETH/USDT');
     expect(JSON.parse(server.requests[0]?.body ?? '')).toEqual({
       symbol: 'ETH/USDT',
       side: 'sell',
       type: 'market',
-      amount: 340,
+      amount: 250,
     });
     expect(server.requests[0]?.idempotencyKey).toBe('key-1');
     expect(states).toEqual(['idle', 'placing', 'success']);
-    expect(model.status.value).toEqual({ state: 'success', message: 'Success! Order ID: ord-1' });
-    expect(positions.refreshRequests.value).toBe(1);
+    expect(model.status.value).toEqual({
+      state: 'success',
+      message: `Success! Order ID: ${fill.id}. Filled SHORT 0.079 ETH ≈ 249.16 USDT of ETH/USDT at 3,153.9400, fee 0.12 USDT.`,
+    });
+    expect(positions.refreshRequests.value.count).toBe(1);
   });
 
   it('ignores a second click while placing', async () => {
@@ -83,18 +76,61 @@ describe('trade panel model', () => {
 
   it('shows "Error: {detail}", or "Error: Failed to place order." without one', async () => {
     const { server, model, states } = setup('t');
-    server.on('POST /orders', () => ({
-      status: 400,
-      body: { detail: "Order's notional must be no smaller than 100 (unless you choose reduce only)." },
-    }));
+    const refusal = recordedRefusal('sol long 150000');
+    server.on('POST /orders', () => refusal);
+    await model.submit('buy', 150_000, 'SOL/USDT');
+    expect(model.status.value).toEqual({ state: 'error', message: `Error: ${refusal.body.detail}` });
+    expect(states).toEqual(['idle', 'placing', 'error']);
+    server.on('POST /orders', () => ({ status: 500 }));
+    await model.submit('buy', 100, 'BTC/USDT');
+    expect(model.status.value).toEqual({ state: 'error', message: 'Error: Failed to place order.' });
+  });
+});
+
+describe('trade panel minimum', () => {
+  it('refuses a total under the symbol’s minimum without sending it, in the server’s words', async () => {
+    const { server, session, trading } = fakeTradingApi('t');
+    const model = createTradePanelModel({ session, trading, positions: createPositionsStore() });
     await model.submit('buy', 10, 'BTC/USDT');
     expect(model.status.value).toEqual({
       state: 'error',
-      message: "Error: Order's notional must be no smaller than 100 (unless you choose reduce only).",
+      message: 'Error: The minimum order for BTC/USDT is 100 USDT.',
     });
-    expect(states).toEqual(['idle', 'placing', 'error']);
-    server.on('POST /orders', () => ({ status: 500 }));
-    await model.submit('buy', 10, 'BTC/USDT');
-    expect(model.status.value).toEqual({ state: 'error', message: 'Error: Failed to place order.' });
+    expect(recordedRefusal('btc long 10').body.detail).toMatch(
+      /^The minimum order for BTC\/USDT is 100 USDT\./,
+    );
+    expect(server.requests).toEqual([]);
+  });
+});
+
+describe('trade panel total', () => {
+  it('starts at 10 USDT, or at the symbol’s minimum when that is higher', () => {
+    expect(defaultTotal('ETH/USDT')).toBe(20);
+    expect(defaultTotal('BTC/USDT')).toBe(100);
+    expect(defaultTotal('SOL/USDT')).toBe(10);
+  });
+
+  it('shows the minimum and what the total buys at the last price, as the server will size it', () => {
+    const fill = recordedFill('btc long 200');
+    expect(totalHint('BTC/USDT', 200, fill.price)).toEqual({
+      minimum: 'min. 100 USDT',
+      sizing:
+        '≈ 0.002 BTC ≈ 201.37 USDT. Not exactly 200 USDT: BTC trades in steps of 0.001 BTC ≈ 100.68 USDT ' +
+        '(100.68 or 201.37), so the order is the nearest, 0.002 BTC ≈ 201.37 USDT.',
+      refused: false,
+    });
+    expect(fill).toMatchObject({ quantity: 0.002, notional: 201.3662 });
+    expect(totalHint('BTC/USDT', 150, 100_683.1).sizing).toMatch(/^≈ 0\.001 BTC ≈ 100\.68 USDT\./);
+  });
+
+  it('says before sending that a total under the minimum is refused, naming the symbol and minimum', () => {
+    const hint = totalHint('BTC/USDT', 10, 100_683.1);
+    expect(hint.refused).toBe(true);
+    expect(hint.sizing).toBe(recordedRefusal('btc long 10').body.detail);
+    expect(totalHint('BTC/USDT', 10, undefined)).toEqual({
+      minimum: 'min. 100 USDT',
+      sizing: null,
+      refused: false,
+    });
   });
 });

@@ -1,12 +1,57 @@
 import { signal, type ReadonlySignal } from '@preact/signals-core';
+import {
+  describeSizing,
+  lotFiltersFor,
+  minimumOrder,
+  minimumText,
+  sizeOrder,
+  sizeText,
+} from '../../contracts/sizing';
+import { exchangeSymbol } from '../../contracts/trading';
 import type { ApiClient } from '../api/client';
 import type { SessionStore } from '../stores/session';
 import { TRADING_TEXT } from './messages';
 import { placeOrder, type KeyMaker } from './orders';
 import type { PositionsStore } from './positionsStore';
 
-/** Spec §2: the trade panel's "Total (USDT)" starts at 10. */
+/** Spec §2: the trade panel's "Total (USDT)" starts at 10… */
 export const DEFAULT_TOTAL = 10;
+
+/**
+ * …unless the symbol's minimum order is higher (BTC/USDT: 100): a default the exchange refuses is no
+ * default, so the panel starts at the larger of the two.
+ */
+export function defaultTotal(pair: string): number {
+  return Math.max(DEFAULT_TOTAL, minimumOrder(exchangeSymbol(pair)) ?? 0);
+}
+
+/** What the panel says about its total before it is sent: the minimum, and what it would buy. */
+export interface TotalHint {
+  /** `min. 100 USDT` */
+  minimum: string | null;
+  /** `≈ 0.002 BTC ≈ 201.40 USDT`, the sizing note, or why it would be refused; null without a price. */
+  sizing: string | null;
+  refused: boolean;
+}
+
+/**
+ * Sizes the typed total with the shared `sizeOrder` at the last price, as the server will at the fill
+ * price: the panel shows the quantity and notional the order will have (up to the price moving).
+ */
+export function totalHint(pair: string, total: number, lastPrice: number | undefined): TotalHint {
+  const symbol = exchangeSymbol(pair);
+  const minimum = minimumOrder(symbol);
+  const hint = { minimum: minimum === undefined ? null : TRADING_TEXT.minimum(minimum) };
+  const filters = lastPrice === undefined ? undefined : lotFiltersFor(symbol, lastPrice);
+  if (!filters || lastPrice === undefined || !Number.isFinite(total) || total <= 0) {
+    return { ...hint, sizing: null, refused: false };
+  }
+  const sized = sizeOrder({ amount: total, price: lastPrice, filters });
+  if (!sized.ok) return { ...hint, sizing: describeSizing(pair, sized), refused: true };
+  const size = `≈ ${sizeText(pair, sized.quantity, sized.notional)}`;
+  const note = describeSizing(pair, sized);
+  return { ...hint, sizing: note === null ? size : `${size}. ${note}`, refused: false };
+}
 
 export const LOGIN_REQUIRED = TRADING_TEXT.loginToTrade;
 export const TOTAL_NOT_POSITIVE = TRADING_TEXT.totalNotPositive;
@@ -40,6 +85,8 @@ export interface TradePanelDeps {
   trading: ApiClient;
   positions: PositionsStore;
   newKey?: KeyMaker;
+  /** Asked before sending (the first order of a session on a real-exchange account); no means cancel. */
+  approve?: () => boolean | Promise<boolean>;
 }
 
 /** Spec §4 trade panel states: idle → placing → success | error. Orders go through {@link placeOrder}. */
@@ -54,10 +101,23 @@ export function createTradePanelModel(deps: TradePanelDeps): TradePanelModel {
         status.value = { state: 'error', message: check.message };
         return;
       }
+      // Under the symbol's minimum the exchange refuses whatever the price: say so without asking.
+      const minimum = minimumOrder(exchangeSymbol(symbol));
+      if (minimum !== undefined && check.total < minimum) {
+        status.value = { state: 'error', message: `Error: ${minimumText(symbol, minimum)}` };
+        return;
+      }
+      if (deps.approve !== undefined && !(await deps.approve())) {
+        status.value = { state: 'error', message: TRADING_TEXT.orderCancelled };
+        return;
+      }
       status.value = { state: 'placing' };
       const placed = await placeOrder(deps.trading, { pair: symbol, side, amount: check.total }, deps.newKey);
       if (placed.ok) {
-        status.value = { state: 'success', message: TRADING_TEXT.orderSucceeded(placed.value.id) };
+        status.value = {
+          state: 'success',
+          message: `${TRADING_TEXT.orderSucceeded(placed.value.id)}. ${TRADING_TEXT.filled(placed.value)}`,
+        };
         deps.positions.requestRefresh();
       } else {
         status.value = { state: 'error', message: `Error: ${placed.message}` };

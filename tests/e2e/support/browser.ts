@@ -38,7 +38,8 @@ export async function startE2e(env: Record<string, string> = {}): Promise<E2eEnv
   const baseUrl = `http://127.0.0.1:${port}`;
   const server = startServerProcess({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env });
   try {
-    await waitForHealth(baseUrl);
+    // A busy machine can take most of a minute to start the TypeScript server.
+    await waitForHealth(baseUrl, 150_000);
   } catch (err) {
     await server.stop();
     throw new Error(`${(err as Error).message}\n${server.output()}`, { cause: err });

@@ -3,6 +3,9 @@ import type { Config } from '../../../config';
 import type { Disposer, NewsSource, SourceContext } from '../news.types';
 import { BinanceAnnouncementsSource } from './binance.source';
 import { ReplaySource } from './replay.source';
+
+/** How many already-played items a fresh start feeds at once, with their original times. */
+export const REPLAY_BACKFILL = 50;
 import { RssSource } from './rss.source';
 import { TelegramSource } from './telegram.source';
 import { XSource } from './x.source';
@@ -40,7 +43,7 @@ export function buildSources(config: SourcesConfig): NewsSource[] {
   return config.NEWS_SOURCES.map((name): NewsSource => {
     switch (name) {
       case 'replay':
-        return new ReplaySource({ intervalMs: config.REPLAY_INTERVAL_MS });
+        return new ReplaySource({ intervalMs: config.REPLAY_INTERVAL_MS, backfill: REPLAY_BACKFILL });
       case 'rss':
         return new RssSource({ feeds: config.RSS_FEEDS, intervalMs: config.NEWS_POLL_MS });
       case 'binance-announcements':

@@ -34,6 +34,11 @@ export interface ReplayOptions {
   /** Mean milliseconds between items; each gap varies ±40% so the feed does not tick like a clock. */
   intervalMs: number;
   items?: readonly ReplayEntry[];
+  /**
+   * At start, feed this many of the items the loop played before now, oldest first, with their
+   * original times (so the feed is full at once, and no rule takes them for fresh news).
+   */
+  backfill?: number;
 }
 
 /** A gap in [0.6, 1.4] × interval, the same for the same step. */
@@ -57,6 +62,19 @@ export class ReplaySource implements NewsSource {
     let stopped = false;
     let cancel: Disposer = () => undefined;
     ctx.setState('replay');
+    const backfill = Math.min(this.o.backfill ?? 0, step);
+    for (let past = step - backfill; past < step && items.length > 0; past += 1) {
+      const at = past * this.o.intervalMs;
+      const item = replayItem(
+        items[past % items.length] as ReplayEntry,
+        past % items.length,
+        Math.floor(past / items.length),
+        at,
+      );
+      ctx.emit({ ...item, received_at: new Date(at).toISOString() }).catch((err: unknown) => {
+        ctx.log.warn({ err }, 'replay backfill item not ingested');
+      });
+    }
     const next = (): void => {
       if (stopped || items.length === 0) return;
       const index = step % items.length;

@@ -137,17 +137,19 @@ describe('market orders on the paper exchange', () => {
     expect(fill.price).toBe('60012');
   });
 
-  it("refuses an order under the symbol's minimum notional with Binance's -4164", () => {
+  it("refuses an order under the symbol's minimum notional with Binance's -4164, naming the minimum", () => {
     expect(refusal(() => fillAndApply(funded(), 'BTCUSDT', 'BUY', 10, 60_000))).toEqual({
       code: -4164,
-      msg: "Order's notional must be no smaller than 100 (unless you choose reduce only).",
+      msg:
+        'The minimum order for BTC/USDT is 100 USDT. At this price that buys 0.002 BTC ≈ 120.00 USDT ' +
+        '(BTC trades in steps of 0.001 BTC ≈ 60.00 USDT).',
     });
   });
 
   it("refuses an order the wallet cannot margin with Binance's -2019", () => {
     expect(refusal(() => fillAndApply(funded(), 'BTCUSDT', 'BUY', 150_000, 60_000))).toEqual({
       code: -2019,
-      msg: 'Margin is insufficient.',
+      msg: 'Margin is insufficient: your free margin pays for at most 99,502.49 USDT of BTC/USDT, not 150,000 USDT.',
     });
   });
 

@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import { lotFiltersFor } from '../../../../src/contracts/sizing';
 import { findSymbol } from '../../../../src/contracts/symbols';
 
 /** One leverage bracket (Binance `leverageBracket`): notional range, its max leverage and maintenance rate. */
@@ -101,21 +102,18 @@ const TIERS = {
   ],
 } as const satisfies Record<string, Tiers>;
 
-/** Lot and notional filters for the majors (Binance USD-M snapshot); others get a family default. */
-const KNOWN: Record<
-  string,
-  { step: string; minQty: string; maxQty: string; minNotional: string; tick: string }
-> = {
-  BTCUSDT: { step: '0.001', minQty: '0.001', maxQty: '120', minNotional: '100', tick: '0.10' },
-  ETHUSDT: { step: '0.001', minQty: '0.001', maxQty: '2000', minNotional: '20', tick: '0.01' },
-  BNBUSDT: { step: '0.01', minQty: '0.01', maxQty: '2000', minNotional: '5', tick: '0.010' },
-  SOLUSDT: { step: '0.01', minQty: '0.01', maxQty: '5000', minNotional: '5', tick: '0.0100' },
-  XRPUSDT: { step: '0.1', minQty: '0.1', maxQty: '2000000', minNotional: '5', tick: '0.0001' },
-  DOGEUSDT: { step: '1', minQty: '1', maxQty: '30000000', minNotional: '5', tick: '0.00001' },
-  ADAUSDT: { step: '1', minQty: '1', maxQty: '5000000', minNotional: '5', tick: '0.00010' },
-  LINKUSDT: { step: '0.01', minQty: '0.01', maxQty: '100000', minNotional: '5', tick: '0.001' },
-  LTCUSDT: { step: '0.001', minQty: '0.001', maxQty: '10000', minNotional: '20', tick: '0.01' },
-  BCHUSDT: { step: '0.001', minQty: '0.001', maxQty: '10000', minNotional: '20', tick: '0.01' },
+/** Price ticks of the majors (Binance USD-M snapshot); others get one by price. */
+const TICKS: Record<string, string> = {
+  BTCUSDT: '0.10',
+  ETHUSDT: '0.01',
+  BNBUSDT: '0.010',
+  SOLUSDT: '0.0100',
+  XRPUSDT: '0.0001',
+  DOGEUSDT: '0.00001',
+  ADAUSDT: '0.00010',
+  LINKUSDT: '0.001',
+  LTCUSDT: '0.01',
+  BCHUSDT: '0.01',
 };
 
 const LARGE = new Set([
@@ -134,15 +132,10 @@ const LARGE = new Set([
   'SUI',
 ]);
 
-/**
- * Filters for a symbol at a reference price. For symbols without a bundled lot filter, the step is
- * chosen so that one step is worth between 0.1 and 1 USDT at that price, as Binance's tables do.
- */
-function defaultsFor(price: Decimal) {
+/** A tick of four significant digits below the price's leading digit. */
+function defaultTick(price: Decimal): Decimal {
   const exponent = Math.floor(Math.log10(Math.max(price.toNumber(), 1e-8)));
-  const step = new Decimal(10).pow(Math.min(3, Math.max(-3, -exponent)));
-  const tick = new Decimal(10).pow(exponent - 4);
-  return { step, tick };
+  return new Decimal(10).pow(exponent - 4);
 }
 
 const BRACKETS = {
@@ -153,13 +146,15 @@ const BRACKETS = {
 };
 
 /**
- * The filters of a supported symbol, or undefined for an unknown one. `referencePrice` (the current
- * price) sizes the lot step of symbols without a bundled lot filter.
+ * The filters of a supported symbol, or undefined for an unknown one. The lot filters are the shared
+ * ones the browser sizes previews with; `referencePrice` (the current price) sizes the lot step and tick
+ * of symbols without bundled filters.
  */
 export function filtersFor(symbol: string, referencePrice: Decimal.Value = 1): SymbolFilters | undefined {
   const info = findSymbol(symbol);
   if (!info) return undefined;
-  const known = KNOWN[symbol];
+  const lot = lotFiltersFor(symbol, referencePrice);
+  if (!lot) return undefined;
   const family =
     info.ticker === 'BTC'
       ? 'btc'
@@ -168,14 +163,13 @@ export function filtersFor(symbol: string, referencePrice: Decimal.Value = 1): S
         : LARGE.has(info.ticker)
           ? 'large'
           : 'small';
-  const d = defaultsFor(new Decimal(referencePrice));
   return {
     symbol,
-    stepSize: new Decimal(known?.step ?? d.step),
-    minQty: new Decimal(known?.minQty ?? d.step),
-    maxQty: new Decimal(known?.maxQty ?? '100000000'),
-    minNotional: new Decimal(known?.minNotional ?? '5'),
-    tickSize: new Decimal(known?.tick ?? d.tick),
+    stepSize: new Decimal(lot.stepSize),
+    minQty: new Decimal(lot.minQty),
+    maxQty: new Decimal(lot.maxQty),
+    minNotional: new Decimal(lot.minNotional),
+    tickSize: new Decimal(TICKS[symbol] ?? defaultTick(new Decimal(referencePrice))),
     brackets: BRACKETS[family],
   };
 }

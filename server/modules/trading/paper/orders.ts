@@ -1,8 +1,10 @@
 import Decimal from 'decimal.js';
-import { exchangeErrors } from '../exchange-error';
+import { describeSizing, sizeOrder, type Sizing } from '../../../../src/contracts/sizing';
+import { pairOf } from '../../../../src/contracts/trading';
+import { ExchangeError, exchangeErrors } from '../exchange-error';
 import { applyEvent, leverageOf, type LedgerEvent, type PaperAccountState } from './account';
 import { filtersFor, type SymbolFilters } from './filters';
-import { floorToStep, quantityForTotal, roundToTick, ZERO } from './math';
+import { floorToStep, roundToTick, ZERO } from './math';
 
 export interface FillConditions {
   /** The price the order fills against (last or mark). */
@@ -14,8 +16,11 @@ export interface FillConditions {
 }
 
 export type OrderSize =
-  /** Spend this many USDT of notional (the spec's "amount"). */
-  | { kind: 'quote'; amount: Decimal }
+  /**
+   * This many USDT of notional (the spec's "amount"), sized to the nearest lot step by the shared
+   * `sizeOrder`; never worth more than `maxNotional` (the user's fat-finger cap) when it is given.
+   */
+  | { kind: 'quote'; amount: Decimal; maxNotional?: Decimal | null }
   /** Exactly this quantity (closing a position). */
   | { kind: 'quantity'; qty: Decimal };
 
@@ -28,15 +33,46 @@ export interface MarketOrderInput {
   reduceOnly: boolean;
 }
 
-/**
- * Validates a market order against the symbol's filters and the account, the way Binance does, and
- * returns the fill it would make. Throws an ExchangeError with Binance's code and message otherwise.
- */
+type Fill = Extract<LedgerEvent, { type: 'fill' }>;
+
+/** A planned fill, and for an order given in USDT how its amount was sized. */
+export interface PlannedOrder {
+  fill: Fill;
+  sizing: Extract<Sizing, { ok: true }> | null;
+  /** The sentence that says how the fill differs from the amount asked; null when it does not. */
+  note: string | null;
+}
+
+/** {@link planOrder}'s fill alone. */
 export function planMarketOrder(
   state: PaperAccountState,
   input: MarketOrderInput,
   market: FillConditions,
-): Extract<LedgerEvent, { type: 'fill' }> {
+): Fill {
+  return planOrder(state, input, market).fill;
+}
+
+/** Binance's code for each way sizing refuses an order. */
+export const REFUSAL_CODE: Record<Exclude<Sizing, { ok: true }>['refusal'], number> = {
+  'below-minimum': -4164,
+  'cap-below-minimum': -4164,
+  'margin-below-minimum': -2019,
+  'above-margin': -2019,
+  'above-max-quantity': -2027,
+  'no-price': -1003,
+};
+
+/**
+ * Validates a market order against the symbol's filters and the account, the way Binance does, and
+ * returns the fill it would make. An order in USDT is sized by the shared `sizeOrder` at the fill
+ * price, capped by what the free margin pays for. Throws an ExchangeError otherwise, whose message is
+ * the sentence the user reads.
+ */
+export function planOrder(
+  state: PaperAccountState,
+  input: MarketOrderInput,
+  market: FillConditions,
+): PlannedOrder {
   const filters = filtersFor(input.symbol, market.markPrice);
   if (!filters) throw exchangeErrors.invalidSymbol();
   if (!market.markPrice.gt(0)) throw exchangeErrors.noPrice();
@@ -50,20 +86,42 @@ export function planMarketOrder(
   const held = position?.size ?? ZERO;
   const reducing = !held.isZero() && held.gt(0) !== (input.side === 'BUY');
 
-  let qty =
-    input.size.kind === 'quote'
-      ? quantityForTotal(input.size.amount, price, filters)
-      : floorToStep(input.size.qty, filters.stepSize);
+  let sized: PlannedOrder['sizing'] = null;
+  let qty: Decimal;
+  if (input.size.kind === 'quote') {
+    const leverage = !reducing && position ? position.leverage : leverageOf(state, input.symbol);
+    // Margin and fee of a new exposure come out of the free cash; a reversal first frees the held size.
+    const perNotional = new Decimal(1).div(leverage).plus(market.takerFeeRate);
+    const marginNotional = Decimal.max(state.cash, ZERO)
+      .div(perNotional)
+      .plus(reducing ? held.abs().mul(price) : ZERO);
+    const sizing = sizeOrder({
+      amount: input.size.amount,
+      price,
+      filters,
+      caps: { maxNotional: input.size.maxNotional ?? null, marginNotional },
+    });
+    if (!sizing.ok) {
+      throw new ExchangeError(
+        REFUSAL_CODE[sizing.refusal],
+        describeSizing(pairOf(input.symbol), sizing) ?? 'Order refused.',
+      );
+    }
+    sized = sizing;
+    qty = new Decimal(sizing.quantity);
+  } else {
+    qty = floorToStep(input.size.qty, filters.stepSize);
+  }
   if (input.reduceOnly) {
     if (!reducing) throw exchangeErrors.reduceOnlyRejected();
     qty = Decimal.min(qty, held.abs());
   }
   if (!qty.gt(0)) {
     if (input.reduceOnly) throw exchangeErrors.quantityTooSmall();
-    throw exchangeErrors.minNotional(filters.minNotional.toString());
+    throw exchangeErrors.minNotional(pairOf(input.symbol), filters.minNotional.toString());
   }
   if (!input.reduceOnly && (qty.lt(filters.minQty) || qty.mul(price).lt(filters.minNotional))) {
-    throw exchangeErrors.minNotional(filters.minNotional.toString());
+    throw exchangeErrors.minNotional(pairOf(input.symbol), filters.minNotional.toString());
   }
   if (qty.gt(filters.maxQty)) throw exchangeErrors.maxPosition();
 
@@ -88,7 +146,7 @@ export function planMarketOrder(
   if (opened && reducing && opened.size.gt(0) !== held.gt(0)) {
     checkLeverageCap(opened.size.abs().mul(opened.entryPrice), opened.leverage, filters);
   }
-  return fill;
+  return { fill, sizing: sized, note: sized ? describeSizing(pairOf(input.symbol), sized) : null };
 }
 
 /** The largest notional a leverage allows: the cap of the last bracket whose max leverage is at least it. */

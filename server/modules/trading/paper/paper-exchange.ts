@@ -3,6 +3,7 @@ import Decimal from 'decimal.js';
 import type {
   AccountBalance,
   ExchangeAdapter,
+  OrderSizing,
   ExchangeEvent,
   MarketOrderRequest,
   OrderResult,
@@ -21,7 +22,7 @@ import {
 import { filtersFor } from './filters';
 import type { LedgerRepo } from './ledger.repo';
 import { isLiquidated, liquidationPrice, maintenanceMargin, unrealizedPnl, ZERO } from './math';
-import { checkLeverage, planMarketOrder } from './orders';
+import { checkLeverage, planMarketOrder, planOrder, type OrderSize, type PlannedOrder } from './orders';
 import { accountUpdate, orderTradeUpdate, toOrderResult } from './paper-events';
 
 /** Where the paper exchange reads marks from (the market module's latest prices). */
@@ -78,42 +79,45 @@ export class PaperExchange implements ExchangeAdapter {
         throw new ExchangeError(-4116, 'ClientOrderId is duplicated.');
       }
       const { state } = await this.load(account);
-      const fill = planMarketOrder(
+      const planned = planOrder(
         state,
         {
           orderId: randomUUID(),
           clientOrderId: request.newClientOrderId,
           symbol: request.symbol,
           side: request.side,
-          size: { kind: 'quote', amount: new Decimal(request.quoteAmount) },
+          size: quoteSize(request),
           reduceOnly: false,
         },
         this.conditions(request.symbol),
       );
-      return this.commitFill(account, fill);
+      const result = await this.commitFill(account, planned.fill);
+      return { ...result, sizing: sizingOf(planned) };
     });
   }
 
   /** What a market order would do now, without doing it. */
   async previewMarketOrder(account: string, request: Omit<MarketOrderRequest, 'newClientOrderId'>) {
     const { state } = await this.load(account);
-    const fill = planMarketOrder(
+    const planned = planOrder(
       state,
       {
         orderId: 'preview',
         clientOrderId: 'preview',
         symbol: request.symbol,
         side: request.side,
-        size: { kind: 'quote', amount: new Decimal(request.quoteAmount) },
+        size: quoteSize(request),
         reduceOnly: false,
       },
       this.conditions(request.symbol),
     );
+    const { fill } = planned;
     const { state: after, effects } = applyEvent(state, fill);
     const position = after.positions.get(request.symbol);
     const filters = filtersFor(request.symbol, fill.price);
     return {
       fill,
+      sizing: sizingOf(planned),
       marginAdded: Decimal.max(effects.marginDelta, ZERO),
       leverage: position?.leverage ?? state.leverage.get(request.symbol) ?? DEFAULT_LEVERAGE,
       liquidationPrice:
@@ -411,6 +415,23 @@ export class PaperExchange implements ExchangeAdapter {
     for (const handler of this.listeners.get(account) ?? []) handler(event);
     for (const handler of this.everyAccount) handler(account, event);
   }
+}
+
+function quoteSize(request: Pick<MarketOrderRequest, 'quoteAmount' | 'maxNotional'>): OrderSize {
+  return {
+    kind: 'quote',
+    amount: new Decimal(request.quoteAmount),
+    maxNotional: request.maxNotional === undefined ? null : new Decimal(request.maxNotional),
+  };
+}
+
+function sizingOf(planned: PlannedOrder): OrderSizing | undefined {
+  if (!planned.sizing) return undefined;
+  return {
+    requested: planned.sizing.requested.toString(),
+    adjustment: planned.sizing.adjustment,
+    note: planned.note,
+  };
 }
 
 /** Postgres' unique_violation (23505), through Drizzle's wrapping. */

@@ -1,0 +1,126 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openDatabase, pgliteDir } from '../server/db/client';
+import { users } from '../server/db/schema';
+import { BinanceClient } from '../server/modules/exchanges/binance-client';
+import { createAccessTokens } from '../server/plugins/auth-guard';
+import { createSecrets } from '../server/plugins/secrets';
+import { startSignedDouble } from '../tests/fixtures/binance-signed-double';
+import { freePort, startServerProcess, waitForHealth } from '../tests/helpers/process';
+import { report } from './lib/report';
+
+/**
+ * A live order's round trip against the local Binance double: `POST /api/orders` on an account that
+ * uses a saved key (sizing from cached exchangeInfo, the signed order, the fee look-up, the
+ * Idempotency-Key's state moves), one at a time, p50/p99; and the signed order alone, straight to the
+ * double, for what the server adds on top.
+ */
+const ORDERS = Number(process.env.BENCH_LIVE_ORDERS ?? 300);
+const KEY = { apiKey: 'BenchLiveKey0123456789abcdef', secret: 'bench-live-secret-0123456789' };
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
+
+async function call(base: string, method: string, url: string, token: string, body?: unknown, key?: string) {
+  const res = await fetch(base + url, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(key === undefined ? {} : { 'idempotency-key': key }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+const double = await startSignedDouble();
+double.keys.set(KEY.apiKey, { ...KEY, ipRestrict: true });
+const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-bench-live-'));
+const secretsKey = randomBytes(32).toString('hex');
+const database = await openDatabase({ kind: 'pglite', dataDir: pgliteDir(dataDir) });
+const [user] = await database.db
+  .insert(users)
+  .values({ email: 'live-bench@example.com', username: 'livebench' })
+  .returning({ id: users.id });
+await database.close();
+if (!user) throw new Error('no user');
+const token = await createAccessTokens(createSecrets(Buffer.from(secretsKey, 'hex')).deriveKey('jwt')).sign({
+  userId: user.id,
+  role: 'user',
+});
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const server = startServerProcess({
+  PORT: String(port),
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+  SECRETS_KEY: secretsKey,
+  MARKET_SOURCE: 'sim',
+  BINANCE_FAPI_URL: double.url,
+  BINANCE_API_URL: double.url,
+});
+try {
+  await waitForHealth(base);
+  const saved = await call(base, 'POST', '/api/exchanges/', token, {
+    exchangeName: 'binance',
+    apiKey: KEY.apiKey,
+    secretKey: KEY.secret,
+  });
+  if (saved.status !== 201) throw new Error(`key not saved: ${JSON.stringify(saved.json)}`);
+  const chosen = await call(base, 'PUT', '/api/account', token, { account: saved.json.id });
+  if (chosen.status !== 200) throw new Error(`account not chosen: ${JSON.stringify(chosen.json)}`);
+
+  const order = (n: number) => ({
+    symbol: 'BTC/USDT',
+    side: n % 2 === 0 ? 'long' : 'short',
+    type: 'market',
+    amount: 250,
+  });
+  // Warm-up: caches, connections, JIT.
+  for (let n = 0; n < 20; n++) await call(base, 'POST', '/api/orders', token, order(n), randomUUID());
+
+  const latencies: number[] = [];
+  let failed = 0;
+  for (let n = 0; n < ORDERS; n++) {
+    const started = performance.now();
+    const res = await call(base, 'POST', '/api/orders', token, order(n), randomUUID());
+    latencies.push(performance.now() - started);
+    if (res.status !== 200) failed += 1;
+  }
+  latencies.sort((a, b) => a - b);
+  report('live-order', 'http_round_trip_p50', percentile(latencies, 0.5), 'ms');
+  report('live-order', 'http_round_trip_p99', percentile(latencies, 0.99), 'ms');
+  report('live-order', 'http_failed', failed, 'orders');
+
+  // The signed order alone, from this process to the double.
+  const client = new BinanceClient({ baseUrl: double.url });
+  const direct: number[] = [];
+  for (let n = 0; n < ORDERS; n++) {
+    const started = performance.now();
+    await client.signed(
+      'POST',
+      '/fapi/v1/order',
+      {
+        symbol: 'BTCUSDT',
+        side: n % 2 === 0 ? 'BUY' : 'SELL',
+        type: 'MARKET',
+        quantity: '0.004',
+        newClientOrderId: `bench-${n}`,
+        newOrderRespType: 'RESULT',
+      },
+      KEY,
+    );
+    direct.push(performance.now() - started);
+  }
+  direct.sort((a, b) => a - b);
+  report('live-order', 'signed_order_alone_p50', percentile(direct, 0.5), 'ms');
+  report('live-order', 'signed_order_alone_p99', percentile(direct, 0.99), 'ms');
+} finally {
+  await server.stop();
+  await double.close();
+  await rm(dataDir, { recursive: true, force: true });
+}

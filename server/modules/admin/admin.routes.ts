@@ -1,0 +1,109 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  DisableUserRequest,
+  GrantPremiumRequest,
+  type AdminSources,
+  type AdminUser,
+  type AuditEntry,
+} from '../../../src/contracts/billing';
+import { appError, parseRequest } from '../../plugins/errors';
+import { adminPolicy, UsersService } from '../users/users.service';
+import { AdminRepo } from './admin.repo';
+
+const UserParams = z.object({ id: z.uuid() });
+const DAY_MS = 86_400_000;
+
+/**
+ * The admin panel's API (`/admin/*`), for role admin only (403 for everyone else). Every change is
+ * written to the audit log, which admins can read.
+ */
+export default async function adminRoutes(app: FastifyInstance) {
+  const users = new UsersService(app.database.db, adminPolicy(app.config));
+  const audit = new AdminRepo(app.database.db);
+  app.accountGate.isDisabled = (userId) => users.isDisabled(userId);
+
+  const requireAdmin = async (request: FastifyRequest) => {
+    await app.requireUser(request);
+    if (request.principal?.role !== 'admin') throw appError('FORBIDDEN');
+  };
+  const actor = (request: FastifyRequest) => request.principal?.userId ?? null;
+  const target = async (request: FastifyRequest) => {
+    const { id } = parseRequest(UserParams, request.params, 'path');
+    if ((await users.findById(id)) === undefined) throw appError('NOT_FOUND', 'User not found.');
+    return id;
+  };
+
+  app.get('/admin/users', { preHandler: requireAdmin }, async (): Promise<AdminUser[]> => {
+    const rows = await users.listAll();
+    return Promise.all(
+      rows.map(async (u) => ({
+        id: u.id,
+        email: u.email,
+        username: u.username,
+        role: u.role,
+        disabled: u.disabledAt !== null,
+        subscription: await app.billing.me(u.id),
+        created_at: u.createdAt.toISOString(),
+      })),
+    );
+  });
+
+  app.post('/admin/users/:id/premium', { preHandler: requireAdmin }, async (request) => {
+    const id = await target(request);
+    const body = parseRequest(GrantPremiumRequest, request.body);
+    await app.billing.setPremiumByAdmin(id, body.premium, body.days);
+    await audit.record({
+      actorId: actor(request),
+      action: body.premium ? 'premium.grant' : 'premium.revoke',
+      targetUserId: id,
+      detail: body.premium ? { days: body.days } : {},
+    });
+    return app.billing.me(id);
+  });
+
+  app.post('/admin/users/:id/disable', { preHandler: requireAdmin }, async (request) => {
+    const id = await target(request);
+    const { disabled } = parseRequest(DisableUserRequest, request.body);
+    if (id === actor(request) && disabled) throw appError('CONFLICT', 'You cannot disable your own account.');
+    await users.setDisabled(id, disabled);
+    await audit.record({
+      actorId: actor(request),
+      action: disabled ? 'user.disable' : 'user.enable',
+      targetUserId: id,
+      detail: {},
+    });
+    return { id, disabled };
+  });
+
+  app.get('/admin/sources', { preHandler: requireAdmin }, async (): Promise<AdminSources> => {
+    const since = new Date(Date.now() - DAY_MS);
+    const [health, counts] = await Promise.all([app.health.snapshot(), app.news.ingestionCounts(since)]);
+    const premium = new Set<string>(app.config.PREMIUM_NEWS_SOURCES);
+    // Every configured source is listed, with zero when it has brought nothing in yet.
+    const names = [...new Set([...app.config.NEWS_SOURCES, ...counts.map((c) => c.source)])].sort();
+    return {
+      health,
+      ingestion: names.map((source) => {
+        const c = counts.find((x) => x.source === source);
+        return {
+          source,
+          total: c?.total ?? 0,
+          last_24h: c?.recent ?? 0,
+          premium: premium.has(source),
+        };
+      }),
+    };
+  });
+
+  app.get('/admin/audit', { preHandler: requireAdmin }, async (): Promise<AuditEntry[]> =>
+    (await audit.recent(200)).map((r) => ({
+      id: r.id,
+      actor_id: r.actorId,
+      action: r.action,
+      target_user_id: r.targetUserId,
+      detail: r.detail,
+      created_at: r.createdAt.toISOString(),
+    })),
+  );
+}

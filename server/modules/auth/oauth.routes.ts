@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { ProvidersResponse } from '../../../src/contracts/web3';
+import { describeUserAgent } from '../../../src/contracts/userAgent';
+import { parseRequest } from '../../plugins/errors';
+import { OAUTH_COOKIE, clearOAuthCookie, cookieOf, setOAuthCookie, setSessionCookies } from './cookies';
+import { fingerprintOf } from './device-info';
+import { OAUTH_TTL_MS, type SocialProvider } from './oauth.service';
+import type { AuthServices } from './services';
+
+const LoginQuery = z.object({ remember_me: z.enum(['true', 'false', '1', '0']).optional() });
+const CallbackQuery = z.object({
+  code: z.string().max(2048).optional(),
+  state: z.string().max(512).optional(),
+  error: z.string().max(256).optional(),
+});
+
+/**
+ * Google and Twitter sign-in: `/login` sends the browser to the provider, `/callback` comes back with the
+ * code, signs in, and sends the browser home (the app resumes the session from the refresh cookie), or
+ * to the two-factor step when the account has it on.
+ */
+export default async function oauthRoutes(app: FastifyInstance, s: AuthServices) {
+  app.get('/auth/providers', async (): Promise<ProvidersResponse> => ({
+    google: s.oauth.enabled('google'),
+    twitter: s.oauth.enabled('twitter'),
+  }));
+
+  for (const provider of ['google', 'twitter'] as const satisfies SocialProvider[]) {
+    app.get(`/auth/${provider}/login`, async (request, reply) => {
+      const query = parseRequest(LoginQuery, request.query, 'query');
+      const remember = query.remember_me === 'true' || query.remember_me === '1';
+      const { url, cookie } = await s.oauth.start(provider, remember);
+      setOAuthCookie(reply, cookie, OAUTH_TTL_MS / 1000, s.cookies);
+      return reply.redirect(url, 302);
+    });
+
+    app.get(`/auth/${provider}/callback`, async (request: FastifyRequest, reply) => {
+      const query = parseRequest(CallbackQuery, request.query, 'query');
+      const presented = cookieOf(request, OAUTH_COOKIE);
+      clearOAuthCookie(reply, s.cookies);
+      const { user, remember } = await s.oauth.finish(provider, query, presented);
+      const userAgent = request.headers['user-agent'];
+      const deviceInfo = describeUserAgent(userAgent);
+      const device = { deviceInfo, fingerprint: fingerprintOf(deviceInfo, userAgent) };
+      const outcome = await s.auth.finish(user, remember ? device : null, device);
+      if (outcome.kind === 'two-factor') {
+        // In the fragment: the browser keeps it out of requests, proxies and logs.
+        return reply.redirect(`/#two_factor=${encodeURIComponent(outcome.challenge)}`, 302);
+      }
+      setSessionCookies(reply, outcome.session, s.cookies);
+      return reply.redirect('/', 302);
+    });
+  }
+}

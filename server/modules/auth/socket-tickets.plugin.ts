@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { SocketTicketResponse } from '../../../src/contracts/auth';
+import { principalOf } from './http';
+import { SocketTickets } from './socket-tickets';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Issues and redeems the single-use tickets that authenticate sockets. */
+    socketTickets: SocketTickets;
+  }
+}
+
+/**
+ * `POST /ws/ticket` trades the caller's bearer token for a 30-second, single-use socket ticket, and
+ * `app.socketTickets` lets a socket route redeem it (`?ticket=`), so no access token is put in a URL.
+ */
+export default fp(
+  async function socketTicketsPlugin(app: FastifyInstance) {
+    const tickets = new SocketTickets(app.database.db);
+    app.decorate('socketTickets', tickets);
+    app.post(
+      '/ws/ticket',
+      { preHandler: app.requireUser },
+      async (request): Promise<SocketTicketResponse> => {
+        return { ticket: await tickets.issue(principalOf(request)) };
+      },
+    );
+  },
+  { name: 'socket-tickets' },
+);

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { describeUserAgent } from '../../../src/contracts/userAgent';
+import {
+  LinkRequest,
+  NonceRequest,
+  VerifyRequest,
+  WEB3_MESSAGES,
+  WalletParams,
+} from '../../../src/contracts/web3';
+import { parseRequest } from '../../plugins/errors';
+import { AUTH_LIMIT, bodyField, limiter } from '../../plugins/rate-limit';
+import { fingerprintOf } from './device-info';
+import { answerSession, principalOf } from './http';
+import type { AuthServices } from './services';
+
+/** Wallet sign-in (SIWE) and the signed-in account's linked wallets. */
+export default async function web3Routes(app: FastifyInstance, s: AuthServices) {
+  const limited = limiter(app, 'web3', {
+    ...AUTH_LIMIT,
+    accountOf: (r) => bodyField(r, 'address')?.toLowerCase() ?? null,
+  });
+
+  app.post('/auth/web3/nonce', { preHandler: limited }, async (request) => {
+    const body = parseRequest(NonceRequest, request.body);
+    return s.web3.nonce(body.address, body.chain_id);
+  });
+
+  app.post('/auth/web3/verify', { preHandler: limited }, async (request, reply) => {
+    const body = parseRequest(VerifyRequest, request.body);
+    const userAgent = request.headers['user-agent'];
+    const info = body.device_info ?? describeUserAgent(userAgent);
+    const deviceInfo = { browser: info.browser, os: info.os };
+    const device = { deviceInfo, fingerprint: fingerprintOf(deviceInfo, userAgent) };
+    const user = await s.web3.signIn(body);
+    const outcome = await s.auth.finish(user, body.remember_me ? device : null, device);
+    if (outcome.kind === 'two-factor') return { two_factor_required: true, user_id: outcome.challenge };
+    return answerSession(reply, s, outcome.session);
+  });
+
+  app.get('/auth/web3/wallets', { preHandler: app.requireUser }, async (request) => {
+    return s.web3.list(principalOf(request).userId);
+  });
+
+  app.post('/auth/web3/wallets/link', { preHandler: [app.requireUser, limited] }, async (request, reply) => {
+    const body = parseRequest(LinkRequest, request.body);
+    const wallet = await s.web3.link(principalOf(request).userId, body);
+    reply.code(201);
+    return { ...wallet, message: WEB3_MESSAGES.linked };
+  });
+
+  app.delete('/auth/web3/wallets/:id', { preHandler: app.requireUser }, async (request) => {
+    const { id } = parseRequest(WalletParams, request.params, 'path');
+    await s.web3.unlink(principalOf(request).userId, id);
+    return { message: WEB3_MESSAGES.unlinked };
+  });
+}

@@ -1,0 +1,108 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { CreatePaymentSessionRequest } from '../../../src/contracts/billing';
+import { parseRequest } from '../../plugins/errors';
+import { BillingRepo } from './billing.repo';
+import { BillingService } from './billing.service';
+import { btcpayGateway, sandboxGateway, stripeClient, stripeGateway, type ReturnUrls } from './providers';
+import { sandboxPage } from './sandbox-page';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    billing: BillingService;
+  }
+}
+
+/**
+ * The sandbox page is the one HTML answer under /api: its own inline styles and its form (posting to
+ * this origin) are allowed, nothing else (no script, no frame, no other origin).
+ */
+const SANDBOX_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+function userOf(request: FastifyRequest): string {
+  if (request.principal === null) throw new Error('requireUser did not set a principal');
+  return request.principal.userId;
+}
+
+/** Builds the service from the configuration: each provider that is not configured is the sandbox. */
+function buildService(app: FastifyInstance): BillingService {
+  const cfg = app.config;
+  const urls: ReturnUrls = {
+    success: `${cfg.PUBLIC_URL}/payment/success`,
+    cancel: `${cfg.PUBLIC_URL}/payment/cancel`,
+    pending: `${cfg.PUBLIC_URL}/payment/pending`,
+  };
+  const sandboxSecret = Buffer.from(app.secrets.deriveKey('billing-sandbox-webhooks')).toString('hex');
+  const stripeKey = cfg.STRIPE_SECRET_KEY;
+  const stripe = stripeClient(stripeKey ?? 'sk_test_sandbox', cfg.STRIPE_API_URL);
+  const btcpay =
+    cfg.BTCPAY_URL !== undefined && cfg.BTCPAY_API_KEY !== undefined && cfg.BTCPAY_STORE_ID !== undefined
+      ? { url: cfg.BTCPAY_URL, apiKey: cfg.BTCPAY_API_KEY, storeId: cfg.BTCPAY_STORE_ID }
+      : undefined;
+  return new BillingService({
+    repo: new BillingRepo(app.database.db),
+    stripe,
+    gateways: {
+      card: stripeKey !== undefined ? stripeGateway(stripe, urls) : sandboxGateway(),
+      crypto: btcpay !== undefined ? btcpayGateway(btcpay, urls) : sandboxGateway(),
+    },
+    secrets: {
+      stripe: stripeKey !== undefined ? cfg.STRIPE_WEBHOOK_SECRET : sandboxSecret,
+      btcpay: btcpay !== undefined ? cfg.BTCPAY_WEBHOOK_SECRET : sandboxSecret,
+    },
+  });
+}
+
+/** `/subscriptions/*`: checkout, the subscription, the two signed webhooks and the sandbox checkout. */
+async function billingRoutes(app: FastifyInstance) {
+  const billing = buildService(app);
+  app.decorate('billing', billing);
+
+  app.post('/subscriptions/create-payment-session', { preHandler: app.requireUser }, async (request) =>
+    billing.createSession(userOf(request), parseRequest(CreatePaymentSessionRequest, request.body)),
+  );
+
+  app.get('/subscriptions/me', { preHandler: app.requireUser }, async (request) =>
+    billing.me(userOf(request)),
+  );
+
+  app.get<{ Params: { id: string } }>('/subscriptions/sandbox/:id', async (request, reply) => {
+    const row = await billing.sandboxCheckout(request.params.id);
+    return (
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('content-security-policy', SANDBOX_CSP)
+        // With the API's no-referrer, a form post carries `Origin: null`, which the origin guard refuses.
+        .header('referrer-policy', 'same-origin')
+        .send(sandboxPage(row))
+    );
+  });
+
+  app.post<{ Params: { id: string } }>('/subscriptions/sandbox/:id/pay', async (request, reply) =>
+    reply.redirect(await billing.sandboxPay(request.params.id), 303),
+  );
+
+  // Signatures are over the exact bytes received, so these two routes keep the body as text.
+  await app.register(async (hooks) => {
+    hooks.removeContentTypeParser('application/json');
+    hooks.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+      done(null, body);
+    });
+    const raw = (request: FastifyRequest) => (typeof request.body === 'string' ? request.body : '');
+    const header = (request: FastifyRequest, name: string) => {
+      const value = request.headers[name];
+      return typeof value === 'string' ? value : undefined;
+    };
+    hooks.post('/subscriptions/webhooks/stripe', async (request) =>
+      billing.receiveStripe(raw(request), header(request, 'stripe-signature')),
+    );
+    hooks.post('/subscriptions/webhooks/btcpay', async (request) =>
+      billing.receiveBtcpay(raw(request), header(request, 'btcpay-sig')),
+    );
+  });
+}
+
+/** Wrapped so that `app.billing` reaches the modules registered after it (admin). */
+export default fp(billingRoutes, { name: 'billing' });

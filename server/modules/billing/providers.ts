@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import Stripe from 'stripe';
+import { PLANS, TRIAL_DAYS, type PaymentProvider, type PlanType } from '../../../src/contracts/billing';
+import { appError } from '../../plugins/errors';
+
+export type Gateway = 'stripe' | 'btcpay' | 'sandbox';
+
+export interface CheckoutInput {
+  checkoutId: string;
+  userId: string;
+  plan: PlanType;
+  provider: PaymentProvider;
+}
+
+/** One way of taking a payment: it opens a checkout and says where to send the browser. */
+export interface CheckoutGateway {
+  readonly gateway: Gateway;
+  create(input: CheckoutInput): Promise<{ externalId: string; url: string }>;
+}
+
+/** Where the providers send the browser back to. */
+export interface ReturnUrls {
+  success: string;
+  cancel: string;
+  pending: string;
+}
+
+const PRODUCT_NAME = 'Signal Console Premium';
+
+/** A provider that is configured but does not answer: a 503, never a crash. */
+function unavailable(err: unknown): never {
+  void err;
+  throw appError('SERVICE_UNAVAILABLE', 'The payment provider is unavailable. Please try again later.');
+}
+
+/** Card: Stripe Checkout in subscription mode with the 7-day trial. */
+export function stripeGateway(stripe: Stripe, urls: ReturnUrls): CheckoutGateway {
+  return {
+    gateway: 'stripe',
+    async create({ checkoutId, userId, plan }) {
+      const spec = PLANS[plan];
+      const metadata = { userId, plan, checkoutId };
+      const session = await stripe.checkout.sessions
+        .create({
+          mode: 'subscription',
+          client_reference_id: userId,
+          metadata,
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: 'usd',
+                unit_amount: spec.price * 100,
+                recurring: { interval: plan === 'monthly' ? 'month' : 'year' },
+                product_data: { name: PRODUCT_NAME },
+              },
+            },
+          ],
+          subscription_data: { trial_period_days: TRIAL_DAYS, metadata },
+          success_url: `${urls.success}?session_id={CHECKOUT_SESSION_ID}`,
+          cancel_url: urls.cancel,
+        })
+        .catch(unavailable);
+      if (session.url === null) unavailable(new Error('checkout session without url'));
+      return { externalId: session.id, url: session.url };
+    },
+  };
+}
+
+export interface BtcpayOptions {
+  url: string;
+  apiKey: string;
+  storeId: string;
+  fetch?: typeof fetch;
+}
+
+/** Crypto: a BTCPay Server Greenfield invoice; its checkout page sends the browser to the pending page. */
+export function btcpayGateway(opts: BtcpayOptions, urls: ReturnUrls): CheckoutGateway {
+  const doFetch = opts.fetch ?? fetch;
+  const base = opts.url.replace(/\/+$/, '');
+  return {
+    gateway: 'btcpay',
+    async create({ checkoutId, userId, plan }) {
+      const res = await doFetch(`${base}/api/v1/stores/${encodeURIComponent(opts.storeId)}/invoices`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `token ${opts.apiKey}` },
+        body: JSON.stringify({
+          amount: String(PLANS[plan].price),
+          currency: 'USD',
+          metadata: { orderId: checkoutId, userId, plan, itemDesc: PRODUCT_NAME },
+          checkout: { redirectURL: urls.pending, redirectAutomatically: true },
+        }),
+        signal: AbortSignal.timeout(10_000),
+      }).catch(unavailable);
+      if (!res.ok) unavailable(new Error(`BTCPay answered ${res.status}`));
+      const body = (await res.json().catch(unavailable)) as { id?: unknown; checkoutLink?: unknown };
+      if (typeof body.id !== 'string' || typeof body.checkoutLink !== 'string') {
+        unavailable(new Error('BTCPay invoice without id or checkoutLink'));
+      }
+      return { externalId: body.id, url: body.checkoutLink };
+    },
+  };
+}
+
+/** The built-in TEST MODE checkout on our own origin, used for a provider that is not configured. */
+export function sandboxGateway(): CheckoutGateway {
+  return {
+    gateway: 'sandbox',
+    async create({ checkoutId }) {
+      return {
+        externalId: `sbx_${randomBytes(12).toString('hex')}`,
+        url: `/api/subscriptions/sandbox/${checkoutId}`,
+      };
+    },
+  };
+}
+
+/** A Stripe client pointed at `apiUrl` (the real API, or a local double in the tests). */
+export function stripeClient(secretKey: string, apiUrl: string): Stripe {
+  const url = new URL(apiUrl);
+  return new Stripe(secretKey, {
+    host: url.hostname,
+    port: url.port === '' ? (url.protocol === 'http:' ? 80 : 443) : Number(url.port),
+    protocol: url.protocol === 'http:' ? 'http' : 'https',
+    maxNetworkRetries: 0,
+    timeout: 10_000,
+  });
+}

@@ -1,0 +1,112 @@
+import {
+  DEFAULT_RISK,
+  SKIP_REASONS,
+  type Decision,
+  type RiskSettings,
+  type Rule,
+  type SkipReason,
+} from '../../../src/contracts/rules';
+import type { DecisionRow, RiskRow, RuleRow } from './rules.repo';
+
+const num = (v: string | null): number | null => (v === null ? null : Number(v));
+
+/** A stored rule as the API shows it (spec §3): "any" conditions are left out, not null. */
+export function toRule(row: RuleRow): Rule {
+  const conditions: Rule['conditions'] = {};
+  if (row.asset !== null) conditions.asset = row.asset;
+  if (row.sentiment !== null) conditions.sentiment = row.sentiment;
+  if (row.minImpact !== null) conditions.min_impact = row.minImpact;
+  if (row.maxImpact !== null) conditions.max_impact = row.maxImpact;
+  return {
+    id: row.id,
+    ruleName: row.name,
+    conditions,
+    action: {
+      type: 'trade',
+      side: row.side,
+      amount_usd: Number(row.amountUsd),
+      ...(row.exit !== null && Object.keys(row.exit).length > 0 ? { exit: row.exit } : {}),
+    },
+    isActive: row.isActive,
+    version: row.version,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+const isSkipReason = (v: string | null): v is SkipReason =>
+  v !== null && (SKIP_REASONS as readonly string[]).includes(v);
+
+export function toDecision(row: DecisionRow): Decision {
+  return {
+    id: String(row.id),
+    rule_id: row.ruleId,
+    rule_name: row.ruleName,
+    rule_version: row.ruleVersion,
+    signal_id: String(row.signalId),
+    asset: row.asset,
+    symbol: row.symbol,
+    side: row.side,
+    amount_usd: Number(row.amountUsd),
+    outcome: row.outcome,
+    reason: isSkipReason(row.reason) ? row.reason : null,
+    detail: row.detail,
+    engine: row.engine,
+    sentiment: row.sentiment,
+    impact: row.impact,
+    price: num(row.price),
+    order_id: row.orderId,
+    quantity: num(row.quantity),
+    notional: num(row.notional),
+    latency_ms: row.latencyMs === null ? null : Math.round(row.latencyMs * 10) / 10,
+    exit: row.exitNote ?? (row.exitState === 'open' ? 'open' : null),
+    decided_at: row.decidedAt.toISOString(),
+  };
+}
+
+export function toRiskSettings(row: RiskRow | null): RiskSettings {
+  if (row === null) return DEFAULT_RISK;
+  return {
+    max_order_usd: Number(row.maxOrderUsd),
+    daily_budget_usd: Number(row.dailyBudgetUsd),
+    max_positions: row.maxPositions,
+    cooldown_minutes: row.cooldownMinutes,
+    max_age_seconds: row.maxAgeSeconds,
+  };
+}
+
+const CSV_COLUMNS: (keyof Decision)[] = [
+  'decided_at',
+  'rule_name',
+  'rule_version',
+  'signal_id',
+  'asset',
+  'symbol',
+  'side',
+  'amount_usd',
+  'outcome',
+  'reason',
+  'detail',
+  'engine',
+  'sentiment',
+  'impact',
+  'price',
+  'order_id',
+  'quantity',
+  'notional',
+  'latency_ms',
+  'exit',
+];
+
+/** RFC 4180 quoting; a leading = + - @ is prefixed with ' so a spreadsheet never runs a cell as a formula. */
+function cell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  let s = String(v);
+  if (/^[=+\-@]/.test(s) && typeof v === 'string') s = `'${s}`;
+  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+export function decisionsCsv(rows: Decision[]): string {
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const d of rows) lines.push(CSV_COLUMNS.map((c) => cell(d[c])).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,114 @@
+import {
+  RULE_DETAILS,
+  type Decision,
+  type LedgerQuery,
+  type Rule,
+  type RuleCreate,
+  type RulePatch,
+} from '../../../src/contracts/rules';
+import { appError } from '../../plugins/errors';
+import type { PlanReader } from '../billing/plans';
+import { decisionsCsv, toDecision, toRule } from './rules.mapper';
+import type { NewRuleRow, RulesRepo } from './rules.repo';
+
+/** Rule columns from the validated body: "any" conditions are stored as null. */
+function columns(
+  body: Pick<RuleCreate, 'conditions' | 'action'>,
+): Omit<NewRuleRow, 'userId' | 'name' | 'isActive'> {
+  const { conditions: c, action: a } = body;
+  return {
+    asset: c.asset ?? null,
+    sentiment: c.sentiment ?? null,
+    minImpact: c.min_impact ?? null,
+    maxImpact: c.max_impact ?? null,
+    side: a.side,
+    amountUsd: String(a.amount_usd),
+    exit: a.exit !== undefined && Object.keys(a.exit).length > 0 ? a.exit : null,
+  };
+}
+
+/**
+ * The rules' own rules: a user sees and changes only their own (404 otherwise), and the plan caps how
+ * many may be active at once. `onChange` tells the engine to re-read the active rules.
+ */
+export class RulesService {
+  constructor(
+    private readonly repo: RulesRepo,
+    private readonly plans: PlanReader,
+    private readonly onChange: () => void,
+  ) {}
+
+  async list(userId: string): Promise<Rule[]> {
+    return (await this.repo.list(userId)).map(toRule);
+  }
+
+  async create(userId: string, body: RuleCreate): Promise<Rule> {
+    if (body.isActive) await this.checkPlan(userId);
+    const row = await this.repo.insert({
+      userId,
+      name: body.ruleName,
+      isActive: body.isActive,
+      ...columns(body),
+    });
+    this.onChange();
+    return toRule(row);
+  }
+
+  async update(userId: string, id: string, patch: RulePatch): Promise<Rule> {
+    const current = await this.repo.get(userId, id);
+    if (current === null) throw appError('NOT_FOUND', RULE_DETAILS.notFound);
+    if (patch.isActive === true && !current.isActive) await this.checkPlan(userId, id);
+    const set: Partial<NewRuleRow> = {};
+    if (patch.ruleName !== undefined) set.name = patch.ruleName;
+    if (patch.isActive !== undefined) set.isActive = patch.isActive;
+    if (patch.conditions !== undefined || patch.action !== undefined) {
+      const base = toRule(current);
+      const merged = columns({
+        conditions: patch.conditions ?? base.conditions,
+        action: patch.action ?? { ...base.action, exit: base.action.exit },
+      });
+      if (patch.conditions !== undefined)
+        Object.assign(set, pick(merged, ['asset', 'sentiment', 'minImpact', 'maxImpact']));
+      if (patch.action !== undefined) Object.assign(set, pick(merged, ['side', 'amountUsd', 'exit']));
+    }
+    const row = await this.repo.update(userId, id, set);
+    if (row === null) throw appError('NOT_FOUND', RULE_DETAILS.notFound);
+    this.onChange();
+    return toRule(row);
+  }
+
+  async remove(userId: string, id: string): Promise<void> {
+    if (!(await this.repo.remove(userId, id))) throw appError('NOT_FOUND', RULE_DETAILS.notFound);
+    this.onChange();
+  }
+
+  async ledger(userId: string, q: LedgerQuery): Promise<Decision[]> {
+    const rows = await this.repo.decisions(userId, {
+      before: q.before,
+      limit: q.limit,
+      signalId: q.signal_id === undefined ? undefined : Number(q.signal_id),
+    });
+    return rows.map(toDecision);
+  }
+
+  async ledgerCsv(userId: string): Promise<string> {
+    return decisionsCsv((await this.repo.decisions(userId, { limit: 10_000 })).map(toDecision));
+  }
+
+  /** The decisions on these signals: what a card says about the rules it fired. */
+  async forSignals(userId: string, signalIds: number[]): Promise<Decision[]> {
+    return (await this.repo.decisionsForSignals(userId, signalIds)).map(toDecision);
+  }
+
+  private async checkPlan(userId: string, except?: string): Promise<void> {
+    const limit = (await this.plans.limitsOf(userId)).activeRules;
+    if (limit === null) return;
+    if ((await this.repo.activeCount(userId, except)) >= limit) {
+      throw appError('FORBIDDEN', RULE_DETAILS.planLimit(limit));
+    }
+  }
+}
+
+function pick<T extends object, K extends keyof T>(o: T, keys: K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
+}

@@ -1,0 +1,275 @@
+import { z } from 'zod';
+import {
+  PaymentProvider,
+  PlanType,
+  PLANS,
+  PREMIUM_FEATURES,
+  TRIAL_DAYS,
+  type SubscriptionView,
+} from '../../contracts/billing';
+import { adminApi, describeAudit, findUser } from '../../services/admin';
+import { loadSubscription, startCheckout } from '../../services/billing';
+import { formatDay, isActive, rememberStatus } from '../../services/premium';
+import { failure, info, link, muted, success, type OutputLine } from '../../services/terminal/output';
+import { defineCommand, type CommandContext } from '../types';
+import { requireLogin } from './authShared';
+
+const AREA = 'premium';
+const ADMIN_AREA = 'admin';
+
+/** `active, monthly by card, until 23 Dec 2026 (trial until 30 Nov 2026)`. */
+export function describeSubscription(s: SubscriptionView): string {
+  const how =
+    s.plan === null
+      ? ''
+      : `, ${s.plan}${s.provider === null ? '' : ` by ${s.provider === 'admin' ? 'grant' : s.provider}`}`;
+  const end = formatDay(s.current_period_end);
+  const trial = formatDay(s.trial_end);
+  return `${s.status}${how}${end === null ? '' : `, until ${end}`}${trial === null ? '' : ` (trial until ${trial})`}`;
+}
+
+const planLines = (): OutputLine[] => [
+  info(`Premium: ${PREMIUM_FEATURES.join(', ').toLowerCase()}.`),
+  info(`  monthly  $${PLANS.monthly.price} per ${PLANS.monthly.per}`),
+  info(`  yearly   $${PLANS.yearly.price} per ${PLANS.yearly.per}  ${PLANS.yearly.badge}`),
+  muted(`${TRIAL_DAYS}-day free trial. Pay by card or crypto: upgrade monthly|yearly [card|crypto]`),
+];
+
+export const plan = defineCommand({
+  name: 'plan',
+  area: AREA,
+  summary: 'Show your subscription: status and the end of the current period.',
+  usage: 'plan',
+  examples: ['plan'],
+  args: z.object({}),
+  async run(ctx) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const loaded = await loadSubscription(ctx.api.main);
+    if (!loaded.ok) return [failure(loaded.message)];
+    const s = loaded.value;
+    rememberStatus(ctx.stores.session, s);
+    const lines: OutputLine[] = [
+      info(`Plan: ${isActive(s.status) ? 'Premium' : 'Free'} (subscription ${describeSubscription(s)})`),
+    ];
+    if (isActive(s.status))
+      lines.push(muted('Unlimited auto-trading rules, all news sources, priority support.'));
+    else lines.push(muted('Free: 3 active auto-trading rules and the default news sources.'), ...planLines());
+    return { lines, data: s };
+  },
+});
+
+export const upgrade = defineCommand({
+  name: 'upgrade',
+  area: AREA,
+  summary: `Buy Premium: monthly $${PLANS.monthly.price} or yearly $${PLANS.yearly.price} (${PLANS.yearly.badge}), ${TRIAL_DAYS}-day free trial by card. Alone, opens the Upgrade to Premium window.`,
+  usage: 'upgrade [plan] [provider]',
+  examples: ['upgrade', 'upgrade monthly', 'upgrade yearly crypto'],
+  args: z.object({
+    plan: PlanType.optional().describe('monthly or yearly'),
+    provider: PaymentProvider.default('card').describe('card or crypto (default card)'),
+  }),
+  complete: { plan: () => PlanType.options, provider: () => PaymentProvider.options },
+  async run(ctx, { plan: planType, provider }) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    if (planType === undefined) {
+      ctx.stores.premium.openUpgrade();
+      return { lines: planLines(), data: { plans: PLANS, trial_days: TRIAL_DAYS } };
+    }
+    const started = await startCheckout(ctx.api.main, planType, provider);
+    if (!started.ok) return [failure(started.message)];
+    const url = started.value;
+    // In the browser the page leaves for the checkout; elsewhere the address is the answer.
+    const leaving = ctx.stores.premium.redirect(url);
+    return {
+      lines: [leaving ? success('Opening the checkout…') : success('Checkout ready. Pay at:'), link(url)],
+      data: { checkout_url: url },
+    };
+  },
+});
+
+/** Spec §6: the admin commands are for role admin; the server refuses everyone else with 403 too. */
+function requireAdmin(ctx: CommandContext): OutputLine[] | null {
+  const denied = requireLogin(ctx);
+  if (denied) return denied;
+  const role = ctx.stores.session.user.peek()?.role;
+  return role === undefined || role === 'admin' ? null : [failure('Only administrators can do that.')];
+}
+
+const userArg = z.object({ user: z.string().min(1).describe('username, e-mail or id') });
+
+export const admin = defineCommand({
+  name: 'admin',
+  area: ADMIN_AREA,
+  summary: 'Open the admin panel (users, Premium, sources, audit log). Administrators only.',
+  usage: 'admin',
+  examples: ['admin'],
+  args: z.object({}),
+  run(ctx) {
+    const denied = requireAdmin(ctx);
+    if (denied) return denied;
+    ctx.stores.premium.openAdmin();
+    return [
+      muted(
+        'Admin panel opened. Also: admin users, admin grant, admin revoke, admin disable, admin sources, admin audit.',
+      ),
+    ];
+  },
+});
+
+export const adminUsers = defineCommand({
+  name: 'admin users',
+  area: ADMIN_AREA,
+  summary: 'List every account: role, Premium status and end, disabled.',
+  usage: 'admin users',
+  examples: ['admin users'],
+  args: z.object({}),
+  async run(ctx) {
+    const denied = requireAdmin(ctx);
+    if (denied) return denied;
+    const listed = await adminApi(ctx.api.main).users();
+    if (!listed.ok) return [failure(listed.message)];
+    const lines = listed.value.map((u) =>
+      info(
+        `${u.username.padEnd(16)} ${(u.email ?? '—').padEnd(26)} ${u.role.padEnd(5)} ${describeSubscription(u.subscription)}${u.disabled ? '  DISABLED' : ''}`,
+      ),
+    );
+    return { lines, data: listed.value };
+  },
+});
+
+async function withUser(
+  ctx: CommandContext,
+  who: string,
+  act: (id: string, name: string) => Promise<OutputLine[] | { lines: OutputLine[]; data?: unknown }>,
+) {
+  const denied = requireAdmin(ctx);
+  if (denied) return denied;
+  const listed = await adminApi(ctx.api.main).users();
+  if (!listed.ok) return [failure(listed.message)];
+  const user = findUser(listed.value, who);
+  if (user === undefined) return [failure(`No user '${who}'.`)];
+  return act(user.id, user.username);
+}
+
+export const adminGrant = defineCommand({
+  name: 'admin grant',
+  area: ADMIN_AREA,
+  summary: 'Grant Premium to an account for some days (30 by default).',
+  usage: 'admin grant <user> [days]',
+  examples: ['admin grant bob', 'admin grant bob 365'],
+  args: userArg.extend({ days: z.coerce.number().int().min(1).max(3650).optional().describe('1 to 3650') }),
+  run: (ctx, { user, days }) =>
+    withUser(ctx, user, async (id, name) => {
+      const done = await adminApi(ctx.api.main).setPremium(id, true, days ?? 30);
+      if (!done.ok) return [failure(done.message)];
+      return {
+        lines: [success(`Premium granted to ${name}: ${describeSubscription(done.value)}.`)],
+        data: done.value,
+      };
+    }),
+});
+
+export const adminRevoke = defineCommand({
+  name: 'admin revoke',
+  area: ADMIN_AREA,
+  summary: 'Take Premium away from an account.',
+  usage: 'admin revoke <user>',
+  examples: ['admin revoke bob'],
+  args: userArg,
+  run: (ctx, { user }) =>
+    withUser(ctx, user, async (id, name) => {
+      const done = await adminApi(ctx.api.main).setPremium(id, false);
+      if (!done.ok) return [failure(done.message)];
+      return { lines: [success(`Premium revoked for ${name}.`)], data: done.value };
+    }),
+});
+
+function disableCommand(name: 'admin disable' | 'admin enable', disabled: boolean) {
+  return defineCommand({
+    name,
+    area: ADMIN_AREA,
+    summary: disabled
+      ? 'Disable an account: its sessions stop working and it cannot sign in.'
+      : 'Enable a disabled account again.',
+    usage: `${name} <user>`,
+    examples: [`${name} bob`],
+    args: userArg,
+    run: (ctx, { user }) =>
+      withUser(ctx, user, async (id, who) => {
+        const done = await adminApi(ctx.api.main).setDisabled(id, disabled);
+        if (!done.ok) return [failure(done.message)];
+        return { lines: [success(`${who} ${disabled ? 'disabled' : 'enabled'}.`)], data: done.value };
+      }),
+  });
+}
+
+export const adminDisable = disableCommand('admin disable', true);
+export const adminEnable = disableCommand('admin enable', false);
+
+export const adminSources = defineCommand({
+  name: 'admin sources',
+  area: ADMIN_AREA,
+  summary: 'Show the health of the server and the news sources, and how many signals each brought in.',
+  usage: 'admin sources',
+  examples: ['admin sources'],
+  args: z.object({}),
+  async run(ctx) {
+    const denied = requireAdmin(ctx);
+    if (denied) return denied;
+    const got = await adminApi(ctx.api.main).sources();
+    if (!got.ok) return [failure(got.message)];
+    const { health, ingestion } = got.value;
+    const lines: OutputLine[] = [
+      info(
+        `Server ${health.status}; database ${health.db} ${health.dbOk ? 'ok' : 'DOWN'}; bus ${health.bus} ${health.busOk ? 'ok' : 'DOWN'}; analyzer ${health.analyzer}`,
+      ),
+      info(`Sources: ${health.news.join(', ') || 'none'}`),
+      ...ingestion.map((c) =>
+        muted(
+          `  ${c.source.padEnd(24)} ${String(c.total).padStart(7)} signals, ${c.last_24h} in 24 h${c.premium ? '  (Premium only)' : ''}`,
+        ),
+      ),
+    ];
+    return { lines, data: got.value };
+  },
+});
+
+export const adminAudit = defineCommand({
+  name: 'admin audit',
+  area: ADMIN_AREA,
+  summary: 'Read the audit log of admin changes, newest first.',
+  usage: 'admin audit [count]',
+  examples: ['admin audit', 'admin audit 50'],
+  args: z.object({ count: z.coerce.number().int().min(1).max(200).default(20).describe('1 to 200') }),
+  async run(ctx, { count }) {
+    const denied = requireAdmin(ctx);
+    if (denied) return denied;
+    const api = adminApi(ctx.api.main);
+    const [log, users] = await Promise.all([api.audit(), api.users()]);
+    if (!log.ok) return [failure(log.message)];
+    const names = new Map(users.ok ? users.value.map((u) => [u.id, u.username]) : []);
+    const rows = log.value.slice(0, count);
+    if (rows.length === 0) return { lines: [muted('The audit log is empty.')], data: [] };
+    return {
+      lines: rows.map((e) =>
+        info(`${e.created_at.slice(0, 19).replace('T', ' ')}  ${describeAudit(e, names)}`),
+      ),
+      data: rows,
+    };
+  },
+});
+
+export default [
+  plan,
+  upgrade,
+  admin,
+  adminUsers,
+  adminGrant,
+  adminRevoke,
+  adminDisable,
+  adminEnable,
+  adminSources,
+  adminAudit,
+];

@@ -1,0 +1,446 @@
+import { z } from 'zod';
+import {
+  RuleSentiment,
+  SENTIMENTS,
+  type BacktestResult,
+  type Decision,
+  type RiskSettings,
+  type RiskState,
+} from '../../contracts/rules';
+import { describeRule, findRule, rulesApi, shortId } from '../../services/rules/rules';
+import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
+import { pnlStyle, sideStyle, table } from '../../services/terminal/table';
+import { parseAmount } from '../grammar/order';
+import { SIDE_WORDS, tickers } from '../providers';
+import { defineCommand, type CommandContext, type CompletionProvider } from '../types';
+import { requireLogin } from './authShared';
+
+const AREA = 'rules';
+
+const api = (ctx: CommandContext) => rulesApi(ctx.api.main, ctx.stores.rules);
+
+/** The user's rule whose id starts with `typed`, loaded fresh (a failure says why not). */
+async function ruleById(ctx: CommandContext, typed: string) {
+  const loaded = await api(ctx).load();
+  return loaded.ok ? findRule(loaded.value, typed) : loaded;
+}
+
+/** The short ids of the user's rules (as `rules` lists them). */
+export const ruleIds: CompletionProvider = ({ stores }) =>
+  stores.rules.rules.peek().map((r) => shortId(r.id));
+
+const ruleAddWords: CompletionProvider = ({ before }) => {
+  if (before.length === 0) return ['any', ...tickers()];
+  if (before.length === 1) return ['any', ...SENTIMENTS];
+  if (before.length === 2) return ['0-100', '50-100', '70-100', '80-100'];
+  if (before.length === 3) return [...SIDE_WORDS];
+  return [];
+};
+
+const Pct = (what: string) =>
+  z.coerce
+    .number({ error: `${what} is a percentage, e.g. 3 for 3%.` })
+    .gt(0, { error: `${what} must be above 0%.` })
+    .optional();
+
+/** `30m`, `2h`, `1d` or plain minutes → minutes. */
+export function parseMinutes(text: string): number | null {
+  const m = /^(\d+)([mhd]?)$/i.exec(text.trim());
+  if (!m) return null;
+  const n = Number(m[1]);
+  const unit = (m[2] ?? '').toLowerCase();
+  const minutes = unit === 'h' ? n * 60 : unit === 'd' ? n * 1440 : n;
+  return minutes > 0 ? minutes : null;
+}
+
+/** `70-100` → [70, 100]; `any` → []; else a message. */
+export function parseRange(text: string): { min?: number; max?: number } | string {
+  if (text.toLowerCase() === 'any') return {};
+  const m = /^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)$/.exec(text);
+  if (!m) return `Impact range looks like 70-100, not '${text}'.`;
+  const [min, max] = [Number(m[1]), Number(m[2])];
+  if (max > 100 || min > max) return 'Impact range goes from 0 to 100, low end first.';
+  return { min, max };
+}
+
+export const ruleAdd = defineCommand({
+  name: 'rule add',
+  area: AREA,
+  summary: 'Add an auto-trade rule: when a matching signal arrives, open a position.',
+  usage: 'rule add <asset> <sentiment> <range> <side> <amount> [name...]',
+  examples: [
+    'rule add sol positive 70-100 long 500 "SOL good news"',
+    'rule add any negative 80-100 short 1k --sl 2 --tp 4',
+    'rule add btc any any long 250 --hold 30m',
+  ],
+  options: [
+    { flags: '--tp <pct>', description: 'take profit at this gain, in %' },
+    { flags: '--sl <pct>', description: 'stop loss at this loss, in %' },
+    { flags: '--hold <time>', description: 'close after this long (30m, 2h, 1d)' },
+    { flags: '--off', description: 'save it turned off' },
+  ],
+  args: z.object({
+    asset: z.string().describe('a ticker, or any for the signal’s first asset'),
+    sentiment: z.string().describe('positive, negative, neutral or any'),
+    range: z.string().describe('impact range such as 70-100, or any'),
+    side: z.enum(SIDE_WORDS, { error: "Side must be 'long' or 'short'." }),
+    amount: z.string().describe('USDT total, k for thousands'),
+    name: z.array(z.string()).optional(),
+    tp: Pct('Take profit'),
+    sl: Pct('Stop loss'),
+    hold: z.string().optional(),
+    off: z.boolean().optional(),
+  }),
+  complete: { asset: ruleAddWords, sentiment: ruleAddWords, range: ruleAddWords, side: ruleAddWords },
+  async run(ctx, a) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const range = parseRange(a.range);
+    if (typeof range === 'string') return [failure(range)];
+    const amount = parseAmount(a.amount);
+    if (amount === null) return [failure('Trade amount must be a number above 0, e.g. 500 or 1k.')];
+    const hold = a.hold === undefined ? undefined : parseMinutes(a.hold);
+    if (hold === null) return [failure('Hold looks like 30m, 2h or 1d.')];
+    const asset = a.asset.toLowerCase() === 'any' ? undefined : a.asset;
+    const said = a.sentiment.toLowerCase();
+    const parsed = RuleSentiment.safeParse(said);
+    if (said !== 'any' && !parsed.success)
+      return [failure('Sentiment must be positive, negative, neutral or any.')];
+    const sentiment = parsed.success ? parsed.data : undefined;
+    const name =
+      a.name?.join(' ').trim() || [asset?.toUpperCase() ?? 'Any', sentiment ?? 'any', a.side].join(' ');
+    const exit = { take_profit_pct: a.tp, stop_loss_pct: a.sl, max_hold_minutes: hold };
+    const done = await api(ctx).create({
+      ruleName: name,
+      conditions: { asset, sentiment, min_impact: range.min, max_impact: range.max },
+      action: { type: 'trade', side: a.side, amount_usd: amount, exit },
+      isActive: a.off !== true,
+    });
+    if (!done.ok) return [failure(done.message)];
+    const r = done.value;
+    return {
+      lines: [
+        success(
+          `Rule ${shortId(r.id)} saved${r.isActive ? '' : ' (off)'}: ${r.ruleName} — ${describeRule(r)}`,
+        ),
+      ],
+      data: r,
+    };
+  },
+});
+
+export const rulesList = defineCommand({
+  name: 'rules',
+  area: AREA,
+  summary: 'List your auto-trade rules and whether automated trading is on.',
+  usage: 'rules',
+  examples: ['rules'],
+  args: z.object({}),
+  async run(ctx) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const [rules, risk] = await Promise.all([api(ctx).load(), api(ctx).risk()]);
+    if (!rules.ok) return [failure(rules.message)];
+    const lines: OutputLine[] = risk.ok ? [riskLine(risk.value)] : [];
+    if (rules.value.length === 0) {
+      lines.push(muted('No rules yet. Add one: rule add sol positive 70-100 long 500 "SOL good news"'));
+      return { lines, data: [] };
+    }
+    lines.push(
+      ...table(
+        [{ header: 'ID' }, { header: 'ON' }, { header: 'NAME' }, { header: 'WHEN → DO' }],
+        rules.value.map((r) => [shortId(r.id), r.isActive ? 'on' : 'off', r.ruleName, describeRule(r)]),
+      ),
+    );
+    return { lines, data: rules.value };
+  },
+});
+
+function riskLine(risk: RiskState): OutputLine {
+  if (risk.kill_switch) {
+    const until =
+      risk.resume_at === null ? '' : ` until ${new Date(risk.resume_at).toISOString().slice(11, 16)} UTC`;
+    return failure(`Automated trading is OFF${until} (rules on to resume).`);
+  }
+  return info(
+    `Automated trading is on. Today ${risk.spent_today_usd} of ${risk.daily_budget_usd} USDT; ` +
+      `max order ${risk.max_order_usd}, ${risk.max_positions} positions, cooldown ${risk.cooldown_minutes} min.`,
+  );
+}
+
+const IdArg = z.object({ id: z.string().min(1).describe('a rule id as rules lists it') });
+
+function toggle(name: string, isActive: boolean) {
+  return defineCommand({
+    name,
+    area: AREA,
+    summary: isActive ? 'Turn one rule on.' : 'Turn one rule off (it stays saved).',
+    usage: `${name} <id>`,
+    examples: [`${name} 3f2a9c1d`],
+    args: IdArg,
+    complete: { id: ruleIds },
+    async run(ctx, { id }) {
+      const denied = requireLogin(ctx);
+      if (denied) return denied;
+      const found = await ruleById(ctx, id);
+      if (!found.ok) return [failure(found.message)];
+      const done = await api(ctx).update(found.value.id, { isActive });
+      if (!done.ok) return [failure(done.message)];
+      return {
+        lines: [success(`Rule ${shortId(id)} ${isActive ? 'on' : 'off'}: ${done.value.ruleName}.`)],
+        data: done.value,
+      };
+    },
+  });
+}
+
+export const ruleRm = defineCommand({
+  name: 'rule rm',
+  area: AREA,
+  summary: 'Delete a rule (its ledger rows stay until the rule is gone).',
+  usage: 'rule rm <id>',
+  examples: ['rule rm 3f2a9c1d'],
+  args: IdArg,
+  complete: { id: ruleIds },
+  async run(ctx, { id }) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const found = await ruleById(ctx, id);
+    if (!found.ok) return [failure(found.message)];
+    const done = await api(ctx).remove(found.value.id);
+    if (!done.ok) return [failure(done.message)];
+    return {
+      lines: [success(`Rule ${shortId(found.value.id)} deleted: ${found.value.ruleName}.`)],
+      data: { id: done.value },
+    };
+  },
+});
+
+function killSwitch(name: string, on: boolean) {
+  return defineCommand({
+    name,
+    area: AREA,
+    summary: on
+      ? 'Kill switch: stop every automated order now (optionally for a while).'
+      : 'Resume automated trading after the kill switch.',
+    usage: name,
+    examples: on ? ['rules off', 'rules off --for 2h'] : ['rules on'],
+    ...(on
+      ? { options: [{ flags: '--for <time>', description: 'turn back on by itself after 30m, 2h, 1d…' }] }
+      : {}),
+    args: z.object({ for: z.string().optional() }),
+    async run(ctx, a) {
+      const denied = requireLogin(ctx);
+      if (denied) return denied;
+      const minutes = a.for === undefined ? undefined : parseMinutes(a.for);
+      if (minutes === null) return [failure('The time looks like 30m, 2h or 1d.')];
+      const done = await api(ctx).killSwitch(on, minutes);
+      if (!done.ok) return [failure(done.message)];
+      return { lines: [riskLine(done.value)], data: done.value };
+    },
+  });
+}
+
+/** `risk set` field names as typed, and the settings they change. */
+export const RISK_FIELDS = {
+  'max-order': 'max_order_usd',
+  budget: 'daily_budget_usd',
+  positions: 'max_positions',
+  cooldown: 'cooldown_minutes',
+  'max-age': 'max_age_seconds',
+} as const satisfies Record<string, keyof RiskSettings>;
+
+export const riskShow = defineCommand({
+  name: 'risk',
+  area: AREA,
+  summary: 'Your risk envelope: max order (every order), daily budget, positions, cooldown, signal age.',
+  usage: 'risk',
+  examples: ['risk'],
+  args: z.object({}),
+  async run(ctx) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const done = await api(ctx).risk();
+    if (!done.ok) return [failure(done.message)];
+    const r = done.value;
+    return {
+      lines: [
+        riskLine(r),
+        ...table(
+          [{ header: 'SETTING' }, { header: 'VALUE', align: 'right' }, { header: 'CHANGE WITH' }],
+          [
+            ['max order (every order)', `${r.max_order_usd} USDT`, 'risk set max-order <usdt>'],
+            ['daily budget (rules)', `${r.daily_budget_usd} USDT`, 'risk set budget <usdt>'],
+            ['open positions (rules)', String(r.max_positions), 'risk set positions <n>'],
+            ['cooldown per asset', `${r.cooldown_minutes} min`, 'risk set cooldown <minutes>'],
+            ['max signal age', `${r.max_age_seconds} s`, 'risk set max-age <seconds>'],
+          ],
+        ),
+      ],
+      data: r,
+    };
+  },
+});
+
+export const riskSet = defineCommand({
+  name: 'risk set',
+  area: AREA,
+  summary: 'Change one risk setting.',
+  usage: 'risk set <setting> <value>',
+  examples: ['risk set max-order 5k', 'risk set budget 2000', 'risk set cooldown 30'],
+  args: z.object({
+    setting: z.enum(Object.keys(RISK_FIELDS) as [keyof typeof RISK_FIELDS], {
+      error: `The setting is one of ${Object.keys(RISK_FIELDS).join(', ')}.`,
+    }),
+    value: z.string(),
+  }),
+  complete: { setting: () => Object.keys(RISK_FIELDS) },
+  async run(ctx, { setting, value }) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const amount = parseAmount(value);
+    if (amount === null) return [failure('The value is a number above 0, e.g. 500 or 5k.')];
+    const done = await api(ctx).saveRisk({ [RISK_FIELDS[setting]]: amount });
+    if (!done.ok) return [failure(done.message)];
+    return {
+      lines: [success(`Risk setting ${setting} is now ${value}.`), riskLine(done.value)],
+      data: done.value,
+    };
+  },
+});
+
+export const rulesLog = defineCommand({
+  name: 'rules log',
+  area: AREA,
+  summary: 'The decision ledger: every time a rule matched a signal, what it did and why.',
+  usage: 'rules log [count]',
+  examples: ['rules log', 'rules log 50'],
+  args: z.object({
+    count: z.coerce
+      .number({ error: 'The count is a whole number from 1 to 500.' })
+      .int()
+      .min(1)
+      .max(500)
+      .default(20),
+  }),
+  async run(ctx, { count }) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const done = await api(ctx).ledger(count);
+    if (!done.ok) return [failure(done.message)];
+    if (done.value.length === 0) return { lines: [muted('No rule has matched a signal yet.')], data: [] };
+    return { lines: ledgerTable(done.value), data: done.value };
+  },
+});
+
+export function ledgerTable(rows: readonly Decision[]): OutputLine[] {
+  return table(
+    [
+      { header: 'TIME' },
+      { header: 'RULE' },
+      { header: 'SIGNAL' },
+      { header: 'SIDE' },
+      { header: 'OUTCOME' },
+      { header: 'FILL', align: 'right' },
+      { header: 'LATENCY', align: 'right' },
+      { header: 'WHY / EXIT' },
+    ],
+    rows.map((d) => [
+      d.decided_at.slice(11, 19),
+      `${d.rule_name} v${d.rule_version}`,
+      `#${d.signal_id} ${d.asset} ${d.sentiment ?? ''} ${d.impact ?? ''}`.trim(),
+      { text: d.side.toUpperCase(), style: sideStyle(d.side) },
+      {
+        text: d.outcome,
+        style: d.outcome === 'fired' ? 'gain' : d.outcome === 'skipped' ? 'muted' : undefined,
+      },
+      d.quantity === null || d.notional === null ? '' : `${d.quantity} = ${d.notional.toFixed(2)} USDT`,
+      d.latency_ms === null ? '' : `${d.latency_ms} ms`,
+      d.outcome === 'skipped' ? `${d.reason ?? ''}: ${d.detail ?? ''}` : (d.exit ?? ''),
+    ]),
+  );
+}
+
+export const rulesTest = defineCommand({
+  name: 'rules test',
+  area: AREA,
+  summary: 'Backtest a rule on the stored signals and prices, with fees and slippage.',
+  usage: 'rules test <id>',
+  examples: ['rules test 3f2a9c1d', 'rules test 3f2a9c1d --days 7 --hold 2h'],
+  options: [
+    { flags: '--days <n>', description: 'how far back (default 30)' },
+    { flags: '--hold <time>', description: 'holding time when the rule has no max hold (default 30m)' },
+  ],
+  args: z.object({
+    id: z.string().min(1),
+    days: z.coerce
+      .number({ error: 'Days is a whole number from 1 to 365.' })
+      .int()
+      .min(1)
+      .max(365)
+      .default(30),
+    hold: z.string().default('30m'),
+  }),
+  complete: { id: ruleIds },
+  async run(ctx, a) {
+    const denied = requireLogin(ctx);
+    if (denied) return denied;
+    const hold = parseMinutes(a.hold);
+    if (hold === null) return [failure('Hold looks like 30m, 2h or 1d.')];
+    const found = await ruleById(ctx, a.id);
+    if (!found.ok) return [failure(found.message)];
+    const done = await api(ctx).backtest(found.value.id, { days: a.days, hold_minutes: hold });
+    if (!done.ok) return [failure(done.message)];
+    return { lines: backtestLines(done.value), data: done.value };
+  },
+});
+
+export function backtestLines(r: BacktestResult): OutputLine[] {
+  const lines: OutputLine[] = [
+    info(
+      `${r.trades.length} trade${r.trades.length === 1 ? '' : 's'} over ${r.days} days (${r.hold_minutes} min hold, ${r.price_source}): ` +
+        `win rate ${r.win_rate === null ? '—' : `${Math.round(r.win_rate * 100)}%`}, ` +
+        `PnL ${r.pnl_usd.toFixed(2)} USDT, max drawdown ${r.max_drawdown_usd.toFixed(2)} USDT.`,
+    ),
+  ];
+  if (r.trades.length > 0) {
+    lines.push(
+      ...table(
+        [
+          { header: 'TIME' },
+          { header: 'ASSET' },
+          { header: 'ENTRY', align: 'right' },
+          { header: 'EXIT', align: 'right' },
+          { header: 'HOW' },
+          { header: 'PNL', align: 'right' },
+        ],
+        r.trades
+          .slice(-20)
+          .map((t) => [
+            t.at.slice(0, 16).replace('T', ' '),
+            t.asset,
+            String(t.entry),
+            String(t.exit),
+            t.exit_reason.replace('_', ' '),
+            { text: t.pnl_usd.toFixed(2), style: pnlStyle(t.pnl_usd) },
+          ]),
+      ),
+    );
+  }
+  if (r.note !== null) lines.push(muted(r.note));
+  return lines;
+}
+
+export default [
+  rulesList,
+  ruleAdd,
+  ruleRm,
+  toggle('rule on', true),
+  toggle('rule off', false),
+  killSwitch('rules off', true),
+  killSwitch('rules on', false),
+  rulesLog,
+  rulesTest,
+  riskShow,
+  riskSet,
+];

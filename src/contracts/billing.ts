@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { Health } from './health';
+
+/** Subscriptions and payments (spec §1, §3, §7, §8, §9), shared by the server routes and the browser. */
+
+export const PlanType = z.enum(['monthly', 'yearly']);
+export type PlanType = z.infer<typeof PlanType>;
+export const PaymentProvider = z.enum(['card', 'crypto']);
+export type PaymentProvider = z.infer<typeof PaymentProvider>;
+
+export const CreatePaymentSessionRequest = z.object({ planType: PlanType, provider: PaymentProvider });
+export type CreatePaymentSessionRequest = z.infer<typeof CreatePaymentSessionRequest>;
+
+export const PaymentSession = z.object({ checkout_url: z.string() });
+export type PaymentSession = z.infer<typeof PaymentSession>;
+
+export const SubscriptionStatus = z.enum(['inactive', 'active', 'past_due', 'canceled', 'expired']);
+export type SubscriptionStatus = z.infer<typeof SubscriptionStatus>;
+
+/** `GET /subscriptions/me`. Dates are ISO strings or null. */
+export const SubscriptionView = z.object({
+  status: SubscriptionStatus,
+  current_period_end: z.string().nullable(),
+  plan: PlanType.nullable(),
+  provider: z.enum(['card', 'crypto', 'admin']).nullable(),
+  trial_end: z.string().nullable(),
+});
+export type SubscriptionView = z.infer<typeof SubscriptionView>;
+
+/** Spec §9. Prices in US dollars. */
+export const PLANS = {
+  monthly: { price: 179, per: 'month', days: 30 },
+  yearly: { price: 1790, per: 'year', days: 365, badge: 'SAVE 20%' },
+} as const;
+export const TRIAL_DAYS = 7;
+export const PREMIUM_FEATURES = [
+  'Real-time AI signals',
+  'Unlimited auto-trading rules',
+  'All news sources',
+  'Priority support',
+] as const;
+
+/** Pending page (spec §9): poll every 10 s, give up after 300 s. */
+export const PENDING_POLL_MS = 10_000;
+export const PENDING_GIVE_UP_MS = 300_000;
+
+/** Spec §8. */
+export const BILLING_MESSAGES = {
+  statusUnreadable:
+    'Could not verify subscription status. Please check your account page or contact support.',
+  sessionFailed: 'An unexpected error occurred. Please try again.',
+  providerUnavailable: 'The payment provider is unavailable. Please try again later.',
+} as const;
+
+/** Admin panel (`/admin/*`). */
+export const AdminUser = z.object({
+  id: z.string(),
+  /** Null for an account made by a wallet or a social sign-in without e-mail. */
+  email: z.string().nullable(),
+  username: z.string(),
+  role: z.enum(['user', 'admin']),
+  disabled: z.boolean(),
+  subscription: SubscriptionView,
+  created_at: z.string(),
+});
+export type AdminUser = z.infer<typeof AdminUser>;
+
+export const GrantPremiumRequest = z.object({
+  premium: z.boolean(),
+  days: z.number().int().min(1).max(3650).default(30),
+});
+export const DisableUserRequest = z.object({ disabled: z.boolean() });
+
+export const AuditEntry = z.object({
+  id: z.string(),
+  actor_id: z.string().nullable(),
+  action: z.string(),
+  target_user_id: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+/** `GET /admin/sources`: the health answer, and how many signals each source brought in. */
+export const IngestionCount = z.object({
+  source: z.string(),
+  total: z.number().int(),
+  /** Received in the last 24 hours. */
+  last_24h: z.number().int(),
+  /** Whether this source's items reach Premium accounts only (`PREMIUM_NEWS_SOURCES`). */
+  premium: z.boolean(),
+});
+export type IngestionCount = z.infer<typeof IngestionCount>;
+export const AdminSources = z.object({ health: Health, ingestion: IngestionCount.array() });
+export type AdminSources = z.infer<typeof AdminSources>;

@@ -1,0 +1,281 @@
+import { z } from 'zod';
+import { decimal } from './numbers';
+import { findTicker } from './symbols';
+
+/**
+ * Auto-trade rules on the wire (spec §3 auto-trade rule, §5 rule validation, §7 `/rules/`): when a
+ * completed signal about an asset arrives with a sentiment and an impact in range, open a position.
+ * Beyond the spec: optional exits on the action, `PATCH /rules/{id}`, the per-user risk envelope, the
+ * decision ledger and the backtest.
+ */
+
+export const SENTIMENTS = ['positive', 'negative', 'neutral'] as const;
+export const RuleSentiment = z.enum(SENTIMENTS, {
+  error: 'Sentiment must be positive, negative or neutral.',
+});
+export type RuleSentiment = z.infer<typeof RuleSentiment>;
+
+/** An empty string or null from a form means "any": such conditions are left out of the stored rule. */
+const blank = (v: unknown) => (v === '' || v === null ? undefined : v);
+
+const Impact = (name: string) =>
+  z.preprocess(
+    blank,
+    z
+      .number({ error: `${name} must be a number from 0 to 100.` })
+      .min(0, { error: `${name} must be from 0 to 100.` })
+      .max(100, { error: `${name} must be from 0 to 100.` })
+      .optional(),
+  );
+
+export const RuleConditions = z
+  .object({
+    asset: z.preprocess(
+      blank,
+      z
+        .string()
+        .trim()
+        .toUpperCase()
+        .refine((t) => findTicker(t) !== undefined, {
+          error: 'Asset must be a supported ticker such as BTC.',
+        })
+        .optional(),
+    ),
+    sentiment: z.preprocess(blank, RuleSentiment.optional()),
+    min_impact: Impact('Minimum impact'),
+    max_impact: Impact('Maximum impact'),
+  })
+  .refine((c) => c.min_impact === undefined || c.max_impact === undefined || c.min_impact <= c.max_impact, {
+    error: 'Minimum impact must not be above maximum impact.',
+    path: ['min_impact'],
+  })
+  .transform((c) => Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)) as typeof c);
+export type RuleConditions = z.infer<typeof RuleConditions>;
+
+const Pct = (name: string) =>
+  z.preprocess(
+    blank,
+    z
+      .number({ error: `${name} must be a number.` })
+      .gt(0, { error: `${name} must be above 0%.` })
+      .max(1000, { error: `${name} must be at most 1000%.` })
+      .optional(),
+  );
+
+/** Exits the server runs on the position a rule opened, on the paper exchange's mark prices. */
+export const RuleExit = z
+  .object({
+    take_profit_pct: Pct('Take profit'),
+    stop_loss_pct: Pct('Stop loss'),
+    max_hold_minutes: z.preprocess(
+      blank,
+      z
+        .number({ error: 'Max hold must be a number of minutes.' })
+        .int({ error: 'Max hold must be a whole number of minutes.' })
+        .min(1, { error: 'Max hold must be at least 1 minute.' })
+        .max(10_080, { error: 'Max hold must be at most 7 days.' })
+        .optional(),
+    ),
+  })
+  .transform((e) => Object.fromEntries(Object.entries(e).filter(([, v]) => v !== undefined)) as typeof e);
+export type RuleExit = z.infer<typeof RuleExit>;
+
+export const RuleAction = z.object({
+  type: z.literal('trade', { error: 'Action type must be trade.' }).default('trade'),
+  side: z.enum(['long', 'short'], { error: 'Side must be long or short.' }),
+  amount_usd: z
+    .number({ error: 'Trade amount is required.' })
+    .min(1, { error: 'Trade amount must be at least 1.' })
+    .max(10_000_000, { error: 'Trade amount is too large.' }),
+  exit: z.preprocess(blank, RuleExit.optional()),
+});
+export type RuleAction = z.infer<typeof RuleAction>;
+
+/** `POST /api/rules/` body. */
+export const RuleCreate = z.object({
+  ruleName: z
+    .string({ error: 'Rule name is required.' })
+    .trim()
+    .min(1, { error: 'Rule name is required.' })
+    .max(100),
+  conditions: z.preprocess((v) => v ?? {}, RuleConditions),
+  action: RuleAction,
+  isActive: z.boolean().default(true),
+});
+export type RuleCreate = z.infer<typeof RuleCreate>;
+
+/** `PATCH /api/rules/{id}` body: any of the fields; conditions and action are replaced whole. */
+export const RulePatch = z
+  .object({
+    ruleName: RuleCreate.shape.ruleName.optional(),
+    conditions: RuleConditions.optional(),
+    action: RuleAction.optional(),
+    isActive: z.boolean().optional(),
+  })
+  .refine((p) => Object.keys(p).length > 0, { error: 'Nothing to change.' });
+export type RulePatch = z.infer<typeof RulePatch>;
+
+export const Rule = z.object({
+  id: z.string(),
+  ruleName: z.string(),
+  conditions: z.object({
+    asset: z.string().optional(),
+    sentiment: RuleSentiment.optional(),
+    min_impact: z.number().optional(),
+    max_impact: z.number().optional(),
+  }),
+  action: z.object({
+    type: z.literal('trade'),
+    side: z.enum(['long', 'short']),
+    amount_usd: z.number(),
+    exit: z
+      .object({
+        take_profit_pct: z.number().optional(),
+        stop_loss_pct: z.number().optional(),
+        max_hold_minutes: z.number().optional(),
+      })
+      .optional(),
+  }),
+  isActive: z.boolean(),
+  version: z.number(),
+  created_at: z.string(),
+});
+export type Rule = z.infer<typeof Rule>;
+export const RuleList = z.array(Rule);
+
+/** The per-user risk envelope every automated order passes; the max order size holds for every order. */
+export const RiskSettings = z.object({
+  max_order_usd: z.number().min(1).max(10_000_000),
+  daily_budget_usd: z.number().min(1).max(100_000_000),
+  max_positions: z.number().int().min(1).max(200),
+  cooldown_minutes: z.number().int().min(0).max(1440),
+  max_age_seconds: z.number().int().min(1).max(3600),
+});
+export type RiskSettings = z.infer<typeof RiskSettings>;
+
+/** Defaults that protect a new user. */
+export const DEFAULT_RISK: RiskSettings = {
+  max_order_usd: 250_000,
+  daily_budget_usd: 5000,
+  max_positions: 5,
+  cooldown_minutes: 15,
+  max_age_seconds: 15,
+};
+
+export const RiskState = RiskSettings.extend({
+  kill_switch: z.boolean(),
+  /** When a kill switch turned on with a resume time turns itself off (ISO), else null. */
+  resume_at: z.string().nullable(),
+  /** Notional of automated orders since 00:00 UTC. */
+  spent_today_usd: z.number(),
+});
+export type RiskState = z.infer<typeof RiskState>;
+
+export const RiskUpdate = RiskSettings.partial().refine((p) => Object.keys(p).length > 0, {
+  error: 'Nothing to change.',
+});
+export type RiskUpdate = z.infer<typeof RiskUpdate>;
+
+/** `POST /api/rules/kill-switch`: on or off, with an optional resume time in minutes when turning on. */
+export const KillSwitchRequest = z.object({
+  on: z.boolean(),
+  resume_in_minutes: z.number().int().min(1).max(10_080).optional(),
+});
+
+export const SKIP_REASONS = [
+  'stale',
+  'cooldown',
+  'budget',
+  'max_positions',
+  'max_order',
+  'kill_switch',
+  'plan_limit',
+  'exchange',
+  'no_price',
+  'live_account',
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/** One row of the decision ledger: a rule whose conditions matched a signal, fired or skipped. */
+export const Decision = z.object({
+  id: z.string(),
+  rule_id: z.string(),
+  rule_name: z.string(),
+  rule_version: z.number(),
+  signal_id: z.string(),
+  asset: z.string(),
+  symbol: z.string(),
+  side: z.enum(['long', 'short']),
+  amount_usd: z.number(),
+  outcome: z.enum(['fired', 'skipped', 'pending']),
+  reason: z.enum(SKIP_REASONS).nullable(),
+  detail: z.string().nullable(),
+  engine: z.string().nullable(),
+  sentiment: z.string().nullable(),
+  impact: z.number().nullable(),
+  price: z.number().nullable(),
+  order_id: z.string().nullable(),
+  quantity: z.number().nullable(),
+  notional: z.number().nullable(),
+  latency_ms: z.number().nullable(),
+  exit: z.string().nullable(),
+  decided_at: z.string(),
+});
+export type Decision = z.infer<typeof Decision>;
+
+export const LedgerQuery = z.object({
+  before: decimal(z.number().int().positive()).optional(),
+  limit: decimal(z.number().int().min(1).max(500)).default(50),
+  signal_id: z.string().regex(/^\d+$/).optional(),
+});
+export type LedgerQuery = z.infer<typeof LedgerQuery>;
+
+export const BacktestRequest = z.object({
+  days: z.number().int().min(1).max(365).default(30),
+  hold_minutes: z.number().int().min(1).max(10_080).default(30),
+});
+export type BacktestRequest = z.infer<typeof BacktestRequest>;
+
+export const BacktestTrade = z.object({
+  signal_id: z.string(),
+  at: z.string(),
+  asset: z.string(),
+  side: z.enum(['long', 'short']),
+  entry: z.number(),
+  exit: z.number(),
+  exit_reason: z.enum(['take_profit', 'stop_loss', 'hold']),
+  pnl_usd: z.number(),
+});
+export type BacktestTrade = z.infer<typeof BacktestTrade>;
+
+export const BacktestResult = z.object({
+  rule_id: z.string(),
+  days: z.number(),
+  hold_minutes: z.number(),
+  signals_seen: z.number(),
+  history_days: z.number(),
+  trades: z.array(BacktestTrade),
+  win_rate: z.number().nullable(),
+  pnl_usd: z.number(),
+  max_drawdown_usd: z.number(),
+  equity: z.array(z.number()),
+  note: z.string().nullable(),
+  price_source: z.string(),
+});
+export type BacktestResult = z.infer<typeof BacktestResult>;
+
+/** The server's `detail` texts for rules. */
+export const RULE_DETAILS = {
+  notFound: 'Rule not found.',
+  planLimit: (limit: number) =>
+    `A free account can have ${limit} active rules. Turn one off or upgrade to Premium for unlimited auto-trading rules.`,
+  maxOrder: (amount: number, max: number) =>
+    `The order of ${amount} USDT is above your maximum order size of ${max} USDT (risk settings).`,
+} as const;
+
+/** The spec's §8 messages for the rules pane. */
+export const RULE_MESSAGES = {
+  fetchFailed: 'Failed to fetch auto-trade rules.',
+  saveFailed: 'Failed to save rule.',
+  deleteFailed: 'Failed to delete rule.',
+} as const;

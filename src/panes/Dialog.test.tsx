@@ -1,0 +1,87 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Dialog } from './Dialog';
+
+afterEach(cleanup);
+
+function Harness({ nested = false }: { nested?: boolean }) {
+  const [open, setOpen] = useState(false);
+  const [inner, setInner] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Open
+      </button>
+      {open && (
+        <Dialog label="Outer" onClose={() => setOpen(false)}>
+          <input aria-label="First" />
+          <button type="button" onClick={() => setInner(true)}>
+            Last
+          </button>
+          {nested && inner && (
+            <Dialog label="Inner" onClose={() => setInner(false)}>
+              <button type="button">Confirm</button>
+            </Dialog>
+          )}
+        </Dialog>
+      )}
+    </>
+  );
+}
+
+const key = (name: string, shiftKey = false): void => {
+  fireEvent.keyDown(document.activeElement ?? document.body, { key: name, shiftKey });
+};
+
+describe('Dialog', () => {
+  it('focuses the first control, cycles Tab inside, closes on Esc and gives focus back', () => {
+    render(<Harness />);
+    const opener = screen.getByRole('button', { name: 'Open' });
+    opener.focus();
+    fireEvent.click(opener);
+    expect(document.activeElement).toBe(screen.getByLabelText('First'));
+
+    screen.getByRole('button', { name: 'Last' }).focus();
+    key('Tab');
+    expect(document.activeElement).toBe(screen.getByLabelText('First'));
+    key('Tab', true);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Last' }));
+
+    key('Escape');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(opener);
+  });
+
+  it('pulls focus that lands outside back in', () => {
+    render(<Harness />);
+    fireEvent.click(screen.getByRole('button', { name: 'Open' }));
+    const outside = document.createElement('button');
+    document.body.append(outside);
+    outside.focus();
+    expect(screen.getByRole('dialog').contains(document.activeElement)).toBe(true);
+    outside.remove();
+  });
+
+  it('lets only the innermost of two open dialogs answer Esc', () => {
+    render(<Harness nested />);
+    fireEvent.click(screen.getByRole('button', { name: 'Open' }));
+    screen.getByRole('button', { name: 'Last' }).focus();
+    fireEvent.click(screen.getByRole('button', { name: 'Last' }));
+    expect(screen.getAllByRole('dialog')).toHaveLength(2);
+    key('Escape');
+    expect(screen.getAllByRole('dialog').map((d) => d.getAttribute('aria-label'))).toEqual(['Outer']);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Last' }));
+    key('Escape');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('closes on a click on the backdrop, not on one inside', () => {
+    render(<Harness />);
+    fireEvent.click(screen.getByRole('button', { name: 'Open' }));
+    fireEvent.mouseDown(screen.getByRole('dialog'));
+    expect(screen.queryByRole('dialog')).not.toBeNull();
+    fireEvent.mouseDown(screen.getByRole('dialog').parentElement as HTMLElement);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});

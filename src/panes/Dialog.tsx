@@ -1,0 +1,119 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), ' +
+  'textarea:not([disabled]), [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
+
+function focusables(root: HTMLElement): HTMLElement[] {
+  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
+}
+
+/** Open dialogs, innermost last: only the innermost one answers keys and holds focus. */
+const stack: HTMLElement[] = [];
+
+export interface DialogProps {
+  /** The accessible name, read by screen readers (and the tests' `getByRole('dialog', { name })`). */
+  label: string;
+  /** Called on Esc, a click on the backdrop, or the caller's own Close button. */
+  onClose: () => void;
+  /** Extra class for the panel beside `modal`. */
+  className?: string;
+  /** Class of the backdrop; `modal-backdrop` unless a dialog draws its own. */
+  backdropClassName?: string;
+  testId?: string;
+  /** Where focus goes on open: a selector inside the dialog; the first focusable element otherwise. */
+  initialFocus?: string;
+  children: ReactNode;
+}
+
+/**
+ * The one dialog primitive every modal is built on. While it is mounted: Esc closes it (and goes no
+ * further, so the terminal behind never sees it), Tab and Shift+Tab cycle inside it, focus that lands
+ * outside is pulled back in, and on close focus returns to the element that had it before opening.
+ * Mount it only while open: `{open && <Dialog …/>}`.
+ */
+export function Dialog({
+  label,
+  onClose,
+  className,
+  backdropClassName = 'modal-backdrop',
+  testId,
+  initialFocus,
+  children,
+}: DialogProps) {
+  const panel = useRef<HTMLDivElement>(null);
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+
+  useEffect(() => {
+    const root = panel.current;
+    if (!root) return undefined;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const first =
+      (initialFocus ? root.querySelector<HTMLElement>(initialFocus) : null) ?? focusables(root)[0] ?? root;
+    first.focus();
+    stack.push(root);
+    const innermost = (): boolean => stack[stack.length - 1] === root;
+
+    const onKeyDown = (event: KeyboardEvent): void => {
+      if (!innermost()) return;
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        event.stopPropagation();
+        closeRef.current();
+        return;
+      }
+      if (event.key !== 'Tab') return;
+      const items = focusables(root);
+      if (items.length === 0) {
+        event.preventDefault();
+        root.focus();
+        return;
+      }
+      const head = items[0] as HTMLElement;
+      const tail = items[items.length - 1] as HTMLElement;
+      const active = document.activeElement;
+      if (event.shiftKey && (active === head || !root.contains(active))) {
+        event.preventDefault();
+        tail.focus();
+      } else if (!event.shiftKey && (active === tail || !root.contains(active))) {
+        event.preventDefault();
+        head.focus();
+      }
+    };
+    const onFocusIn = (event: FocusEvent): void => {
+      if (!innermost() || !(event.target instanceof Node) || root.contains(event.target)) return;
+      (focusables(root)[0] ?? root).focus();
+    };
+    // Capture phase, so the dialog sees keys before any listener of the page behind it.
+    document.addEventListener('keydown', onKeyDown, true);
+    document.addEventListener('focusin', onFocusIn);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown, true);
+      document.removeEventListener('focusin', onFocusIn);
+      stack.splice(stack.indexOf(root), 1);
+      if (opener?.isConnected) opener.focus();
+    };
+    // Focus moves once per opening; later renders must not steal it back.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  return (
+    <div
+      className={backdropClassName}
+      onMouseDown={(event) => event.target === event.currentTarget && onClose()}
+    >
+      <div
+        ref={panel}
+        className={className ? `modal ${className}` : 'modal'}
+        role="dialog"
+        aria-modal="true"
+        aria-label={label}
+        tabIndex={-1}
+        {...(testId ? { 'data-testid': testId } : {})}
+      >
+        {children}
+      </div>
+    </div>
+  );
+}

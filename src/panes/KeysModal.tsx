@@ -1,0 +1,160 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useState } from 'react';
+import { useServices } from '../app/AppContext';
+import { KEY_TEXTS, type KeyEnvironment } from '../contracts/exchanges';
+import { Dialog } from './Dialog';
+import './KeysModal.css';
+
+const EMPTY = { apiKey: '', secretKey: '', environment: 'live' as KeyEnvironment };
+
+/**
+ * Spec §2 API Settings / API Key Management: exchange (Binance only), API Key, Secret Key, Save Key, and
+ * the Saved Keys with Delete per key; each key's environment, status and hygiene warnings.
+ */
+export function KeysModal() {
+  useSignals();
+  const { keys } = useServices();
+  const [draft, setDraft] = useState(EMPTY);
+  if (!keys.open.value) return null;
+  const list = keys.list.value;
+  const notice = keys.notice.value;
+  const busy = keys.busy.value;
+  const pending = keys.withdrawalsPending.value;
+  const close = (): void => {
+    setDraft(EMPTY);
+    keys.hide();
+  };
+  const save = async (confirm: boolean): Promise<void> => {
+    if (await keys.save(pending ?? draft, confirm)) setDraft(EMPTY);
+  };
+  return (
+    <Dialog label="API Key Management" className="keys-modal" onClose={close} initialFocus="#key-api">
+      <h2>API Key Management</h2>
+      <form
+        className="keys-form"
+        aria-label="Save a key"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save(false);
+        }}
+      >
+        <label className="field wide">
+          <span>Exchange</span>
+          <select name="exchange" value="binance" disabled={busy} onChange={() => undefined}>
+            <option value="binance">Binance</option>
+          </select>
+        </label>
+        <label className="field wide">
+          <span>Environment</span>
+          <select
+            name="environment"
+            value={draft.environment}
+            disabled={busy}
+            onChange={(event) =>
+              setDraft({ ...draft, environment: event.currentTarget.value === 'demo' ? 'demo' : 'live' })
+            }
+          >
+            <option value="live">Live (real funds)</option>
+            <option value="demo">Demo (Binance demo trading)</option>
+          </select>
+        </label>
+        <label className="field wide">
+          <span>API Key</span>
+          <input
+            id="key-api"
+            type="text"
+            autoComplete="off"
+            spellCheck={false}
+            value={draft.apiKey}
+            disabled={busy}
+            onChange={(event) => setDraft({ ...draft, apiKey: event.currentTarget.value })}
+          />
+        </label>
+        <label className="field wide">
+          <span>Secret Key</span>
+          <input
+            type="password"
+            autoComplete="new-password"
+            value={draft.secretKey}
+            disabled={busy}
+            onChange={(event) => setDraft({ ...draft, secretKey: event.currentTarget.value })}
+          />
+        </label>
+        {pending === null ? (
+          <button type="submit" className="button primary" disabled={busy}>
+            Save Key
+          </button>
+        ) : (
+          <div className="keys-confirm" data-testid="withdrawals-confirm">
+            <button type="button" className="button danger" disabled={busy} onClick={() => void save(true)}>
+              Save anyway
+            </button>
+            <button type="button" className="button" disabled={busy} onClick={() => keys.cancelWithdrawals()}>
+              Cancel
+            </button>
+          </div>
+        )}
+        {notice === null ? (
+          <p className="message" role="status" data-testid="keys-notice" />
+        ) : (
+          <p
+            className={`message ${notice.tone}`}
+            role={notice.tone === 'error' ? 'alert' : 'status'}
+            data-testid="keys-notice"
+          >
+            {notice.text}
+          </p>
+        )}
+      </form>
+      <section className="keys-saved" aria-label="Saved Keys">
+        <h3>Saved Keys</h3>
+        {(list.status === 'idle' || list.status === 'loading') && (
+          <p className="message">{KEY_TEXTS.loading}</p>
+        )}
+        {list.status === 'error' && (
+          <p className="message error" role="alert">
+            {list.message}
+          </p>
+        )}
+        {list.status === 'ready' && list.items.length === 0 && <p className="message">{KEY_TEXTS.none}</p>}
+        {list.status === 'ready' && list.items.length > 0 && (
+          <ul className="key-list">
+            {list.items.map((k) => (
+              <li key={k.id} className="key-row" data-testid="key-row">
+                <span className="key-main">
+                  <span className="key-exchange">Binance</span>
+                  <code className="key-hint">{k.keyHint}</code>
+                  <span className={`key-env ${k.environment}`}>
+                    {k.environment === 'demo' ? 'DEMO' : 'LIVE'}
+                  </span>
+                  <span className={`key-status ${k.status}`}>{k.status}</span>
+                  <button
+                    type="button"
+                    className="button"
+                    disabled={busy}
+                    aria-label={`Delete key ${k.keyHint}`}
+                    onClick={() => void keys.remove(k.id)}
+                  >
+                    Delete
+                  </button>
+                </span>
+                <span className="key-meta">
+                  {k.permissions.length > 0 ? k.permissions.join(', ') : 'permissions not checked yet'} · id{' '}
+                  <code>{k.id}</code>
+                </span>
+                {k.warnings.map((w) => (
+                  <span key={w} className="key-warning" data-testid="key-warning">
+                    {KEY_TEXTS.warnings[w]}
+                  </span>
+                ))}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <button type="button" className="button" onClick={close}>
+        Close
+      </button>
+    </Dialog>
+  );
+}

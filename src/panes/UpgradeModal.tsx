@@ -1,0 +1,105 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useState } from 'react';
+import { useServices } from '../app/AppContext';
+import {
+  PLANS,
+  PREMIUM_FEATURES,
+  TRIAL_DAYS,
+  type PaymentProvider,
+  type PlanType,
+} from '../contracts/billing';
+import { startCheckout } from '../services/billing';
+import { Dialog } from './Dialog';
+import './PremiumModals.css';
+
+const PROVIDERS: { id: PaymentProvider; label: string; note: string }[] = [
+  { id: 'card', label: 'Pay by card', note: `${TRIAL_DAYS}-day free trial, then renews automatically` },
+  { id: 'crypto', label: 'Pay with crypto', note: 'one period per payment, confirmed on-chain' },
+];
+
+/** Spec §2 Upgrade to Premium modal: the features, the two plans (§9), the trial and the two providers. */
+export function UpgradeModal() {
+  useSignals();
+  const { stores, api } = useServices();
+  const open = stores.premium.upgradeOpen.value && stores.session.isLoggedIn.value;
+  const [planType, setPlanType] = useState<PlanType>('monthly');
+  const [busy, setBusy] = useState<PaymentProvider | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  if (!open) return null;
+
+  const close = () => {
+    setError(null);
+    setBusy(null);
+    stores.premium.closeUpgrade();
+  };
+  const pay = async (provider: PaymentProvider) => {
+    setBusy(provider);
+    setError(null);
+    const started = await startCheckout(api.main, planType, provider);
+    if (!started.ok) {
+      setBusy(null);
+      setError(started.message);
+      return;
+    }
+    stores.premium.redirect(started.value);
+  };
+
+  return (
+    <Dialog label="Upgrade to Premium" onClose={close} className="premium-modal" testId="upgrade-modal">
+      <div className="modal-title-row">
+        <h2>Upgrade to Premium</h2>
+        <button type="button" className="button" onClick={close} aria-label="Close">
+          ✕
+        </button>
+      </div>
+      <ul className="premium-features" aria-label="Premium features">
+        {PREMIUM_FEATURES.map((f) => (
+          <li key={f}>{f}</li>
+        ))}
+      </ul>
+      <div className="plan-choice" role="radiogroup" aria-label="Plan">
+        {(['monthly', 'yearly'] as const).map((id) => {
+          const p = PLANS[id];
+          return (
+            <button
+              key={id}
+              type="button"
+              role="radio"
+              aria-checked={planType === id}
+              className={planType === id ? 'plan-option chosen' : 'plan-option'}
+              onClick={() => setPlanType(id)}
+              data-testid={`plan-${id}`}
+            >
+              <span className="plan-name">{id === 'monthly' ? 'Monthly' : 'Yearly'}</span>
+              <span className="plan-price">
+                ${p.price}
+                <span className="plan-per"> per {p.per}</span>
+              </span>
+              {'badge' in p && <span className="plan-badge">{p.badge}</span>}
+            </button>
+          );
+        })}
+      </div>
+      <p className="premium-trial">{TRIAL_DAYS}-day free trial</p>
+      <div className="provider-choice">
+        {PROVIDERS.map((p) => (
+          <button
+            key={p.id}
+            type="button"
+            className="button primary provider-button"
+            disabled={busy !== null}
+            onClick={() => void pay(p.id)}
+          >
+            <span>{busy === p.id ? 'Opening checkout…' : p.label}</span>
+            <span className="provider-note">{p.note}</span>
+          </button>
+        ))}
+      </div>
+      {error !== null && (
+        <p className="message error" role="alert" data-testid="upgrade-error">
+          {error}
+        </p>
+      )}
+    </Dialog>
+  );
+}

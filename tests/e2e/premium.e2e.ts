@@ -1,0 +1,253 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './support/axe';
+import { ARTIFACTS, openPage, startE2e, type E2eEnv } from './support/browser';
+import { signUpAndLogInThroughUi } from './support/session';
+
+const WIDE = { width: 1280, height: 720 };
+const NARROW = { width: 390, height: 844 };
+
+/** One screenshot at each of the two sizes the product is checked at. */
+async function shots(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize() ?? WIDE;
+  for (const [size, viewport] of [
+    ['wide', WIDE],
+    ['narrow', NARROW],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: path.join(ARTIFACTS, `premium-${name}-${size}.png`) });
+  }
+  await page.setViewportSize(before);
+}
+
+const header = (page: Page) => page.locator('header.header');
+const upgradeButton = (page: Page) => header(page).getByRole('button', { name: 'Upgrade to Premium' });
+
+describe('Premium in the browser (sandbox checkout)', () => {
+  let env: E2eEnv;
+  beforeAll(async () => {
+    env = await startE2e({
+      MARKET_SOURCE: 'sim',
+      NEWS_SOURCES: 'webhook',
+      INGEST_TOKEN: 'e2e-premium-token-123',
+    });
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it('upgrades through the TEST MODE checkout, lands on /payment/success, and the Upgrade button is gone', async () => {
+    const { page, problems, offsite } = await openPage(env, WIDE);
+    await page.goto(env.baseUrl + '/');
+    // The first account is the admin of the last test.
+    await signUpAndLogInThroughUi(page, 'ada@example.com', 'ada', 'premium pass 1');
+    await expect.poll(() => header(page).getByRole('button', { name: 'Admin Panel' }).count()).toBe(1);
+
+    await upgradeButton(page).click();
+    const modal = page.getByRole('dialog', { name: 'Upgrade to Premium' });
+    await expect.poll(() => modal.count()).toBe(1);
+    const text = await modal.innerText();
+    for (const want of [
+      'Real-time AI signals',
+      'Unlimited auto-trading rules',
+      'All news sources',
+      'Priority support',
+      '$179',
+      'per month',
+      '$1790',
+      'per year',
+      'SAVE 20%',
+      '7-day free trial',
+      'Pay by card',
+      'Pay with crypto',
+    ])
+      expect(text).toContain(want);
+    expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
+    await shots(page, 'upgrade-modal');
+
+    // Esc closes it and gives focus back to the button.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => modal.count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Upgrade to Premium');
+
+    await upgradeButton(page).click();
+    await modal.getByRole('radio', { name: /Monthly/ }).click();
+    await modal.getByRole('button', { name: /Pay by card/ }).click();
+    await page.waitForURL(/\/api\/subscriptions\/sandbox\//);
+    expect(await page.getByTestId('test-mode').innerText()).toBe('TEST MODE');
+    expect(await page.locator('body').innerText()).toContain('Premium monthly: $179 per month (card)');
+    await shots(page, 'sandbox-checkout');
+    await page.getByRole('button', { name: 'Pay' }).click();
+
+    await page.waitForURL(`${env.baseUrl}/payment/success`);
+    await expect.poll(() => page.getByTestId('subscription-status').innerText()).toBe('Premium active');
+    // Card checkouts start with the 7-day trial: the end shown is the trial's.
+    const end = await page.getByTestId('subscription-end').innerText();
+    const week = new Date(Date.now() + 7 * 86_400_000);
+    expect(end).toBe(
+      week.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }),
+    );
+    await shots(page, 'payment-success');
+
+    await page.getByRole('link', { name: 'Go to Dashboard' }).click();
+    await page.waitForURL(`${env.baseUrl}/`);
+    await expect.poll(() => header(page).innerText()).toContain('Logout');
+    expect(await upgradeButton(page).count()).toBe(0);
+
+    // The terminal (which has focus on load) says the same.
+    await page.keyboard.type('plan');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.xterm-rows').innerText()).toContain('Plan: Premium');
+    expect(problems).toEqual([]);
+    expect(offsite).toEqual([]);
+    await page.context().close();
+  });
+
+  it('the cancel path comes back to /payment/cancel with the plan unchanged', async () => {
+    const { page, problems, offsite } = await openPage(env, WIDE);
+    await page.goto(env.baseUrl + '/');
+    await signUpAndLogInThroughUi(page, 'cal@example.com', 'cal', 'premium pass 2');
+    await expect.poll(() => upgradeButton(page).count()).toBe(1);
+    expect(await header(page).getByRole('button', { name: 'Admin Panel' }).count()).toBe(0);
+    await upgradeButton(page).click();
+    const modal = page.getByRole('dialog', { name: 'Upgrade to Premium' });
+    await modal.getByRole('radio', { name: /Yearly/ }).click();
+    await modal.getByRole('button', { name: /Pay with crypto/ }).click();
+    await page.waitForURL(/\/api\/subscriptions\/sandbox\//);
+    expect(await page.locator('body').innerText()).toContain('Premium yearly: $1790 per year (crypto)');
+    await page.getByRole('link', { name: 'Cancel' }).click();
+
+    await page.waitForURL(`${env.baseUrl}/payment/cancel`);
+    await expect.poll(() => page.locator('main').innerText()).toContain('Your payment was cancelled.');
+    await shots(page, 'payment-cancel');
+    await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+    await page.waitForURL(`${env.baseUrl}/`);
+    await expect.poll(() => upgradeButton(page).count()).toBe(1);
+    expect(problems).toEqual([]);
+    expect(offsite).toEqual([]);
+    await page.context().close();
+  });
+
+  it('the pending page polls, then after 300 s on a fake clock says the wait is longer and offers a way back', async () => {
+    const { context, page, problems, offsite } = await openPage(env, WIDE);
+    await page.goto(env.baseUrl + '/');
+    await signUpAndLogInThroughUi(page, 'pia@example.com', 'pia', 'premium pass 3');
+
+    let reads = 0;
+    await page.route('**/api/subscriptions/me', async (route) => {
+      reads += 1;
+      await route.continue();
+    });
+    await page.clock.install();
+    await page.goto(env.baseUrl + '/payment/pending');
+    await expect.poll(() => page.getByTestId('pending-message').innerText()).toContain('waiting');
+    expect(await page.getByRole('status', { name: 'Waiting for payment confirmation' }).count()).toBe(1);
+    await expect.poll(() => reads).toBeGreaterThanOrEqual(1);
+    await shots(page, 'payment-pending');
+
+    // Ten seconds later it reads again.
+    const first = reads;
+    await page.clock.fastForward(10_000);
+    await expect.poll(() => reads).toBeGreaterThan(first);
+
+    await page.clock.fastForward(300_000);
+    await expect
+      .poll(() => page.getByTestId('pending-message').innerText())
+      .toContain('taking longer than usual');
+    expect(await page.locator('.spinner').count()).toBe(0);
+    await shots(page, 'payment-pending-slow');
+    const after = reads;
+    await page.clock.fastForward(60_000);
+    await page.waitForTimeout(300);
+    expect(reads).toBe(after);
+    await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+    await page.waitForURL(`${env.baseUrl}/`);
+    await page.unroute('**/api/subscriptions/me');
+
+    // A status that cannot be read: spec §8's message.
+    await page.route('**/api/subscriptions/me', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: '{"detail":"down"}' }),
+    );
+    await page.goto(env.baseUrl + '/payment/pending');
+    await expect
+      .poll(() => page.getByTestId('pending-error').innerText())
+      .toBe('Could not verify subscription status. Please check your account page or contact support.');
+    await shots(page, 'payment-pending-error');
+    expect(problems.filter((p) => !p.includes('503'))).toEqual([]);
+    expect(offsite).toEqual([]);
+    await context.close();
+  });
+
+  it('an admin grants Premium to a user from the panel, with the keyboard, and it is in the audit log', async () => {
+    const admin = await openPage(env, WIDE);
+    const page = admin.page;
+    await page.goto(env.baseUrl + '/');
+    await page.getByRole('button', { name: 'Login' }).click();
+    const auth = page.getByRole('dialog');
+    await auth.getByLabel('Username or email').fill('ada');
+    await auth.getByLabel('Password').fill('premium pass 1');
+    await auth.locator('form').getByRole('button', { name: 'Login' }).click();
+    await expect.poll(() => header(page).innerText()).toContain('Logout');
+
+    await header(page).getByRole('button', { name: 'Admin Panel' }).click();
+    const panel = page.getByRole('dialog', { name: 'Admin Panel' });
+    const calRow = panel.locator('[data-testid="admin-user-row"][data-username="cal"]');
+    await expect.poll(() => calRow.count()).toBe(1);
+    expect(await calRow.getByTestId('admin-user-plan').innerText()).toBe('Free (inactive)');
+    expect(await panel.locator('[data-username="ada"]').getByTestId('admin-user-plan').innerText()).toMatch(
+      /^Premium until /,
+    );
+
+    // Keyboard only: focus the days field of cal's row, type 90, Tab to Grant, Enter.
+    await calRow.getByLabel('Days of Premium for cal').focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('90');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Grant Premium to cal',
+    );
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => panel.getByTestId('admin-notice').innerText())
+      .toBe('Premium granted to cal for 90 days.');
+    await expect.poll(() => calRow.getByTestId('admin-user-plan').innerText()).toMatch(/^Premium until /);
+    expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
+    await shots(page, 'admin-users');
+
+    // The tabs answer the arrow keys.
+    await panel.getByRole('tab', { name: 'Users' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => panel.getByTestId('admin-health').count()).toBe(1);
+    expect(await panel.getByTestId('admin-source-row').first().innerText()).toContain('webhook');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Sources');
+    await shots(page, 'admin-sources');
+    // Resizing to the phone width rebuilds the dashboard behind the panel: focus the tab again.
+    await panel.getByRole('tab', { name: 'Sources' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect
+      .poll(() => panel.getByTestId('audit-row').first().innerText())
+      .toContain('ada granted Premium to cal for 90 days');
+    await shots(page, 'admin-audit');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel.count()).toBe(0);
+
+    // cal, signed in elsewhere, no longer sees the Upgrade button.
+    const user = await openPage(env, WIDE);
+    await user.page.goto(env.baseUrl + '/');
+    await user.page.getByRole('button', { name: 'Login' }).click();
+    const login = user.page.getByRole('dialog');
+    await login.getByLabel('Username or email').fill('cal');
+    await login.getByLabel('Password').fill('premium pass 2');
+    await login.locator('form').getByRole('button', { name: 'Login' }).click();
+    await expect.poll(() => header(user.page).innerText()).toContain('Logout');
+    expect(await upgradeButton(user.page).count()).toBe(0);
+
+    expect(admin.problems).toEqual([]);
+    expect(user.problems).toEqual([]);
+    expect([...admin.offsite, ...user.offsite]).toEqual([]);
+    await admin.context.close();
+    await user.context.close();
+  });
+});

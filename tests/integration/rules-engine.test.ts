@@ -1,0 +1,223 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Rule } from '../../src/contracts/rules';
+import type { Position } from '../../src/contracts/trading';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { dbTargets } from '../helpers/db';
+import { signUpAndLogIn } from '../helpers/session';
+import { TOKEN } from './news.support';
+import { completedSignal, freshSignalId, ledger, until } from './rules.support';
+
+const ENV = { NEWS_SOURCES: 'webhook', INGEST_TOKEN: TOKEN };
+
+describe.each(dbTargets())('rule engine on $name', (target) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp(target, ENV);
+  });
+  afterAll(() => t.close());
+
+  const addRule = async (who: string, body: object): Promise<Rule> => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/rules/',
+      headers: { authorization: who },
+      payload: body,
+    });
+    if (res.statusCode !== 201) throw new Error(res.body);
+    return res.json() as Rule;
+  };
+  const positions = async (who: string) =>
+    (await t.app.inject({ url: '/api/positions', headers: { authorization: who } })).json() as Position[];
+  const ingest = (content: string, source_name = 'CoinDesk') =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/signals/ingest',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      payload: { content, source_name },
+    });
+
+  it('fires one order for a matching signal from the webhook, and none for the same story again', async () => {
+    const { authorization } = await signUpAndLogIn(t.app, 'engine-e2e');
+    const rule = await addRule(authorization, {
+      ruleName: 'SOL good news',
+      conditions: { asset: 'SOL', sentiment: 'positive', min_impact: 50, max_impact: 100 },
+      action: { type: 'trade', side: 'long', amount_usd: 200 },
+      isActive: true,
+    });
+    expect((await ingest('Coinbase will list SOL perpetual futures with 20x leverage')).statusCode).toBe(202);
+    const [fired] = await until(async () => {
+      const rows = await ledger(t, authorization);
+      return rows.some((r) => r.outcome !== 'pending') ? rows : undefined;
+    });
+    expect(fired).toMatchObject({
+      rule_id: rule.id,
+      rule_version: 1,
+      asset: 'SOL',
+      symbol: 'SOLUSDT',
+      side: 'long',
+      outcome: 'fired',
+      reason: null,
+      engine: 'local',
+      sentiment: 'positive',
+    });
+    expect(fired?.order_id).toMatch(/\d+/);
+    expect(fired?.latency_ms).toBeGreaterThanOrEqual(0);
+    expect(fired?.notional).toBeGreaterThan(150);
+    const open = await positions(authorization);
+    expect(open.map((p) => [p.symbol, p.side])).toEqual([['SOL/USDT', 'long']]);
+
+    // The same story from another outlet is credited to the first report: no new signal, no new order.
+    await ingest('Coinbase will list SOL perpetual futures, with up to 20x leverage', 'The Block');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await ledger(t, authorization)).toHaveLength(1);
+    const again = await positions(authorization);
+    expect(again[0]?.size).toBe(open[0]?.size);
+  });
+
+  it('skips, with the reason, a stale signal, the kill switch, the cooldown and the daily budget', async () => {
+    const { authorization } = await signUpAndLogIn(t.app, 'engine-skips');
+    await addRule(authorization, {
+      ruleName: 'any ETH',
+      conditions: { asset: 'ETH' },
+      action: { type: 'trade', side: 'short', amount_usd: 300 },
+      isActive: true,
+    });
+    const put = (payload: object) =>
+      t.app.inject({ method: 'PUT', url: '/api/rules/risk', headers: { authorization }, payload });
+    await put({ daily_budget_usd: 500, cooldown_minutes: 0 });
+    const engine = t.api.rules.engine;
+    await engine.reload();
+
+    await engine.evaluate(
+      completedSignal({ id: freshSignalId(), assets: ['ETH'], receivedAt: Date.now() - 60_000 }),
+    );
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/rules/kill-switch',
+      headers: { authorization },
+      payload: { on: true },
+    });
+    await engine.evaluate(completedSignal({ id: freshSignalId(), assets: ['ETH'] }));
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/rules/kill-switch',
+      headers: { authorization },
+      payload: { on: false },
+    });
+    await engine.evaluate(completedSignal({ id: freshSignalId(), assets: ['ETH'] }));
+    await engine.evaluate(completedSignal({ id: freshSignalId(), assets: ['ETH'] }));
+    await put({ cooldown_minutes: 15, daily_budget_usd: 10_000 });
+    await engine.evaluate(completedSignal({ id: freshSignalId(), assets: ['ETH'] }));
+
+    const rows = (await ledger(t, authorization)).reverse();
+    expect(rows.map((r) => [r.outcome, r.reason])).toEqual([
+      ['skipped', 'stale'],
+      ['skipped', 'kill_switch'],
+      ['fired', null],
+      ['skipped', 'budget'],
+      ['skipped', 'cooldown'],
+    ]);
+    expect(rows[0]?.detail).toMatch(/^The signal was 6\d\.\d s old \(max 15 s\)\.$/);
+    expect(rows[3]?.detail).toContain('daily budget of 500 USDT');
+    const csv = await t.app.inject({ url: '/api/rules/ledger.csv', headers: { authorization } });
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.body.split('\r\n')[0]).toMatch(/^decided_at,rule_name,rule_version,signal_id/);
+    expect(csv.body.trim().split('\r\n')).toHaveLength(6);
+  });
+
+  it('never fires a rule twice for one signal, however often it is evaluated', async () => {
+    const { authorization } = await signUpAndLogIn(t.app, 'engine-once');
+    await addRule(authorization, {
+      ruleName: 'any BNB',
+      conditions: { asset: 'BNB' },
+      action: { type: 'trade', side: 'long', amount_usd: 150 },
+      isActive: true,
+    });
+    await t.api.rules.engine.reload();
+    const signal = completedSignal({ id: freshSignalId(), assets: ['BNB'] });
+    await Promise.all(Array.from({ length: 5 }, () => t.api.rules.engine.evaluate(signal)));
+    const rows = await ledger(t, authorization);
+    expect(rows.map((r) => r.outcome)).toEqual(['fired']);
+    expect((await positions(authorization)).length).toBe(1);
+  });
+
+  it('closes the position a rule opened at its take profit or stop loss, on the marks', async () => {
+    const { authorization } = await signUpAndLogIn(t.app, 'engine-exits');
+    await addRule(authorization, {
+      ruleName: 'scalp DOGE',
+      conditions: { asset: 'DOGE' },
+      action: {
+        type: 'trade',
+        side: 'long',
+        amount_usd: 200,
+        exit: { take_profit_pct: 0.0001, stop_loss_pct: 0.0001 },
+      },
+      isActive: true,
+    });
+    await t.api.rules.engine.reload();
+    await t.api.rules.engine.evaluate(completedSignal({ id: freshSignalId(), assets: ['DOGE'] }));
+    await t.api.rules.exits.reload();
+    // The exits may close it on the very next mark (the bounds are tiny), so the ledger says it opened.
+    const [opened] = await ledger(t, authorization);
+    expect(opened).toMatchObject({ outcome: 'fired', asset: 'DOGE' });
+    const [closed] = await until(async () => {
+      const rows = await ledger(t, authorization);
+      return rows[0]?.exit !== 'open' ? rows : undefined;
+    });
+    expect(closed?.exit).toMatch(/^(take profit|stop loss): -?\d+\.\d{2}% at [\d.]+$/);
+    expect(await positions(authorization)).toEqual([]);
+  });
+
+  it('skips a rule beyond the free plan and an exchange refusal, with the exchange message', async () => {
+    const { authorization } = await signUpAndLogIn(t.app, 'engine-refusal');
+    await addRule(authorization, {
+      ruleName: 'tiny BTC',
+      conditions: { asset: 'BTC' },
+      action: { type: 'trade', side: 'long', amount_usd: 5 },
+      isActive: true,
+    });
+    await t.api.rules.engine.reload();
+    await t.api.rules.engine.evaluate(completedSignal({ id: freshSignalId(), assets: ['BTC'] }));
+    const [row] = await ledger(t, authorization);
+    expect(row).toMatchObject({ outcome: 'skipped', reason: 'exchange' });
+    expect(row?.detail).toContain('100');
+  });
+});
+
+// Two processes need a database server: this runs where TEST_DATABASE_URL names one (CI does).
+const pg = dbTargets().find((d) => d.name === 'postgres');
+if (pg !== undefined)
+  describe('two server processes on one Postgres', () => {
+    let a: TestApp;
+    let b: TestApp;
+    beforeAll(async () => {
+      a = await startTestApp(pg, ENV);
+      b = await startTestApp(pg, ENV);
+    });
+    afterAll(async () => {
+      await a?.close();
+      await b?.close();
+    });
+
+    it('fire a rule once when both decide the same signal at the same time', async () => {
+      const { authorization } = await signUpAndLogIn(a.app, 'engine-two-nodes');
+      const res = await a.app.inject({
+        method: 'POST',
+        url: '/api/rules/',
+        headers: { authorization },
+        payload: {
+          ruleName: 'any XRP',
+          conditions: { asset: 'XRP' },
+          action: { type: 'trade', side: 'long', amount_usd: 150 },
+          isActive: true,
+        },
+      });
+      expect(res.statusCode).toBe(201);
+      await Promise.all([a.api.rules.engine.reload(), b.api.rules.engine.reload()]);
+      const signal = completedSignal({ id: freshSignalId(), assets: ['XRP'] });
+      await Promise.all([a.api.rules.engine.evaluate(signal), b.api.rules.engine.evaluate(signal)]);
+      expect((await ledger(a, authorization)).map((r) => r.outcome)).toEqual(['fired']);
+      expect(a.api.rules.engine.stats.fired + b.api.rules.engine.stats.fired).toBe(1);
+    });
+  });
