@@ -29,6 +29,14 @@ const requiredUrl = (what: string) =>
     .trim()
     .pipe(z.url({ error: `a ${what} URL` }));
 
+/** A ws(s) address with `{listenKey}` where the user-data stream's key goes. */
+const streamTemplate = z
+  .string()
+  .trim()
+  .refine((v) => /^wss?:\/\/[^\s]+$/.test(v) && v.includes('{listenKey}'), {
+    error: 'a ws(s):// URL with {listenKey} where the key goes',
+  });
+
 const optionalText = z
   .string()
   .trim()
@@ -88,6 +96,9 @@ const ConfigSchema = z.object({
   BINANCE_API_URL: requiredUrl('http(s)://'),
   BINANCE_TIMEOUT_MS: intBetween(100, 60_000),
   BINANCE_ORDER_SETTLE_MS: intBetween(0, 60_000),
+  BINANCE_USER_STREAM_URL: streamTemplate,
+  BINANCE_DEMO_USER_STREAM_URL: streamTemplate,
+  BINANCE_LISTEN_KEY_KEEPALIVE_MS: intBetween(100, 3_540_000),
   MARKET_SIM_SEED: decimal(z.number({ error: 'an integer' }).int({ error: 'an integer' })),
   MARKET_SIM_TICK_MS: intBetween(20, 60_000),
   NEWS_SOURCES: newsSources,
@@ -162,6 +173,18 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   BINANCE_TIMEOUT_MS: {
     default: '10000',
     help: 'how long one signed Binance REST call may take before its outcome counts as unknown',
+  },
+  BINANCE_USER_STREAM_URL: {
+    default: 'wss://fstream.binance.com/private/ws?listenKey={listenKey}',
+    help: 'user-data stream of a live key (positions and balance as they change)',
+  },
+  BINANCE_DEMO_USER_STREAM_URL: {
+    default: 'wss://demo-fstream.binance.com/ws/{listenKey}',
+    help: 'user-data stream of a demo key',
+  },
+  BINANCE_LISTEN_KEY_KEEPALIVE_MS: {
+    default: '1800000',
+    help: 'how often a user-data stream’s listen key is extended (Binance drops it after 60 minutes)',
   },
   BINANCE_ORDER_SETTLE_MS: {
     default: '6000',

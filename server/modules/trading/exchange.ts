@@ -4,6 +4,7 @@
  * the user's key id for a live one.
  */
 
+import type Decimal from 'decimal.js';
 import type { SizingAdjustment } from '../../../src/contracts/sizing';
 
 export type OrderSide = 'BUY' | 'SELL';
@@ -136,6 +137,28 @@ export interface ExchangeAdapter {
     symbol: string,
     leverage: number,
   ): Promise<{ symbol: string; leverage: number }>;
+  /**
+   * A dry run of a market order on the venue's own tables (live adapters: exchangeInfo, the account's
+   * leverage, brackets and taker rate); the paper exchange previews through its own engine instead.
+   */
+  previewOnVenue?(
+    account: string,
+    request: Pick<MarketOrderRequest, 'symbol' | 'side' | 'quoteAmount' | 'maxNotional'>,
+  ): Promise<VenuePreview>;
   /** Events for one account; returns the disposer. */
   subscribe(account: string, handler: (event: ExchangeEvent) => void): () => void;
+}
+
+/** What a market order would do on a venue, by the same sizing as the order itself. */
+export interface VenuePreview {
+  quantity: Decimal;
+  price: Decimal;
+  fee: Decimal;
+  sizing: OrderSizing;
+  minNotional: Decimal;
+  stepSize: Decimal;
+  marginAdded: Decimal;
+  leverage: number;
+  /** Isolated-margin estimate for the resulting position; null when the order closes it. */
+  liquidationPrice: Decimal | null;
 }

@@ -57,7 +57,7 @@ export default fp(
       const quote = await app.market.price(symbol);
       marks.set(symbol, quote.price);
     };
-    const liveOf = (baseUrl: string) =>
+    const liveOf = (baseUrl: string, streamUrl: string) =>
       new BinanceUsdmExchange({
         client: new BinanceClient({ baseUrl, timeoutMs: app.config.BINANCE_TIMEOUT_MS }),
         credentials: async (account) => {
@@ -66,16 +66,37 @@ export default fp(
         },
         // The app's own prices only when they are Binance's; simulated prices never size a real order.
         price: (symbol) => (app.market.kind === 'binance' ? marks.get(symbol) : undefined),
+        userStream: {
+          urlTemplate: streamUrl,
+          keepAliveMs: app.config.BINANCE_LISTEN_KEY_KEEPALIVE_MS,
+          onProblem: ({ reason, retryInMs }) => log.info({ reason, retryInMs }, 'user-data stream'),
+        },
       });
     const live = {
-      live: liveOf(app.config.BINANCE_FAPI_URL),
-      demo: liveOf(app.config.BINANCE_DEMO_FAPI_URL),
+      live: liveOf(app.config.BINANCE_FAPI_URL, app.config.BINANCE_USER_STREAM_URL),
+      demo: liveOf(app.config.BINANCE_DEMO_FAPI_URL, app.config.BINANCE_DEMO_USER_STREAM_URL),
     };
     const accounts = new AccountResolver(new AccountsRepo(app.database.db), app.exchanges, paper, live);
     const service = new TradingService(accounts, paper, new IdempotencyRepo(app.database.db), ensureMark, {
       settleMs: app.config.BINANCE_ORDER_SETTLE_MS,
     });
-    hub = new PositionsHub({ positions: (userId) => service.positions(userId) });
+    /** While a user on a live account has a positions socket open, their user-data stream runs. */
+    const watchLive = (userId: string): (() => void) => {
+      let stop: (() => void) | null = null;
+      let done = false;
+      void accounts
+        .resolve(userId)
+        .then((where) => {
+          if (done || where.mode === 'paper') return;
+          stop = live[where.mode].watch(where.account);
+        })
+        .catch((err: unknown) => log.warn({ err, userId }, 'account not resolved for its stream'));
+      return () => {
+        done = true;
+        stop?.();
+      };
+    };
+    hub = new PositionsHub({ positions: (userId) => service.positions(userId), watch: watchLive });
     const positionsHub = hub;
 
     const disposers = [
@@ -124,6 +145,7 @@ export default fp(
     });
     app.addHook('onClose', async () => {
       for (const dispose of disposers) dispose();
+      await Promise.all(Object.values(live).map((adapter) => adapter.stopStreams()));
     });
   },
   { name: 'trading', dependencies: ['auth-guard', 'exchanges'] },

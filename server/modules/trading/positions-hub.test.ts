@@ -129,3 +129,33 @@ describe('PositionsHub', () => {
     expect(hub.size).toBe(0);
   });
 });
+
+describe('PositionsHub watching', () => {
+  it('watches a user once while any of their sockets is open, and again after a new account choice', async () => {
+    const log: string[] = [];
+    const hub = new PositionsHub({
+      positions: async () => [],
+      watch: (userId) => {
+        log.push(`watch ${userId}`);
+        return () => log.push(`stop ${userId}`);
+      },
+    });
+    const first = hub.connect('u1', socket().s);
+    const second = hub.connect('u1', socket().s);
+    const other = hub.connect('u2', socket().s);
+    expect(log).toEqual(['watch u1', 'watch u2']);
+    hub.accountChosen('u1');
+    expect(log).toEqual(['watch u1', 'watch u2', 'stop u1', 'watch u1']);
+    first();
+    expect(log).toHaveLength(4);
+    second();
+    second();
+    expect(log.at(-1)).toBe('stop u1');
+    other();
+    expect(log.at(-1)).toBe('stop u2');
+    expect(log).toHaveLength(6);
+    hub.accountChosen('u1');
+    expect(log).toHaveLength(6);
+    await flush();
+  });
+});

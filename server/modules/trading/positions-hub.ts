@@ -18,6 +18,11 @@ interface Client {
 export interface PositionsHubOptions {
   /** Reads a user's positions. */
   positions(userId: string): Promise<Position[]>;
+  /**
+   * Called when a user's first socket connects; the disposer it returns runs when their last one
+   * closes (the live account's user-data stream lives that long).
+   */
+  watch?(userId: string): () => void;
   /** At most one snapshot per client per this many ms (250 → ≤ 4/s). */
   minIntervalMs?: number;
   /** A client whose unsent bytes exceed this is dropped, never buffered without bound. */
@@ -33,6 +38,7 @@ export interface PositionsHubOptions {
  */
 export class PositionsHub {
   private readonly clients = new Set<Client>();
+  private readonly watching = new Map<string, () => void>();
   private readonly minInterval: number;
   private readonly maxBuffered: number;
   private readonly now: () => number;
@@ -55,8 +61,21 @@ export class PositionsHub {
   connect(userId: string, socket: PositionsSocket): () => void {
     const client: Client = { userId, socket, symbols: new Set(), timer: null, lastSent: 0 };
     this.clients.add(client);
+    if (this.opts.watch !== undefined && !this.watching.has(userId)) {
+      this.watching.set(userId, this.opts.watch(userId));
+    }
     void this.send(client);
     return () => this.drop(client);
+  }
+
+  /** The user chose another account: watch that one instead, and send fresh snapshots. */
+  accountChosen(userId: string): void {
+    const stop = this.watching.get(userId);
+    if (stop !== undefined && this.opts.watch !== undefined) {
+      stop();
+      this.watching.set(userId, this.opts.watch(userId));
+    }
+    this.accountChanged(userId);
   }
 
   /** The user's account changed. */
@@ -126,6 +145,9 @@ export class PositionsHub {
   private drop(c: Client): void {
     if (c.timer !== null) this.clearTimer(c.timer);
     c.timer = null;
-    this.clients.delete(c);
+    if (!this.clients.delete(c)) return;
+    for (const other of this.clients) if (other.userId === c.userId) return;
+    this.watching.get(c.userId)?.();
+    this.watching.delete(c.userId);
   }
 }

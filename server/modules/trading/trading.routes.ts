@@ -59,7 +59,7 @@ export function registerTradingRoutes(
   app.put('/account', authed, async (request) => {
     const body = parseRequest(AccountChoice, request.body);
     const state = await service.chooseAccount(userOf(request), body.account);
-    hub.accountChanged(userOf(request));
+    hub.accountChosen(userOf(request));
     return state;
   });
 

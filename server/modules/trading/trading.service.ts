@@ -12,6 +12,7 @@ import {
 import { lotFiltersFor } from '../../../src/contracts/sizing';
 import { findSymbol } from '../../../src/contracts/symbols';
 import { appError } from '../../plugins/errors';
+import { BinanceUnreachable } from '../exchanges/binance-client';
 import type { AccountResolver, ResolvedAccount } from './accounts';
 import type { MarketOrderRequest, OrderResult, PositionRisk } from './exchange';
 import { ExchangeError, OrderOutcomeUnknown } from './exchange-error';
@@ -55,7 +56,7 @@ export class TradingService {
   constructor(
     /** Each user's account: paper, or one of their keys. */
     private readonly accounts: AccountResolver,
-    /** The paper exchange also answers previews (the live adapter has no dry run). */
+    /** The paper exchange answers previews of paper accounts; live ones ask their venue. */
     private readonly paper: PaperExchange,
     private readonly idempotency: IdempotencyRepo,
     /** Makes sure a mark exists for the symbol (asks the market once when none was seen yet). */
@@ -261,14 +262,35 @@ export class TradingService {
   async preview(userId: string, request: OrderRequest): Promise<OrderPreview> {
     const symbol = this.supported(request.symbol);
     const side = request.side === 'buy' || request.side === 'long' ? 'BUY' : 'SELL';
-    await this.ensureMark(symbol);
+    const order = {
+      symbol,
+      side,
+      quoteAmount: String(request.amount),
+      ...(request.maxNotional === undefined ? {} : { maxNotional: String(request.maxNotional) }),
+    } as const;
+    const where = await this.accounts.resolve(userId);
     try {
-      const p = await this.paper.previewMarketOrder(userId, {
-        symbol,
-        side,
-        quoteAmount: String(request.amount),
-        ...(request.maxNotional === undefined ? {} : { maxNotional: String(request.maxNotional) }),
-      });
+      if (where.adapter.previewOnVenue !== undefined) {
+        const p = await where.adapter.previewOnVenue(where.account, order);
+        return {
+          symbol: pairOf(symbol),
+          side: side === 'BUY' ? 'buy' : 'sell',
+          quantity: p.quantity.toNumber(),
+          price: p.price.toNumber(),
+          notional: p.price.mul(p.quantity).toNumber(),
+          requested: request.amount,
+          adjustment: p.sizing.adjustment,
+          note: p.sizing.note,
+          minNotional: p.minNotional.toNumber(),
+          stepNotional: p.stepSize.mul(p.price).toNumber(),
+          margin: p.marginAdded.toNumber(),
+          fee: p.fee.toNumber(),
+          leverage: p.leverage,
+          liquidationPrice: p.liquidationPrice === null ? null : p.liquidationPrice.toNumber(),
+        };
+      }
+      await this.ensureMark(symbol);
+      const p = await this.paper.previewMarketOrder(userId, order);
       const price = new Decimal(p.fill.price);
       const filters = lotFiltersFor(symbol, price);
       return {
@@ -294,7 +316,9 @@ export class TradingService {
 
   async positions(userId: string): Promise<Position[]> {
     const where = await this.accounts.resolve(userId);
-    const rows = await where.adapter.positionRisk(where.account);
+    const rows = await where.adapter.positionRisk(where.account).catch((err: unknown) => {
+      throw refusal(err);
+    });
     return rows.filter((r) => Number(r.positionAmt) !== 0).map(toPosition);
   }
 
@@ -337,7 +361,9 @@ export class TradingService {
 
   async balance(userId: string): Promise<Balance> {
     const where = await this.accounts.resolve(userId);
-    const b = await where.adapter.balance(where.account);
+    const b = await where.adapter.balance(where.account).catch((err: unknown) => {
+      throw refusal(err);
+    });
     const wallet = Number(b.balance);
     const upnl = Number(b.crossUnPnl);
     return {
@@ -386,8 +412,13 @@ function unknownOutcome(err: OrderOutcomeUnknown): unknown {
 }
 
 function refusal(err: unknown): unknown {
-  return err instanceof ExchangeError ? appError('BAD_REQUEST', err.msg) : err;
+  if (err instanceof ExchangeError) return appError('BAD_REQUEST', err.msg);
+  if (err instanceof BinanceUnreachable) return appError('SERVICE_UNAVAILABLE', UNREACHABLE_TEXT);
+  return err;
 }
+
+/** A read from the exchange (never an order: those are looked up, see UNKNOWN_TEXT) that got no answer. */
+const UNREACHABLE_TEXT = 'Binance did not answer in time. Try again in a moment.';
 
 export function toResponse(r: OrderResult): OrderResponse {
   return {

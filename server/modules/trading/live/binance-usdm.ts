@@ -12,10 +12,13 @@ import type {
   OrderResult,
   OrderSide,
   PositionRisk,
+  VenuePreview,
 } from '../exchange';
 import { ExchangeError, OrderOutcomeUnknown, exchangeErrors } from '../exchange-error';
 import { buildBrackets, type Bracket, type SymbolFilters } from '../paper/filters';
+import { previewLiveOrder } from './preview';
 import { sizeLiveOrder } from './sizing';
+import { UserDataStream, type UserStreamOptions } from './user-stream';
 
 /**
  * A v3 positionRisk row in the adapter's shape. v3 carries no leverage and, for cross positions, no
@@ -84,6 +87,8 @@ export interface BinanceUsdmOptions {
   cacheMs?: number;
   /** How long an account's positionRisk answer is reused (default 2 s): the positions socket asks often. */
   positionsTtlMs?: number;
+  /** The user-data stream (`{listenKey}` in the address); without it, accounts are read over REST only. */
+  userStream?: Pick<UserStreamOptions, 'urlTemplate' | 'keepAliveMs' | 'backoffMs' | 'onProblem'>;
   now?: () => number;
 }
 
@@ -107,6 +112,8 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
   private readonly positionsCache = new Map<string, Cached<PositionRisk[]>>();
   private readonly handlers = new Map<string, Set<(event: ExchangeEvent) => void>>();
   private readonly allHandlers = new Set<(account: string, event: ExchangeEvent) => void>();
+  private readonly rates = new Map<string, Cached<Decimal>>();
+  private readonly streams = new Map<string, { stream: UserDataStream; watchers: number }>();
   private readonly cacheMs: number;
   private readonly positionsTtl: number;
   private readonly now: () => number;
@@ -159,8 +166,8 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
   async placeMarketOrder(account: string, request: MarketOrderRequest): Promise<OrderResult> {
     const filters = await this.filters(request.symbol);
     const price = await this.referencePrice(request.symbol);
-    const quantity = sizeLiveOrder(request, price, filters);
-    return this.order(account, {
+    const { quantity, sizing } = sizeLiveOrder(request, price, filters);
+    const result = await this.order(account, {
       symbol: request.symbol,
       side: request.side,
       type: 'MARKET',
@@ -168,6 +175,56 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
       newClientOrderId: request.newClientOrderId,
       newOrderRespType: 'RESULT',
     });
+    return { ...result, sizing };
+  }
+
+  /**
+   * What the order would do, from this venue's exchangeInfo, the account's leverage, brackets, taker
+   * rate and position: sized by the same rule as {@link placeMarketOrder}, so the preview's quantity
+   * is the fill's.
+   */
+  async previewOnVenue(
+    account: string,
+    request: Pick<MarketOrderRequest, 'symbol' | 'side' | 'quoteAmount' | 'maxNotional'>,
+  ): Promise<VenuePreview> {
+    const creds = await this.opts.credentials(account);
+    const [filters, price, brackets, config, rate, positions] = await Promise.all([
+      this.filters(request.symbol),
+      this.referencePrice(request.symbol),
+      this.bracketsOf(account, request.symbol),
+      this.signed<{ symbol: string; leverage: number }[]>(
+        account,
+        'GET',
+        '/fapi/v1/symbolConfig',
+        { symbol: request.symbol },
+        creds,
+      ),
+      this.takerRate(account, request.symbol),
+      this.positionRisk(account),
+    ]);
+    return previewLiveOrder(request, {
+      filters,
+      brackets,
+      price,
+      leverage: Number(config.find((c) => c.symbol === request.symbol)?.leverage ?? 20),
+      takerRate: rate,
+      position: positions.find((p) => p.symbol === request.symbol && Number(p.positionAmt) !== 0),
+    });
+  }
+
+  /** The account's taker commission rate for a symbol (cached like the brackets). */
+  private async takerRate(account: string, symbol: string): Promise<Decimal> {
+    const key = `${account}|${symbol}`;
+    let entry = this.rates.get(key);
+    if (entry === undefined || this.now() - entry.at > this.cacheMs) {
+      const value = this.signed<{ takerCommissionRate: string }>(account, 'GET', '/fapi/v1/commissionRate', {
+        symbol,
+      }).then((r) => new Decimal(r.takerCommissionRate));
+      entry = { at: this.now(), value };
+      this.rates.set(key, entry);
+      value.catch(() => this.rates.delete(key));
+    }
+    return entry.value;
   }
 
   async queryOrder(account: string, clientOrderId: string, symbol: string): Promise<OrderResult | null> {
@@ -258,6 +315,66 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
     return () => set.delete(handler);
   }
 
+  /**
+   * Keeps the account's user-data stream open while someone watches it (its positions socket): every
+   * ACCOUNT_UPDATE and ORDER_TRADE_UPDATE, also of orders placed elsewhere (Binance's app, a
+   * liquidation), drops the cached positions and reaches the subscribers. Returns the disposer; the
+   * stream closes and its listen key is deleted when the last watcher leaves.
+   */
+  watch(account: string): () => void {
+    const config = this.opts.userStream;
+    if (config === undefined) return () => undefined;
+    let entry = this.streams.get(account);
+    if (entry === undefined) {
+      const stream = new UserDataStream({
+        ...config,
+        client: this.opts.client,
+        credentials: () => this.opts.credentials(account),
+        onEvent: (event) => {
+          this.positionsCache.delete(account);
+          this.dispatch(account, event);
+        },
+        // What happened while the stream was down is read again: subscribers take a fresh snapshot.
+        onConnected: () => {
+          this.positionsCache.delete(account);
+          this.dispatch(account, {
+            e: 'ACCOUNT_UPDATE',
+            E: this.now(),
+            T: this.now(),
+            a: { m: 'ORDER', B: [], P: [] },
+          });
+        },
+      });
+      entry = { stream, watchers: 0 };
+      this.streams.set(account, entry);
+      stream.start();
+    }
+    entry.watchers += 1;
+    const held = entry;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      held.watchers -= 1;
+      if (held.watchers === 0 && this.streams.get(account) === held) {
+        this.streams.delete(account);
+        void held.stream.stop();
+      }
+    };
+  }
+
+  /** Accounts whose user-data stream is connected now. */
+  streaming(): string[] {
+    return [...this.streams].filter(([, e]) => e.stream.connected).map(([account]) => account);
+  }
+
+  /** Closes every user-data stream (shutdown). */
+  async stopStreams(): Promise<void> {
+    const all = [...this.streams.values()];
+    this.streams.clear();
+    await Promise.all(all.map((e) => e.stream.stop()));
+  }
+
   /** Every account's fills placed through this adapter, as ORDER_TRADE_UPDATE events. */
   subscribeAll(handler: (account: string, event: ExchangeEvent) => void): () => void {
     this.allHandlers.add(handler);
@@ -339,6 +456,10 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
         R: r.reduceOnly,
       },
     };
+    this.dispatch(account, event);
+  }
+
+  private dispatch(account: string, event: ExchangeEvent): void {
     for (const h of this.handlers.get(account) ?? []) h(event);
     for (const h of this.allHandlers) h(account, event);
   }

@@ -1,0 +1,169 @@
+import WebSocket from 'ws';
+import type { BinanceClient, BinanceCredentials } from '../../exchanges/binance-client';
+import { ExchangeError } from '../exchange-error';
+import type { ExchangeEvent } from '../exchange';
+
+export interface UserStreamOptions {
+  client: BinanceClient;
+  credentials(): Promise<BinanceCredentials>;
+  /** The stream address with `{listenKey}` where the key goes. */
+  urlTemplate: string;
+  /** Account and order events, as Binance sends them. */
+  onEvent(event: ExchangeEvent): void;
+  /** The stream is (re)connected: what it missed while down is read again by the caller. */
+  onConnected?(): void;
+  onProblem?(problem: { reason: string; retryInMs: number }): void;
+  /** Keep-alive period of the listen key (Binance: valid 60 min, extend before; default 30 min). */
+  keepAliveMs?: number;
+  /** A connection lives at most 24 h at Binance; it is renewed before (default 23 h). */
+  maxConnectionMs?: number;
+  /** First reconnect delay; doubles up to `maxBackoffMs` (default 1 s → 60 s). */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+/** `PUT`/`DELETE /fapi/v1/listenKey` for a key Binance no longer knows. */
+const LISTEN_KEY_GONE = -1125;
+const LISTEN_KEY_PATH = '/fapi/v1/listenKey';
+
+/**
+ * One account's user-data stream: a listen key (`POST /fapi/v1/listenKey`), kept alive with `PUT` while
+ * the stream is wanted, a WebSocket to the key's stream, and a new key and connection after
+ * `listenKeyExpired`, a dropped connection (backing off 1 s, 2 s, … 60 s with jitter) or 23 h of age.
+ * `stop()` closes the socket and deletes the key.
+ */
+export class UserDataStream {
+  private socket: WebSocket | null = null;
+  private listenKey: string | null = null;
+  private stopped = false;
+  private failures = 0;
+  private keepAlive: ReturnType<typeof setInterval> | null = null;
+  private renew: ReturnType<typeof setTimeout> | null = null;
+  private retry: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly opts: UserStreamOptions) {}
+
+  start(): void {
+    void this.connect();
+  }
+
+  get connected(): boolean {
+    return this.socket?.readyState === WebSocket.OPEN;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.clearTimers();
+    this.socket?.removeAllListeners();
+    this.socket?.on('error', () => undefined);
+    this.socket?.close(1000);
+    this.socket = null;
+    const key = this.listenKey;
+    this.listenKey = null;
+    if (key !== null) {
+      const creds = await this.opts.credentials().catch(() => null);
+      if (creds !== null)
+        await this.opts.client.keyed('DELETE', LISTEN_KEY_PATH, creds.apiKey).catch(() => undefined);
+    }
+  }
+
+  private clearTimers(): void {
+    if (this.keepAlive !== null) clearInterval(this.keepAlive);
+    if (this.renew !== null) clearTimeout(this.renew);
+    if (this.retry !== null) clearTimeout(this.retry);
+    this.keepAlive = this.renew = this.retry = null;
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    let key: string;
+    try {
+      const creds = await this.opts.credentials();
+      // Binance answers the account's current key (and extends it) when one is active.
+      const answer = await this.opts.client.keyed<{ listenKey: string }>(
+        'POST',
+        LISTEN_KEY_PATH,
+        creds.apiKey,
+      );
+      key = answer.listenKey;
+    } catch (err) {
+      this.again(err instanceof ExchangeError ? err.msg : 'Binance did not answer the listen-key request.');
+      return;
+    }
+    if (this.stopped) return;
+    this.listenKey = key;
+    const socket = new WebSocket(this.opts.urlTemplate.replace('{listenKey}', encodeURIComponent(key)), {
+      handshakeTimeout: 10_000,
+    });
+    this.socket = socket;
+    socket.on('open', () => {
+      this.failures = 0;
+      this.keepAlive = setInterval(() => void this.extend(), this.opts.keepAliveMs ?? 30 * 60_000);
+      this.renew = setTimeout(
+        () => this.reconnect('renewed before 24 h'),
+        this.opts.maxConnectionMs ?? 23 * 3_600_000,
+      );
+      this.opts.onConnected?.();
+    });
+    socket.on('message', (data: Buffer) => this.receive(data));
+    socket.on('error', () => undefined); // 'close' follows and reconnects
+    socket.on('close', () => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.clearTimers();
+      this.again('the user-data stream closed');
+    });
+  }
+
+  private receive(data: Buffer): void {
+    let event: { e?: unknown };
+    try {
+      event = JSON.parse(data.toString()) as { e?: unknown };
+    } catch {
+      return;
+    }
+    if (event.e === 'listenKeyExpired') {
+      this.listenKey = null;
+      this.reconnect('listen key expired');
+      return;
+    }
+    if (event.e === 'ACCOUNT_UPDATE' || event.e === 'ORDER_TRADE_UPDATE') {
+      this.opts.onEvent(event as ExchangeEvent);
+    }
+  }
+
+  /** Extends the key; a key Binance forgot means a new key and connection. */
+  private async extend(): Promise<void> {
+    try {
+      const creds = await this.opts.credentials();
+      await this.opts.client.keyed('PUT', LISTEN_KEY_PATH, creds.apiKey);
+    } catch (err) {
+      if (err instanceof ExchangeError && err.code === LISTEN_KEY_GONE) {
+        this.listenKey = null;
+        this.reconnect('listen key expired');
+      }
+      // Anything else: the next period tries again, and a dead key ends in listenKeyExpired.
+    }
+  }
+
+  private reconnect(reason: string): void {
+    const old = this.socket;
+    this.socket = null;
+    this.clearTimers();
+    old?.removeAllListeners();
+    old?.on('error', () => undefined);
+    old?.close(1000);
+    this.opts.onProblem?.({ reason, retryInMs: 0 });
+    void this.connect();
+  }
+
+  private again(reason: string): void {
+    if (this.stopped) return;
+    const base = this.opts.backoffMs ?? 1_000;
+    const wait = Math.min(this.opts.maxBackoffMs ?? 60_000, base * 2 ** this.failures);
+    this.failures += 1;
+    const retryInMs = Math.round(wait * (0.8 + Math.random() * 0.4));
+    this.opts.onProblem?.({ reason, retryInMs });
+    this.retry = setTimeout(() => void this.connect(), retryInMs);
+  }
+}
