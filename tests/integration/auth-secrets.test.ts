@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecrets, loadMasterKey } from '../../server/plugins/secrets';
 import { freePort, startServerProcess, waitForHealth, type ServerProcess } from '../helpers/process';
+import { startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
 import { decodeQuotedPrintable, totpCode } from './auth.support';
 
 describe('the secrets key', () => {
@@ -38,13 +39,19 @@ describe('the secrets key', () => {
 });
 
 /** A tiny browser for a real server: JSON or form bodies, a cookie jar. */
-function browser(base: string) {
+function browser(base: string, answers: string[]) {
   const jar = new Map<string, string>();
   let token: string | null = null;
   return {
     setToken: (t: string | null) => (token = t),
-    async send(method: string, url: string, body?: Record<string, string>, form = false) {
-      const headers: Record<string, string> = {};
+    async send(
+      method: string,
+      url: string,
+      body?: Record<string, string>,
+      form = false,
+      extra: Record<string, string> = {},
+    ) {
+      const headers: Record<string, string> = { ...extra };
       if (token !== null) headers.authorization = `Bearer ${token}`;
       if (jar.size > 0) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
       if (body !== undefined)
@@ -65,26 +72,43 @@ function browser(base: string) {
         }
       }
       const text = await res.text();
+      answers.push(`${method} ${url} ${res.status} ${[...res.headers].join(' ')} ${text}`);
       return { status: res.status, json: (text === '' ? {} : JSON.parse(text)) as Record<string, unknown> };
     },
     cookie: (name: string) => jar.get(name) ?? '',
   };
 }
 
-describe('after a full run of the auth flows on a real server', () => {
+describe('after a full run of the auth and exchange-key flows on a real server', () => {
   let dataDir: string;
   let server: ServerProcess;
+  let binance: SignedDouble;
   const secrets: Record<string, string> = {};
+  /** Secrets no API answer may carry (tokens and codes are handed out by design, these never). */
+  const neverAnswered: Record<string, string> = {};
+  const answers: string[] = [];
   let resetToken = '';
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'sc-grep-'));
+    binance = await startSignedDouble();
+    const exchangeKey = {
+      apiKey: 'GrepKey0fTheExchange0123456789',
+      secret: 'grep-exchange-secret-0123456789',
+    };
+    binance.keys.set(exchangeKey.apiKey, { ...exchangeKey, ipRestrict: true });
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    server = startServerProcess({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
+    server = startServerProcess({
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'debug',
+      BINANCE_FAPI_URL: binance.url,
+      BINANCE_API_URL: binance.url,
+    });
     await waitForHealth(base);
 
-    const b = browser(base);
+    const b = browser(base, answers);
     secrets.password = 'first Pa55word!';
     await b.send('POST', '/auth/signup', {
       email: 'gina@example.com',
@@ -126,10 +150,64 @@ describe('after a full run of the auth flows on a real server', () => {
       newPassword: secrets.newPassword,
     });
     expect(reset.status).toBe(200);
+
+    // An exchange key: saved, chosen, traded with, listed, deleted.
+    const again = await b.send(
+      'POST',
+      '/auth/token',
+      { username: 'gina', password: secrets.newPassword },
+      true,
+    );
+    const twoFa = await b.send('POST', '/auth/2fa/login', {
+      user_id: String(again.json.user_id),
+      code: secrets.recovery ?? '',
+    });
+    expect([again.status, twoFa.status], JSON.stringify([again.json, twoFa.json])).toEqual([200, 200]);
+    b.setToken(String(twoFa.json.access_token));
+    Object.assign(secrets, { exchangeApiKey: exchangeKey.apiKey, exchangeSecret: exchangeKey.secret });
+    Object.assign(neverAnswered, {
+      password: secrets.password,
+      newPassword: secrets.newPassword,
+      exchangeApiKey: exchangeKey.apiKey,
+      exchangeSecret: exchangeKey.secret,
+    });
+    const saved = await b.send('POST', '/exchanges/', {
+      exchangeName: 'binance',
+      apiKey: exchangeKey.apiKey,
+      secretKey: exchangeKey.secret,
+    });
+    expect(saved.status).toBeLessThan(300);
+    const keyId = String(saved.json.id);
+    expect((await b.send('PUT', '/account', { account: keyId })).status).toBe(200);
+    const order = await b.send(
+      'POST',
+      '/orders',
+      { symbol: 'BTC/USDT', side: 'long', type: 'market', amount: '250' },
+      false,
+      { 'idempotency-key': 'grep-order-000001' },
+    );
+    expect(order.status).toBe(200);
+    await b.send('POST', '/orders/preview', {
+      symbol: 'BTC/USDT',
+      side: 'long',
+      type: 'market',
+      amount: '300',
+    });
+    await b.send('GET', '/positions');
+    await b.send('GET', '/account/balance');
+    await b.send('GET', '/exchanges/');
+    await b.send('POST', '/exchanges/', {
+      exchangeName: 'binance',
+      apiKey: exchangeKey.apiKey,
+      secretKey: 'wrong-secret-0123',
+    });
+    await b.send('DELETE', `/exchanges/${keyId}`);
+    expect(binance.orders).toHaveLength(1);
     await server.stop();
-  }, 60_000);
+  }, 90_000);
   afterAll(async () => {
     await server?.stop();
+    await binance?.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -138,7 +216,17 @@ describe('after a full run of the auth flows on a real server', () => {
     expect(resetToken.length).toBeGreaterThan(40);
   });
 
-  it('leaves no password, token, TOTP secret or recovery code in the database files', async () => {
+  it('answers none of the passwords, nor the exchange key or its secret, in any body or header', () => {
+    expect(answers.length).toBeGreaterThan(15);
+    for (const [name, value] of Object.entries(neverAnswered)) {
+      expect(
+        answers.filter((a) => a.includes(value)),
+        `${name} in an API answer`,
+      ).toEqual([]);
+    }
+  });
+
+  it('leaves no password, token, TOTP secret, recovery code or exchange secret in the database files', async () => {
     const files = (await readdir(dataDir, { recursive: true, withFileTypes: true }))
       .filter((f) => f.isFile() && !f.parentPath.includes(`${path.sep}outbox`))
       .map((f) => path.join(f.parentPath, f.name));
