@@ -85,3 +85,37 @@ describe('Dialog', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 });
+
+/** The page behind rebuilds while the dialog is open (as a resize does): the opener is a new element. */
+function Rebuilt() {
+  const [open, setOpen] = useState(false);
+  const [generation, setGeneration] = useState(0);
+  return (
+    <>
+      <button key={generation} type="button" onClick={() => setOpen(true)}>
+        Open
+      </button>
+      {open && (
+        <Dialog label="Rebuilt" onClose={() => setOpen(false)}>
+          <button type="button" onClick={() => setGeneration((g) => g + 1)}>
+            Rebuild
+          </button>
+        </Dialog>
+      )}
+    </>
+  );
+}
+
+describe('Dialog after the page behind was rebuilt', () => {
+  it('gives focus to the control that took the opener’s place', () => {
+    render(<Rebuilt />);
+    const first = screen.getByRole('button', { name: 'Open' });
+    first.focus();
+    fireEvent.click(first);
+    fireEvent.click(screen.getByRole('button', { name: 'Rebuild' }));
+    expect(first.isConnected).toBe(false);
+    key('Escape');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Open' }));
+  });
+});

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), ' +
@@ -8,8 +8,34 @@ function focusables(root: HTMLElement): HTMLElement[] {
   return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
 }
 
+/** What an element says it is: its tag and accessible label (aria-label, or its text). */
+function identity(el: HTMLElement): { tag: string; label: string } {
+  return { tag: el.tagName, label: (el.getAttribute('aria-label') ?? el.textContent ?? '').trim() };
+}
+
+/**
+ * The element to give focus back to on close: the opener, or, when the page behind was rebuilt while the
+ * dialog was open (a resize swaps the layout), the visible control that took its place.
+ */
+function returnTarget(opener: HTMLElement | null, root: HTMLElement): HTMLElement | null {
+  if (opener === null || opener.isConnected) return opener;
+  const was = identity(opener);
+  if (was.label === '') return null;
+  for (const el of document.querySelectorAll<HTMLElement>(was.tag)) {
+    if (root.contains(el) || el.getClientRects().length === 0) continue;
+    const now = identity(el);
+    if (now.label === was.label) return el;
+  }
+  return null;
+}
+
 /** Open dialogs, innermost last: only the innermost one answers keys and holds focus. */
 const stack: HTMLElement[] = [];
+
+/** True while a dialog is open: what the page behind must not take focus from. */
+export function dialogOpen(): boolean {
+  return stack.length > 0;
+}
 
 export interface DialogProps {
   /** The accessible name, read by screen readers (and the tests' `getByRole('dialog', { name })`). */
@@ -45,7 +71,8 @@ export function Dialog({
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
 
-  useEffect(() => {
+  // A layout effect: focus moves in the same commit that shows or removes the dialog, never a frame later.
+  useLayoutEffect(() => {
     const root = panel.current;
     if (!root) return undefined;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -92,7 +119,7 @@ export function Dialog({
       document.removeEventListener('keydown', onKeyDown, true);
       document.removeEventListener('focusin', onFocusIn);
       stack.splice(stack.indexOf(root), 1);
-      if (opener?.isConnected) opener.focus();
+      returnTarget(opener, root)?.focus();
     };
     // Focus moves once per opening; later renders must not steal it back.
     // eslint-disable-next-line react-hooks/exhaustive-deps

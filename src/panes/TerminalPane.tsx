@@ -8,8 +8,15 @@ import { createTerminalEscape } from '../services/keyboard';
 import { OrderPreviewBar } from './OrderPreviewBar';
 import { TerminalLog } from './TerminalLog';
 import { MONO_FONT, TERMINAL_THEME } from './terminalTheme';
+import { dialogOpen } from './Dialog';
 
 /** The command line (focused on load unless told not to): xterm wired to the terminal session, which owns editing, history and output. */
+/** Whether a terminal was already shown in this page: only the first one takes focus on its own. */
+let pageLoaded = false;
+
+const focusDropped = (): boolean =>
+  document.activeElement === null || document.activeElement === document.body;
+
 export function TerminalPane({ focusOnLoad = true }: { focusOnLoad?: boolean }) {
   const { terminal, stores } = useServices();
   const host = useRef<HTMLDivElement>(null);
@@ -47,17 +54,19 @@ export function TerminalPane({ focusOnLoad = true }: { focusOnLoad?: boolean }) 
     // A new width rewraps the transcript on word boundaries, and redraws the line being typed once.
     const resized = term.onResize(() => terminal.refresh());
     const input = term.onData((data) => void terminal.input(data));
-    // Focus on load, and whenever something asks (the `/` and Ctrl+` shortcuts).
-    // On a phone the feed comes first: the terminal waits to be asked.
+    // Focus on load, and whenever something asks (the `/` and Ctrl+` shortcuts). On a phone the feed
+    // comes first: the terminal waits to be asked. A terminal rebuilt later (a resize swaps the layout)
+    // takes focus back only when the rebuild dropped it, never from a dialog or another control.
     let first = true;
     const stopFocus = effect(() => {
       void stores.ui.terminalFocusRequests.value;
-      if (first && !focusOnLoad) {
+      if (first) {
         first = false;
-        return;
+        const rebuilt = pageLoaded;
+        pageLoaded = true;
+        if (!focusOnLoad || (rebuilt && !focusDropped())) return;
       }
-      first = false;
-      term.focus();
+      if (!dialogOpen()) term.focus();
     });
 
     return () => {

@@ -113,7 +113,7 @@ describe('API Settings in the browser', () => {
     // Esc closes it and gives focus back to the header button.
     await page.keyboard.press('Escape');
     await expect.poll(() => modal.count()).toBe(0);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('API Settings');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('API Settings');
 
     // Orders to that key's account: the prompt and the panes say LIVE, the first order asks first.
     await page.locator('[data-testid="terminal"] .xterm').click();

@@ -70,7 +70,9 @@ describe('Premium in the browser (sandbox checkout)', () => {
     // Esc closes it and gives focus back to the button.
     await page.keyboard.press('Escape');
     await expect.poll(() => modal.count()).toBe(0);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Upgrade to Premium');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Upgrade to Premium');
 
     await upgradeButton(page).click();
     await modal.getByRole('radio', { name: /Monthly/ }).click();
@@ -221,7 +223,7 @@ describe('Premium in the browser (sandbox checkout)', () => {
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => panel.getByTestId('admin-health').count()).toBe(1);
     expect(await panel.getByTestId('admin-source-row').first().innerText()).toContain('webhook');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Sources');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Sources');
     await shots(page, 'admin-sources');
     // Resizing to the phone width rebuilds the dashboard behind the panel: focus the tab again.
     await panel.getByRole('tab', { name: 'Sources' }).focus();

@@ -38,7 +38,7 @@ describe('auto-trade rules in the browser', () => {
     // Esc closes the modal and gives focus back to the button that opened it.
     await page.keyboard.press('Escape');
     await expect.poll(() => modal.count()).toBe(0);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Trade Rules');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Trade Rules');
 
     const res = await fetch(`${env.baseUrl}/api/signals/ingest`, {
       method: 'POST',
