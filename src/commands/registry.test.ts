@@ -42,7 +42,16 @@ describe('command registry', () => {
     expect(() => registry.register({ ...echo, name: 'Echo2', usage: 'Echo2' })).toThrow(/lower-case/);
   });
 
-  it('parses arguments and options with commander and dispatches by name or alias', async () => {
+  it('throws on a usage line or option flags the parser cannot read', () => {
+    const registry = createRegistry();
+    expect(() => registry.register({ ...echo, usage: 'echo <words...> <more>' })).toThrow(/only the last/);
+    expect(() => registry.register({ ...echo, usage: 'echo words' })).toThrow(/has "words"/);
+    const optional = { flags: '--loud [level]', description: 'How loud.' };
+    expect(() => registry.register({ ...echo, options: [optional] })).toThrow(/--loud \[level\]/);
+    expect(registry.list()).toEqual([]);
+  });
+
+  it('parses arguments and options and dispatches by name or alias', async () => {
     const registry = createRegistry();
     registry.register(echo);
     expect(await registry.runLine('echo "hello  there" you', ctx())).toEqual([success('hello  there you')]);

@@ -3,6 +3,7 @@ import { failure, muted, type OutputLine } from '../services/terminal/output';
 import { CommandParseError } from './errors';
 import { parseArguments, tokenize } from './parse';
 import { unknownCommandText } from './suggest';
+import { flags, positionals } from './usage';
 import type { CommandContext, CommandDefinition, CommandOutput, RegistryView } from './types';
 
 /** 0 done, 1 refused (by the server, or a rule such as "log in first"), 2 bad usage. */
@@ -20,7 +21,10 @@ export interface Invocation {
 }
 
 export interface CommandRegistry extends RegistryView {
-  /** Adds a command; throws when its name or an alias is taken or its usage does not start with its name. */
+  /**
+   * Adds a command; throws when its name or an alias is taken, or its usage does not start with its
+   * name, or its usage or option flags are not in a form the parser reads.
+   */
   register(definition: CommandDefinition): void;
   /** The command a line calls, with checked arguments. Throws only {@link CommandParseError}. */
   resolve(line: string): Invocation;
@@ -71,6 +75,8 @@ export function createRegistry(): CommandRegistry {
       throw new Error(`Usage of "${definition.name}" must start with its name.`);
     }
     if (new Set(all).size !== all.length) throw new Error(`"${definition.name}" repeats an alias.`);
+    positionals(definition);
+    flags(definition);
     commands.push(definition);
     for (const name of all) byName.set(name, definition);
   };
