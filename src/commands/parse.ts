@@ -29,18 +29,6 @@ export function tokenize(line: string): { words: string[]; error?: string } {
   return { words };
 }
 
-/**
- * A word written so that {@link tokenize} reads it back unchanged: plain words stay as they are; empty
- * words and words with spaces or quotes are quoted (a `"` inside is written as `'"'`).
- */
-export function quoteWord(word: string): string {
-  if (/^[^\s"']+$/.test(word)) return word;
-  return word
-    .split('"')
-    .map((part) => `"${part}"`)
-    .join(`'"'`);
-}
-
 export type ParsedArgs = { ok: true; values: Record<string, unknown> } | { ok: false; message: string };
 
 export interface ParseOptions {

@@ -1,7 +1,8 @@
 import { errorMessage } from '../services/api/errors';
 import { failure, muted, type OutputLine } from '../services/terminal/output';
 import { CommandParseError } from './errors';
-import { parseArguments, tokenize } from './parse';
+import { parseArguments } from './parse';
+import { readLine, type LineRead } from './read';
 import { unknownCommandText } from './suggest';
 import { flags, positionals } from './usage';
 import type { CommandContext, CommandDefinition, CommandOutput, RegistryView } from './types';
@@ -26,11 +27,11 @@ export interface CommandRegistry extends RegistryView {
    * name, or its usage or option flags are not in a form the parser reads.
    */
   register(definition: CommandDefinition): void;
-  /** The command a line calls, with checked arguments. Throws only {@link CommandParseError}. */
-  resolve(line: string): Invocation;
-  /** Parses and runs one line; never throws: every failure becomes an error line and an exit status. */
-  execute(line: string, ctx: CommandContext): Promise<CommandOutcome>;
-  /** {@link execute}'s lines. */
+  /** The command a read line calls, with checked arguments. Throws only {@link CommandParseError}. */
+  resolve(read: LineRead): Invocation;
+  /** Runs one read line; never throws: every failure becomes an error line and an exit status. */
+  execute(read: LineRead, ctx: CommandContext): Promise<CommandOutcome>;
+  /** Reads one command's text ({@link readLine}) and answers {@link execute}'s lines. */
   runLine(line: string, ctx: CommandContext): Promise<OutputLine[]>;
 }
 
@@ -91,17 +92,11 @@ export function createRegistry(): CommandRegistry {
     return new CommandParseError('unknown-command', [unknownCommandText(first, names())]);
   };
 
-  const resolve = (line: string): Invocation => {
-    const { words, error } = tokenize(line);
-    if (error !== undefined) throw new CommandParseError('parse', [error]);
-    const [first, second] = words;
-    if (first === undefined) throw new CommandParseError('parse', ['Type a command.']);
-    // A two-word command (`rule add`) wins over a one-word command with an argument.
-    const pair = second === undefined ? undefined : get(`${first} ${second}`);
-    const definition = pair ?? get(first);
-    if (definition === undefined) throw unknown(first, second);
-    const rest = words.slice(pair === undefined ? 1 : 2);
-    const parsed = parseArguments(definition, rest);
+  const resolve = (read: LineRead): Invocation => {
+    if (read.kind === 'unreadable') throw new CommandParseError('parse', [read.message]);
+    if (read.kind === 'unknown') throw unknown(read.words[0] ?? '', read.words[1]);
+    const { definition } = read;
+    const parsed = parseArguments(definition, read.words, { literal: read.kind === 'order' });
     if (!parsed.ok) throw new CommandParseError('parse', [parsed.message], definition.usage);
     const checked = definition.args.safeParse(parsed.values);
     if (!checked.success) {
@@ -111,10 +106,10 @@ export function createRegistry(): CommandRegistry {
     return { definition, args: checked.data };
   };
 
-  const execute = async (line: string, ctx: CommandContext): Promise<CommandOutcome> => {
+  const execute = async (read: LineRead, ctx: CommandContext): Promise<CommandOutcome> => {
     let invocation: Invocation;
     try {
-      invocation = resolve(line);
+      invocation = resolve(read);
     } catch (thrown) {
       if (!(thrown instanceof CommandParseError)) throw thrown;
       const lines = thrown.messages.map((m) => failure(m, thrown.code));
@@ -136,7 +131,7 @@ export function createRegistry(): CommandRegistry {
     register,
     resolve,
     execute,
-    runLine: async (line, ctx) => (await execute(line, ctx)).lines,
+    runLine: async (line, ctx) => (await execute(readLine(line, { get }), ctx)).lines,
     get,
     list: () => commands,
     complete: (prefix) =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sideOrder } from '../grammar/line';
 import { formatAmount, parseOrderWords, type OrderParse } from '../grammar/order';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { pnlStyle, sideStyle, table } from '../../services/terminal/table';
@@ -11,7 +12,6 @@ import { orderWords, savedAmounts, tickerCompletion } from '../providers';
 import { defineCommand, type CommandContext, type CommandOutput } from '../types';
 import { CANCELLED, approveAtPrompt, requireLogin } from './authShared';
 import { KnownTicker } from './market';
-import { sideOrder } from './tradingGrammar';
 
 const AREA = 'trading';
 
