@@ -94,6 +94,23 @@ describe('command registry', () => {
     expect(await type('   ')).toEqual([]);
   });
 
+  it('refuses a command that needs a login before it runs, and opens the login window', async () => {
+    const registry = createRegistry();
+    let runs = 0;
+    registry.register({ ...echo, loginRequired: true, run: () => [success(`ran ${++runs}`)] });
+    const guest = ctx();
+    expect(await registry.runLine('echo hi', guest)).toEqual([
+      { text: 'You must be logged in.', tone: 'error', code: 'failed' },
+    ]);
+    expect(guest.stores.ui.authModal.value).toBe('login');
+    expect(runs).toBe(0);
+    // Its usage is still checked first.
+    expect((await registry.runLine('echo', guest))[0]?.text).toBe("Missing required argument 'words'.");
+    const member = ctx();
+    member.stores.session.setToken('tok');
+    expect(await registry.runLine('echo hi', member)).toEqual([success('ran 1')]);
+  });
+
   it('turns a failing handler into an error line with the server detail', async () => {
     const registry = createRegistry();
     registry.register({

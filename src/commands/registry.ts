@@ -1,4 +1,5 @@
 import { errorMessage } from '../services/api/errors';
+import { AUTH_TEXT } from '../services/auth/messages';
 import { failure, muted, type OutputLine } from '../services/terminal/output';
 import { CommandParseError } from './errors';
 import { parseArguments } from './parse';
@@ -51,6 +52,13 @@ export function exitStatus(lines: readonly OutputLine[]): ExitStatus {
 
 const normalise = (result: OutputLine[] | CommandOutput): CommandOutput =>
   Array.isArray(result) ? { lines: result } : result;
+
+/** Spec §5: "You must be logged in.", and the login window opens; null when logged in. */
+export function loginRefusal(ctx: CommandContext): OutputLine[] | null {
+  if (ctx.stores.session.isLoggedIn.peek()) return null;
+  ctx.stores.ui.openAuthModal('login');
+  return [failure(AUTH_TEXT.mustLogIn)];
+}
 
 export function createRegistry(): CommandRegistry {
   const commands: CommandDefinition[] = [];
@@ -116,8 +124,10 @@ export function createRegistry(): CommandRegistry {
       if (thrown.usage !== undefined) lines.push(muted(`Usage: ${thrown.usage}`));
       return { lines, exit: 2 };
     }
+    const { definition, args } = invocation;
     try {
-      const output = normalise(await invocation.definition.run(ctx, invocation.args));
+      const refused = definition.loginRequired === true ? loginRefusal(ctx) : null;
+      const output = normalise(refused ?? (await definition.run(ctx, args)));
       if (ctx.signal.aborted) return { lines: [muted(CANCELLED_TEXT)], exit: 1 };
       return { ...output, exit: exitStatus(output.lines) };
     } catch (thrown) {

@@ -57,6 +57,8 @@ export interface CommandDefinition<S extends z.ZodType = z.ZodType> {
   usage: string;
   examples: readonly string[];
   options?: readonly OptionSpec[];
+  /** Signed out, the registry answers "You must be logged in." (and opens the login window) instead of running it. */
+  loginRequired?: true;
   args: S;
   /** Tab completion for positional arguments, by argument name (as in `usage`). */
   complete?: Readonly<Record<string, CompletionProvider>>;

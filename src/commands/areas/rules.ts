@@ -13,7 +13,6 @@ import { pnlStyle, sideStyle, table } from '../../services/terminal/table';
 import { parseAmount } from '../grammar/order';
 import { SIDE_WORDS, tickers } from '../providers';
 import { defineCommand, type CommandContext, type CompletionProvider } from '../types';
-import { requireLogin } from './authShared';
 
 const AREA = 'rules';
 
@@ -92,9 +91,8 @@ export const ruleAdd = defineCommand({
     off: z.boolean().optional(),
   }),
   complete: { asset: ruleAddWords, sentiment: ruleAddWords, range: ruleAddWords, side: ruleAddWords },
+  loginRequired: true,
   async run(ctx, a) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const range = parseRange(a.range);
     if (typeof range === 'string') return [failure(range)];
     const amount = parseAmount(a.amount);
@@ -136,9 +134,8 @@ export const rulesList = defineCommand({
   usage: 'rules',
   examples: ['rules'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const [rules, risk] = await Promise.all([api(ctx).load(), api(ctx).risk()]);
     if (!rules.ok) return [failure(rules.message)];
     const lines: OutputLine[] = risk.ok ? [riskLine(risk.value)] : [];
@@ -179,9 +176,8 @@ function toggle(name: string, isActive: boolean) {
     examples: [`${name} 3f2a9c1d`],
     args: IdArg,
     complete: { id: ruleIds },
+    loginRequired: true,
     async run(ctx, { id }) {
-      const denied = requireLogin(ctx);
-      if (denied) return denied;
       const found = await ruleById(ctx, id);
       if (!found.ok) return [failure(found.message)];
       const done = await api(ctx).update(found.value.id, { isActive });
@@ -202,9 +198,8 @@ export const ruleRm = defineCommand({
   examples: ['rule rm 3f2a9c1d'],
   args: IdArg,
   complete: { id: ruleIds },
+  loginRequired: true,
   async run(ctx, { id }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const found = await ruleById(ctx, id);
     if (!found.ok) return [failure(found.message)];
     const done = await api(ctx).remove(found.value.id);
@@ -229,9 +224,8 @@ function killSwitch(name: string, on: boolean) {
       ? { options: [{ flags: '--for <time>', description: 'turn back on by itself after 30m, 2h, 1d…' }] }
       : {}),
     args: z.object({ for: z.string().optional() }),
+    loginRequired: true,
     async run(ctx, a) {
-      const denied = requireLogin(ctx);
-      if (denied) return denied;
       const minutes = a.for === undefined ? undefined : parseMinutes(a.for);
       if (minutes === null) return [failure('The time looks like 30m, 2h or 1d.')];
       const done = await api(ctx).killSwitch(on, minutes);
@@ -257,9 +251,8 @@ export const riskShow = defineCommand({
   usage: 'risk',
   examples: ['risk'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const done = await api(ctx).risk();
     if (!done.ok) return [failure(done.message)];
     const r = done.value;
@@ -295,9 +288,8 @@ export const riskSet = defineCommand({
     value: z.string(),
   }),
   complete: { setting: () => Object.keys(RISK_FIELDS) },
+  loginRequired: true,
   async run(ctx, { setting, value }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const amount = parseAmount(value);
     if (amount === null) return [failure('The value is a number above 0, e.g. 500 or 5k.')];
     const done = await api(ctx).saveRisk({ [RISK_FIELDS[setting]]: amount });
@@ -323,9 +315,8 @@ export const rulesLog = defineCommand({
       .max(500)
       .default(20),
   }),
+  loginRequired: true,
   async run(ctx, { count }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const done = await api(ctx).ledger(count);
     if (!done.ok) return [failure(done.message)];
     if (done.value.length === 0) return { lines: [muted('No rule has matched a signal yet.')], data: [] };
@@ -382,9 +373,8 @@ export const rulesTest = defineCommand({
     hold: z.string().default('30m'),
   }),
   complete: { id: ruleIds },
+  loginRequired: true,
   async run(ctx, a) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const hold = parseMinutes(a.hold);
     if (hold === null) return [failure('Hold looks like 30m, 2h or 1d.')];
     const found = await ruleById(ctx, a.id);

@@ -9,8 +9,9 @@ import { capFor } from '../../services/trading/orderPreview';
 import * as orders from '../../services/trading/orders';
 import { POSITION_COLUMNS, positionRow } from '../../services/trading/positionsView';
 import { orderWords, savedAmounts, tickerCompletion } from '../providers';
+import { loginRefusal } from '../registry';
 import { defineCommand, type CommandContext, type CommandOutput } from '../types';
-import { CANCELLED, approveAtPrompt, requireLogin } from './authShared';
+import { CANCELLED, approveAtPrompt } from './authShared';
 import { KnownTicker } from './market';
 
 const AREA = 'trading';
@@ -24,7 +25,8 @@ const confirmed = async (ctx: CommandContext, question: string): Promise<boolean
 /** Sends a parsed order line (the same path as the trade panel) and prints the fill. */
 async function runOrder(ctx: CommandContext, parsed: OrderParse): Promise<OutputLine[] | CommandOutput> {
   if (!parsed.ok) return [failure(parsed.message, 'invalid-args')];
-  const denied = requireLogin(ctx);
+  // Not `loginRequired`: a mistyped order is answered before the login is asked for.
+  const denied = loginRefusal(ctx);
   if (denied) return denied;
   const { order } = parsed;
   const cap = ctx.shell.preferences.fatFingerCap.peek();
@@ -98,9 +100,8 @@ export const close = defineCommand({
   examples: ['close btc', 'close eth', 'close all'],
   args: z.object({ asset: KnownTicker.describe('a ticker such as btc') }),
   complete: { asset: tickerCompletion },
+  loginRequired: true,
   async run(ctx, { asset }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const closed = await orders.closePosition(ctx.api.trading, `${asset}/USDT`);
     ctx.stores.positions.requestRefresh();
     return closed.ok ? [success(closed.value)] : [failure(closed.message)];
@@ -114,9 +115,8 @@ export const closeAll = defineCommand({
   usage: 'close all',
   examples: ['close all'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const open = await orders.fetchPositions(ctx.api.trading);
     if (!open.ok) return [failure(open.message)];
     if (open.value.length === 0) return [info(TRADING_TEXT.nothingToClose)];
@@ -135,9 +135,8 @@ export const positions = defineCommand({
   usage: 'positions',
   examples: ['positions'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const open = await orders.fetchPositions(ctx.api.trading);
     if (!open.ok) return [failure(open.message)];
     if (open.value.length === 0) return { lines: [muted(TRADING_TEXT.noPositions)], data: [] };
@@ -163,9 +162,8 @@ export const balance = defineCommand({
   usage: 'balance',
   examples: ['balance'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const [answer, open] = await Promise.all([
       orders.fetchBalance(ctx.api.trading),
       orders.fetchPositions(ctx.api.trading),
@@ -215,9 +213,8 @@ export const leverage = defineCommand({
     n: LeverageValue.describe('1 to 125'),
   }),
   complete: { asset: tickerCompletion },
+  loginRequired: true,
   async run(ctx, { asset, n }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const answer = await orders.setLeverage(ctx.api.trading, `${asset}/USDT`, n);
     return answer.ok ? [success(answer.value)] : [failure(answer.message)];
   },
@@ -230,9 +227,8 @@ export const paperReset = defineCommand({
   usage: 'paper reset',
   examples: ['paper reset'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const question = 'Reset the paper account to 10,000 USDT and close every position?';
     if (!(await confirmed(ctx, question))) return CANCELLED;
     const answer = await orders.resetPaperAccount(ctx.api.trading);
