@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { success } from '../services/terminal/output';
+import { unwrap } from './errors';
+import { readLine } from './read';
 import { createRegistry } from './registry';
 import { scriptedSession } from './testing/scripted';
 import { defineCommand, type CommandContext } from './types';
@@ -121,5 +123,15 @@ describe('command registry', () => {
     expect(await registry.runLine('echo x', ctx())).toEqual([
       { text: 'Nope', tone: 'error', code: 'failed' },
     ]);
+  });
+
+  it('prints a refused answer unwrapped by a handler as its error line', async () => {
+    const registry = createRegistry();
+    const refused = { ok: false as const, message: 'No rule 9. Type rules to list yours.' };
+    registry.register({ ...echo, run: () => [success(unwrap<string>(refused))] });
+    expect(await registry.execute(readLine('echo x', registry), ctx())).toEqual({
+      lines: [{ text: refused.message, tone: 'error', code: 'failed' }],
+      exit: 1,
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { errorMessage } from '../services/api/errors';
 import { AUTH_TEXT } from '../services/auth/messages';
 import { failure, muted, type OutputLine } from '../services/terminal/output';
-import { CommandParseError } from './errors';
+import { CommandParseError, CommandRefusal } from './errors';
 import { parseArguments } from './parse';
 import { readLine, type LineRead } from './read';
 import { unknownCommandText } from './suggest';
@@ -132,6 +132,7 @@ export function createRegistry(): CommandRegistry {
       return { ...output, exit: exitStatus(output.lines) };
     } catch (thrown) {
       if (ctx.signal.aborted) return { lines: [muted(CANCELLED_TEXT)], exit: 1 };
+      if (thrown instanceof CommandRefusal) return { lines: [failure(thrown.message)], exit: 1 };
       const fallback = thrown instanceof Error && thrown.message !== '' ? thrown.message : 'Command failed.';
       return { lines: [failure(errorMessage(thrown, fallback))], exit: 1 };
     }

@@ -9,6 +9,7 @@ import { capFor } from '../../services/trading/orderPreview';
 import * as orders from '../../services/trading/orders';
 import { POSITION_COLUMNS, positionRow } from '../../services/trading/positionsView';
 import { orderWords, savedAmounts, tickerCompletion } from '../providers';
+import { unwrap } from '../errors';
 import { loginRefusal } from '../registry';
 import { defineCommand, type CommandContext, type CommandOutput } from '../types';
 import { CANCELLED, approveAtPrompt } from './authShared';
@@ -104,7 +105,7 @@ export const close = defineCommand({
   async run(ctx, { asset }) {
     const closed = await orders.closePosition(ctx.api.trading, `${asset}/USDT`);
     ctx.stores.positions.requestRefresh();
-    return closed.ok ? [success(closed.value)] : [failure(closed.message)];
+    return [success(unwrap(closed))];
   },
 });
 
@@ -117,13 +118,12 @@ export const closeAll = defineCommand({
   args: z.object({}),
   loginRequired: true,
   async run(ctx) {
-    const open = await orders.fetchPositions(ctx.api.trading);
-    if (!open.ok) return [failure(open.message)];
-    if (open.value.length === 0) return [info(TRADING_TEXT.nothingToClose)];
-    if (!(await confirmed(ctx, TRADING_TEXT.confirmCloseAll(open.value.length)))) return CANCELLED;
+    const open = unwrap(await orders.fetchPositions(ctx.api.trading));
+    if (open.length === 0) return [info(TRADING_TEXT.nothingToClose)];
+    if (!(await confirmed(ctx, TRADING_TEXT.confirmCloseAll(open.length)))) return CANCELLED;
     const closed = await orders.closeAllPositions(ctx.api.trading);
     ctx.stores.positions.requestRefresh();
-    return closed.ok ? [success(closed.value)] : [failure(closed.message)];
+    return [success(unwrap(closed))];
   },
 });
 
@@ -137,21 +137,20 @@ export const positions = defineCommand({
   args: z.object({}),
   loginRequired: true,
   async run(ctx) {
-    const open = await orders.fetchPositions(ctx.api.trading);
-    if (!open.ok) return [failure(open.message)];
-    if (open.value.length === 0) return { lines: [muted(TRADING_TEXT.noPositions)], data: [] };
+    const open = unwrap(await orders.fetchPositions(ctx.api.trading));
+    if (open.length === 0) return { lines: [muted(TRADING_TEXT.noPositions)], data: [] };
     const columns = POSITION_COLUMNS.map((header, i) => ({
       header,
       align: i < 2 ? ('left' as const) : ('right' as const),
     }));
-    const rows = open.value.map((p) => {
+    const rows = open.map((p) => {
       const row = positionRow(p);
       return row.cells.map((cell, i) => {
         const style = i === 1 ? sideStyle(row.side) : i === 7 ? pnlStyle(p.unrealizedPnl) : undefined;
         return style === undefined ? cell : { text: cell, style };
       });
     });
-    return { lines: table(columns, rows), data: open.value };
+    return { lines: table(columns, rows), data: open };
   },
 });
 
@@ -168,8 +167,7 @@ export const balance = defineCommand({
       orders.fetchBalance(ctx.api.trading),
       orders.fetchPositions(ctx.api.trading),
     ]);
-    if (!answer.ok) return [failure(answer.message)];
-    const b = answer.value;
+    const b = unwrap(answer);
     const rows: [string, string][] = [
       ['Wallet balance', `${usdt(b.walletBalance)} USDT`],
       ['Available', `${usdt(b.availableBalance)} USDT`],
@@ -215,8 +213,7 @@ export const leverage = defineCommand({
   complete: { asset: tickerCompletion },
   loginRequired: true,
   async run(ctx, { asset, n }) {
-    const answer = await orders.setLeverage(ctx.api.trading, `${asset}/USDT`, n);
-    return answer.ok ? [success(answer.value)] : [failure(answer.message)];
+    return [success(unwrap(await orders.setLeverage(ctx.api.trading, `${asset}/USDT`, n)))];
   },
 });
 
@@ -233,7 +230,7 @@ export const paperReset = defineCommand({
     if (!(await confirmed(ctx, question))) return CANCELLED;
     const answer = await orders.resetPaperAccount(ctx.api.trading);
     ctx.stores.positions.requestRefresh();
-    return answer.ok ? [success(answer.value)] : [failure(answer.message)];
+    return [success(unwrap(answer))];
   },
 });
 
