@@ -46,6 +46,7 @@ export default tseslint.config(
               message: 'The core has no React.',
             },
             { group: ['@xterm/*'], message: 'The core has no xterm.' },
+            { group: ['commander'], message: 'The core reads its own arguments (src/commands/parse.ts).' },
             { group: ['**/panes/**', '**/app/**'], message: 'The core never imports views.' },
           ],
         },

@@ -1,13 +1,11 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import { browserAliases } from './vite.config.ts';
 
 export default defineConfig({
   test: {
     projects: [
       {
         plugins: [react()],
-        resolve: { alias: browserAliases },
         test: {
           name: 'browser-core',
           environment: 'happy-dom',

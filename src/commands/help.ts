@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { info, muted, styled, type OutputLine } from '../services/terminal/output';
-import { usageArguments } from './parse';
+import { usageArguments } from './usage';
 import type { CommandDefinition, RegistryView } from './types';
 
 /** One positional argument as `usage` declares it, with the description its schema carries. */

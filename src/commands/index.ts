@@ -7,17 +7,18 @@ import amountsCommands from './areas/amounts';
 import authCommands from './areas/auth';
 import billingCommands from './areas/billing';
 import coreCommands from './areas/core';
-import feedCommands, { rewriteSignalTrade } from './areas/feed';
+import feedCommands from './areas/feed';
 import keysCommands from './areas/keys';
 import marketCommands from './areas/market';
 import rulesCommands from './areas/rules';
 import tradingCommands from './areas/trading';
 import watchlistCommands from './areas/watchlist';
 import walletCommands from './areas/wallets';
-import { ORDER_COMMAND, readOrderLine, rewriteLine } from './areas/tradingGrammar';
 import { expandLine } from './chain';
 import { completeLine, type Completion } from './completion';
+import { ORDER_COMMAND, orderOf } from './grammar/line';
 import type { OrderParse } from './grammar/order';
+import { readLine } from './read';
 import { createRegistry, type CommandOutcome, type CommandRegistry, type ExitStatus } from './registry';
 import { createShell, type Shell } from './shell';
 import type { CommandContext, CommandDefinition } from './types';
@@ -68,7 +69,6 @@ export function createCommands(
   const registry = createRegistry();
   for (const area of AREAS) for (const command of area) registry.register(command);
   const shell = ctx.shell ?? createShell();
-  const isCommand = (word: string): boolean => registry.get(word) !== undefined;
 
   const run = async (line: string, options: RunOptions = {}): Promise<CommandOutcome> => {
     const signal = options.signal ?? new AbortController().signal;
@@ -84,7 +84,7 @@ export function createCommands(
     for (const [index, part] of parts.entries()) {
       // A ticker alone chooses the symbol (`eth`); `btc long 5k` and `eth up 5k` reach the order grammar.
       // `2 long 500` trades the asset of the second signal on screen.
-      const result = await registry.execute(rewriteLine(rewriteSignalTrade(part), isCommand), bound);
+      const result = await registry.execute(readLine(part, registry), bound);
       outcome.lines.push(...result.lines);
       outcome.data = result.data;
       outcome.exit = Math.max(outcome.exit, result.exit) as ExitStatus;
@@ -108,9 +108,10 @@ export function createCommands(
       completeLine(text, { registry, stores: ctx.stores, shell, orderCommand: ORDER_COMMAND }),
     readOrder: (line) => {
       const [only, ...more] = expandLine(line, shell.aliases.all.peek());
-      return only === undefined || more.length > 0
-        ? null
-        : readOrderLine(rewriteSignalTrade(only), ctx.stores.ui.ticker.value, isCommand);
+      const read = only === undefined || more.length > 0 ? null : readLine(only, registry);
+      return read?.kind === 'order'
+        ? orderOf(read.definition.name, read.words, ctx.stores.ui.ticker.value)
+        : null;
     },
   };
 }

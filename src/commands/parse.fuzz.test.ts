@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findTicker } from '../contracts/symbols';
-import { ORDER_COMMAND, SIDE_COMMANDS, rewriteLine, sideOrder } from './areas/tradingGrammar';
 import { expandLine } from './chain';
+import { ORDER_COMMAND, SIDE_COMMANDS, sideOrder } from './grammar/line';
 import { CommandParseError } from './errors';
 import { parseOrderWords, type OrderParse } from './grammar/order';
 import { tokenize } from './parse';
+import { readLine } from './read';
 import { recordedReply } from '../services/trading/testing/serverAnswers';
 import { createTestConsole } from './testing/scripted';
 
@@ -157,8 +158,7 @@ function parseOne(
   registry: ReturnType<typeof createTestConsole>['commands']['registry'],
   part: string,
 ): OrderParse | null {
-  const isCommand = (w: string): boolean => registry.get(w) !== undefined;
-  const { definition, args } = registry.resolve(rewriteLine(part, isCommand));
+  const { definition, args } = registry.resolve(readLine(part, registry));
   const values = args as { words?: string[]; amount?: string[] };
   if (definition.name === ORDER_COMMAND) return parseOrderWords(values.words ?? [], TICKER);
   if ((SIDE_COMMANDS as readonly string[]).includes(definition.name)) {
@@ -181,6 +181,8 @@ describe('command-line parser under fuzzing', () => {
             if (!(error instanceof CommandParseError)) throw error;
             continue;
           }
+          // The preview of the command line reads the part the same way.
+          expect(commands.readOrder(part)).toEqual(parsed);
           const expected = tokenize(part).error === undefined ? oracle(tokenize(part).words) : null;
           if (parsed?.ok === true) {
             orders += 1;

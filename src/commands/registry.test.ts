@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { success } from '../services/terminal/output';
+import { unwrap } from './errors';
+import { readLine } from './read';
 import { createRegistry } from './registry';
 import { scriptedSession } from './testing/scripted';
 import { defineCommand, type CommandContext } from './types';
@@ -42,7 +44,16 @@ describe('command registry', () => {
     expect(() => registry.register({ ...echo, name: 'Echo2', usage: 'Echo2' })).toThrow(/lower-case/);
   });
 
-  it('parses arguments and options with commander and dispatches by name or alias', async () => {
+  it('throws on a usage line or option flags the parser cannot read', () => {
+    const registry = createRegistry();
+    expect(() => registry.register({ ...echo, usage: 'echo <words...> <more>' })).toThrow(/only the last/);
+    expect(() => registry.register({ ...echo, usage: 'echo words' })).toThrow(/has "words"/);
+    const optional = { flags: '--loud [level]', description: 'How loud.' };
+    expect(() => registry.register({ ...echo, options: [optional] })).toThrow(/--loud \[level\]/);
+    expect(registry.list()).toEqual([]);
+  });
+
+  it('parses arguments and options and dispatches by name or alias', async () => {
     const registry = createRegistry();
     registry.register(echo);
     expect(await registry.runLine('echo "hello  there" you', ctx())).toEqual([success('hello  there you')]);
@@ -85,6 +96,23 @@ describe('command registry', () => {
     expect(await type('   ')).toEqual([]);
   });
 
+  it('refuses a command that needs a login before it runs, and opens the login window', async () => {
+    const registry = createRegistry();
+    let runs = 0;
+    registry.register({ ...echo, loginRequired: true, run: () => [success(`ran ${++runs}`)] });
+    const guest = ctx();
+    expect(await registry.runLine('echo hi', guest)).toEqual([
+      { text: 'You must be logged in.', tone: 'error', code: 'failed' },
+    ]);
+    expect(guest.stores.ui.authModal.value).toBe('login');
+    expect(runs).toBe(0);
+    // Its usage is still checked first.
+    expect((await registry.runLine('echo', guest))[0]?.text).toBe("Missing required argument 'words'.");
+    const member = ctx();
+    member.stores.session.setToken('tok');
+    expect(await registry.runLine('echo hi', member)).toEqual([success('ran 1')]);
+  });
+
   it('turns a failing handler into an error line with the server detail', async () => {
     const registry = createRegistry();
     registry.register({
@@ -95,5 +123,15 @@ describe('command registry', () => {
     expect(await registry.runLine('echo x', ctx())).toEqual([
       { text: 'Nope', tone: 'error', code: 'failed' },
     ]);
+  });
+
+  it('prints a refused answer unwrapped by a handler as its error line', async () => {
+    const registry = createRegistry();
+    const refused = { ok: false as const, message: 'No rule 9. Type rules to list yours.' };
+    registry.register({ ...echo, run: () => [success(unwrap<string>(refused))] });
+    expect(await registry.execute(readLine('echo x', registry), ctx())).toEqual({
+      lines: [{ text: refused.message, tone: 'error', code: 'failed' }],
+      exit: 1,
+    });
   });
 });

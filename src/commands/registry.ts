@@ -1,8 +1,11 @@
 import { errorMessage } from '../services/api/errors';
+import { AUTH_TEXT } from '../services/auth/messages';
 import { failure, muted, type OutputLine } from '../services/terminal/output';
-import { CommandParseError } from './errors';
-import { parseArguments, tokenize } from './parse';
+import { CommandParseError, CommandRefusal } from './errors';
+import { parseArguments } from './parse';
+import { readLine, type LineRead } from './read';
 import { unknownCommandText } from './suggest';
+import { flags, positionals } from './usage';
 import type { CommandContext, CommandDefinition, CommandOutput, RegistryView } from './types';
 
 /** 0 done, 1 refused (by the server, or a rule such as "log in first"), 2 bad usage. */
@@ -20,13 +23,16 @@ export interface Invocation {
 }
 
 export interface CommandRegistry extends RegistryView {
-  /** Adds a command; throws when its name or an alias is taken or its usage does not start with its name. */
+  /**
+   * Adds a command; throws when its name or an alias is taken, or its usage does not start with its
+   * name, or its usage or option flags are not in a form the parser reads.
+   */
   register(definition: CommandDefinition): void;
-  /** The command a line calls, with checked arguments. Throws only {@link CommandParseError}. */
-  resolve(line: string): Invocation;
-  /** Parses and runs one line; never throws: every failure becomes an error line and an exit status. */
-  execute(line: string, ctx: CommandContext): Promise<CommandOutcome>;
-  /** {@link execute}'s lines. */
+  /** The command a read line calls, with checked arguments. Throws only {@link CommandParseError}. */
+  resolve(read: LineRead): Invocation;
+  /** Runs one read line; never throws: every failure becomes an error line and an exit status. */
+  execute(read: LineRead, ctx: CommandContext): Promise<CommandOutcome>;
+  /** Reads one command's text ({@link readLine}) and answers {@link execute}'s lines. */
   runLine(line: string, ctx: CommandContext): Promise<OutputLine[]>;
 }
 
@@ -46,6 +52,13 @@ export function exitStatus(lines: readonly OutputLine[]): ExitStatus {
 
 const normalise = (result: OutputLine[] | CommandOutput): CommandOutput =>
   Array.isArray(result) ? { lines: result } : result;
+
+/** Spec §5: "You must be logged in.", and the login window opens; null when logged in. */
+export function loginRefusal(ctx: CommandContext): OutputLine[] | null {
+  if (ctx.stores.session.isLoggedIn.peek()) return null;
+  ctx.stores.ui.openAuthModal('login');
+  return [failure(AUTH_TEXT.mustLogIn)];
+}
 
 export function createRegistry(): CommandRegistry {
   const commands: CommandDefinition[] = [];
@@ -71,6 +84,8 @@ export function createRegistry(): CommandRegistry {
       throw new Error(`Usage of "${definition.name}" must start with its name.`);
     }
     if (new Set(all).size !== all.length) throw new Error(`"${definition.name}" repeats an alias.`);
+    positionals(definition);
+    flags(definition);
     commands.push(definition);
     for (const name of all) byName.set(name, definition);
   };
@@ -85,17 +100,11 @@ export function createRegistry(): CommandRegistry {
     return new CommandParseError('unknown-command', [unknownCommandText(first, names())]);
   };
 
-  const resolve = (line: string): Invocation => {
-    const { words, error } = tokenize(line);
-    if (error !== undefined) throw new CommandParseError('parse', [error]);
-    const [first, second] = words;
-    if (first === undefined) throw new CommandParseError('parse', ['Type a command.']);
-    // A two-word command (`rule add`) wins over a one-word command with an argument.
-    const pair = second === undefined ? undefined : get(`${first} ${second}`);
-    const definition = pair ?? get(first);
-    if (definition === undefined) throw unknown(first, second);
-    const rest = words.slice(pair === undefined ? 1 : 2);
-    const parsed = parseArguments(definition, rest);
+  const resolve = (read: LineRead): Invocation => {
+    if (read.kind === 'unreadable') throw new CommandParseError('parse', [read.message]);
+    if (read.kind === 'unknown') throw unknown(read.words[0] ?? '', read.words[1]);
+    const { definition } = read;
+    const parsed = parseArguments(definition, read.words, { literal: read.kind === 'order' });
     if (!parsed.ok) throw new CommandParseError('parse', [parsed.message], definition.usage);
     const checked = definition.args.safeParse(parsed.values);
     if (!checked.success) {
@@ -105,22 +114,25 @@ export function createRegistry(): CommandRegistry {
     return { definition, args: checked.data };
   };
 
-  const execute = async (line: string, ctx: CommandContext): Promise<CommandOutcome> => {
+  const execute = async (read: LineRead, ctx: CommandContext): Promise<CommandOutcome> => {
     let invocation: Invocation;
     try {
-      invocation = resolve(line);
+      invocation = resolve(read);
     } catch (thrown) {
       if (!(thrown instanceof CommandParseError)) throw thrown;
       const lines = thrown.messages.map((m) => failure(m, thrown.code));
       if (thrown.usage !== undefined) lines.push(muted(`Usage: ${thrown.usage}`));
       return { lines, exit: 2 };
     }
+    const { definition, args } = invocation;
     try {
-      const output = normalise(await invocation.definition.run(ctx, invocation.args));
+      const refused = definition.loginRequired === true ? loginRefusal(ctx) : null;
+      const output = normalise(refused ?? (await definition.run(ctx, args)));
       if (ctx.signal.aborted) return { lines: [muted(CANCELLED_TEXT)], exit: 1 };
       return { ...output, exit: exitStatus(output.lines) };
     } catch (thrown) {
       if (ctx.signal.aborted) return { lines: [muted(CANCELLED_TEXT)], exit: 1 };
+      if (thrown instanceof CommandRefusal) return { lines: [failure(thrown.message)], exit: 1 };
       const fallback = thrown instanceof Error && thrown.message !== '' ? thrown.message : 'Command failed.';
       return { lines: [failure(errorMessage(thrown, fallback))], exit: 1 };
     }
@@ -130,7 +142,7 @@ export function createRegistry(): CommandRegistry {
     register,
     resolve,
     execute,
-    runLine: async (line, ctx) => (await execute(line, ctx)).lines,
+    runLine: async (line, ctx) => (await execute(readLine(line, { get }), ctx)).lines,
     get,
     list: () => commands,
     complete: (prefix) =>

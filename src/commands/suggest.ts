@@ -41,3 +41,27 @@ export function unknownCommandText(name: string, names: readonly string[] = []):
     ? `Unknown command: '${name}'. Type "help" to list commands.`
     : `Unknown command: '${name}'. Did you mean '${guess}'?`;
 }
+
+/**
+ * The hint after "Unknown option '--x'": the long options within 3 edits that share more than 40% of
+ * their letters, the nearest only, as `\n(Did you mean --y?)` or `\n(Did you mean one of --y, --z?)`.
+ */
+export function similarOptionHint(flag: string, longFlags: readonly string[]): string {
+  if (!flag.startsWith('--')) return '';
+  const typed = flag.slice(2);
+  let similar: string[] = [];
+  let best = 3;
+  for (const candidate of new Set(longFlags.map((f) => f.slice(2)))) {
+    if (candidate.length <= 1) continue;
+    const distance = editDistance(typed, candidate);
+    const length = Math.max(typed.length, candidate.length);
+    if ((length - distance) / length <= 0.4) continue;
+    if (distance < best) {
+      best = distance;
+      similar = [candidate];
+    } else if (distance === best) similar.push(candidate);
+  }
+  const names = similar.sort((a, b) => a.localeCompare(b)).map((c) => `--${c}`);
+  if (names.length > 1) return `\n(Did you mean one of ${names.join(', ')}?)`;
+  return names.length === 1 ? `\n(Did you mean ${names[0] ?? ''}?)` : '';
+}

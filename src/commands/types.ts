@@ -4,7 +4,7 @@ import type { Stores } from '../services/stores';
 import type { OutputLine } from '../services/terminal/output';
 import type { Shell } from './shell';
 
-/** An option a command accepts, in commander's flag syntax, e.g. `-a, --all`. */
+/** An option a command accepts: `-a, --all` or `--pos` (a switch), `--min <impact>` (takes a value). */
 export interface OptionSpec {
   flags: string;
   description: string;
@@ -45,8 +45,8 @@ export type CompletionProvider = (ctx: CompletionContext) => readonly string[];
 
 /**
  * One command, defined once and called by the terminal, the palette, pane buttons, the CLI and tests.
- * `usage` is the grammar: the name, then positional arguments as `<required>`, `[optional]` or
- * `<many...>`. The parsed positionals (by name) and options form the object `args` validates.
+ * `usage` is the grammar: the name, then positional arguments as `<required>`, `[optional]`,
+ * `<many...>` or `[many...]`. The parsed positionals (by name) and options form the object `args` validates.
  */
 export interface CommandDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
@@ -57,6 +57,8 @@ export interface CommandDefinition<S extends z.ZodType = z.ZodType> {
   usage: string;
   examples: readonly string[];
   options?: readonly OptionSpec[];
+  /** Signed out, the registry answers "You must be logged in." (and opens the login window) instead of running it. */
+  loginRequired?: true;
   args: S;
   /** Tab completion for positional arguments, by argument name (as in `usage`). */
   complete?: Readonly<Record<string, CompletionProvider>>;

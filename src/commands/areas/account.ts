@@ -3,7 +3,7 @@ import * as account from '../../services/auth/account';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { deviceIds } from '../providers';
 import { defineCommand } from '../types';
-import { CANCELLED, askSecret, authDeps, requireLogin } from './authShared';
+import { CANCELLED, askSecret, authDeps } from './authShared';
 
 const AREA = 'account';
 
@@ -17,9 +17,8 @@ export const twoFactorSetup = defineCommand({
   usage: '2fa setup',
   examples: ['2fa setup'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const outcome = await account.startTwoFactorSetup(authDeps(ctx));
     if (!outcome.ok) return [failure(outcome.message)];
     ctx.stores.ui.openAccountModal('security');
@@ -38,9 +37,8 @@ export const twoFactorVerify = defineCommand({
   usage: '2fa verify <code>',
   examples: ['2fa verify 123456'],
   args: z.object({ code: z.string() }),
+  loginRequired: true,
   async run(ctx, { code }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const outcome = await account.verifyTwoFactor(authDeps(ctx), code);
     if (!outcome.ok) return [failure(outcome.message)];
     return [
@@ -58,9 +56,8 @@ export const twoFactorDisable = defineCommand({
   usage: '2fa disable',
   examples: ['2fa disable'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const password = await askSecret(ctx, 'Password: ');
     if (password === null) return CANCELLED;
     return result(await account.disableTwoFactor(authDeps(ctx), password));
@@ -76,9 +73,8 @@ export const devices = defineCommand({
   usage: 'devices',
   examples: ['devices'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const outcome = await account.loadDevices(authDeps(ctx));
     const state = ctx.stores.auth.devices.peek();
     if (!outcome.ok || state.status !== 'ready') return [failure(outcome.ok ? '' : outcome.message)];
@@ -107,9 +103,8 @@ export const devicesRm = defineCommand({
       .describe('the id `devices` shows'),
   }),
   complete: { id: deviceIds },
+  loginRequired: true,
   async run(ctx, { id }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const deps = authDeps(ctx);
     const loaded = await account.loadDevices(deps);
     const state = ctx.stores.auth.devices.peek();
@@ -129,9 +124,8 @@ export const devicesRevokeAll = defineCommand({
   usage: 'devices revoke-all',
   examples: ['devices revoke-all'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     return result(await account.revokeAllDevices(authDeps(ctx)));
   },
 });

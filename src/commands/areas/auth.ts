@@ -3,7 +3,7 @@ import * as flows from '../../services/auth/flows';
 import { endSession } from '../../services/auth/session';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { defineCommand } from '../types';
-import { CANCELLED, askSecret, authDeps, finishLogin, requireLogin } from './authShared';
+import { CANCELLED, askSecret, authDeps, finishLogin } from './authShared';
 
 const AREA = 'account';
 
@@ -50,9 +50,8 @@ export const logout = defineCommand({
   usage: 'logout',
   examples: ['logout'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     await endSession(ctx.api.main, ctx.stores);
     ctx.stores.ui.closeAccountModal();
     return [success('Logged out.')];
@@ -66,9 +65,8 @@ export const whoami = defineCommand({
   usage: 'whoami',
   examples: ['whoami'],
   args: z.object({}),
+  loginRequired: true,
   run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const user = ctx.stores.session.user.peek();
     if (user === null) return [info('Logged in.')];
     const lines: OutputLine[] = [
@@ -88,9 +86,8 @@ export const passwd = defineCommand({
   usage: 'passwd',
   examples: ['passwd'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const current = await askSecret(ctx, 'Current password: ');
     if (current === null) return CANCELLED;
     const next = await askSecret(ctx, 'New password: ');

@@ -12,7 +12,6 @@ import { loadSubscription, startCheckout } from '../../services/billing';
 import { formatDay, isActive, rememberStatus } from '../../services/premium';
 import { failure, info, link, muted, success, type OutputLine } from '../../services/terminal/output';
 import { defineCommand, type CommandContext } from '../types';
-import { requireLogin } from './authShared';
 
 const AREA = 'premium';
 const ADMIN_AREA = 'admin';
@@ -42,9 +41,8 @@ export const plan = defineCommand({
   usage: 'plan',
   examples: ['plan'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const loaded = await loadSubscription(ctx.api.main);
     if (!loaded.ok) return [failure(loaded.message)];
     const s = loaded.value;
@@ -70,9 +68,8 @@ export const upgrade = defineCommand({
     provider: PaymentProvider.default('card').describe('card or crypto (default card)'),
   }),
   complete: { plan: () => PlanType.options, provider: () => PaymentProvider.options },
+  loginRequired: true,
   async run(ctx, { plan: planType, provider }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     if (planType === undefined) {
       ctx.stores.premium.openUpgrade();
       return { lines: planLines(), data: { plans: PLANS, trial_days: TRIAL_DAYS } };
@@ -89,10 +86,11 @@ export const upgrade = defineCommand({
   },
 });
 
-/** Spec §6: the admin commands are for role admin; the server refuses everyone else with 403 too. */
+/**
+ * Spec §6: the admin commands are for role admin (and need a login, which the registry checks first);
+ * the server refuses everyone else with 403 too.
+ */
 function requireAdmin(ctx: CommandContext): OutputLine[] | null {
-  const denied = requireLogin(ctx);
-  if (denied) return denied;
   const role = ctx.stores.session.user.peek()?.role;
   return role === undefined || role === 'admin' ? null : [failure('Only administrators can do that.')];
 }
@@ -106,6 +104,7 @@ export const admin = defineCommand({
   usage: 'admin',
   examples: ['admin'],
   args: z.object({}),
+  loginRequired: true,
   run(ctx) {
     const denied = requireAdmin(ctx);
     if (denied) return denied;
@@ -125,6 +124,7 @@ export const adminUsers = defineCommand({
   usage: 'admin users',
   examples: ['admin users'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
     const denied = requireAdmin(ctx);
     if (denied) return denied;
@@ -160,6 +160,7 @@ export const adminGrant = defineCommand({
   usage: 'admin grant <user> [days]',
   examples: ['admin grant bob', 'admin grant bob 365'],
   args: userArg.extend({ days: z.coerce.number().int().min(1).max(3650).optional().describe('1 to 3650') }),
+  loginRequired: true,
   run: (ctx, { user, days }) =>
     withUser(ctx, user, async (id, name) => {
       const done = await adminApi(ctx.api.main).setPremium(id, true, days ?? 30);
@@ -178,6 +179,7 @@ export const adminRevoke = defineCommand({
   usage: 'admin revoke <user>',
   examples: ['admin revoke bob'],
   args: userArg,
+  loginRequired: true,
   run: (ctx, { user }) =>
     withUser(ctx, user, async (id, name) => {
       const done = await adminApi(ctx.api.main).setPremium(id, false);
@@ -196,6 +198,7 @@ function disableCommand(name: 'admin disable' | 'admin enable', disabled: boolea
     usage: `${name} <user>`,
     examples: [`${name} bob`],
     args: userArg,
+    loginRequired: true,
     run: (ctx, { user }) =>
       withUser(ctx, user, async (id, who) => {
         const done = await adminApi(ctx.api.main).setDisabled(id, disabled);
@@ -215,6 +218,7 @@ export const adminSources = defineCommand({
   usage: 'admin sources',
   examples: ['admin sources'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
     const denied = requireAdmin(ctx);
     if (denied) return denied;
@@ -243,6 +247,7 @@ export const adminAudit = defineCommand({
   usage: 'admin audit [count]',
   examples: ['admin audit', 'admin audit 50'],
   args: z.object({ count: z.coerce.number().int().min(1).max(200).default(20).describe('1 to 200') }),
+  loginRequired: true,
   async run(ctx, { count }) {
     const denied = requireAdmin(ctx);
     if (denied) return denied;

@@ -13,20 +13,13 @@ import {
   type OutputLine,
   type Segment,
 } from '../../services/terminal/output';
+import { SIGNAL_TRADE_COMMAND } from '../grammar/line';
 import { formatAmount, parseOrderWords } from '../grammar/order';
 import { savedAmounts, tickerCompletion } from '../providers';
 import { defineCommand, type CommandContext } from '../types';
 import { CANCELLED, approveAtPrompt } from './authShared';
 
 const AREA = 'feed';
-
-/** The name `2 long 500` is rewritten to (src/commands/index.ts). */
-export const SIGNAL_TRADE_COMMAND = 'trade-signal';
-
-/** `2 long 500` → `trade-signal 2 long 500`; other lines are left alone. */
-export function rewriteSignalTrade(line: string): string {
-  return /^\s*\d+\s+(long|short|buy|sell)\b/i.test(line) ? `${SIGNAL_TRADE_COMMAND} ${line.trim()}` : line;
-}
 
 const Impact = z.coerce
   .number({ error: 'The minimum impact is a number from 0 to 100.' })

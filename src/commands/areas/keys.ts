@@ -5,7 +5,7 @@ import { ACCOUNT_TEXT, chooseAccount, fetchAccount } from '../../services/tradin
 import type { AccountState } from '../../contracts/trading';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { defineCommand, type CommandContext } from '../types';
-import { CANCELLED, askSecret, requireLogin } from './authShared';
+import { CANCELLED, askSecret } from './authShared';
 
 const AREA = 'keys';
 
@@ -21,9 +21,8 @@ export const keys = defineCommand({
   usage: 'keys',
   examples: ['keys'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const listed = await listKeys(ctx.api.main);
     if (!listed.ok) return [failure(listed.message)];
     if (listed.value.length === 0) return { lines: [muted(KEY_TEXTS.none)], data: [] };
@@ -44,9 +43,8 @@ export const keyAdd = defineCommand({
   usage: 'key add [environment]',
   examples: ['key add', 'key add demo'],
   args: z.object({ environment: z.enum(['live', 'demo']).optional().describe('live (default) or demo') }),
+  loginRequired: true,
   async run(ctx, { environment }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const apiKey = await ctx.stores.terminal.ask({ label: 'API Key: ', secret: false });
     if (apiKey === null) return CANCELLED;
     const secretKey = await askSecret(ctx, 'Secret Key: ');
@@ -73,9 +71,8 @@ export const keyRm = defineCommand({
   usage: 'key rm <id>',
   examples: ['key rm 3f2a…'],
   args: z.object({ id: z.string().min(1).describe('the key id that `keys` shows') }),
+  loginRequired: true,
   async run(ctx, { id }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     if (!(await confirmed(ctx, KEY_TEXTS.confirmDelete))) return CANCELLED;
     const removed = await removeKey(ctx.api.main, id);
     if (!removed.ok) return [failure(removed.message)];
@@ -106,9 +103,8 @@ export const account = defineCommand({
   usage: 'account',
   examples: ['account'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const got = await fetchAccount(ctx.api.trading, ctx.stores.account);
     if (!got.ok) return [failure(got.message)];
     return { lines: describeAccount(got.value), data: got.value };
@@ -122,9 +118,8 @@ export const accountUse = defineCommand({
   usage: 'account use <account>',
   examples: ['account use paper', 'account use 3f2a…'],
   args: z.object({ account: z.string().min(1).describe('paper, or a key id that `keys` shows') }),
+  loginRequired: true,
   async run(ctx, { account: choice }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const chosen = await chooseAccount(ctx.api.trading, ctx.stores.account, choice.trim());
     if (!chosen.ok) return [failure(chosen.message)];
     ctx.stores.positions.requestRefresh(true);

@@ -120,4 +120,11 @@ describe('rules commands', () => {
     s.server.on('GET /rules/', () => ({ status: 500, body: {} }));
     expect(await s.type('rules')).toEqual(['error: Failed to fetch auto-trade rules.']);
   });
+
+  it('names a rule id that matches none of yours', async () => {
+    const s = session();
+    expect(await s.type('rule rm 9')).toEqual(['error: No rule 9. Type rules to list yours.']);
+    expect(await s.type('rules test 9 --days 7')).toEqual(['error: No rule 9. Type rules to list yours.']);
+    expect((await s.run('rule on 9')).exit).toBe(1);
+  });
 });

@@ -10,10 +10,10 @@ import {
 import { describeRule, findRule, rulesApi, shortId } from '../../services/rules/rules';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { pnlStyle, sideStyle, table } from '../../services/terminal/table';
+import { unwrap } from '../errors';
 import { parseAmount } from '../grammar/order';
 import { SIDE_WORDS, tickers } from '../providers';
 import { defineCommand, type CommandContext, type CompletionProvider } from '../types';
-import { requireLogin } from './authShared';
 
 const AREA = 'rules';
 
@@ -92,9 +92,8 @@ export const ruleAdd = defineCommand({
     off: z.boolean().optional(),
   }),
   complete: { asset: ruleAddWords, sentiment: ruleAddWords, range: ruleAddWords, side: ruleAddWords },
+  loginRequired: true,
   async run(ctx, a) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const range = parseRange(a.range);
     if (typeof range === 'string') return [failure(range)];
     const amount = parseAmount(a.amount);
@@ -110,14 +109,13 @@ export const ruleAdd = defineCommand({
     const name =
       a.name?.join(' ').trim() || [asset?.toUpperCase() ?? 'Any', sentiment ?? 'any', a.side].join(' ');
     const exit = { take_profit_pct: a.tp, stop_loss_pct: a.sl, max_hold_minutes: hold };
-    const done = await api(ctx).create({
+    const created = await api(ctx).create({
       ruleName: name,
       conditions: { asset, sentiment, min_impact: range.min, max_impact: range.max },
       action: { type: 'trade', side: a.side, amount_usd: amount, exit },
       isActive: a.off !== true,
     });
-    if (!done.ok) return [failure(done.message)];
-    const r = done.value;
+    const r = unwrap(created);
     return {
       lines: [
         success(
@@ -136,23 +134,22 @@ export const rulesList = defineCommand({
   usage: 'rules',
   examples: ['rules'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
-    const [rules, risk] = await Promise.all([api(ctx).load(), api(ctx).risk()]);
-    if (!rules.ok) return [failure(rules.message)];
+    const [loaded, risk] = await Promise.all([api(ctx).load(), api(ctx).risk()]);
+    const rules = unwrap(loaded);
     const lines: OutputLine[] = risk.ok ? [riskLine(risk.value)] : [];
-    if (rules.value.length === 0) {
+    if (rules.length === 0) {
       lines.push(muted('No rules yet. Add one: rule add sol positive 70-100 long 500 "SOL good news"'));
       return { lines, data: [] };
     }
     lines.push(
       ...table(
         [{ header: 'ID' }, { header: 'ON' }, { header: 'NAME' }, { header: 'WHEN → DO' }],
-        rules.value.map((r) => [shortId(r.id), r.isActive ? 'on' : 'off', r.ruleName, describeRule(r)]),
+        rules.map((r) => [shortId(r.id), r.isActive ? 'on' : 'off', r.ruleName, describeRule(r)]),
       ),
     );
-    return { lines, data: rules.value };
+    return { lines, data: rules };
   },
 });
 
@@ -179,16 +176,13 @@ function toggle(name: string, isActive: boolean) {
     examples: [`${name} 3f2a9c1d`],
     args: IdArg,
     complete: { id: ruleIds },
+    loginRequired: true,
     async run(ctx, { id }) {
-      const denied = requireLogin(ctx);
-      if (denied) return denied;
-      const found = await ruleById(ctx, id);
-      if (!found.ok) return [failure(found.message)];
-      const done = await api(ctx).update(found.value.id, { isActive });
-      if (!done.ok) return [failure(done.message)];
+      const found = unwrap(await ruleById(ctx, id));
+      const done = unwrap(await api(ctx).update(found.id, { isActive }));
       return {
-        lines: [success(`Rule ${shortId(id)} ${isActive ? 'on' : 'off'}: ${done.value.ruleName}.`)],
-        data: done.value,
+        lines: [success(`Rule ${shortId(id)} ${isActive ? 'on' : 'off'}: ${done.ruleName}.`)],
+        data: done,
       };
     },
   });
@@ -202,16 +196,13 @@ export const ruleRm = defineCommand({
   examples: ['rule rm 3f2a9c1d'],
   args: IdArg,
   complete: { id: ruleIds },
+  loginRequired: true,
   async run(ctx, { id }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
-    const found = await ruleById(ctx, id);
-    if (!found.ok) return [failure(found.message)];
-    const done = await api(ctx).remove(found.value.id);
-    if (!done.ok) return [failure(done.message)];
+    const found = unwrap(await ruleById(ctx, id));
+    const removed = unwrap(await api(ctx).remove(found.id));
     return {
-      lines: [success(`Rule ${shortId(found.value.id)} deleted: ${found.value.ruleName}.`)],
-      data: { id: done.value },
+      lines: [success(`Rule ${shortId(found.id)} deleted: ${found.ruleName}.`)],
+      data: { id: removed },
     };
   },
 });
@@ -229,14 +220,12 @@ function killSwitch(name: string, on: boolean) {
       ? { options: [{ flags: '--for <time>', description: 'turn back on by itself after 30m, 2h, 1d…' }] }
       : {}),
     args: z.object({ for: z.string().optional() }),
+    loginRequired: true,
     async run(ctx, a) {
-      const denied = requireLogin(ctx);
-      if (denied) return denied;
       const minutes = a.for === undefined ? undefined : parseMinutes(a.for);
       if (minutes === null) return [failure('The time looks like 30m, 2h or 1d.')];
-      const done = await api(ctx).killSwitch(on, minutes);
-      if (!done.ok) return [failure(done.message)];
-      return { lines: [riskLine(done.value)], data: done.value };
+      const state = unwrap(await api(ctx).killSwitch(on, minutes));
+      return { lines: [riskLine(state)], data: state };
     },
   });
 }
@@ -257,12 +246,9 @@ export const riskShow = defineCommand({
   usage: 'risk',
   examples: ['risk'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
-    const done = await api(ctx).risk();
-    if (!done.ok) return [failure(done.message)];
-    const r = done.value;
+    const r = unwrap(await api(ctx).risk());
     return {
       lines: [
         riskLine(r),
@@ -295,16 +281,14 @@ export const riskSet = defineCommand({
     value: z.string(),
   }),
   complete: { setting: () => Object.keys(RISK_FIELDS) },
+  loginRequired: true,
   async run(ctx, { setting, value }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const amount = parseAmount(value);
     if (amount === null) return [failure('The value is a number above 0, e.g. 500 or 5k.')];
-    const done = await api(ctx).saveRisk({ [RISK_FIELDS[setting]]: amount });
-    if (!done.ok) return [failure(done.message)];
+    const saved = unwrap(await api(ctx).saveRisk({ [RISK_FIELDS[setting]]: amount }));
     return {
-      lines: [success(`Risk setting ${setting} is now ${value}.`), riskLine(done.value)],
-      data: done.value,
+      lines: [success(`Risk setting ${setting} is now ${value}.`), riskLine(saved)],
+      data: saved,
     };
   },
 });
@@ -323,13 +307,11 @@ export const rulesLog = defineCommand({
       .max(500)
       .default(20),
   }),
+  loginRequired: true,
   async run(ctx, { count }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
-    const done = await api(ctx).ledger(count);
-    if (!done.ok) return [failure(done.message)];
-    if (done.value.length === 0) return { lines: [muted('No rule has matched a signal yet.')], data: [] };
-    return { lines: ledgerTable(done.value), data: done.value };
+    const rows = unwrap(await api(ctx).ledger(count));
+    if (rows.length === 0) return { lines: [muted('No rule has matched a signal yet.')], data: [] };
+    return { lines: ledgerTable(rows), data: rows };
   },
 });
 
@@ -382,16 +364,13 @@ export const rulesTest = defineCommand({
     hold: z.string().default('30m'),
   }),
   complete: { id: ruleIds },
+  loginRequired: true,
   async run(ctx, a) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const hold = parseMinutes(a.hold);
     if (hold === null) return [failure('Hold looks like 30m, 2h or 1d.')];
-    const found = await ruleById(ctx, a.id);
-    if (!found.ok) return [failure(found.message)];
-    const done = await api(ctx).backtest(found.value.id, { days: a.days, hold_minutes: hold });
-    if (!done.ok) return [failure(done.message)];
-    return { lines: backtestLines(done.value), data: done.value };
+    const found = unwrap(await ruleById(ctx, a.id));
+    const result = unwrap(await api(ctx).backtest(found.id, { days: a.days, hold_minutes: hold }));
+    return { lines: backtestLines(result), data: result };
   },
 });
 

@@ -113,6 +113,9 @@ describe('order commands', () => {
 
   it('asks a guest to log in and opens the login modal', async () => {
     const s = session(null);
+    // A mistyped order is answered before the login is asked for.
+    expect(await s.type('long abc')).toEqual(['error: Invalid asset or amount.']);
+    expect(s.stores.ui.authModal.value).toBeNull();
     expect(await s.type('btc long 5k')).toEqual(['error: You must be logged in.']);
     expect(s.stores.ui.authModal.value).toBe('login');
     for (const line of ['positions', 'balance', 'close btc', 'close all', 'leverage btc 5', 'paper reset']) {

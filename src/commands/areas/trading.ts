@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sideOrder } from '../grammar/line';
 import { formatAmount, parseOrderWords, type OrderParse } from '../grammar/order';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { pnlStyle, sideStyle, table } from '../../services/terminal/table';
@@ -8,10 +9,11 @@ import { capFor } from '../../services/trading/orderPreview';
 import * as orders from '../../services/trading/orders';
 import { POSITION_COLUMNS, positionRow } from '../../services/trading/positionsView';
 import { orderWords, savedAmounts, tickerCompletion } from '../providers';
+import { unwrap } from '../errors';
+import { loginRefusal } from '../registry';
 import { defineCommand, type CommandContext, type CommandOutput } from '../types';
-import { CANCELLED, approveAtPrompt, requireLogin } from './authShared';
+import { CANCELLED, approveAtPrompt } from './authShared';
 import { KnownTicker } from './market';
-import { sideOrder } from './tradingGrammar';
 
 const AREA = 'trading';
 
@@ -24,7 +26,8 @@ const confirmed = async (ctx: CommandContext, question: string): Promise<boolean
 /** Sends a parsed order line (the same path as the trade panel) and prints the fill. */
 async function runOrder(ctx: CommandContext, parsed: OrderParse): Promise<OutputLine[] | CommandOutput> {
   if (!parsed.ok) return [failure(parsed.message, 'invalid-args')];
-  const denied = requireLogin(ctx);
+  // Not `loginRequired`: a mistyped order is answered before the login is asked for.
+  const denied = loginRefusal(ctx);
   if (denied) return denied;
   const { order } = parsed;
   const cap = ctx.shell.preferences.fatFingerCap.peek();
@@ -98,12 +101,11 @@ export const close = defineCommand({
   examples: ['close btc', 'close eth', 'close all'],
   args: z.object({ asset: KnownTicker.describe('a ticker such as btc') }),
   complete: { asset: tickerCompletion },
+  loginRequired: true,
   async run(ctx, { asset }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const closed = await orders.closePosition(ctx.api.trading, `${asset}/USDT`);
     ctx.stores.positions.requestRefresh();
-    return closed.ok ? [success(closed.value)] : [failure(closed.message)];
+    return [success(unwrap(closed))];
   },
 });
 
@@ -114,16 +116,14 @@ export const closeAll = defineCommand({
   usage: 'close all',
   examples: ['close all'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
-    const open = await orders.fetchPositions(ctx.api.trading);
-    if (!open.ok) return [failure(open.message)];
-    if (open.value.length === 0) return [info(TRADING_TEXT.nothingToClose)];
-    if (!(await confirmed(ctx, TRADING_TEXT.confirmCloseAll(open.value.length)))) return CANCELLED;
+    const open = unwrap(await orders.fetchPositions(ctx.api.trading));
+    if (open.length === 0) return [info(TRADING_TEXT.nothingToClose)];
+    if (!(await confirmed(ctx, TRADING_TEXT.confirmCloseAll(open.length)))) return CANCELLED;
     const closed = await orders.closeAllPositions(ctx.api.trading);
     ctx.stores.positions.requestRefresh();
-    return closed.ok ? [success(closed.value)] : [failure(closed.message)];
+    return [success(unwrap(closed))];
   },
 });
 
@@ -135,24 +135,22 @@ export const positions = defineCommand({
   usage: 'positions',
   examples: ['positions'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
-    const open = await orders.fetchPositions(ctx.api.trading);
-    if (!open.ok) return [failure(open.message)];
-    if (open.value.length === 0) return { lines: [muted(TRADING_TEXT.noPositions)], data: [] };
+    const open = unwrap(await orders.fetchPositions(ctx.api.trading));
+    if (open.length === 0) return { lines: [muted(TRADING_TEXT.noPositions)], data: [] };
     const columns = POSITION_COLUMNS.map((header, i) => ({
       header,
       align: i < 2 ? ('left' as const) : ('right' as const),
     }));
-    const rows = open.value.map((p) => {
+    const rows = open.map((p) => {
       const row = positionRow(p);
       return row.cells.map((cell, i) => {
         const style = i === 1 ? sideStyle(row.side) : i === 7 ? pnlStyle(p.unrealizedPnl) : undefined;
         return style === undefined ? cell : { text: cell, style };
       });
     });
-    return { lines: table(columns, rows), data: open.value };
+    return { lines: table(columns, rows), data: open };
   },
 });
 
@@ -163,15 +161,13 @@ export const balance = defineCommand({
   usage: 'balance',
   examples: ['balance'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const [answer, open] = await Promise.all([
       orders.fetchBalance(ctx.api.trading),
       orders.fetchPositions(ctx.api.trading),
     ]);
-    if (!answer.ok) return [failure(answer.message)];
-    const b = answer.value;
+    const b = unwrap(answer);
     const rows: [string, string][] = [
       ['Wallet balance', `${usdt(b.walletBalance)} USDT`],
       ['Available', `${usdt(b.availableBalance)} USDT`],
@@ -215,11 +211,9 @@ export const leverage = defineCommand({
     n: LeverageValue.describe('1 to 125'),
   }),
   complete: { asset: tickerCompletion },
+  loginRequired: true,
   async run(ctx, { asset, n }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
-    const answer = await orders.setLeverage(ctx.api.trading, `${asset}/USDT`, n);
-    return answer.ok ? [success(answer.value)] : [failure(answer.message)];
+    return [success(unwrap(await orders.setLeverage(ctx.api.trading, `${asset}/USDT`, n)))];
   },
 });
 
@@ -230,14 +224,13 @@ export const paperReset = defineCommand({
   usage: 'paper reset',
   examples: ['paper reset'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const question = 'Reset the paper account to 10,000 USDT and close every position?';
     if (!(await confirmed(ctx, question))) return CANCELLED;
     const answer = await orders.resetPaperAccount(ctx.api.trading);
     ctx.stores.positions.requestRefresh();
-    return answer.ok ? [success(answer.value)] : [failure(answer.message)];
+    return [success(unwrap(answer))];
   },
 });
 

@@ -3,7 +3,7 @@ import { WALLET_CHAIN_NAMES, shortAddress } from '../../contracts/web3';
 import * as wallet from '../../services/auth/wallet';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { defineCommand } from '../types';
-import { authDeps, finishLogin, requireLogin } from './authShared';
+import { authDeps, finishLogin } from './authShared';
 
 const AREA = 'account';
 
@@ -31,9 +31,8 @@ export const wallets = defineCommand({
   usage: 'wallets',
   examples: ['wallets'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const outcome = await wallet.loadWallets(authDeps(ctx));
     const state = ctx.stores.auth.wallets.peek();
     if (!outcome.ok || state.status !== 'ready') return [failure(outcome.ok ? '' : outcome.message)];
@@ -55,9 +54,8 @@ export const walletLink = defineCommand({
   usage: 'wallet link',
   examples: ['wallet link'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     return result(await wallet.linkWallet(authDeps(ctx), wallet.injectedSigner()));
   },
 });
@@ -74,9 +72,8 @@ export const walletRm = defineCommand({
       .min(4, { error: 'Give at least 4 characters of the id.' })
       .describe('the id `wallets` shows'),
   }),
+  loginRequired: true,
   async run(ctx, { id }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const deps = authDeps(ctx);
     const loaded = await wallet.loadWallets(deps);
     const state = ctx.stores.auth.wallets.peek();

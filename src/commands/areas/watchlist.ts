@@ -3,7 +3,6 @@ import { loadWatchlist, unwatchTicker, watchTicker } from '../../services/feed/w
 import { failure, info, muted, success } from '../../services/terminal/output';
 import { tickerCompletion } from '../providers';
 import { defineCommand, type CompletionProvider } from '../types';
-import { requireLogin } from './authShared';
 import { KnownTicker } from './market';
 
 const AREA = 'watchlist';
@@ -23,9 +22,8 @@ export const watch = defineCommand({
   examples: ['watch btc', 'watch sol'],
   args: z.object({ ticker: KnownTicker.describe('a supported ticker, e.g. btc') }),
   complete: { ticker: tickerCompletion },
+  loginRequired: true,
   async run(ctx, { ticker }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const done = await watchTicker(ctx.api.main, ctx.stores.watchlist, ticker);
     if (!done.ok) return [failure(done.message)];
     return { lines: [success(`Watching ${ticker.toUpperCase()}.`)], data: done.tickers };
@@ -40,9 +38,8 @@ export const unwatch = defineCommand({
   examples: ['unwatch btc'],
   args: z.object({ ticker: z.string().min(1).describe('a ticker on your watchlist') }),
   complete: { ticker: watchedCompletion },
+  loginRequired: true,
   async run(ctx, { ticker }) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const done = await unwatchTicker(ctx.api.main, ctx.stores.watchlist, ticker);
     if (!done.ok) return [failure(done.message)];
     return { lines: [success(`Stopped watching ${ticker.toUpperCase()}.`)], data: done.tickers };
@@ -57,9 +54,8 @@ export const watchlist = defineCommand({
   usage: 'watchlist',
   examples: ['watchlist'],
   args: z.object({}),
+  loginRequired: true,
   async run(ctx) {
-    const denied = requireLogin(ctx);
-    if (denied) return denied;
     const loaded = await loadWatchlist(ctx.api.main, ctx.stores.watchlist);
     if (!loaded.ok) return [failure(loaded.message)];
     if (loaded.tickers.length === 0) {
