@@ -4,6 +4,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 
+/**
+ * TradingView's chart widget (`chart tv`): tv.js comes from s3.tradingview.com and draws an iframe of
+ * s.tradingview.com (www.tradingview.com when it opens its own pages in a frame). Nothing else of theirs.
+ */
+export const TRADINGVIEW_SCRIPT_ORIGIN = 'https://s3.tradingview.com';
+export const TRADINGVIEW_FRAME_ORIGINS = ['https://s.tradingview.com', 'https://www.tradingview.com'];
+
 /** The browser routes that must load the app on a direct visit or a reload. */
 export const SPA_ROUTES = ['/', '/reset-password', '/payment/success', '/payment/cancel', '/payment/pending'];
 
@@ -18,7 +25,8 @@ export default async function spaPlugin(app: FastifyInstance, opts: { distDir: s
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", TRADINGVIEW_SCRIPT_ORIGIN],
+        frameSrc: ["'self'", ...TRADINGVIEW_FRAME_ORIGINS],
         // React and the chart set inline style attributes.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],

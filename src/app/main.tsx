@@ -8,6 +8,7 @@ import { browserHistory } from './historyPort';
 import { createAppServices } from './services';
 import { browserSignalStream } from './signalStreamPort';
 import { browserStorage } from './storagePort';
+import { browserTradingView } from './tradingViewPort';
 import './styles/base.css';
 import './styles/dashboard.css';
 import './styles/pages.css';
@@ -25,6 +26,7 @@ const services = createAppServices({
   signalStream: browserSignalStream(),
   sound: webAudioSound(),
   notifications: browserNotifications(),
+  tradingView: browserTradingView(),
 });
 services.start();
 // `open 2` and the cards' headers open a source in a new tab, never with access back to this page.

@@ -12,6 +12,7 @@ import type { SignalStreamPort } from '../services/feed/signalChannel';
 import { startHealthPolling } from '../services/health';
 import { createLayoutStore, type LayoutStore } from '../services/layout';
 import { createChartModel, type ChartModel } from '../services/market/chartModel';
+import type { TradingViewPort } from '../services/market/tradingView';
 import {
   createPriceChannel,
   priceSocketUrl,
@@ -67,6 +68,8 @@ export interface AppConfig {
   sound?: SoundPort;
   /** Browser notifications (the Notification API in the app); none by default. */
   notifications?: NotificationPort;
+  /** TradingView's tv.js through a script tag in the app; none by default (the offline chart only). */
+  tradingView?: TradingViewPort;
 }
 
 /** No stream: the feed shows what is saved or seeded (tests that do not drive the stream). */
@@ -118,6 +121,7 @@ export function createAppServices(config: AppConfig): AppServices {
     storage,
     clock: config.clock,
     ...(config.notifications === undefined ? {} : { notifications: config.notifications }),
+    ...(config.tradingView === undefined ? {} : { tradingView: config.tradingView }),
   });
   const router = createRouter(config.history);
   const api = createApi({
@@ -238,6 +242,7 @@ export function createAppServices(config: AppConfig): AppServices {
       const stopHealth = startHealthPolling(api.main, stores.connection, config.clock);
       const stopPrices = prices.start();
       const stopChart = chart.start();
+      const stopChartSource = stores.chartSource.start();
       const stopPositions = positionsChannel.start();
       const stopPreview = orderPreview.start();
       const stopAccount = startAccountWatch({
@@ -270,6 +275,7 @@ export function createAppServices(config: AppConfig): AppServices {
         stopPreview();
         stopHistory();
         stopHealth();
+        stopChartSource();
         stopChart();
         stopPrices();
       };

@@ -18,6 +18,7 @@ import type { Candle } from '../contracts/market';
 import type { ChartModel } from '../services/market/chartModel';
 import { DOWN, UP, toBar, toVolume, type ChartMarker } from '../services/market/candles';
 import { formatPrice, pricePrecision } from '../services/market/format';
+import { TradingViewChart } from './TradingViewChart';
 import './market.css';
 
 /** The intervals offered as buttons; `chart <interval>` accepts every supported one. */
@@ -110,7 +111,7 @@ function useCandleChart(model: ChartModel, onHover: (hover: Hover | null) => voi
   return container;
 }
 
-/** Spec §2 chart panel: candlesticks with volume for the chosen symbol, UTC, dark, news markers. */
+/** Spec §2 chart panel: our candles with volume and news markers (UTC, dark), or TradingView's widget. */
 export function ChartPane() {
   useSignals();
   const { chart, stores, terminal } = useServices();
@@ -120,6 +121,9 @@ export function ChartPane() {
   const state = chart.state.value;
   const last = chart.lastPrice.value;
   const markers = chart.markers.value;
+  const shown = stores.chartSource.shown.value;
+  const local = shown.view !== 'tv';
+  const tvAsked = shown.view !== 'local';
   return (
     <section className="pane chart-pane" aria-labelledby="chart-title">
       <div className="pane-header">
@@ -128,7 +132,7 @@ export function ChartPane() {
           {stores.ui.symbol.value}
         </span>
         <span className="chart-last" data-testid="chart-last">
-          {last === null ? '' : formatPrice(last)}
+          {last === null || !local ? '' : formatPrice(last)}
         </span>
         <span className="chart-spacer" />
         <div className="chart-intervals" role="group" aria-label="Interval">
@@ -144,29 +148,52 @@ export function ChartPane() {
             </button>
           ))}
         </div>
-        <span className="chart-tz">UTC</span>
+        <button
+          type="button"
+          className={tvAsked ? 'chart-interval chart-source active' : 'chart-interval chart-source'}
+          aria-pressed={tvAsked}
+          aria-label="TV (TradingView)"
+          title={tvAsked ? 'Back to the offline chart (chart local)' : "TradingView's chart (chart tv)"}
+          onClick={() => void terminal.execute(tvAsked ? 'chart local' : 'chart tv', 'ui')}
+        >
+          TV
+        </button>
       </div>
       <div
         className="pane-body chart-body"
         data-testid="chart-body"
         data-state={state}
         data-interval={interval}
+        data-view={shown.view}
       >
-        <div className="chart-canvas" ref={container} />
-        {state === 'loading' && <div className="chart-overlay">Loading {stores.ui.symbol.value}…</div>}
-        {state === 'error' && (
+        <div className="chart-canvas" ref={container} hidden={!local} />
+        {/* In the corner under the price scale, as TradingView puts it; its widget shows its own. */}
+        {local && <span className="chart-tz">UTC</span>}
+        {shown.view === 'tv' && <TradingViewChart model={stores.chartSource} />}
+        {local && state === 'loading' && (
+          <div className="chart-overlay">Loading {stores.ui.symbol.value}…</div>
+        )}
+        {local && state === 'error' && (
           <div className="chart-overlay chart-error" role="alert">
             {chart.error.value}
           </div>
         )}
-        <ul className="sr-only" aria-label="News on the chart" data-testid="chart-markers">
-          {markers.map((m) => (
-            <li key={m.id}>
-              {m.sentiment}: {m.headline}
-            </li>
-          ))}
-        </ul>
-        {hover !== null && (
+        {shown.view === 'loading' && <div className="chart-note">Loading TradingView…</div>}
+        {shown.view === 'local' && shown.note !== null && (
+          <div className="chart-note" role="status" data-testid="chart-note">
+            {shown.note}
+          </div>
+        )}
+        {local && (
+          <ul className="sr-only" aria-label="News on the chart" data-testid="chart-markers">
+            {markers.map((m) => (
+              <li key={m.id}>
+                {m.sentiment}: {m.headline}
+              </li>
+            ))}
+          </ul>
+        )}
+        {local && hover !== null && (
           <div
             className={`chart-tooltip ${hover.marker.sentiment}`}
             data-testid="marker-tooltip"

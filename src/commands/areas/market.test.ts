@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { createFakeClock } from '../../services/testing/fakeClock';
+import { createFakeTradingView } from '../../services/testing/fakeTradingView';
 import { scriptedSession } from '../testing/scripted';
 
 describe('market commands', () => {
@@ -79,5 +81,44 @@ describe('market commands', () => {
       'muted: Usage: chart <interval>',
     ]);
     expect(stores.market.interval.value).toBe('1h');
+  });
+
+  it('chart tv shows TradingView when it loads, chart local goes back, and chart 15m still sets the interval', async () => {
+    const tv = createFakeTradingView();
+    const { type, run, stores } = scriptedSession({ tradingView: tv.port });
+    expect(await type('chart tv')).toEqual([
+      "success: Showing TradingView's chart of BINANCE:BTCUSDT.P (15m, UTC).",
+    ]);
+    expect(stores.chartSource.shown.value).toEqual({ view: 'tv' });
+    expect(await type('chart 1h')).toEqual(['success: Chart interval set to 1h.']);
+    expect(stores.chartSource.tvChart.value).toEqual({ symbol: 'BINANCE:BTCUSDT.P', interval: '60' });
+    expect(await type('chart local')).toEqual(['success: Showing the offline chart.']);
+    expect(stores.ui.chartSource.value).toBe('local');
+    expect((await run('chart local')).data).toEqual({ view: 'local', note: null });
+  });
+
+  it('chart tv says the offline chart stays, and why, when TradingView cannot be shown', async () => {
+    const offline = scriptedSession({ tradingView: createFakeTradingView({ online: false }).port });
+    const outcome = await offline.run('chart tv');
+    expect(outcome.lines.map((l) => l.text)).toEqual([
+      'TradingView needs the internet; showing the offline chart.',
+    ]);
+    expect(outcome.exit).toBe(1);
+
+    const clock = createFakeClock();
+    const slow = scriptedSession({ tradingView: createFakeTradingView({ answer: 'hang' }).port, clock });
+    const answer = slow.type('chart tv');
+    await vi.waitFor(() => expect(slow.stores.chartSource.shown.value).toEqual({ view: 'loading' }));
+    clock.advance(5_000);
+    expect(await answer).toEqual(['error: TradingView did not load within 5 s; showing the offline chart.']);
+
+    const cli = scriptedSession();
+    expect(await cli.type('chart tv')).toEqual(['error: There is no chart here.']);
+  });
+
+  it('completes chart with its sub-commands and the intervals', () => {
+    const { complete } = scriptedSession();
+    expect(complete('chart ')).toEqual(expect.arrayContaining(['tv', 'local', '15m', '1d']));
+    expect(complete('chart t')).toEqual(['tv']);
   });
 });

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { INTERVALS, PriceQuote } from '../../contracts/market';
 import { findTicker } from '../../contracts/symbols';
+import type { ChartShown } from '../../services/market/chartSource';
 import { formatPrice } from '../../services/market/format';
-import { info, muted, success } from '../../services/terminal/output';
+import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { intervalCompletion, tickerCompletion } from '../providers';
-import { defineCommand } from '../types';
+import { defineCommand, type CommandContext } from '../types';
 
 /** A ticker as typed: letters and digits, 1 to 12 characters; stored upper-case. */
 export const Ticker = z
@@ -72,4 +73,40 @@ export const chart = defineCommand({
   },
 });
 
-export default [symbol, price, chart];
+/** What the pane shows after `chart tv` / `chart local`, said the way it happened. */
+function shownLine({ stores }: CommandContext, shown: ChartShown): OutputLine {
+  if (shown.view === 'tv') {
+    const { symbol: tvSymbol } = stores.chartSource.tvChart.peek();
+    return success(`Showing TradingView's chart of ${tvSymbol} (${stores.market.interval.peek()}, UTC).`);
+  }
+  if (shown.view === 'loading') return info('TradingView is still loading.');
+  return shown.note === null ? success('Showing the offline chart.') : failure(shown.note);
+}
+
+export const chartTv = defineCommand({
+  name: 'chart tv',
+  area: 'market',
+  summary: "Show TradingView's chart (needs the internet; the offline chart stays when it cannot load).",
+  usage: 'chart tv',
+  examples: ['chart tv'],
+  args: z.object({}),
+  async run(ctx) {
+    const shown = await ctx.stores.chartSource.choose('tv');
+    return { lines: [shownLine(ctx, shown)], data: shown };
+  },
+});
+
+export const chartLocal = defineCommand({
+  name: 'chart local',
+  area: 'market',
+  summary: 'Show the offline chart (candles from this server, with news markers).',
+  usage: 'chart local',
+  examples: ['chart local'],
+  args: z.object({}),
+  async run(ctx) {
+    const shown = await ctx.stores.chartSource.choose('local');
+    return { lines: [shownLine(ctx, shown)], data: shown };
+  },
+});
+
+export default [symbol, price, chart, chartTv, chartLocal];

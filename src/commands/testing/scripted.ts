@@ -1,5 +1,7 @@
 import { signal } from '@preact/signals-core';
 import { createApi } from '../../services/api';
+import type { Clock } from '../../services/clock';
+import type { TradingViewPort } from '../../services/market/tradingView';
 import { memoryStorage } from '../../services/storage';
 import { createStores } from '../../services/stores';
 import { createFakeServer } from '../../services/testing/fakeServer';
@@ -11,6 +13,10 @@ export interface TestConsoleOptions {
   token?: string | null;
   /** Storage shared with another console (to test what persists); a fresh one by default. */
   storage?: ReturnType<typeof memoryStorage>;
+  /** The way to TradingView's widget `chart tv` uses; none (as in the CLI) by default. */
+  tradingView?: TradingViewPort;
+  /** The clock the stores wait on; the system's by default. */
+  clock?: Clock;
 }
 
 /**
@@ -21,7 +27,7 @@ export interface TestConsoleOptions {
 export function createTestConsole(options: TestConsoleOptions = {}) {
   const server = createFakeServer();
   const storage = options.storage ?? memoryStorage();
-  const stores = createStores({ storage });
+  const stores = createStores({ storage, tradingView: options.tradingView, clock: options.clock });
   const api = createApi({
     mainBase: '/api',
     tradingBase: '/api',

@@ -5,6 +5,8 @@ import { createFeedStore, type FeedStore } from '../feed/feedStore';
 import { createFeedView, type FeedView } from '../feed/feedView';
 import { createQuickAmountsStore, type QuickAmountsStore } from '../feed/quickAmounts';
 import { createWatchlistStore, type WatchlistStore } from '../feed/watchlist';
+import { createChartSourceModel, type ChartSourceModel } from '../market/chartSource';
+import type { TradingViewPort } from '../market/tradingView';
 import { memoryStorage, type StoragePort } from '../storage';
 import { createPremiumStore, type PremiumStore } from '../premium';
 import { createRulesStore, type RulesStore } from '../rules/rules';
@@ -24,6 +26,8 @@ export interface Stores {
   terminal: TerminalStore;
   auth: AuthStore;
   market: MarketStore;
+  /** Which chart the pane shows: the offline candles or TradingView's widget, and why. */
+  chartSource: ChartSourceModel;
   positions: PositionsStore;
   /** Where orders go (paper, or one of the user's keys: LIVE or DEMO). */
   account: AccountStore;
@@ -43,24 +47,35 @@ export interface Stores {
 }
 
 export interface StoresDeps {
-  /** Where the feed, the alert settings and the amounts are kept; memory by default. */
+  /** Where the feed, the alert settings, the amounts and the chart choice are kept; memory by default. */
   storage?: StoragePort;
   clock?: Clock;
   notifications?: NotificationPort;
+  /** The browser's way to TradingView's widget; none by default (the CLI, tests that do not show it). */
+  tradingView?: TradingViewPort | null;
 }
 
 export function createStores(deps: StoresDeps = {}): Stores {
   const storage = deps.storage ?? memoryStorage();
   const session = createSessionStore();
-  const feed = createFeedStore({ storage, clock: deps.clock ?? systemClock });
+  const clock = deps.clock ?? systemClock;
+  const feed = createFeedStore({ storage, clock });
   const watchlist = createWatchlistStore();
+  const ui = createUiStore(storage);
+  const market = createMarketStore();
   return {
     session,
-    ui: createUiStore(),
+    ui,
     connection: createConnectionStore(),
     terminal: createTerminalStore(),
     auth: createAuthStore(),
-    market: createMarketStore(),
+    market,
+    chartSource: createChartSourceModel({
+      ui,
+      market,
+      clock,
+      port: deps.tradingView ?? null,
+    }),
     positions: createPositionsStore(),
     account: createAccountStore(),
     feed,

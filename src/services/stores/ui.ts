@@ -1,10 +1,17 @@
 import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
+import { STORAGE_PREFIX, memoryStorage, readJson, writeJson, type StoragePort } from '../storage';
 
 export type BottomTab = 'positions' | 'trade';
 /** Spec §4 auth modal modes: LOGIN, SIGNUP, FORGOT_PASSWORD, TFA_VERIFY. */
 export type AuthModalMode = 'login' | 'signup' | 'forgot-password' | 'tfa-verify';
 /** Account modal tabs (spec §2). */
 export type AccountTab = 'wallets' | 'devices' | 'security';
+/** Which chart the pane draws: our own candles (works offline) or TradingView's widget. */
+export type ChartSource = 'local' | 'tv';
+
+/** Where the chart choice is kept between visits. */
+export const CHART_SOURCE_KEY = `${STORAGE_PREFIX}chartSource`;
+const isChartSource = (v: unknown): v is ChartSource => v === 'local' || v === 'tv';
 
 export const DEFAULT_SYMBOL = 'BTC/USDT';
 export const QUOTE_ASSET = 'USDT';
@@ -19,6 +26,8 @@ export interface UiStore {
   readonly accountModal: ReadonlySignal<AccountTab | null>;
   /** Bumped each time something asks for the command line to take focus. */
   readonly terminalFocusRequests: ReadonlySignal<number>;
+  /** The chart the person chose (remembered); what is actually shown is the chart source model's. */
+  readonly chartSource: ReadonlySignal<ChartSource>;
   /** Sets the chosen pair from an already validated, upper-case ticker. */
   chooseTicker(ticker: string): string;
   showBottomTab(tab: BottomTab): void;
@@ -27,14 +36,18 @@ export interface UiStore {
   openAccountModal(tab: AccountTab): void;
   closeAccountModal(): void;
   requestTerminalFocus(): void;
+  chooseChartSource(source: ChartSource): void;
 }
 
-export function createUiStore(): UiStore {
+export function createUiStore(storage: StoragePort = memoryStorage()): UiStore {
   const symbol = signal(DEFAULT_SYMBOL, { name: 'ui.symbol' });
   const bottomTab = signal<BottomTab>('positions', { name: 'ui.bottomTab' });
   const authModal = signal<AuthModalMode | null>(null, { name: 'ui.authModal' });
   const accountModal = signal<AccountTab | null>(null, { name: 'ui.accountModal' });
   const terminalFocusRequests = signal(0, { name: 'ui.terminalFocusRequests' });
+  const chartSource = signal(readJson(storage, CHART_SOURCE_KEY, isChartSource, 'local'), {
+    name: 'ui.chartSource',
+  });
   return {
     symbol,
     ticker: computed(() => symbol.value.split('/')[0] ?? '', { name: 'ui.ticker' }),
@@ -42,6 +55,7 @@ export function createUiStore(): UiStore {
     authModal,
     accountModal,
     terminalFocusRequests,
+    chartSource,
     chooseTicker(ticker) {
       symbol.value = `${ticker}/${QUOTE_ASSET}`;
       return symbol.peek();
@@ -63,6 +77,10 @@ export function createUiStore(): UiStore {
     },
     requestTerminalFocus() {
       terminalFocusRequests.value += 1;
+    },
+    chooseChartSource(source) {
+      chartSource.value = source;
+      writeJson(storage, CHART_SOURCE_KEY, source);
     },
   };
 }

@@ -5,8 +5,11 @@ import { createSessionStore } from '../stores/session';
 import { createFakeServer } from '../testing/fakeServer';
 import { createPositionsChannel, positionsSocketUrl } from './positionsChannel';
 import { createPositionsStore } from './positionsStore';
+import { countingKeys } from './testing/api';
 import { createFakeWebSocket } from './testing/fakeWebSocket';
 import { BTC_LONG, ETH_SHORT } from './testing/fixtures';
+import { recordedReply } from './testing/serverAnswers';
+import { createTradePanelModel } from './tradePanel';
 
 /** Lets fetches and promise chains finish (real macrotasks; only timers and Date are faked). */
 const settle = async (): Promise<void> => {
@@ -60,7 +63,7 @@ describe('positions channel', () => {
       session.setToken(token);
       await advance(0);
     };
-    return { server, session, positions, ws, notices, channel, logIn };
+    return { server, session, positions, ws, notices, channel, logIn, trading: api.trading };
   }
 
   it('derives the socket address from the API base', () => {
@@ -239,6 +242,33 @@ describe('positions channel', () => {
     positions.requestRefresh();
     await settle();
     expect(server.count('GET /positions')).toBe(2);
+  });
+
+  it('an order refreshes the pane once: by the socket snapshot while live, by one GET while polling', async () => {
+    const { server, session, ws, positions, logIn, trading } = setup();
+    const panel = createTradePanelModel({ session, trading, positions, newKey: countingKeys() });
+    server.on('POST /orders', () => recordedReply('btc long 150'));
+    await logIn();
+    ws.last().open();
+    let updates = 0;
+    const stopCounting = positions.positions.subscribe(() => (updates += 1));
+    const counted = () => ({ gets: server.count('GET /positions'), updates: updates - 1 });
+    expect(counted()).toEqual({ gets: 1, updates: 0 });
+
+    // Live: the server pushes the new positions after the fill; no GET on top of it.
+    await panel.submit('buy', 150, 'BTC/USDT');
+    await advance(1);
+    ws.last().receive({ type: 'snapshot', positions: [BTC_LONG], time: 2 });
+    await settle();
+    expect(counted()).toEqual({ gets: 1, updates: 1 });
+
+    // The socket drops: polling mode, where the order's own GET is the one refresh.
+    ws.last().drop();
+    await panel.submit('buy', 150, 'BTC/USDT');
+    await settle();
+    expect(positions.live.value).toBe(false);
+    expect(counted()).toEqual({ gets: 2, updates: 2 });
+    stopCounting();
   });
 
   it('the Refresh button always loads, live or not', async () => {

@@ -1,0 +1,55 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import spaPlugin from './spa';
+
+/** The page's Content-Security-Policy as directive → sources. */
+function directives(header: unknown): Map<string, string[]> {
+  return new Map(
+    String(header)
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((words) => words[0] !== undefined && words[0] !== '')
+      .map(([name = '', ...sources]) => [name, sources]),
+  );
+}
+
+describe('the pages’ Content-Security-Policy', () => {
+  let app: FastifyInstance;
+  let distDir: string;
+  beforeAll(async () => {
+    distDir = await mkdtemp(path.join(tmpdir(), 'sc-spa-'));
+    await writeFile(path.join(distDir, 'index.html'), '<!doctype html><div id="root"></div>');
+    app = Fastify();
+    await app.register(spaPlugin, { distDir, https: false });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    await rm(distDir, { recursive: true, force: true });
+  });
+
+  it("lets TradingView's tv.js run and its iframe load, and nothing else of theirs", async () => {
+    const res = await app.inject({ url: '/', headers: { accept: 'text/html' } });
+    expect(res.statusCode).toBe(200);
+    const csp = directives(res.headers['content-security-policy']);
+    expect(csp.get('script-src')).toEqual(["'self'", 'https://s3.tradingview.com']);
+    expect(csp.get('frame-src')).toEqual([
+      "'self'",
+      'https://s.tradingview.com',
+      'https://www.tradingview.com',
+    ]);
+    expect(csp.get('default-src')).toEqual(["'self'"]);
+    expect(csp.get('connect-src')).toEqual(["'self'"]);
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(String(res.headers['content-security-policy'])).not.toMatch(/\*|unsafe-eval/);
+  });
+
+  it('sends the same policy on every page route', async () => {
+    const home = await app.inject({ url: '/', headers: { accept: 'text/html' } });
+    const reset = await app.inject({ url: '/reset-password?token=x', headers: { accept: 'text/html' } });
+    expect(reset.headers['content-security-policy']).toBe(home.headers['content-security-policy']);
+  });
+});
