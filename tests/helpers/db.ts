@@ -12,9 +12,18 @@ export interface DbTarget {
 
 /**
  * The databases every DB test runs against: PGlite in memory always, and real PostgreSQL as well when
- * TEST_DATABASE_URL is set (a fresh schema per suite, dropped afterwards).
+ * TEST_DATABASE_URL is set (a fresh schema per suite, dropped afterwards). TEST_DB_TARGETS=postgres
+ * keeps only PostgreSQL (CI's second run, after `npm test` has covered PGlite).
  */
 export function dbTargets(): DbTarget[] {
+  const only = process.env.TEST_DB_TARGETS?.split(',').map((s) => s.trim());
+  const all = allTargets();
+  const chosen = only === undefined ? all : all.filter((t) => only.includes(t.name));
+  if (chosen.length === 0) throw new Error(`TEST_DB_TARGETS=${only?.join(',')} names no available database`);
+  return chosen;
+}
+
+function allTargets(): DbTarget[] {
   const targets: DbTarget[] = [
     { name: 'pglite', open: () => openDatabase({ kind: 'pglite-memory' }), cleanup: async () => {} },
   ];
