@@ -6,7 +6,7 @@ import path from 'node:path';
 import { SYMBOLS } from '../src/contracts/symbols';
 import { loadConfig } from '../server/config';
 import { createAnalyzer } from '../server/modules/analysis/analysis.service';
-import { REPLAY_ITEMS } from '../server/modules/news/sources/replay-data';
+import { REPLAY_ITEMS, replayContent } from '../server/modules/news/sources/replay-data';
 import { freePort, startServerProcess, waitForHealth } from '../tests/helpers/process';
 import { report } from './lib/report';
 
@@ -142,7 +142,7 @@ async function drive(seconds: number, post: (i: number) => Promise<Response>): P
 
 // 1. The analyzer on one core.
 const analyzer = createAnalyzer(loadConfig({ ANALYZER: 'local', NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
-const inputs = REPLAY_ITEMS.map(([, content]) => ({ content, source_name: 'Blockwire News' }));
+const inputs = REPLAY_ITEMS.map((e) => ({ content: replayContent(e), source_name: 'Blockwire News' }));
 for (const input of inputs) await analyzer.analyze(input);
 let analysed = 0;
 const t0 = performance.now();

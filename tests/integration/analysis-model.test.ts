@@ -114,7 +114,7 @@ describe('held-out split', () => {
 });
 
 describe('out-of-author replay set', () => {
-  // data/replay.jsonl: the bundled replay feed (another author), labelled under docs/labelling.md and
+  // news/sources/replay.jsonl: the bundled replay feed (another author), labelled under docs/labelling.md and
   // never trained on. Floor: accuracy and macro-F1 ≥ 0.78 (0.813 / 0.811 when this floor was set).
   it('clears the floor and gets the trading-status, treasury, wind-down and advice items right', () => {
     const items = loadSplit('replay');

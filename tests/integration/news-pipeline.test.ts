@@ -90,7 +90,7 @@ describe.each(dbTargets())('news pipeline through the webhook ($name)', (target)
     expect(IngestResponse.parse(wrapped.json()).accepted).toBe(1);
   });
 
-  it('normalises: unescapes entities, strips markup and tracking parameters, collapses whitespace', async () => {
+  it('normalises: unescapes entities, strips markup and tracking parameters, collapses whitespace but keeps paragraphs', async () => {
     const res = await ingest(
       t.app,
       item(
@@ -105,7 +105,8 @@ describe.each(dbTargets())('news pipeline through the webhook ($name)', (target)
     await settle();
     const [signal] = SignalList.parse((await t.app.inject('/api/signals?limit=1')).json());
     expect(signal?.id).toBe(id);
-    expect(signal?.content).toBe('Coinbase lists SEI & TIA perps — trading opens today');
+    // Runs of spaces collapse; a blank line between paragraphs stays one.
+    expect(signal?.content).toBe('Coinbase lists SEI & TIA\n\nperps — trading opens today');
     expect(signal?.metadata.url).toBe('https://example.com/news/1?id=7');
     expect(signal?.metadata.media_urls).toEqual(['https://example.com/a.png']);
   });

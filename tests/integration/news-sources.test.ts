@@ -8,7 +8,9 @@ import { ASSETS_DIR } from '../../server/modules/news/media.routes';
 import type { Clock, Disposer, NewsSource, RawItem } from '../../server/modules/news/news.types';
 import { BinanceAnnouncementsSource } from '../../server/modules/news/sources/binance.source';
 import { backoffMs } from '../../server/modules/news/sources/poller';
-import { REPLAY_AUTHORS, REPLAY_ITEMS } from '../../server/modules/news/sources/replay-data';
+import { REPLAY_AUTHORS, REPLAY_ITEMS, replayContent } from '../../server/modules/news/sources/replay-data';
+import { createLocalAnalyzer } from '../../server/modules/analysis/local-analyzer';
+import { normalizeItem } from '../../server/modules/news/normalize';
 import { gapMs, ReplaySource } from '../../server/modules/news/sources/replay.source';
 import { RssSource } from '../../server/modules/news/sources/rss.source';
 import { TelegramSource } from '../../server/modules/news/sources/telegram.source';
@@ -55,12 +57,43 @@ async function until(pred: () => boolean, ms = 5000): Promise<void> {
 describe('replay source', () => {
   it('bundles at least 300 items, with quotes and media, whose icons and media are files in the repo', () => {
     expect(REPLAY_ITEMS.length).toBeGreaterThanOrEqual(300);
-    expect(REPLAY_ITEMS.filter((e) => e[2]?.quote !== undefined).length).toBeGreaterThanOrEqual(3);
-    expect(REPLAY_ITEMS.filter((e) => e[2]?.media !== undefined).length).toBeGreaterThanOrEqual(5);
+    expect(REPLAY_ITEMS.filter((e) => e.quote !== undefined).length).toBeGreaterThanOrEqual(3);
+    expect(REPLAY_ITEMS.filter((e) => e.media !== undefined).length).toBeGreaterThanOrEqual(5);
     for (const a of Object.values(REPLAY_AUTHORS))
       expect(existsSync(path.join(ASSETS_DIR, 'icons', a.icon))).toBe(true);
     for (const e of REPLAY_ITEMS)
-      for (const m of e[2]?.media ?? []) expect(existsSync(path.join(ASSETS_DIR, 'media', m)), m).toBe(true);
+      for (const m of e.media ?? []) expect(existsSync(path.join(ASSETS_DIR, 'media', m)), m).toBe(true);
+  });
+
+  it('has long posts, and spreads the items its labels call high-impact through the loop', () => {
+    expect(REPLAY_ITEMS.filter((e) => e.body !== undefined).length).toBeGreaterThanOrEqual(8);
+    // Wherever the clock starts the loop, an item the analyzer scores 80+ (the default alert threshold)
+    // comes within the next 32 items (~4 minutes).
+    const analyzer = createLocalAnalyzer();
+    const high = REPLAY_ITEMS.flatMap((e, i) => {
+      const author = REPLAY_AUTHORS[e.author];
+      const input = {
+        content: replayContent(e),
+        source_name: author.source_name,
+        ...(e.quote === undefined ? {} : { quote: { content: e.quote.text } }),
+      };
+      return analyzer.analyze(input).impact_score >= 80 ? [i] : [];
+    });
+    expect(high.length).toBeGreaterThanOrEqual(15);
+    const gaps = high.map((at, k) => (high[k + 1] ?? (high[0] ?? 0) + REPLAY_ITEMS.length) - at);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(32);
+  });
+
+  it('links every item to its own article page on this server, and keeps a long post’s paragraphs', () => {
+    const clock = createFakeClock(0);
+    const long = REPLAY_ITEMS.find((e) => e.body !== undefined);
+    if (long === undefined) throw new Error('no long post');
+    const { items: out } = run(new ReplaySource({ intervalMs: 1000, items: [long] }), clock);
+    clock.advance(0);
+    const item = out[0];
+    expect(item?.url).toBe(`/api/news/articles/${long.slug}`);
+    expect(item && normalizeItem(item)?.url).toBe(`/api/news/articles/${long.slug}`);
+    expect(item && normalizeItem(item)?.content.split('\n\n').length).toBeGreaterThan(2);
   });
 
   it('plays at the configured pace on the clock, loops, and gives each pass new ids', () => {

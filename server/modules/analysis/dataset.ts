@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { EventType, Sentiment } from '../../../src/contracts/analysis';
+import { REPLAY_AUTHORS, loadReplayItems } from '../news/sources/replay-data';
 
 /** One labelled item of `data/*.jsonl`, written under docs/labelling.md. */
 export const LabelledItem = z.object({
@@ -16,8 +17,9 @@ export type LabelledItem = z.infer<typeof LabelledItem>;
 
 /**
  * `holdout` was written with the newer training items, each batch before the analyzer ran on it, and is
- * never tuned on. `replay` is the bundled replay feed (`server/modules/news/sources/replay-data.ts`), written by another
- * author and labelled afterwards under the same guideline: an out-of-author check, never trained on.
+ * never tuned on. `replay` is the bundled replay feed (`server/modules/news/sources/replay.jsonl`, the one file
+ * the replay source plays), written by another author and labelled afterwards under the same guideline:
+ * an out-of-author check, never trained on.
  */
 export type Split = 'train' | 'dev' | 'test' | 'replay' | 'holdout';
 
@@ -25,6 +27,7 @@ export const DATA_DIR = path.join(import.meta.dirname, 'data');
 
 /** Reads and validates one split; a bad line throws with its file and line number. */
 export function loadSplit(split: Split, dir = DATA_DIR): LabelledItem[] {
+  if (split === 'replay') return replaySplit();
   const file = path.join(dir, `${split}.jsonl`);
   return readFileSync(file, 'utf8')
     .split('\n')
@@ -35,4 +38,13 @@ export function loadSplit(split: Split, dir = DATA_DIR): LabelledItem[] {
         throw new Error(`${file}:${i + 1}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
       return parsed.data;
     });
+}
+
+/** The replay feed's items as labelled items: the post with its quoted post, as the analyzer reads it. */
+function replaySplit(): LabelledItem[] {
+  return loadReplayItems().map((e) => ({
+    text: e.quote === undefined ? e.text : `${e.text}\n${e.quote.text}`,
+    source: REPLAY_AUTHORS[e.author].source_name,
+    ...e.label,
+  }));
 }

@@ -16,7 +16,7 @@ import {
  * `npm run eval:analysis [-- --split dev]`: the local analyzer and VADER on the same labelled split
  * (test by default; tune on dev only), then 5-fold cross-validation over train+dev (the model retrained
  * on four folds, scored on the fifth), the held-out split (data/holdout.jsonl: no rule or weight was tuned
- * on it) and the out-of-author replay set (data/replay.jsonl). Prints a table, then one JSON line per
+ * on it) and the out-of-author replay set (news/sources/replay.jsonl). Prints a table, then one JSON line per
  * figure; lines of the other sets carry their `split` and a prefix (`cv_`, `holdout_`, `replay_`).
  */
 const split: Split = process.argv.includes('--split')
@@ -207,7 +207,7 @@ if (split !== 'replay') {
   printTable(holdout);
   printLines('holdout', holdout, 'holdout_');
   const replay = figuresOf(loadSplit('replay'));
-  console.log(`\nout-of-author: replay feed (data/replay.jsonl, ${replay.n} items, another author)`);
+  console.log(`\nout-of-author: replay feed (news/sources/replay.jsonl, ${replay.n} items, another author)`);
   printTable(replay);
   printLines('replay', replay, 'replay_');
 }

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { SourceState, StreamStatus } from '../../../src/contracts/signals';
 import { bearerToken } from '../../plugins/auth-guard';
 import { createAnalyzer } from '../analysis/analysis.service';
+import { registerArticleRoutes } from './articles.routes';
 import { registerMediaRoutes } from './media.routes';
 import { NewsRepo } from './news.repo';
 import { registerNewsRoutes } from './news.routes';
@@ -100,6 +101,7 @@ export default fp(
       },
     });
     registerMediaRoutes(app, proxy);
+    registerArticleRoutes(app);
     sources.start();
 
     app.addHook('preClose', async () => {

@@ -50,10 +50,15 @@ function stripMarkup(text: string): string {
  * (feeds often escape their HTML twice), whitespace collapsed.
  */
 export function normalizeText(text: string): string {
-  return stripMarkup(unescapeEntities(stripMarkup(text)))
-    .replace(/[\u200b-\u200d\ufeff]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    stripMarkup(unescapeEntities(stripMarkup(text)))
+      .replace(/[\u200b-\u200d\ufeff\ue000]/g, '')
+      // A blank line between paragraphs stays one; every other run of white space becomes a space.
+      .replace(/[^\S\n]*\n[^\S\n]*\n\s*/g, '\ue000')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/ ?\ue000 ?/g, '\n\n')
+  );
 }
 
 const TRACKING =
@@ -74,9 +79,10 @@ export function cleanUrl(raw: string | null | undefined): string | null {
   return url.toString();
 }
 
-/** Local asset paths (`/api/news/assets/…`) pass as they are; other links are cleaned. */
+/** This server's own paths (bundled assets, replay articles) pass as they are; other links are cleaned. */
 function cleanLink(raw: string | null): string | null {
-  if (raw !== null && /^\/api\/news\/assets\/[\w./-]+$/.test(raw) && !raw.includes('..')) return raw;
+  if (raw !== null && /^\/api\/news\/(assets|articles)\/[\w./-]+$/.test(raw) && !raw.includes('..'))
+    return raw;
   return cleanUrl(raw);
 }
 
@@ -102,7 +108,7 @@ export function normalizeItem(item: RawItem): RawItem | null {
     source_name: normalizeText(item.source_name) || 'Unknown',
     username: item.username === null ? null : normalizeText(item.username) || null,
     icon: cleanLink(item.icon),
-    url: cleanUrl(item.url),
+    url: cleanLink(item.url),
     content,
     media_urls: [...new Set(item.media_urls.flatMap((u) => cleanLink(u) ?? []))],
     quote: cleanQuote(item.quote),

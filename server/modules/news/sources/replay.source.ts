@@ -1,28 +1,29 @@
 import type { Disposer, NewsSource, RawItem, SourceContext } from '../news.types';
 import { rawItem } from '../news.types';
-import { REPLAY_AUTHORS, REPLAY_ITEMS, type ReplayEntry } from './replay-data';
+import { REPLAY_AUTHORS, REPLAY_ITEMS, replayContent, type ReplayEntry } from './replay-data';
 
 export const ASSET_BASE = '/api/news/assets';
+export const ARTICLE_BASE = '/api/news/articles';
 
-/** The bundled items as raw items; icons and media point at files served by this server. */
+/** The bundled items as raw items; icons, media and the article link point at this server. */
 export function replayItem(entry: ReplayEntry, index: number, loop: number, now: number): RawItem {
-  const [authorKey, content, extras] = entry;
-  const author = REPLAY_AUTHORS[authorKey];
-  const quoteAuthor = extras?.quote === undefined ? undefined : REPLAY_AUTHORS[extras.quote[0]];
+  const author = REPLAY_AUTHORS[entry.author];
+  const quote = entry.quote;
   return rawItem({
     source_name: author.source_name,
     username: author.username,
     icon: `${ASSET_BASE}/icons/${author.icon}`,
-    content,
-    media_urls: (extras?.media ?? []).map((m) => `${ASSET_BASE}/media/${m}`),
+    url: `${ARTICLE_BASE}/${entry.slug}`,
+    content: replayContent(entry),
+    media_urls: (entry.media ?? []).map((m) => `${ASSET_BASE}/media/${m}`),
     quote:
-      extras?.quote === undefined || quoteAuthor === undefined
+      quote === undefined
         ? null
         : {
-            source_name: quoteAuthor.source_name,
-            username: quoteAuthor.username,
-            icon: `${ASSET_BASE}/icons/${quoteAuthor.icon}`,
-            content: extras.quote[1],
+            source_name: REPLAY_AUTHORS[quote.author].source_name,
+            username: REPLAY_AUTHORS[quote.author].username,
+            icon: `${ASSET_BASE}/icons/${REPLAY_AUTHORS[quote.author].icon}`,
+            content: quote.text,
             media_urls: [],
           },
     published_at: new Date(now).toISOString(),
