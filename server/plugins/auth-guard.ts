@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { SignJWT, jwtVerify } from 'jose';
 import { Role } from '../../src/contracts/auth';
 import { appError } from './errors';
+import { SessionWatch } from './session-watch';
 
 /** Who made a request, from a valid access token. */
 export interface Principal {
@@ -10,6 +11,8 @@ export interface Principal {
   role: Role;
   /** The sign-in (refresh family) the token was issued to: logging it out ends the token too. */
   familyId?: string;
+  /** When the credential stops being valid (ms since the epoch): a socket opened with it closes then. */
+  expiresAt?: number;
 }
 
 /** Access tokens: HS256 JWTs, 15 minutes, carrying the user id and role. Kept in browser memory only. */
@@ -31,6 +34,8 @@ declare module 'fastify' {
       isDisabled(userId: string): Promise<boolean>;
       sessionEnded(familyId: string): Promise<boolean>;
     };
+    /** Closes authenticated sockets when their credential expires or their sign-in ends. */
+    sessionWatch: SessionWatch;
     /** A preHandler: 401 unless the request carries a valid bearer token; sets `request.principal`. */
     requireUser(request: FastifyRequest): Promise<void>;
   }
@@ -68,9 +73,13 @@ export function createAccessTokens(key: Uint8Array, now: () => number = Date.now
         const role = Role.safeParse(payload.role);
         if (typeof payload.sub !== 'string' || !role.success) return null;
         const sid = payload.sid;
-        return typeof sid === 'string'
-          ? { userId: payload.sub, role: role.data, familyId: sid }
-          : { userId: payload.sub, role: role.data };
+        const expiresAt = typeof payload.exp === 'number' ? payload.exp * 1000 : undefined;
+        return {
+          userId: payload.sub,
+          role: role.data,
+          ...(typeof sid === 'string' ? { familyId: sid } : {}),
+          ...(expiresAt === undefined ? {} : { expiresAt }),
+        };
       } catch {
         return null;
       }
@@ -97,6 +106,21 @@ export default fp(
       sessionEnded: async (_familyId: string) => false,
     };
     app.decorate('accountGate', gate);
+    // Sockets opened with a credential close when it expires or its sign-in ends (on any node: the
+    // auth module publishes `auth.sessions` when sign-ins end).
+    const watch = new SessionWatch({
+      sessionEnded: (familyId) => gate.sessionEnded(familyId),
+      isDisabled: (userId) => gate.isDisabled(userId),
+    });
+    app.decorate('sessionWatch', watch);
+    let unsubscribe: (() => void) | null = null;
+    app.addHook('onReady', async () => {
+      unsubscribe = app.bus.subscribe('auth.sessions', ({ userId }) => watch.check(userId));
+    });
+    app.addHook('onClose', async () => {
+      unsubscribe?.();
+      watch.closeAll();
+    });
     app.decorate('requireUser', async (request: FastifyRequest) => {
       const token = bearerToken(request);
       const principal = token === null ? null : await tokens.verify(token);

@@ -11,6 +11,8 @@ export const BusEvents = {
   'system.ping': z.object({ nonce: z.string(), from: z.string() }),
   /** A user account was created. */
   'user.created': z.object({ id: z.string(), username: z.string() }),
+  /** Some sign-ins of the user ended (or the account was disabled): every node re-checks its sockets. */
+  'auth.sessions': z.object({ userId: z.string() }),
   /** A batch of prices from the market source (every symbol that moved in one upstream update). */
   'price.tick': z.object({ source: MarketSourceKind, ticks: z.array(PriceItem) }),
   /** A paper account changed (fill, liquidation, reset): other processes reload it and refresh sockets. */

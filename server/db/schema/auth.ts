@@ -150,6 +150,9 @@ export const socketTickets = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     role: text('role', { enum: ['user', 'admin'] }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** The sign-in the ticket was taken for, and when its access token expires: the socket lives no longer. */
+    familyId: text('family_id'),
+    sessionExpiresAt: timestamp('session_expires_at', { withTimezone: true }),
   },
   (t) => [index('socket_tickets_expires_idx').on(t.expiresAt)],
 );

@@ -67,6 +67,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     const { disabled } = parseRequest(DisableUserRequest, request.body);
     if (id === actor(request) && disabled) throw appError('CONFLICT', 'You cannot disable your own account.');
     await users.setDisabled(id, disabled);
+    if (disabled) await app.bus.publish('auth.sessions', { userId: id });
     await audit.record({
       actorId: actor(request),
       action: disabled ? 'user.disable' : 'user.enable',

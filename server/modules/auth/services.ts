@@ -38,7 +38,13 @@ export async function createAuthServices(app: FastifyInstance): Promise<AuthServ
   const db = app.database.db;
   const { config } = app;
   const users = new UsersService(db, adminPolicy(config));
-  const sessions = new SessionsService(db, app.accessTokens);
+  const sessions = new SessionsService(db, app.accessTokens, undefined, {
+    ended: (userId) => {
+      void app.bus.publish('auth.sessions', { userId }).catch((err: unknown) => {
+        app.log.warn({ err }, 'session end not published');
+      });
+    },
+  });
   app.accountGate.sessionEnded = (familyId) => sessions.ended(familyId);
   const twoFactor = new TwoFactorService(db, app.secrets, users);
   const mailer = config.SMTP_URL ? smtpMailer(config.SMTP_URL) : outboxMailer(config.DATA_DIR, app.log);

@@ -19,6 +19,8 @@ export const ROTATION_GRACE_MS = 10 * 1000;
 export interface SessionHooks {
   /** Called while a refresh holds its family's lock, before it decides. */
   familyLocked?: () => Promise<void>;
+  /** Some of the user's sign-ins ended (logout, reuse, device revoked, password changed): close their sockets. */
+  ended?: (userId: string) => void;
 }
 
 /** What a login, a refresh or an auto-login hands back to the route, which turns it into cookies. */
@@ -125,7 +127,7 @@ export class SessionsService {
       const fresh = row.rotatedAt === null && (await repo.markRotated(row.id, now));
       if (!fresh && (row.rotatedAt === null || now.getTime() - row.rotatedAt.getTime() > ROTATION_GRACE_MS)) {
         await repo.revokeFamily(row.familyId, now);
-        return { failure: AUTH_DETAILS.refreshReused };
+        return { failure: AUTH_DETAILS.refreshReused, userId: row.userId };
       }
       return {
         session: await this.addToken(
@@ -137,7 +139,10 @@ export class SessionsService {
         ),
       };
     });
-    if ('failure' in outcome) throw appError('UNAUTHORIZED', outcome.failure);
+    if ('failure' in outcome) {
+      if ('userId' in outcome && outcome.userId !== undefined) this.hooks.ended?.(outcome.userId);
+      throw appError('UNAUTHORIZED', outcome.failure);
+    }
     return outcome.session;
   }
 
@@ -169,7 +174,10 @@ export class SessionsService {
     const now = this.now();
     if (refreshToken !== undefined) {
       const row = await this.repo.findRefresh(sha256(refreshToken));
-      if (row !== undefined) await this.repo.revokeFamily(row.familyId, now);
+      if (row !== undefined) {
+        await this.repo.revokeFamily(row.familyId, now);
+        this.hooks.ended?.(row.userId);
+      }
     }
     if (deviceToken !== undefined) {
       const device = await this.repo.findDeviceByToken(sha256(deviceToken), now);
@@ -191,6 +199,7 @@ export class SessionsService {
   /** Forgets one device and kills the refresh families it started. */
   async forgetDevice(userId: string, deviceId: string): Promise<boolean> {
     await this.repo.revokeDeviceFamilies(userId, { only: deviceId }, this.now());
+    this.hooks.ended?.(userId);
     return this.repo.deleteDevice(userId, deviceId);
   }
 
@@ -204,6 +213,7 @@ export class SessionsService {
     keepFamily: string | null = null,
   ): Promise<number> {
     await this.repo.revokeDeviceFamilies(userId, { keep }, this.now(), keepFamily);
+    this.hooks.ended?.(userId);
     return (await this.repo.deleteDevices(userId, keep)).length;
   }
 
@@ -211,5 +221,6 @@ export class SessionsService {
   async revokeOthers(userId: string, keep: { familyId: string; deviceId: string | null } | null) {
     await this.repo.revokeUserFamilies(userId, keep?.familyId ?? null, this.now());
     await this.forgetDevices(userId, keep?.deviceId ?? null);
+    this.hooks.ended?.(userId);
   }
 }

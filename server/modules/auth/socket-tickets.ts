@@ -24,6 +24,8 @@ export class SocketTickets {
       userId: principal.userId,
       role: principal.role,
       expiresAt: new Date(now.getTime() + SOCKET_TICKET_TTL_MS),
+      familyId: principal.familyId ?? null,
+      sessionExpiresAt: principal.expiresAt === undefined ? null : new Date(principal.expiresAt),
     });
     return ticket;
   }
@@ -34,6 +36,12 @@ export class SocketTickets {
       .delete(socketTickets)
       .where(and(eq(socketTickets.ticketHash, sha256(ticket)), gt(socketTickets.expiresAt, this.now())))
       .returning();
-    return row === undefined ? null : { userId: row.userId, role: row.role };
+    if (row === undefined) return null;
+    return {
+      userId: row.userId,
+      role: row.role,
+      ...(row.familyId === null ? {} : { familyId: row.familyId }),
+      ...(row.sessionExpiresAt === null ? {} : { expiresAt: row.sessionExpiresAt.getTime() }),
+    };
   }
 }

@@ -88,8 +88,18 @@ export function registerTradingRoutes(
     },
     (socket, request) => {
       const dispose = hub.connect(userOf(request), socket);
-      socket.on('close', dispose);
-      socket.on('error', () => dispose());
+      // The socket lives no longer than the sign-in it was opened with.
+      const unwatch = request.principal
+        ? app.sessionWatch.watch(request.principal, (code, reason) => socket.close(code, reason))
+        : () => undefined;
+      socket.on('close', () => {
+        dispose();
+        unwatch();
+      });
+      socket.on('error', () => {
+        dispose();
+        unwatch();
+      });
     },
   );
 }

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { SESSION_CLOSE_CODE } from '../../server/plugins/session-watch';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { dbTargets } from '../helpers/db';
+import { AuthClient } from './auth.support';
+
+/** Resolves with the close code and reason, or 'open' if the socket is still open after `ms`. */
+function closed(ws: WebSocket, ms = 3000): Promise<{ code: number; reason: string } | 'open'> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve('open'), ms);
+    ws.once('close', (code: number, reason: Buffer) => {
+      clearTimeout(timer);
+      resolve({ code, reason: reason.toString() });
+    });
+  });
+}
+
+describe.each(dbTargets())('positions sockets end with their sign-in on $name', (target) => {
+  let t: TestApp;
+  let base = '';
+  let n = 0;
+
+  beforeAll(async () => {
+    t = await startTestApp(target);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = t.app.server.address();
+    if (!addr || typeof addr === 'string') throw new Error('no address');
+    base = `ws://127.0.0.1:${addr.port}/api/ws/positions`;
+  });
+  afterAll(() => t?.close());
+
+  const signedIn = async (remember = false) => {
+    n += 1;
+    const client = new AuthClient(t.app);
+    await client.signup(`sock${n}`, 'correct horse battery');
+    await client.login(`sock${n}`, 'correct horse battery', remember);
+    if (client.token === null) throw new Error('no token');
+    return client;
+  };
+  const open = async (client: AuthClient) => {
+    const ticket = await client.send('POST', '/ws/ticket');
+    const ws = new WebSocket(`${base}?ticket=${ticket.json<{ ticket: string }>().ticket}`);
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    return ws;
+  };
+
+  it('closes the socket at logout, with a reason the client can act on', async () => {
+    const client = await signedIn();
+    const ws = await open(client);
+    const other = await open(await signedIn());
+    const ending = closed(ws);
+    expect((await client.send('POST', '/auth/logout')).statusCode).toBeLessThan(300);
+    expect(await ending).toEqual({ code: SESSION_CLOSE_CODE, reason: 'signed out' });
+    // Someone else's socket is not touched.
+    expect(await closed(other, 300)).toBe('open');
+    other.close();
+  });
+
+  it('closes the sockets of the other sign-ins when the password changes, and keeps the asking one', async () => {
+    const here = await signedIn();
+    const there = new AuthClient(t.app);
+    await there.login(`sock${n}`, 'correct horse battery');
+    const mine = await open(here);
+    const theirs = await open(there);
+    const ending = closed(theirs);
+    const change = await here.send('POST', '/auth/change-password', {
+      current_password: 'correct horse battery',
+      new_password: 'another horse battery',
+    });
+    expect(change.statusCode, change.body).toBeLessThan(300);
+    expect(await ending).toEqual({ code: SESSION_CLOSE_CODE, reason: 'signed out' });
+    expect(await closed(mine, 300)).toBe('open');
+    mine.close();
+  });
+
+  it('closes the socket of a revoked device, and keeps the one of the sign-in that asked', async () => {
+    const client = await signedIn(true);
+    const phone = new AuthClient(t.app);
+    await phone.login(`sock${n}`, 'correct horse battery', true);
+    const mine = await open(client);
+    const phoneSocket = await open(phone);
+    const phoneEnding = closed(phoneSocket);
+    const revoked = await client.send('POST', '/auth/devices/revoke-all');
+    expect(revoked.statusCode, revoked.body).toBeLessThan(300);
+    expect(await phoneEnding).toEqual({ code: SESSION_CLOSE_CODE, reason: 'signed out' });
+    expect(await closed(mine, 300)).toBe('open');
+    mine.close();
+  });
+});
