@@ -141,6 +141,13 @@ describe('after a full run of the auth and exchange-key flows on a real server',
     });
     secrets.access3 = String(second.json.access_token);
     await b.send('POST', '/auth/forgot-password', { email: 'gina@example.com' });
+    // The answer comes first; the mail is written just after it.
+    for (
+      let i = 0;
+      i < 250 && (await readdir(path.join(dataDir, 'outbox')).catch(() => [])).length === 0;
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 20));
     const [file] = await readdir(path.join(dataDir, 'outbox'));
     const mail = decodeQuotedPrintable(await readFile(path.join(dataDir, 'outbox', file ?? ''), 'utf8'));
     resetToken = /token=([A-Za-z0-9_-]+)/.exec(mail)?.[1] ?? '';

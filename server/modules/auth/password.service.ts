@@ -13,6 +13,8 @@ export const RESET_TTL_MS = 3600 * 1000;
 /** Changing, forgetting and resetting passwords. */
 export class PasswordService {
   private readonly resets: ResetsRepo;
+  /** Reset mails being prepared after their answer went out. */
+  private readonly mailing = new Set<Promise<void>>();
 
   constructor(
     db: Db,
@@ -49,31 +51,43 @@ export class PasswordService {
     return AUTH_MESSAGES.passwordChanged;
   }
 
-  /** Mails a reset link when the email has an account; the answer is the same either way. */
-  async forgot(email: string): Promise<string> {
+  /**
+   * Answers at once, the same for every address, and mails a reset link afterwards when the address
+   * has an account: neither the answer nor its timing says whether it has one.
+   */
+  forgot(email: string): Promise<string> {
+    const work = this.mailReset(email)
+      // A failure must not answer differently from an unknown email; it is logged.
+      .catch((err: unknown) => this.deps.log.error({ err }, 'could not prepare the password reset mail'))
+      .finally(() => this.mailing.delete(work));
+    this.mailing.add(work);
+    return Promise.resolve(AUTH_MESSAGES.forgot);
+  }
+
+  /** Resolves once every reset mail asked for so far is sent (or failed): for shutdown. */
+  async idle(): Promise<void> {
+    while (this.mailing.size > 0) await Promise.all([...this.mailing]);
+  }
+
+  private async mailReset(email: string): Promise<void> {
     const user = await this.deps.users.findByEmail(email);
-    if (user?.email != null) {
-      const token = randomToken();
-      await this.resets.insert(user.id, sha256(token), new Date(this.now().getTime() + RESET_TTL_MS));
-      const link = `${this.deps.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
-      await this.deps.mailer
-        .send({
-          to: user.email,
-          subject: 'Reset your Signal Console password',
-          link,
-          text: [
-            `Hello ${user.username},`,
-            '',
-            'Someone asked to reset the password of your Signal Console account. To choose a new one, open',
-            link,
-            '',
-            'The link works once and expires in one hour. If you did not ask for it, ignore this mail.',
-          ].join('\n'),
-        })
-        // A failed send must not answer differently from an unknown email.
-        .catch((err: unknown) => this.deps.log.error({ err }, 'could not send the password reset mail'));
-    }
-    return AUTH_MESSAGES.forgot;
+    if (user?.email == null) return;
+    const token = randomToken();
+    await this.resets.insert(user.id, sha256(token), new Date(this.now().getTime() + RESET_TTL_MS));
+    const link = `${this.deps.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+    await this.deps.mailer.send({
+      to: user.email,
+      subject: 'Reset your Signal Console password',
+      link,
+      text: [
+        `Hello ${user.username},`,
+        '',
+        'Someone asked to reset the password of your Signal Console account. To choose a new one, open',
+        link,
+        '',
+        'The link works once and expires in one hour. If you did not ask for it, ignore this mail.',
+      ].join('\n'),
+    });
   }
 
   /** Sets a new password from a mailed token (single use, one hour) and ends every session. */

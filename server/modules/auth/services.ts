@@ -49,7 +49,18 @@ export async function createAuthServices(app: FastifyInstance): Promise<AuthServ
   const twoFactor = new TwoFactorService(db, app.secrets, users);
   const mailer = config.SMTP_URL ? smtpMailer(config.SMTP_URL) : outboxMailer(config.DATA_DIR, app.log);
   app.health.report('mail', mailer.kind);
-  app.addHook('onClose', async () => mailer.close());
+  const passwords = new PasswordService(db, {
+    users,
+    sessions,
+    mailer,
+    publicUrl: config.PUBLIC_URL,
+    log: app.log,
+  });
+  // Reset mails asked for just before shutdown still go out (or fail and are logged) first.
+  app.addHook('onClose', async () => {
+    await passwords.idle();
+    await mailer.close();
+  });
   const identities = new IdentityService(db, adminPolicy(config));
   const rpc = config.ETH_RPC_URL ? await mainnetClient(config.ETH_RPC_URL) : null;
   const google =
@@ -77,13 +88,7 @@ export async function createAuthServices(app: FastifyInstance): Promise<AuthServ
     sessions,
     twoFactor,
     auth: new AuthService({ users, sessions, twoFactor, bus: app.bus }),
-    passwords: new PasswordService(db, {
-      users,
-      sessions,
-      mailer,
-      publicUrl: config.PUBLIC_URL,
-      log: app.log,
-    }),
+    passwords,
     mailer,
     cookies: { secure: config.PUBLIC_URL.startsWith('https://') },
   };
