@@ -15,6 +15,11 @@ export const BusEvents = {
   'auth.sessions': z.object({ userId: z.string() }),
   /** A batch of prices from the market source (every symbol that moved in one upstream update). */
   'price.tick': z.object({ source: MarketSourceKind, ticks: z.array(PriceItem) }),
+  /**
+   * A batch of the exchange's mark prices (what it liquidates on), from a source that has them (Binance's
+   * `!markPrice@arr@1s`); the simulator publishes none.
+   */
+  'price.mark': z.object({ source: MarketSourceKind, marks: z.array(PriceItem) }),
   /** A paper account changed (fill, liquidation, reset): other processes reload it and refresh sockets. */
   'trading.account': z.object({
     userId: z.string(),

@@ -33,24 +33,42 @@ describe('binance source against the local double', () => {
     source = s;
     const statuses: FeedStatus[] = [];
     const ticks: PriceItem[][] = [];
+    const marks: PriceItem[][] = [];
     s.onStatus((st) => statuses.push(st));
     s.onTicks((batch) => ticks.push([...batch]));
+    s.onMarks((batch) => marks.push([...batch]));
     const ready = s.start();
     await vi.waitFor(() => expect(double.connections()).toBe(1));
     double.tick();
     await ready;
-    return { s, clock, log, statuses, ticks };
+    return { s, clock, log, statuses, ticks, marks };
   }
 
-  it('connects to the combined market stream for all mini tickers, and answers pings', async () => {
+  it('connects to the combined market stream for all mini tickers and mark prices, and answers pings', async () => {
     const { s, ticks } = await started();
-    expect(double.requests.at(-1)).toBe('/market/stream?streams=!miniTicker@arr');
+    expect(double.requests.at(-1)).toBe('/market/stream?streams=!miniTicker@arr/!markPrice@arr@1s');
     expect(ticks[0]).toEqual([
       { s: 'BTCUSDT', p: 97_000.1, t: expect.any(Number) },
       { s: 'ETHUSDT', p: 3_400.25, t: expect.any(Number) },
     ]);
     expect(await double.ping()).toBe(1);
     expect(s.status()).toBe('ok');
+  });
+
+  it('reads mark prices apart from last prices, stamped with the event time', async () => {
+    const { ticks, marks } = await started();
+    double.marks.set('BTCUSDT', 96_950.12345678);
+    double.marks.set('BTCUSDT_260626', 98_100); // a delivery contract: no funding rate
+    double.markPrice(1_700_000_000_123);
+    await vi.waitFor(() => expect(marks).toHaveLength(1));
+    expect(marks[0]).toEqual([
+      { s: 'BTCUSDT', p: 96_950.12345678, t: 1_700_000_000_123 },
+      { s: 'ETHUSDT', p: 3_400.25, t: 1_700_000_000_123 },
+      { s: 'BTCUSDT_260626', p: 98_100, t: 1_700_000_000_123 },
+    ]);
+    // A mark is not a trade: the last prices have not moved.
+    expect(ticks).toHaveLength(1);
+    expect(ticks[0]?.[0]?.p).toBe(97_000.1);
   });
 
   it('reconnects after a disconnect with exponential back-off, and recovers its status', async () => {
@@ -107,14 +125,22 @@ describe('binance source against the local double', () => {
   });
 
   it('ignores and counts a malformed frame, and keeps streaming', async () => {
-    const { s, ticks, log } = await started();
+    const { s, ticks, marks, log } = await started();
     double.raw('{"stream":"!miniTicker@arr","data":[{"e":"24hrMiniTicker","s":"BTCUSDT","c":"abc"}]}');
     double.raw('not json at all');
+    double.raw(
+      '{"stream":"!markPrice@arr@1s","data":[{"e":"markPriceUpdate","E":1,"s":"BTCUSDT","p":"","i":"1","r":"0","T":0}]}',
+    );
+    double.raw('{"stream":"!markPrice@arr@1s","data":{"e":"markPriceUpdate"}}');
     double.prices.set('BTCUSDT', 98_000);
     double.tick();
+    double.marks.set('BTCUSDT', 97_990);
+    double.markPrice();
     await vi.waitFor(() => expect(ticks.at(-1)?.[0]?.p).toBe(98_000));
-    expect(s.malformed).toBe(2);
-    expect(log.lines.filter((l) => l.includes('malformed'))).toHaveLength(2);
+    await vi.waitFor(() => expect(marks.at(-1)?.[0]?.p).toBe(97_990));
+    expect(marks).toHaveLength(1);
+    expect(s.malformed).toBe(4);
+    expect(log.lines.filter((l) => l.includes('malformed'))).toHaveLength(4);
     expect(s.status()).toBe('ok');
   });
 
@@ -122,12 +148,14 @@ describe('binance source against the local double', () => {
     const { s } = await started();
     const a = s.watchCandles('BTCUSDT', '15m', () => undefined);
     const b = s.watchCandles('BTCUSDT', '15m', () => undefined);
-    await vi.waitFor(() => expect(double.streams()[0]).toEqual(['!miniTicker@arr', 'btcusdt@kline_15m']));
+    await vi.waitFor(() =>
+      expect(double.streams()[0]).toEqual(['!markPrice@arr@1s', '!miniTicker@arr', 'btcusdt@kline_15m']),
+    );
     a();
     await new Promise((r) => setTimeout(r, 50));
     expect(double.streams()[0]).toContain('btcusdt@kline_15m');
     b();
-    await vi.waitFor(() => expect(double.streams()[0]).toEqual(['!miniTicker@arr']));
+    await vi.waitFor(() => expect(double.streams()[0]).toEqual(['!markPrice@arr@1s', '!miniTicker@arr']));
   });
 
   it('reads single prices and klines over REST, shaped as Binance sends them', async () => {

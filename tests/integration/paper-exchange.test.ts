@@ -80,6 +80,23 @@ describe.each(dbTargets())('paper exchange on $name', (target) => {
     marks.set('BTCUSDT', 60_000);
   });
 
+  it('fills around the last trade but marks the position to the mark price', async () => {
+    const user = await newUser('marked');
+    const lasts = new Map([['BTCUSDT', 60_100]]);
+    const ex = exchange({ marks: { price: (s) => marks.get(s), fillPrice: (s) => lasts.get(s) } });
+    const result = await ex.placeMarketOrder(user, {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      quoteAmount: '6010',
+      newClientOrderId: 'm-1',
+    });
+    expect(result).toMatchObject({ executedQty: '0.1', avgPrice: '60100' });
+    const [risk] = await ex.positionRisk(user);
+    expect(risk).toMatchObject({ entryPrice: '60100', markPrice: '60000' });
+    expect(Number(risk!.unRealizedProfit)).toBeCloseTo(-10, 6);
+    expect(Number((await ex.balance(user)).crossUnPnl)).toBeCloseTo(-10, 6);
+  });
+
   it('never fills the same client order id twice, and finds the first fill', async () => {
     const user = await newUser('retry');
     const ex = exchange();

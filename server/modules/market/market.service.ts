@@ -18,7 +18,8 @@ export interface MarketLog {
 
 /**
  * The market rules: which symbols exist, prices and candles from the source, and every price batch
- * published on the bus (`price.tick`) for the modules that need prices (signals, trading).
+ * published on the bus (`price.tick`) for the modules that need prices (signals, trading), with the
+ * source's mark prices (`price.mark`) when it has any.
  */
 export class MarketService {
   private readonly disposers: Disposer[] = [];
@@ -38,6 +39,16 @@ export class MarketService {
         this.deps.bus
           .publish('price.tick', { source: this.source.kind, ticks: [...ticks] })
           .catch((err: unknown) => this.deps.log.warn({ err }, 'price.tick not published'));
+      }),
+    );
+    // Only Binance has marks; on the simulator nothing is published and trading marks to last prices.
+    const onMarks = this.source.onMarks?.bind(this.source);
+    if (onMarks === undefined) return;
+    this.disposers.push(
+      onMarks((marks) => {
+        this.deps.bus
+          .publish('price.mark', { source: this.source.kind, marks: [...marks] })
+          .catch((err: unknown) => this.deps.log.warn({ err }, 'price.mark not published'));
       }),
     );
   }

@@ -21,6 +21,11 @@ export interface MarketSource {
   onStatus(listener: (status: FeedStatus) => void): Disposer;
   /** Every upstream update, as one batch of the symbols that moved. */
   onTicks(listener: (ticks: readonly PriceItem[]) => void): Disposer;
+  /**
+   * The exchange's mark prices (what it liquidates on), one batch per upstream update. Only a source
+   * that has marks of its own implements it: the simulator's only price is its last price.
+   */
+  onMarks?(listener: (marks: readonly PriceItem[]) => void): Disposer;
   /** The latest price, or null when the source has none for the symbol. */
   price(symbol: string): Promise<PriceItem | null>;
   /** The last `limit` candles, oldest first; the last one is the candle in progress. */

@@ -6,6 +6,7 @@ import { AccountResolver, parseLiveAccount } from './accounts';
 import { AccountsRepo } from './accounts.repo';
 import { IdempotencyRepo } from './idempotency.repo';
 import { BinanceUsdmExchange } from './live/binance-usdm';
+import { MarkBook } from './marks';
 import { LedgerRepo } from './paper/ledger.repo';
 import { PaperExchange } from './paper/paper-exchange';
 import { PositionsHub } from './positions-hub';
@@ -25,23 +26,24 @@ export interface TradingPluginOptions {
 
 /**
  * The trading module: each user's orders go to the account they chose (`account use`): the paper
- * exchange, marked to the market's prices with liquidations checked on every price batch, or one of
- * their Binance USD-M keys (live or demo) through the live adapter. Positions are pushed over
- * /ws/positions.
+ * exchange, marked to Binance's mark price (`price.mark`) when the feed is Binance's and to the last
+ * price otherwise (the simulator publishes no marks), with liquidations checked whenever a mark moves,
+ * or one of their Binance USD-M keys (live or demo) through the live adapter. Orders fill around the
+ * last price. Positions are pushed over /ws/positions.
  */
 export default fp(
   async function tradingModule(app: FastifyInstance, opts: TradingPluginOptions) {
     const log = app.log.child({ module: 'trading' });
     const origin = randomUUID();
-    const marks = new Map<string, number>();
+    const marks = new MarkBook({ now: Date.now });
     let hub: PositionsHub | null = null;
 
     const paper = new PaperExchange({
       repo: new LedgerRepo(app.database.db),
-      marks: { price: (symbol) => marks.get(symbol) },
+      marks: { price: (symbol) => marks.price(symbol), fillPrice: (symbol) => marks.last(symbol) },
       slippageBps: opts.slippageBps ?? 2,
       onLiquidation: (userId, symbol, price) => {
-        log.warn({ userId, symbol, price }, 'paper position liquidated');
+        log.warn({ userId, symbol, price, mark: marks.at(symbol) }, 'paper position liquidated');
         hub?.liquidated(userId, symbol, Number(price));
         void app.bus.publish('trading.account', {
           userId,
@@ -52,10 +54,11 @@ export default fp(
         });
       },
     });
+    /** Before an order or a read: a last price to fill around and to mark at until a tick comes. */
     const ensureMark = async (symbol: string) => {
-      if (marks.has(symbol)) return;
+      if (marks.last(symbol) !== undefined) return;
       const quote = await app.market.price(symbol);
-      marks.set(symbol, quote.price);
+      marks.recordLast([{ s: quote.symbol, p: quote.price, t: quote.time }]);
     };
     const liveOf = (baseUrl: string, streamUrl: string) =>
       new BinanceUsdmExchange({
@@ -65,7 +68,7 @@ export default fp(
           return (await app.exchanges.use(userId, keyId)).credentials;
         },
         // The app's own prices only when they are Binance's; simulated prices never size a real order.
-        price: (symbol) => (app.market.kind === 'binance' ? marks.get(symbol) : undefined),
+        price: (symbol) => (app.market.kind === 'binance' ? marks.last(symbol) : undefined),
         userStream: {
           urlTemplate: streamUrl,
           keepAliveMs: app.config.BINANCE_LISTEN_KEY_KEEPALIVE_MS,
@@ -98,6 +101,11 @@ export default fp(
     };
     hub = new PositionsHub({ positions: (userId) => service.positions(userId), watch: watchLive });
     const positionsHub = hub;
+    const marksMoved = (moved: ReadonlySet<string>): Promise<void> | undefined => {
+      if (moved.size === 0) return undefined;
+      positionsHub.marksMoved(moved);
+      return paper.checkLiquidations(moved);
+    };
 
     const disposers = [
       // Changes made here reach this process's sockets directly; other processes hear them on the bus.
@@ -114,15 +122,9 @@ export default fp(
       ...Object.values(live).map((adapter) =>
         adapter.subscribeAll((account) => positionsHub.accountChanged(parseLiveAccount(account).userId)),
       ),
-      app.bus.subscribe('price.tick', ({ ticks }) => {
-        const moved = new Set<string>();
-        for (const t of ticks) {
-          marks.set(t.s, t.p);
-          moved.add(t.s);
-        }
-        positionsHub.marksMoved(moved);
-        return paper.checkLiquidations(moved);
-      }),
+      // Either batch can move a symbol's mark: trades move those without a fresh mark of their own.
+      app.bus.subscribe('price.tick', ({ ticks }) => marksMoved(marks.recordLast(ticks))),
+      app.bus.subscribe('price.mark', ({ marks: batch }) => marksMoved(marks.recordMarks(batch))),
       app.bus.subscribe('trading.account', (event) => {
         if (event.origin === origin) return;
         paper.invalidate(event.userId);

@@ -2,6 +2,7 @@ import type { Candle, FeedStatus, Interval, PriceItem } from '../../../../src/co
 import type { Clock, Disposer } from '../clock';
 import { Listeners, type MarketSource } from '../source';
 import {
+  ALL_MARK_PRICES,
   ALL_MINI_TICKERS,
   RestKlines,
   RestTickerPrice,
@@ -26,14 +27,16 @@ export interface BinanceOptions {
 const REST_TIMEOUT_MS = 5_000;
 
 /**
- * Binance USD-M public market data: `!miniTicker@arr` for every symbol's price, kline streams for the
- * symbols clients are charting, and REST for single prices and history.
+ * Binance USD-M public market data: `!miniTicker@arr` for every symbol's last price and
+ * `!markPrice@arr@1s` for its mark price, kline streams for the symbols clients are charting, and REST
+ * for single prices and history.
  */
 export class BinanceSource implements MarketSource {
   readonly kind = 'binance' as const;
   readonly stream: BinanceStream;
   private readonly latest = new Map<string, PriceItem>();
   private readonly ticks = new Listeners<readonly PriceItem[]>();
+  private readonly marks = new Listeners<readonly PriceItem[]>();
   private readonly candles = new Map<string, Listeners<Candle>>();
   /** Frames that did not parse; logged and counted, never fatal. */
   malformed = 0;
@@ -41,6 +44,7 @@ export class BinanceSource implements MarketSource {
   constructor(private readonly o: BinanceOptions) {
     this.stream = new BinanceStream({ baseUrl: o.streamUrl, clock: o.clock, log: o.log, ...o.stream }, [
       ALL_MINI_TICKERS,
+      ALL_MARK_PRICES,
     ]);
     this.stream.frames.add((text) => this.onFrame(text));
   }
@@ -80,6 +84,10 @@ export class BinanceSource implements MarketSource {
 
   onTicks(listener: (ticks: readonly PriceItem[]) => void): Disposer {
     return this.ticks.add(listener);
+  }
+
+  onMarks(listener: (marks: readonly PriceItem[]) => void): Disposer {
+    return this.marks.add(listener);
   }
 
   async price(symbol: string): Promise<PriceItem | null> {
@@ -126,6 +134,9 @@ export class BinanceSource implements MarketSource {
       case 'tickers':
         for (const item of frame.items) this.latest.set(item.s, item);
         this.ticks.emit(frame.items);
+        return;
+      case 'marks':
+        this.marks.emit(frame.items);
         return;
       case 'candle':
         this.candles.get(klineStream(frame.symbol, frame.interval))?.emit(frame.candle);

@@ -6,6 +6,11 @@ import { INTERVALS, type Candle, type Interval, type PriceItem } from '../../../
  * into the module's shapes. Anything that does not parse is reported as malformed, never thrown.
  */
 
+/** Every symbol's last price, once a second. */
+export const ALL_MINI_TICKERS = '!miniTicker@arr';
+/** Every symbol's mark price (what Binance liquidates on), once a second. */
+export const ALL_MARK_PRICES = '!markPrice@arr@1s';
+
 const decimal = z
   .string()
   .regex(/^-?\d+(\.\d+)?$/)
@@ -66,11 +71,26 @@ const KlineEvent = z.object({
   }),
 });
 
+/**
+ * One entry of `!markPrice@arr@1s`. Delivery contracts in the same array carry `r: ""` and `T: 0` (no
+ * funding), so those two are allowed empty rather than spoiling the whole frame.
+ */
+const MarkPriceUpdate = z.object({
+  e: z.literal('markPriceUpdate'),
+  E: z.number(),
+  s: z.string(),
+  p: decimal,
+  i: decimal,
+  r: decimal.or(z.literal('')),
+  T: z.number(),
+});
+
 const Combined = z.object({ stream: z.string(), data: z.unknown() });
 const Reply = z.object({ result: z.unknown(), id: z.number() });
 
 export type StreamFrame =
   | { kind: 'tickers'; items: PriceItem[] }
+  | { kind: 'marks'; items: PriceItem[] }
   | { kind: 'candle'; symbol: string; interval: Interval; candle: Candle }
   | { kind: 'reply'; id: number }
   | { kind: 'malformed'; reason: string };
@@ -88,10 +108,15 @@ export function parseStreamFrame(text: string): StreamFrame {
   const combined = Combined.safeParse(json);
   if (!combined.success) return { kind: 'malformed', reason: 'not a combined-stream frame' };
   const { stream, data } = combined.data;
-  if (stream === '!miniTicker@arr') {
+  if (stream === ALL_MINI_TICKERS) {
     const tickers = z.array(MiniTicker).safeParse(data);
     if (!tickers.success) return { kind: 'malformed', reason: `bad ${stream} payload` };
     return { kind: 'tickers', items: tickers.data.map((t) => ({ s: t.s, p: t.c, t: t.E })) };
+  }
+  if (stream === ALL_MARK_PRICES) {
+    const marks = z.array(MarkPriceUpdate).safeParse(data);
+    if (!marks.success) return { kind: 'malformed', reason: `bad ${stream} payload` };
+    return { kind: 'marks', items: marks.data.map((m) => ({ s: m.s, p: m.p, t: m.E })) };
   }
   if (stream.includes('@kline_')) {
     const event = KlineEvent.safeParse(data);
@@ -110,5 +135,3 @@ export function parseStreamFrame(text: string): StreamFrame {
 /** The stream name Binance uses for a symbol's candles, e.g. `btcusdt@kline_15m`. */
 export const klineStream = (symbol: string, interval: Interval): string =>
   `${symbol.toLowerCase()}@kline_${interval}`;
-
-export const ALL_MINI_TICKERS = '!miniTicker@arr';

@@ -25,9 +25,12 @@ import { isLiquidated, liquidationPrice, maintenanceMargin, unrealizedPnl, ZERO 
 import { checkLeverage, planMarketOrder, planOrder, type OrderSize, type PlannedOrder } from './orders';
 import { accountUpdate, orderTradeUpdate, toOrderResult } from './paper-events';
 
-/** Where the paper exchange reads marks from (the market module's latest prices). */
+/** Where the paper exchange reads prices from (the trading module's mark book). */
 export interface MarkSource {
+  /** The price positions are marked at: liquidation checks, unrealised PnL, `markPrice`. */
   price(symbol: string): number | undefined;
+  /** The price a market order fills around (the last trade); `price` when absent or unknown. */
+  fillPrice?(symbol: string): number | undefined;
 }
 
 export interface PaperExchangeOptions {
@@ -371,7 +374,7 @@ export class PaperExchange implements ExchangeAdapter {
   }
 
   private conditions(symbol: string) {
-    const price = this.opts.marks.price(symbol);
+    const price = this.opts.marks.fillPrice?.(symbol) ?? this.opts.marks.price(symbol);
     return {
       markPrice: new Decimal(price ?? 0),
       slippageBps: this.slippageBps,
