@@ -3,6 +3,9 @@ import type { Bus } from '../../plugins/bus';
 import { appError } from '../../plugins/errors';
 import type { UserRow, UsersService } from '../users/users.service';
 import { hashPassword, randomToken, sha256, verifyPassword } from './crypto';
+import { retryText } from '../../plugins/rate-limit';
+import { LoginThrottle } from './login-throttle';
+import { assertPasswordAllowed } from './password-policy';
 import type { IssuedSession, RememberRequest, SessionsService } from './sessions.service';
 import type { TwoFactorService } from './twofa.service';
 
@@ -32,14 +35,20 @@ export class AuthService {
       twoFactor: TwoFactorService;
       bus: Bus;
       now?: () => Date;
+      throttle?: LoginThrottle;
     },
-  ) {}
+  ) {
+    this.throttle = deps.throttle ?? new LoginThrottle();
+  }
+
+  private readonly throttle: LoginThrottle;
 
   private now(): Date {
     return (this.deps.now ?? (() => new Date()))();
   }
 
   async signup(input: { email: string; username: string; password: string }): Promise<UserRow> {
+    assertPasswordAllowed(input.password, input, 'password');
     const passwordHash = await hashPassword(input.password);
     const user = await this.deps.users.create({ email: input.email, username: input.username, passwordHash });
     await this.deps.bus.publish('user.created', { id: user.id, username: user.username });
@@ -49,8 +58,19 @@ export class AuthService {
   /** The password step. The failure never says whether the account or the password was wrong. */
   async login(input: LoginInput): Promise<LoginOutcome> {
     const user = await this.deps.users.findByLogin(input.login);
+    // One count per account, whether its username or its e-mail was typed.
+    const account = user === undefined ? `login:${input.login.trim().toLowerCase()}` : `user:${user.id}`;
+    const wait = this.throttle.waitMs(account);
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000);
+      throw appError('RATE_LIMITED', retryText(seconds), { 'retry-after': String(seconds) });
+    }
     const ok = await verifyPassword(user?.passwordHash, input.password);
-    if (user === undefined || !ok) throw appError('UNAUTHORIZED', AUTH_DETAILS.badCredentials);
+    if (user === undefined || !ok) {
+      this.throttle.failed(account);
+      throw appError('UNAUTHORIZED', AUTH_DETAILS.badCredentials);
+    }
+    this.throttle.succeeded(account);
     return this.finish(user, input.remember, input.device);
   }
 

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { appError } from '../../plugins/errors';
 import type { UsersService } from '../users/users.service';
 import { hashPassword, randomToken, sha256, verifyPassword } from './crypto';
+import { assertPasswordAllowed } from './password-policy';
 import type { Mailer } from './mailer';
 import { ResetsRepo } from './resets.repo';
 import type { SessionsService } from './sessions.service';
@@ -46,6 +47,7 @@ export class PasswordService {
     if (!(await verifyPassword(user.passwordHash, current))) {
       throw appError('BAD_REQUEST', AUTH_DETAILS.wrongCurrentPassword);
     }
+    assertPasswordAllowed(next, user, 'new_password');
     await this.deps.users.setPasswordHash(userId, await hashPassword(next));
     await this.deps.sessions.revokeOthers(userId, keep);
     return AUTH_MESSAGES.passwordChanged;
@@ -92,6 +94,11 @@ export class PasswordService {
 
   /** Sets a new password from a mailed token (single use, one hour) and ends every session. */
   async reset(token: string, next: string): Promise<string> {
+    // Checked before the token is spent, so a refused password leaves the link usable.
+    const owner = await this.resets.ownerOf(sha256(token), this.now());
+    if (owner === undefined) throw appError('BAD_REQUEST', AUTH_DETAILS.invalidReset);
+    const user = await this.deps.users.findById(owner);
+    assertPasswordAllowed(next, user ?? {}, 'newPassword');
     const userId = await this.resets.spend(sha256(token), this.now());
     if (userId === undefined) throw appError('BAD_REQUEST', AUTH_DETAILS.invalidReset);
     await this.deps.users.setPasswordHash(userId, await hashPassword(next));

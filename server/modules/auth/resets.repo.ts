@@ -10,6 +10,21 @@ export class ResetsRepo {
     await this.db.insert(passwordResets).values({ userId, tokenHash, expiresAt });
   }
 
+  /** The user of a live token, without spending it. */
+  async ownerOf(tokenHash: string, now: Date): Promise<string | undefined> {
+    const [row] = await this.db
+      .select({ userId: passwordResets.userId })
+      .from(passwordResets)
+      .where(
+        and(
+          eq(passwordResets.tokenHash, tokenHash),
+          isNull(passwordResets.usedAt),
+          gt(passwordResets.expiresAt, now),
+        ),
+      );
+    return row?.userId;
+  }
+
   /** Spends a live token; answers its user, or undefined when it is unknown, used or expired. */
   async spend(tokenHash: string, now: Date): Promise<string | undefined> {
     const [row] = await this.db
