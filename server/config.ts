@@ -122,6 +122,7 @@ const ConfigSchema = z.object({
       .regex(/^[0-9a-fA-F]{64}$/, { error: '64 hex characters (32 bytes)' })
       .optional(),
   ),
+  SECRETS_KEY_FILE: optionalText,
   SMTP_URL: optionalUrl('smtp(s)://'),
   PUBLIC_URL: optionalUrl('http(s)://'),
   STRIPE_SECRET_KEY: optionalText,
@@ -226,6 +227,10 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
     default: '',
     help: '64 hex chars; required with DATABASE_URL; unset (PGlite) → generated once into DATA_DIR/secrets.key (0600)',
   },
+  SECRETS_KEY_FILE: {
+    default: '',
+    help: 'path of a file holding SECRETS_KEY (64 hex chars, readable by the server only), kept apart from DATA_DIR',
+  },
   SMTP_URL: { default: '', help: 'smtp(s)://user:pass@host:port; unset writes mail to DATA_DIR/outbox' },
   PUBLIC_URL: { default: '', help: 'public address used in mailed links; unset → http://HOST:PORT' },
   STRIPE_SECRET_KEY: {
@@ -294,11 +299,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
     throw new ConfigError(`Invalid ${key}=${shown}: expected ${issue?.message ?? 'a valid value'}`);
   }
   const cfg = parsed.data;
-  if (cfg.DATABASE_URL !== undefined && cfg.SECRETS_KEY === undefined) {
+  if (cfg.DATABASE_URL !== undefined && cfg.SECRETS_KEY === undefined && cfg.SECRETS_KEY_FILE === undefined) {
     // Each process would generate its own key beside its own data: secrets sealed by one server could
     // not be opened by another sharing the database, and the key would live apart from its backups.
     throw new ConfigError(
-      'SECRETS_KEY is required with DATABASE_URL: every server on one database must seal secrets with the same key',
+      'SECRETS_KEY (or SECRETS_KEY_FILE) is required with DATABASE_URL: every server on one database must seal secrets with the same key',
     );
   }
   const DATA_DIR = path.resolve(cfg.DATA_DIR);

@@ -32,9 +32,23 @@ declare module 'fastify' {
 
 export const SECRETS_FILE = 'secrets.key';
 
-/** Reads SECRETS_KEY, else DATA_DIR/secrets.key, creating that file (0600) on first start. */
-export async function loadMasterKey(config: Pick<Config, 'SECRETS_KEY' | 'DATA_DIR'>): Promise<Buffer> {
+/** Where the master key comes from: the environment, a file of its own, or the one beside the data. */
+export type KeySource = 'env' | 'file' | 'data-dir';
+
+export function keySource(config: Pick<Config, 'SECRETS_KEY' | 'SECRETS_KEY_FILE'>): KeySource {
+  if (config.SECRETS_KEY !== undefined) return 'env';
+  return config.SECRETS_KEY_FILE !== undefined ? 'file' : 'data-dir';
+}
+
+/**
+ * Reads SECRETS_KEY, else the file SECRETS_KEY_FILE names (which must exist), else DATA_DIR/secrets.key,
+ * creating that file (0600) on first start.
+ */
+export async function loadMasterKey(
+  config: Pick<Config, 'SECRETS_KEY' | 'DATA_DIR'> & Partial<Pick<Config, 'SECRETS_KEY_FILE'>>,
+): Promise<Buffer> {
   if (config.SECRETS_KEY !== undefined) return Buffer.from(config.SECRETS_KEY, 'hex');
+  if (config.SECRETS_KEY_FILE !== undefined) return readKeyFile(config.SECRETS_KEY_FILE);
   const file = path.join(config.DATA_DIR, SECRETS_FILE);
   await mkdir(config.DATA_DIR, { recursive: true });
   try {
@@ -43,6 +57,10 @@ export async function loadMasterKey(config: Pick<Config, 'SECRETS_KEY' | 'DATA_D
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
+  return readKeyFile(file);
+}
+
+async function readKeyFile(file: string): Promise<Buffer> {
   const text = (await readFile(file, 'utf8')).trim();
   if (!/^[0-9a-fA-F]{64}$/.test(text)) throw new Error(`${file} does not hold 64 hex characters.`);
   return Buffer.from(text, 'hex');
@@ -93,6 +111,12 @@ export function createSecrets(master: Buffer): Secrets {
 export default fp(
   async function secretsPlugin(app: FastifyInstance) {
     app.decorate('secrets', createSecrets(await loadMasterKey(app.config)));
+    if (app.config.NODE_ENV === 'production' && keySource(app.config) === 'data-dir') {
+      app.log.warn(
+        'the secrets key is DATA_DIR/secrets.key, beside the data it protects: a copy of DATA_DIR carries both. ' +
+          'Set SECRETS_KEY or SECRETS_KEY_FILE to keep it apart (see the README, Backups and keys).',
+      );
+    }
   },
   { name: 'secrets' },
 );
