@@ -111,7 +111,7 @@ export async function restorePostgres(
   });
   if (tables > 0 && !force) {
     throw new ToolError(
-      `The database ${name} is not empty (${tables} tables): pass --force to replace its contents with the backup.`,
+      `The database ${name} is not empty: pass --force to replace its ${tables} tables with the backup.`,
     );
   }
   if (tables > 0 && others > 0) {
