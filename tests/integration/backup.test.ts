@@ -130,10 +130,11 @@ describe.each(chosenTargets())('npm run backup and npm run restore on $name', (t
     await rm(root, { recursive: true, force: true });
   });
 
-  it('backs up only a database no server has open (PostgreSQL is read from one snapshot)', () => {
+  it('backs up only a database no server has open (PostgreSQL is read from one snapshot)', async () => {
     if (target.name === 'pglite') {
       expect(whileRunning.code).toBe(1);
       expect(whileRunning.stderr).toContain('Stop the server first');
+      await expect(stat(path.join(root, 'live.backup'))).rejects.toThrow();
     } else {
       expect(whileRunning.code, whileRunning.stderr).toBe(0);
     }

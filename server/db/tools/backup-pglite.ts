@@ -21,20 +21,30 @@ export async function assertNotInUse(dataDir: string): Promise<void> {
   }
 }
 
-/** Writes PGlite's own dump of the data folder (a gzipped tarball) to `file` with mode 0600. */
-export async function dumpPglite(dataDir: string, file: string): Promise<void> {
+/** Refuses a DATA_DIR without a database (PGlite would make an empty one) or with a server on it. */
+export async function assertBackupSource(dataDir: string): Promise<void> {
   const dir = pgliteDir(dataDir);
   if (!(await exists(path.join(dir, 'PG_VERSION')))) {
     throw new ToolError(`There is no embedded database in ${dir}: is DATA_DIR right?`);
   }
   await assertNotInUse(dataDir);
-  const client = new PGlite(dir);
+}
+
+/** Writes PGlite's own dump of the data folder (a gzipped tarball) to `file` with mode 0600. */
+export async function dumpPglite(dataDir: string, file: string): Promise<void> {
+  await assertBackupSource(dataDir);
+  const client = new PGlite(pgliteDir(dataDir));
   try {
     await client.waitReady;
     const tarball = await client.dumpDataDir('gzip');
     const partial = `${file}.partial`;
-    await writeFile(partial, new Uint8Array(await tarball.arrayBuffer()), { mode: 0o600, flag: 'wx' });
-    await rename(partial, file);
+    try {
+      await writeFile(partial, new Uint8Array(await tarball.arrayBuffer()), { mode: 0o600, flag: 'wx' });
+      await rename(partial, file);
+    } catch (err) {
+      await rm(partial, { force: true });
+      throw err;
+    }
   } finally {
     await client.close();
   }
@@ -82,7 +92,12 @@ export async function restorePglite(
   const replaced = `${target}.replaced-${process.pid}`;
   if (occupied) await rename(target, replaced);
   else await rm(target, { recursive: true, force: true });
-  await rename(staging, target);
+  try {
+    await rename(staging, target);
+  } catch (err) {
+    if (occupied) await rename(replaced, target);
+    throw err;
+  }
   if (occupied) await rm(replaced, { recursive: true, force: true });
   return report;
 }

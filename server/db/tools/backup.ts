@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config';
 import { defaultBackupPath, formatSize, KEY_REMINDER, prepareOutput, runMain } from './backup-files';
-import { dumpPglite } from './backup-pglite';
+import { assertBackupSource, dumpPglite } from './backup-pglite';
 import { dumpPostgres } from './backup-postgres';
 
 const USAGE = 'Usage: npm run backup [-- --out <file>] [--data-dir <dir>]';
@@ -27,6 +27,8 @@ async function main(): Promise<void> {
   // What the tool writes (the file, a new backups folder) is the owner's alone, as the server's files are.
   process.umask(0o077);
   const file = path.resolve(values.out ?? defaultBackupPath(config.DATA_DIR, kind));
+  // Checked before the backups folder is made, so a wrong DATA_DIR is left as it was.
+  if (kind === 'pglite') await assertBackupSource(config.DATA_DIR);
   await prepareOutput(file, values.out === undefined);
   if (config.DATABASE_URL === undefined) await dumpPglite(config.DATA_DIR, file);
   else await dumpPostgres(config.DATABASE_URL, file);
