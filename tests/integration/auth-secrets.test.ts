@@ -1,8 +1,8 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSecrets, loadMasterKey } from '../../server/plugins/secrets';
+import { createSecrets, keySource, loadMasterKey } from '../../server/plugins/secrets';
 import { freePort, startServerProcess, waitForHealth, type ServerProcess } from '../helpers/process';
 import { startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
 import { decodeQuotedPrintable, totpCode } from './auth.support';
@@ -252,5 +252,34 @@ describe('after a full run of the auth and exchange-key flows on a real server',
     }
     expect(lines.filter((l) => l.includes(resetToken))).toEqual([]);
     expect(lines.some((l) => l.includes('mail written to the outbox') && l.includes('.eml'))).toBe(true);
+  });
+});
+
+describe('the secrets key from a file of its own', () => {
+  it('is read from SECRETS_KEY_FILE, which must exist and hold 64 hex characters; nothing is written to DATA_DIR', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'sc-keyfile-'));
+    try {
+      const file = path.join(dir, 'elsewhere.key');
+      await writeFile(file, `${'cd'.repeat(32)}\n`, { mode: 0o600 });
+      const dataDir = path.join(dir, 'data');
+      const key = await loadMasterKey({ DATA_DIR: dataDir, SECRETS_KEY: undefined, SECRETS_KEY_FILE: file });
+      expect(key.toString('hex')).toBe('cd'.repeat(32));
+      await expect(readdir(dataDir)).rejects.toThrow(); // not even created
+      expect(keySource({ SECRETS_KEY: undefined, SECRETS_KEY_FILE: file })).toBe('file');
+      expect(keySource({ SECRETS_KEY: undefined, SECRETS_KEY_FILE: undefined })).toBe('data-dir');
+      await expect(
+        loadMasterKey({
+          DATA_DIR: dataDir,
+          SECRETS_KEY: undefined,
+          SECRETS_KEY_FILE: path.join(dir, 'missing'),
+        }),
+      ).rejects.toThrow();
+      await writeFile(file, 'not a key');
+      await expect(
+        loadMasterKey({ DATA_DIR: dataDir, SECRETS_KEY: undefined, SECRETS_KEY_FILE: file }),
+      ).rejects.toThrow('does not hold 64 hex characters');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -91,7 +91,7 @@ describe('loadConfig', () => {
   it('refuses Postgres without SECRETS_KEY: servers sharing a database must share the key', () => {
     const url = { DATABASE_URL: 'postgres://127.0.0.1:5432/app' };
     expect(() => loadConfig(url)).toThrow(
-      'SECRETS_KEY is required with DATABASE_URL: every server on one database must seal secrets with the same key',
+      'SECRETS_KEY (or SECRETS_KEY_FILE) is required with DATABASE_URL: every server on one database must seal secrets with the same key',
     );
     expect(loadConfig({ ...url, SECRETS_KEY: 'ab'.repeat(32) }).DATABASE_URL).toBe(url.DATABASE_URL);
   });
