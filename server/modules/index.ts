@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import activityModule from './activity';
 import adminRoutes from './admin/admin.routes';
 import authRoutes from './auth/auth.routes';
 import socketTicketsPlugin from './auth/socket-tickets.plugin';
@@ -20,6 +21,8 @@ import watchlistRoutes from './watchlist/watchlist.routes';
  */
 export const MODULES: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'health', routes: healthRoutes },
+  // Before auth and every module that records what happened to an account, or mails its owner.
+  { name: 'activity', routes: activityModule },
   { name: 'auth', routes: authRoutes },
   { name: 'plans', routes: plansPlugin },
   { name: 'market', routes: marketModule },

@@ -1,6 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useServices } from '../app/AppContext';
 import type { AccountTab } from '../services/stores/ui';
+import { ActivityTab } from './ActivityTab';
 import { DevicesTab } from './DevicesTab';
 import { Dialog } from './Dialog';
 import { SecurityTab } from './SecurityTab';
@@ -10,9 +11,10 @@ const TABS: readonly [AccountTab, string][] = [
   ['wallets', 'Connected Wallets'],
   ['devices', 'Remembered Devices'],
   ['security', 'Security'],
+  ['activity', 'Activity'],
 ];
 
-/** Spec §2 Account modal: Connected Wallets, Remembered Devices and Security. */
+/** Spec §2 Account modal: Connected Wallets, Remembered Devices and Security; and the account's Activity. */
 export function AccountModal() {
   useSignals();
   const { stores, auth } = useServices();
@@ -36,7 +38,15 @@ export function AccountModal() {
         ))}
       </div>
       <div role="tabpanel" className="account-panel">
-        {tab === 'wallets' ? <WalletsTab /> : tab === 'devices' ? <DevicesTab /> : <SecurityTab />}
+        {tab === 'wallets' ? (
+          <WalletsTab />
+        ) : tab === 'devices' ? (
+          <DevicesTab />
+        ) : tab === 'activity' ? (
+          <ActivityTab />
+        ) : (
+          <SecurityTab />
+        )}
       </div>
       <button type="button" className="button" onClick={() => auth.account.close()}>
         Close

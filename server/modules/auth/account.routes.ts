@@ -41,6 +41,7 @@ export default async function accountRoutes(app: FastifyInstance, s: AuthService
     if (!(await s.sessions.forgetDevice(userId, id)))
       throw appError('NOT_FOUND', AUTH_DETAILS.deviceNotFound);
     if (current?.deviceId === id) clearDeviceCookie(reply, s.cookies);
+    await app.activity.record(userId, { kind: 'device_removed' });
     return { message: AUTH_MESSAGES.deviceRemoved };
   });
 
@@ -50,6 +51,7 @@ export default async function accountRoutes(app: FastifyInstance, s: AuthService
     const keepFamily = current?.userId === userId ? current.familyId : null;
     const count = await s.sessions.forgetDevices(userId, null, keepFamily);
     clearDeviceCookie(reply, s.cookies);
+    await app.activity.record(userId, { kind: 'devices_revoked', detail: { count: String(count) } });
     return { message: AUTH_MESSAGES.devicesRevoked, count };
   });
 
@@ -58,7 +60,9 @@ export default async function accountRoutes(app: FastifyInstance, s: AuthService
     const body = parseRequest(ChangePasswordRequest, request.body);
     const current = await s.sessions.currentOf(cookieOf(request, REFRESH_COOKIE));
     const keep = current?.userId === userId ? current : null;
-    return { message: await s.passwords.change(userId, body.current_password, body.new_password, keep) };
+    const message = await s.passwords.change(userId, body.current_password, body.new_password, keep);
+    await app.activity.record(userId, { kind: 'password_changed' });
+    return { message };
   });
 
   app.post('/auth/forgot-password', { preHandler: limits.forgot }, async (request) => {

@@ -4,6 +4,7 @@ import { appError } from '../../plugins/errors';
 import type { UserRow, UsersService } from '../users/users.service';
 import { hashPassword, randomToken, sha256, verifyPassword } from './crypto';
 import { retryText } from '../../plugins/rate-limit';
+import type { ActivityService } from '../activity/activity.service';
 import { LoginThrottle } from './login-throttle';
 import { assertPasswordAllowed } from './password-policy';
 import type { IssuedSession, RememberRequest, SessionsService } from './sessions.service';
@@ -36,6 +37,8 @@ export class AuthService {
       bus: Bus;
       now?: () => Date;
       throttle?: LoginThrottle;
+      /** The account activity log (sign-ins and failed attempts). */
+      activity?: Pick<ActivityService, 'record'>;
     },
   ) {
     this.throttle = deps.throttle ?? new LoginThrottle();
@@ -68,10 +71,12 @@ export class AuthService {
     const ok = await verifyPassword(user?.passwordHash, input.password);
     if (user === undefined || !ok) {
       this.throttle.failed(account);
+      if (user !== undefined)
+        await this.recordDevice(user.id, 'sign_in_failed', input.device, { reason: 'password' });
       throw appError('UNAUTHORIZED', AUTH_DETAILS.badCredentials);
     }
     this.throttle.succeeded(account);
-    return this.finish(user, input.remember, input.device);
+    return this.finish(user, input.remember, input.device, 'password');
   }
 
   /**
@@ -82,6 +87,7 @@ export class AuthService {
     user: UserRow,
     remember: RememberRequest | null,
     device: RememberRequest,
+    method: 'password' | 'wallet' | 'google' | 'twitter',
   ): Promise<LoginOutcome> {
     // A disabled account signs in by no method at all.
     if (user.disabledAt !== null) throw appError('UNAUTHORIZED', AUTH_DETAILS.badCredentials);
@@ -97,7 +103,24 @@ export class AuthService {
       });
       return { kind: 'two-factor', challenge };
     }
-    return { kind: 'session', session: await this.deps.sessions.issue(user, remember) };
+    const session = await this.deps.sessions.issue(user, remember);
+    await this.recordDevice(user.id, 'sign_in', device, { method });
+    return { kind: 'session', session };
+  }
+
+  private recordDevice(
+    userId: string,
+    kind: 'sign_in' | 'sign_in_failed',
+    device: RememberRequest,
+    detail: Record<string, string>,
+  ): Promise<void> {
+    return (
+      this.deps.activity?.record(userId, {
+        kind,
+        detail,
+        device: { info: device.deviceInfo, fingerprint: device.fingerprint },
+      }) ?? Promise.resolve()
+    );
   }
 
   /** The second step: a pending login (5 minutes, 5 tries) finished with a TOTP or recovery code. */
@@ -114,14 +137,15 @@ export class AuthService {
     }
     const userId = challenge.userId;
     const user = await this.deps.users.findById(userId);
+    const device = { deviceInfo: challenge.deviceInfo, fingerprint: challenge.fingerprint };
     if (user === undefined || !(await this.deps.twoFactor.check(userId, code))) {
+      if (user !== undefined) await this.recordDevice(userId, 'sign_in_failed', device, { reason: 'code' });
       throw appError('UNAUTHORIZED', AUTH_DETAILS.invalidCode);
     }
     await repo.endChallenge(challenge.id);
-    const remember = challenge.rememberMe
-      ? { deviceInfo: challenge.deviceInfo, fingerprint: challenge.fingerprint }
-      : null;
-    return this.deps.sessions.issue(user, remember);
+    const session = await this.deps.sessions.issue(user, challenge.rememberMe ? device : null);
+    await this.recordDevice(userId, 'sign_in', device, { method: 'two_factor' });
+    return session;
   }
 
   /** The user's role now, or null when the account is gone (refresh and auto-login read it). */

@@ -43,7 +43,7 @@ export default async function oauthRoutes(app: FastifyInstance, s: AuthServices)
       const userAgent = request.headers['user-agent'];
       const deviceInfo = describeUserAgent(userAgent);
       const device = { deviceInfo, fingerprint: fingerprintOf(deviceInfo, userAgent) };
-      const outcome = await s.auth.finish(user, remember ? device : null, device);
+      const outcome = await s.auth.finish(user, remember ? device : null, device, provider);
       if (outcome.kind === 'two-factor') {
         // In the fragment: the browser keeps it out of requests, proxies and logs.
         return reply.redirect(`/#two_factor=${encodeURIComponent(outcome.challenge)}`, 302);

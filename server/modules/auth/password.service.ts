@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { appError } from '../../plugins/errors';
 import type { UsersService } from '../users/users.service';
 import { hashPassword, randomToken, sha256, verifyPassword } from './crypto';
+import type { ActivityService } from '../activity/activity.service';
 import { assertPasswordAllowed } from './password-policy';
 import type { Mailer } from './mailer';
 import { ResetsRepo } from './resets.repo';
@@ -26,6 +27,7 @@ export class PasswordService {
       publicUrl: string;
       log: FastifyBaseLogger;
       now?: () => Date;
+      activity?: Pick<ActivityService, 'record'>;
     },
   ) {
     this.resets = new ResetsRepo(db);
@@ -101,6 +103,7 @@ export class PasswordService {
     assertPasswordAllowed(next, user ?? {}, 'newPassword');
     const userId = await this.resets.spend(sha256(token), this.now());
     if (userId === undefined) throw appError('BAD_REQUEST', AUTH_DETAILS.invalidReset);
+    await this.deps.activity?.record(userId, { kind: 'password_reset' });
     await this.deps.users.setPasswordHash(userId, await hashPassword(next));
     await this.deps.sessions.revokeOthers(userId, null);
     return AUTH_MESSAGES.reset;

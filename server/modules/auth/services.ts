@@ -3,7 +3,7 @@ import { adminPolicy, UsersService } from '../users/users.service';
 import type { PublicClient } from 'viem';
 import { AuthService } from './auth.service';
 import type { CookiePolicy } from './cookies';
-import { outboxMailer, smtpMailer, type Mailer } from './mailer';
+import type { Mailer } from './mailer';
 import { PasswordService } from './password.service';
 import { SessionsService } from './sessions.service';
 import { TwoFactorService } from './twofa.service';
@@ -39,6 +39,12 @@ export async function createAuthServices(app: FastifyInstance): Promise<AuthServ
   const { config } = app;
   const users = new UsersService(db, adminPolicy(config));
   const sessions = new SessionsService(db, app.accessTokens, undefined, {
+    remembered: (userId, device) =>
+      app.activity.record(userId, {
+        kind: 'sign_in',
+        detail: { method: 'remembered' },
+        device: { info: device.deviceInfo, fingerprint: device.fingerprint },
+      }),
     ended: (userId) => {
       void app.bus.publish('auth.sessions', { userId }).catch((err: unknown) => {
         app.log.warn({ err }, 'session end not published');
@@ -47,20 +53,17 @@ export async function createAuthServices(app: FastifyInstance): Promise<AuthServ
   });
   app.accountGate.sessionEnded = (familyId) => sessions.ended(familyId);
   const twoFactor = new TwoFactorService(db, app.secrets, users);
-  const mailer = config.SMTP_URL ? smtpMailer(config.SMTP_URL) : outboxMailer(config.DATA_DIR, app.log);
-  app.health.report('mail', mailer.kind);
+  const mailer = app.mailer;
   const passwords = new PasswordService(db, {
     users,
     sessions,
     mailer,
     publicUrl: config.PUBLIC_URL,
     log: app.log,
+    activity: app.activity,
   });
   // Reset mails asked for just before shutdown still go out (or fail and are logged) first.
-  app.addHook('onClose', async () => {
-    await passwords.idle();
-    await mailer.close();
-  });
+  app.addHook('preClose', async () => passwords.idle());
   const identities = new IdentityService(db, adminPolicy(config));
   const rpc = config.ETH_RPC_URL ? await mainnetClient(config.ETH_RPC_URL) : null;
   const google =
@@ -87,7 +90,7 @@ export async function createAuthServices(app: FastifyInstance): Promise<AuthServ
     users,
     sessions,
     twoFactor,
-    auth: new AuthService({ users, sessions, twoFactor, bus: app.bus }),
+    auth: new AuthService({ users, sessions, twoFactor, bus: app.bus, activity: app.activity }),
     passwords,
     mailer,
     cookies: { secure: config.PUBLIC_URL.startsWith('https://') },

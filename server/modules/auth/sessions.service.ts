@@ -21,6 +21,11 @@ export interface SessionHooks {
   familyLocked?: () => Promise<void>;
   /** Some of the user's sign-ins ended (logout, reuse, device revoked, password changed): close their sockets. */
   ended?: (userId: string) => void;
+  /** A remembered device signed in by itself (auto-login). */
+  remembered?: (
+    userId: string,
+    device: { deviceInfo: StoredDeviceInfo; fingerprint: string },
+  ) => Promise<void>;
 }
 
 /** What a login, a refresh or an auto-login hands back to the route, which turns it into cookies. */
@@ -153,7 +158,12 @@ export class SessionsService {
     const role = device === undefined ? null : await roleOf(device.userId);
     if (device === undefined || role === null) throw appError('UNAUTHORIZED', AUTH_DETAILS.unknownDevice);
     await this.repo.touchDevice(device.id, now);
-    return this.startFamily({ id: device.userId, role }, device.id, true);
+    const session = await this.startFamily({ id: device.userId, role }, device.id, true);
+    await this.hooks.remembered?.(device.userId, {
+      deviceInfo: device.deviceInfo,
+      fingerprint: device.fingerprint,
+    });
+    return session;
   }
 
   /** True once a sign-in was logged out or revoked: its access tokens stop working too. */

@@ -32,6 +32,7 @@ export default async function twoFactorRoutes(app: FastifyInstance, s: AuthServi
     const { userId } = principalOf(request);
     const { code } = parseRequest(TwoFactorVerifyRequest, request.body);
     const codes = await s.twoFactor.enable(userId, code);
+    await app.activity.record(userId, { kind: 'two_factor_enabled' });
     return { message: AUTH_MESSAGES.twoFactorEnabled, recovery_codes: codes };
   });
 
@@ -39,6 +40,7 @@ export default async function twoFactorRoutes(app: FastifyInstance, s: AuthServi
     const { userId } = principalOf(request);
     const { password } = parseRequest(TwoFactorDisableRequest, request.body);
     await s.twoFactor.disable(userId, password);
+    await app.activity.record(userId, { kind: 'two_factor_disabled' });
     return { message: AUTH_MESSAGES.twoFactorDisabled };
   });
 }

@@ -32,7 +32,7 @@ export default async function web3Routes(app: FastifyInstance, s: AuthServices) 
     const deviceInfo = { browser: info.browser, os: info.os };
     const device = { deviceInfo, fingerprint: fingerprintOf(deviceInfo, userAgent) };
     const user = await s.web3.signIn(body);
-    const outcome = await s.auth.finish(user, body.remember_me ? device : null, device);
+    const outcome = await s.auth.finish(user, body.remember_me ? device : null, device, 'wallet');
     if (outcome.kind === 'two-factor') return { two_factor_required: true, user_id: outcome.challenge };
     return answerSession(reply, s, outcome.session);
   });

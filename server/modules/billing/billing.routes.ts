@@ -51,6 +51,7 @@ function buildService(app: FastifyInstance): BillingService {
       stripe: stripeKey !== undefined ? cfg.STRIPE_WEBHOOK_SECRET : sandboxSecret,
       btcpay: btcpay !== undefined ? cfg.BTCPAY_WEBHOOK_SECRET : sandboxSecret,
     },
+    activity: app.activity,
   });
 }
 

@@ -30,6 +30,7 @@ import {
 } from './events';
 import type { CheckoutGateway } from './providers';
 import { btcpaySignature, verifyBtcpay, verifyStripe } from './webhooks';
+import type { ActivityService } from '../activity/activity.service';
 
 const DAY_MS = 86_400_000;
 
@@ -41,6 +42,8 @@ export interface BillingDeps {
   /** The secrets webhooks are checked with: the provider's own, or the sandbox's when it stands in. */
   secrets: { stripe: string | undefined; btcpay: string | undefined };
   now?: () => Date;
+  /** The account activity log: a plan that starts or is granted is a line in it. */
+  activity?: Pick<ActivityService, 'record'>;
 }
 
 export interface WebhookResult {
@@ -115,13 +118,30 @@ export class BillingService implements PlanReader {
     const event = StripeEvent.safeParse(body);
     if (!event.success) throw appError('BAD_REQUEST', 'Malformed event.');
     const { id, type, data } = event.data;
+    const started: { userId: string; plan: string }[] = [];
     const applied = await this.repo.applyEvent({ source: 'stripe', eventId: id, type }, (tx) =>
-      this.applyStripe(tx, type, data.object),
+      this.applyStripe(tx, type, data.object, started),
     );
+    await this.recordPlans(started, 'card');
     return { received: true, applied };
   }
 
-  private async applyStripe(tx: BillingRepo, type: string, object: Record<string, unknown>): Promise<void> {
+  /** Written after the event's transaction, so a line never describes a change that was rolled back. */
+  private async recordPlans(started: { userId: string; plan: string }[], paidBy: string): Promise<void> {
+    for (const { userId, plan } of started) {
+      await this.deps.activity?.record(userId, {
+        kind: 'plan_changed',
+        detail: { plan: `Premium ${plan}, paid by ${paidBy}` },
+      });
+    }
+  }
+
+  private async applyStripe(
+    tx: BillingRepo,
+    type: string,
+    object: Record<string, unknown>,
+    started: { userId: string; plan: string }[],
+  ): Promise<void> {
     const now = this.now();
     if (type === 'checkout.session.completed') {
       const session = StripeCheckoutSession.parse(object);
@@ -140,6 +160,7 @@ export class BillingService implements PlanReader {
         trialEnd,
         currentPeriodEnd: trialEnd,
       });
+      started.push({ userId: checkout.userId, plan: checkout.plan });
     } else if (type === 'customer.subscription.updated' || type === 'customer.subscription.deleted') {
       const sub = StripeSubscription.parse(object);
       const end = sub.current_period_end ?? sub.items?.data[0]?.current_period_end;
@@ -165,16 +186,20 @@ export class BillingService implements PlanReader {
     if (!event.success) throw appError('BAD_REQUEST', 'Malformed event.');
     const { deliveryId, originalDeliveryId, type, invoiceId } = event.data;
     const eventId = originalDeliveryId ?? deliveryId;
+    const started: { userId: string; plan: string }[] = [];
     const applied = await this.repo.applyEvent({ source: 'btcpay', eventId, type }, async (tx) => {
       if (invoiceId === null || invoiceId === undefined) return;
       const checkout =
         (await tx.checkoutByExternalId('btcpay', invoiceId)) ??
         (await tx.checkoutByExternalId('sandbox', invoiceId));
       if (checkout === undefined) return;
-      if (type === 'InvoiceSettled') await this.settleCrypto(tx, checkout);
-      else if (type === 'InvoiceExpired') await tx.setCheckoutStatus(checkout.id, 'expired');
+      if (type === 'InvoiceSettled') {
+        await this.settleCrypto(tx, checkout);
+        started.push({ userId: checkout.userId, plan: checkout.plan });
+      } else if (type === 'InvoiceExpired') await tx.setCheckoutStatus(checkout.id, 'expired');
       else if (type === 'InvoiceInvalid') await tx.setCheckoutStatus(checkout.id, 'invalid');
     });
+    await this.recordPlans(started, 'crypto');
     return { received: true, applied };
   }
 
@@ -264,5 +289,11 @@ export class BillingService implements PlanReader {
           }
         : { status: 'canceled' },
     );
+    await this.deps.activity?.record(userId, {
+      kind: 'plan_changed',
+      detail: {
+        plan: premium ? `Premium for ${days} days, granted by an admin` : 'Free (Premium ended by an admin)',
+      },
+    });
   }
 }

@@ -21,13 +21,19 @@ export function registerExchangeRoutes(app: FastifyInstance, service: ExchangesS
   app.post('/exchanges/', authed, async (request, reply) => {
     const body = parseRequest(ExchangeKeyCreate, request.body);
     const key = await service.add(userOf(request), body);
+    await app.activity.record(userOf(request), {
+      kind: 'key_added',
+      detail: { hint: key.keyHint, environment: key.environment },
+    });
     reply.code(201);
     return key;
   });
 
   app.delete('/exchanges/:id', authed, async (request) => {
     const { id } = parseRequest(IdParam, request.params, 'path');
+    const hint = (await service.list(userOf(request))).find((k) => k.id === id)?.keyHint ?? '';
     await service.remove(userOf(request), id);
+    await app.activity.record(userOf(request), { kind: 'key_removed', detail: { hint } });
     return { message: 'Key deleted successfully.' };
   });
 }

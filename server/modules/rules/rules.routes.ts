@@ -67,7 +67,9 @@ export function registerRulesRoutes(app: FastifyInstance, deps: RulesRouteDeps):
 
   app.post('/rules/kill-switch', authed, async (request) => {
     const body = parseRequest(KillSwitchRequest, request.body);
-    return risk.killSwitch(userOf(request), body.on, body.resume_in_minutes);
+    const state = await risk.killSwitch(userOf(request), body.on, body.resume_in_minutes);
+    await app.activity.record(userOf(request), { kind: 'kill_switch', detail: { on: String(body.on) } });
+    return state;
   });
 
   app.post('/rules/:id/backtest', authed, async (request) => {

@@ -146,4 +146,44 @@ describe('account commands: 2fa and devices', () => {
     s.server.on('POST /auth/devices/revoke-all', () => ({ status: 500, body: {} }));
     expect(await s.type('devices revoke-all')).toEqual(['error: Failed to revoke all devices.']);
   });
+
+  it('activity prints the newest lines with device and place, failures in red, and says when it cannot', async () => {
+    const s = loggedIn();
+    const entries = [
+      {
+        id: '3',
+        at: '2026-11-20T09:15:00.000Z',
+        kind: 'sign_in',
+        text: 'Signed in with a password',
+        device: 'Safari on iOS',
+        place: 'Lisbon',
+      },
+      {
+        id: '2',
+        at: '2026-11-20T09:14:00.000Z',
+        kind: 'sign_in_failed',
+        text: 'A sign-in failed: wrong password',
+        device: 'Safari on iOS',
+        place: null,
+      },
+      {
+        id: '1',
+        at: '2026-11-19T18:00:00.000Z',
+        kind: 'password_changed',
+        text: 'Password changed',
+        device: null,
+        place: null,
+      },
+    ];
+    s.server.on('GET /account/activity', () => ({ status: 200, body: entries }));
+    expect(await s.type('activity')).toEqual([
+      'info: 2026-11-20 09:15 UTC  Signed in with a password  Safari on iOS near Lisbon',
+      'error: 2026-11-20 09:14 UTC  A sign-in failed: wrong password  Safari on iOS',
+      'info: 2026-11-19 18:00 UTC  Password changed',
+    ]);
+    expect(await s.type('activity 1')).toHaveLength(1);
+    expect(await s.type('activity 0')).toContain('error: Count must be a whole number from 1 to 200.');
+    s.server.on('GET /account/activity', () => ({ status: 500, body: {} }));
+    expect(await s.type('activity')).toEqual(['error: Failed to load the activity log.']);
+  });
 });

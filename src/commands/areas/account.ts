@@ -130,4 +130,42 @@ export const devicesRevokeAll = defineCommand({
   },
 });
 
-export default [twoFactorSetup, twoFactorVerify, twoFactorDisable, devices, devicesRm, devicesRevokeAll];
+export const activity = defineCommand({
+  name: 'activity',
+  area: AREA,
+  summary: 'What happened to your account: sign-ins, failed attempts, security changes, keys, plan.',
+  usage: 'activity [count]',
+  examples: ['activity', 'activity 100'],
+  args: z.object({
+    count: z.coerce
+      .number({ error: 'Count must be a whole number from 1 to 200.' })
+      .int({ error: 'Count must be a whole number from 1 to 200.' })
+      .min(1, { error: 'Count must be a whole number from 1 to 200.' })
+      .max(200, { error: 'Count must be a whole number from 1 to 200.' })
+      .optional(),
+  }),
+  loginRequired: true,
+  async run(ctx, { count }) {
+    const outcome = await account.loadActivity(authDeps(ctx));
+    const state = ctx.stores.auth.activity.peek();
+    if (!outcome.ok || state.status !== 'ready') return [failure(outcome.ok ? '' : outcome.message)];
+    if (state.items.length === 0) return { lines: [muted('No activity yet.')], data: [] };
+    const shown = state.items.slice(0, count ?? 20);
+    const lines = shown.map((e) => {
+      const from = e.device === null ? '' : `  ${e.device}${e.place === null ? '' : ` near ${e.place}`}`;
+      const line = `${when(e.at)}  ${e.text}${from}`;
+      return e.kind === 'sign_in_failed' ? failure(line) : info(line);
+    });
+    return { lines, data: shown };
+  },
+});
+
+export default [
+  twoFactorSetup,
+  twoFactorVerify,
+  twoFactorDisable,
+  devices,
+  devicesRm,
+  devicesRevokeAll,
+  activity,
+];

@@ -20,6 +20,19 @@ export async function loadDevices(deps: AuthDeps): Promise<Outcome> {
   }
 }
 
+/** Loads the account's activity log into the store. */
+export async function loadActivity(deps: AuthDeps): Promise<Outcome> {
+  const { auth } = deps.stores;
+  auth.setActivity({ status: 'loading' });
+  try {
+    auth.setActivity({ status: 'ready', items: await createAuthClient(deps.main).activity() });
+    return { ok: true };
+  } catch {
+    auth.setActivity({ status: 'error', message: AUTH_TEXT.loadActivityFailed });
+    return failed(AUTH_TEXT.loadActivityFailed);
+  }
+}
+
 export async function removeDevice(deps: AuthDeps, id: string): Promise<Outcome> {
   try {
     const { message } = await createAuthClient(deps.main).removeDevice(id);

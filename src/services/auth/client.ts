@@ -1,3 +1,4 @@
+import { ActivityList } from '../../contracts/activity';
 import {
   AccessTokenResponse,
   DeviceList,
@@ -45,6 +46,7 @@ export function createAuthClient(main: ApiClient) {
     logout: () => main.send('/auth/logout', post),
     me: () => main.call(Me, '/users/me'),
     devices: () => main.call(DeviceList, '/auth/devices'),
+    activity: () => main.call(ActivityList, '/account/activity'),
     removeDevice: (id: string) =>
       main.call(MessageResponse, `/auth/devices/${encodeURIComponent(id)}`, { method: 'DELETE' }),
     revokeAllDevices: () => main.call(MessageResponse, '/auth/devices/revoke-all', post),

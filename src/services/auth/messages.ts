@@ -5,6 +5,7 @@ export const AUTH_TEXT = {
   signupFailed: 'Sign up failed. Please try again.',
   genericError: 'An error occurred. Please try again later.',
   loadDevicesFailed: 'Failed to load devices.',
+  loadActivityFailed: 'Failed to load the activity log.',
   loadUserFailed: 'Failed to load user data.',
   changePasswordFailed: 'Failed to change password.',
   removeDeviceFailed: 'Failed to remove device.',

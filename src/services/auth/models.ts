@@ -155,6 +155,7 @@ export function createAuthModels(deps: AuthModelDeps) {
       deps.ui.openAccountModal(tab);
       if (tab === 'devices') await account.loadDevices(deps);
       else if (tab === 'wallets') await wallet.loadWallets(deps);
+      else if (tab === 'activity') await account.loadActivity(deps);
       else await run('twoFactor', () => account.syncTwoFactor(deps));
     },
     close(): void {

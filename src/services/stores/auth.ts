@@ -1,4 +1,5 @@
 import { signal, type ReadonlySignal } from '@preact/signals-core';
+import type { ActivityEntry } from '../../contracts/activity';
 import type { Device } from '../../contracts/auth';
 import type { Wallet } from '../../contracts/web3';
 
@@ -17,6 +18,12 @@ export type DevicesState =
   | { status: 'idle' }
   | { status: 'loading' }
   | { status: 'ready'; items: readonly Device[] }
+  | { status: 'error'; message: string };
+
+export type ActivityState =
+  | { status: 'idle' }
+  | { status: 'loading' }
+  | { status: 'ready'; items: readonly ActivityEntry[] }
   | { status: 'error'; message: string };
 
 /** Spec §4 2FA states: disabled, setup (QR and secret), verify, enabled. */
@@ -44,6 +51,8 @@ export interface AuthStore {
   readonly busy: ReadonlySignal<ReadonlySet<AuthForm>>;
   readonly pendingTwoFactor: ReadonlySignal<PendingTwoFactor | null>;
   readonly devices: ReadonlySignal<DevicesState>;
+  /** The account's activity log (sign-ins, security changes), newest first. */
+  readonly activity: ReadonlySignal<ActivityState>;
   readonly twoFactor: ReadonlySignal<TwoFactorState>;
   readonly wallets: ReadonlySignal<WalletsState>;
   readonly walletSignIn: ReadonlySignal<WalletSignIn>;
@@ -59,6 +68,7 @@ export interface AuthStore {
   setBusy(form: AuthForm, busy: boolean): void;
   setPendingTwoFactor(pending: PendingTwoFactor | null): void;
   setDevices(state: DevicesState): void;
+  setActivity(state: ActivityState): void;
   setTwoFactor(state: TwoFactorState): void;
   /** Forgets everything a signed-in user saw (on logout). */
   reset(): void;
@@ -69,6 +79,7 @@ export function createAuthStore(): AuthStore {
   const busy = signal<ReadonlySet<AuthForm>>(new Set(), { name: 'auth.busy' });
   const pendingTwoFactor = signal<PendingTwoFactor | null>(null, { name: 'auth.pendingTwoFactor' });
   const devices = signal<DevicesState>({ status: 'idle' }, { name: 'auth.devices' });
+  const activity = signal<ActivityState>({ status: 'idle' }, { name: 'auth.activity' });
   const twoFactor = signal<TwoFactorState>({ step: 'disabled' }, { name: 'auth.twoFactor' });
   const wallets = signal<WalletsState>({ status: 'idle' }, { name: 'auth.wallets' });
   const walletSignIn = signal<WalletSignIn>('idle', { name: 'auth.walletSignIn' });
@@ -95,6 +106,7 @@ export function createAuthStore(): AuthStore {
     busy,
     pendingTwoFactor,
     devices,
+    activity,
     twoFactor,
     setNotice(form, notice) {
       const next = { ...notices.peek() };
@@ -114,6 +126,9 @@ export function createAuthStore(): AuthStore {
     setDevices(next) {
       devices.value = next;
     },
+    setActivity(next) {
+      activity.value = next;
+    },
     setTwoFactor(next) {
       twoFactor.value = next;
     },
@@ -122,6 +137,7 @@ export function createAuthStore(): AuthStore {
       busy.value = new Set();
       pendingTwoFactor.value = null;
       devices.value = { status: 'idle' };
+      activity.value = { status: 'idle' };
       twoFactor.value = { step: 'disabled' };
       wallets.value = { status: 'idle' };
       walletSignIn.value = 'idle';

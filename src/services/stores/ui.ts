@@ -5,7 +5,7 @@ export type BottomTab = 'positions' | 'trade';
 /** Spec §4 auth modal modes: LOGIN, SIGNUP, FORGOT_PASSWORD, TFA_VERIFY. */
 export type AuthModalMode = 'login' | 'signup' | 'forgot-password' | 'tfa-verify';
 /** Account modal tabs (spec §2). */
-export type AccountTab = 'wallets' | 'devices' | 'security';
+export type AccountTab = 'wallets' | 'devices' | 'security' | 'activity';
 /** Which chart the pane draws: our own candles (works offline) or TradingView's widget. */
 export type ChartSource = 'local' | 'tv';
 

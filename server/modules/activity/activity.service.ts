@@ -1,0 +1,143 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ActivityEntry, ActivityKind } from '../../../src/contracts/activity';
+import type { DeviceInfo } from '../../../src/contracts/auth';
+import type { Mailer } from '../auth/mailer';
+import type { ActivityRepo, ActivityRow } from './activity.repo';
+
+/** Where an event came from, when a device was involved. */
+export interface ActivityDevice {
+  info: DeviceInfo;
+  fingerprint: string;
+}
+
+export interface ActivityEvent {
+  kind: ActivityKind;
+  /** Plain words only (a method, a key's hint, a plan): never a secret. */
+  detail?: Record<string, string>;
+  device?: ActivityDevice;
+}
+
+/** The owner's address, for the mails that follow some events. */
+export type AddressOf = (userId: string) => Promise<{ email: string | null; username: string } | undefined>;
+
+const METHOD: Record<string, string> = {
+  password: 'with a password',
+  two_factor: 'with a password and a 2FA code',
+  wallet: 'with a wallet',
+  google: 'with Google',
+  twitter: 'with Twitter',
+  remembered: 'on a remembered device',
+};
+
+/** The one line an entry shows, from its kind and detail. */
+export function describeActivity(kind: ActivityKind, detail: Record<string, string>): string {
+  switch (kind) {
+    case 'sign_in':
+      return `Signed in ${METHOD[detail.method ?? ''] ?? ''}`.trim();
+    case 'sign_in_failed':
+      return detail.reason === 'code'
+        ? 'A sign-in failed: wrong 2FA code'
+        : 'A sign-in failed: wrong password';
+    case 'two_factor_enabled':
+      return 'Two-factor login turned on';
+    case 'two_factor_disabled':
+      return 'Two-factor login turned off';
+    case 'password_changed':
+      return 'Password changed';
+    case 'password_reset':
+      return 'Password reset from a mailed link';
+    case 'key_added':
+      return `Exchange API key ${detail.hint ?? ''} added (${detail.environment ?? 'live'})`;
+    case 'key_removed':
+      return `Exchange API key ${detail.hint ?? ''} removed`;
+    case 'device_removed':
+      return 'A remembered device was removed';
+    case 'devices_revoked':
+      return `Every other remembered device was signed out (${detail.count ?? '0'})`;
+    case 'plan_changed':
+      return `Plan: ${detail.plan ?? 'changed'}`;
+    case 'kill_switch':
+      return detail.on === 'true' ? 'Kill switch on: automated trading stopped' : 'Kill switch off';
+  }
+}
+
+const MAILED: Partial<Record<ActivityKind, string>> = {
+  key_added: 'An exchange API key was added to your Signal Console account',
+  key_removed: 'An exchange API key was removed from your Signal Console account',
+};
+
+/**
+ * The activity log: every security-relevant event of an account, with the device it came from. Recording
+ * never fails the action it describes (a failure is logged). A sign-in from a device the account never
+ * signed in from before, and key changes, are also mailed to the owner.
+ */
+export class ActivityService {
+  constructor(
+    private readonly deps: {
+      repo: ActivityRepo;
+      mailer: Mailer;
+      addressOf: AddressOf;
+      log: FastifyBaseLogger;
+      publicUrl: string;
+    },
+  ) {}
+
+  async record(userId: string, event: ActivityEvent): Promise<void> {
+    try {
+      const firstFromDevice =
+        event.kind === 'sign_in' &&
+        event.device !== undefined &&
+        (await this.deps.repo.anySignIn(userId)) &&
+        !(await this.deps.repo.seenDevice(userId, event.device.fingerprint));
+      await this.deps.repo.insert({
+        userId,
+        kind: event.kind,
+        detail: event.detail ?? {},
+        device: event.device === undefined ? null : `${event.device.info.browser} on ${event.device.info.os}`,
+        place: event.device?.info.place ?? null,
+        fingerprint: event.device?.fingerprint ?? null,
+      });
+      const subject = firstFromDevice ? 'New sign-in to your Signal Console account' : MAILED[event.kind];
+      if (subject !== undefined) await this.mail(userId, subject, event);
+    } catch (err) {
+      this.deps.log.warn({ err, kind: event.kind }, 'activity not recorded');
+    }
+  }
+
+  async list(userId: string, limit: number): Promise<ActivityEntry[]> {
+    return (await this.deps.repo.list(userId, limit)).map(toEntry);
+  }
+
+  private async mail(userId: string, subject: string, event: ActivityEvent): Promise<void> {
+    const owner = await this.deps.addressOf(userId);
+    if (owner?.email == null) return;
+    const where =
+      event.device === undefined
+        ? ''
+        : ` from ${event.device.info.browser} on ${event.device.info.os}${event.device.info.place ? ` near ${event.device.info.place}` : ''}`;
+    await this.deps.mailer.send({
+      to: owner.email,
+      subject,
+      link: `${this.deps.publicUrl}/`,
+      text: [
+        `Hello ${owner.username},`,
+        '',
+        `${describeActivity(event.kind, event.detail ?? {})}${where}, at ${new Date().toUTCString()}.`,
+        '',
+        'If this was you, there is nothing to do. If not, change your password, turn on two-factor login',
+        'and remove unknown devices and keys in Account settings.',
+      ].join('\n'),
+    });
+  }
+}
+
+function toEntry(row: ActivityRow): ActivityEntry {
+  return {
+    id: String(row.id),
+    at: row.at.toISOString(),
+    kind: row.kind as ActivityKind,
+    text: describeActivity(row.kind as ActivityKind, row.detail),
+    device: row.device,
+    place: row.place,
+  };
+}
