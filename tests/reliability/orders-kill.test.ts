@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNKNOWN_SETTLE_MS } from '../../server/modules/trading/trading.service';
 import { signUp, type Api } from './support/api';
 import { netBySymbol, signedPositions } from './support/reads';
 import { recordFigures } from './support/figures';
@@ -12,8 +13,6 @@ import { createTarget, targetNames, type Target } from './support/target';
 const ROUNDS = SHORT ? 1 : 3;
 const USERS = 8;
 const IN_FLIGHT_PER_USER = 3;
-/** How long an order whose outcome is unknown may still appear before a retry may send it again. */
-const SETTLE_MS = 6_000;
 
 describe.each(targetNames())('kill -9 during an order burst, on %s', (name) => {
   let target: Target;
@@ -32,14 +31,15 @@ describe.each(targetNames())('kill -9 during an order burst, on %s', (name) => {
 
   /**
    * Sends a key again, as a client whose try got no answer would. A 503 ("outcome unknown", the
-   * documented answer while an interrupted order may still appear) is asked again after the settle time.
+   * documented answer while an interrupted order may still appear) is asked again after the settle time
+   * (the server's default BINANCE_ORDER_SETTLE_MS, which paper orders keep to as well).
    */
   const retry = async (o: SentOrder): Promise<{ read: OrderAnswer; waited: boolean }> => {
     let read = await send(o);
     let waited = false;
     for (let again = 0; again < 2 && read.kind === 'unknown' && read.status === 503; again += 1) {
       waited = true;
-      await sleep(SETTLE_MS + 500);
+      await sleep(UNKNOWN_SETTLE_MS + 500);
       read = await send(o);
     }
     if (read.kind === 'unknown') problems.push(`retry of ${o.key}: ${read.status} ${read.detail}`);
@@ -77,6 +77,7 @@ describe.each(targetNames())('kill -9 during an order burst, on %s', (name) => {
       const burst = startBurst({ users, book, perUser: IN_FLIGHT_PER_USER, round });
       const burstStarted = performance.now();
       await burst.acknowledged(between(30, 120));
+      await sleep(between(0, 100)); // so that the kill lands anywhere in a request, not just after an answer
       burst.stop();
       const inFlightAtKill = burst.inFlight();
       const killMs = Math.round(performance.now() - burstStarted);

@@ -100,6 +100,7 @@ describe.each(targetNames())('kill -9 while rules fire, on %s', (name) => {
       const burst = startNewsBurst({ webhook, sent, concurrency: 3 });
       const burstStarted = performance.now();
       await burst.acknowledged(between(15, 45));
+      await sleep(between(0, 100)); // so that the kill lands anywhere in a request, not just after an answer
       burst.stop();
       const killMs = Math.round(performance.now() - burstStarted);
       killedAt.push(Date.now());
