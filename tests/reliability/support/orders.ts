@@ -33,8 +33,9 @@ export function readOrderAnswer(answer: Answer | null): OrderAnswer {
       ? { kind: 'order', order: parsed.data }
       : { kind: 'unknown', status: 200, detail: JSON.stringify(answer.body) };
   }
-  // 400 (a refusal) and 409 (the key was used for another order) are final; 429 and 5xx are not.
-  if (answer.status === 400 || answer.status === 409 || answer.status === 422)
+  // A refusal (400, 422) is final. 409 ("already being placed") cannot happen to a key only ever sent
+  // once at a time, so like 429, 5xx and no answer at all it leaves the key unsettled.
+  if (answer.status === 400 || answer.status === 422)
     return { kind: 'refused', status: answer.status, detail };
   return { kind: 'unknown', status: answer.status, detail };
 }
