@@ -29,9 +29,20 @@ export interface ServerProcess {
  */
 export const OFFLINE_ENV = { MARKET_SOURCE: 'sim', NEWS_SOURCES: 'replay', ANALYZER: 'local' } as const;
 
-/** Starts `server/main.ts` as `npm start` would after the build, with only the given environment. */
-export function startServerProcess(env: Record<string, string>): ServerProcess {
-  const child = spawn(TSX, ['server/main.ts'], {
+/**
+ * Starts `server/main.ts` as `npm start` would after the build, with only the given environment.
+ * `tsx` runs the server in a child process of its own and relays SIGTERM and SIGINT to it, but a
+ * SIGKILL cannot be relayed: `{ oneProcess: true }` loads tsx into the server's own node process
+ * instead, so that `child` is the server itself and a SIGKILL ends it.
+ */
+export function startServerProcess(
+  env: Record<string, string>,
+  opts: { oneProcess?: boolean } = {},
+): ServerProcess {
+  const [command, args] = opts.oneProcess
+    ? [process.execPath, ['--import', 'tsx', 'server/main.ts']]
+    : [TSX, ['server/main.ts']];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

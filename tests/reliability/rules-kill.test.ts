@@ -1,0 +1,224 @@
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Rule, RiskState, type Decision } from '../../src/contracts/rules';
+import type { Signal } from '../../src/contracts/signals';
+import { OrderResponse, pairOf } from '../../src/contracts/trading';
+import { Api, describe as answerText, signUp } from './support/api';
+import { allDecisions, allSignals, netBySymbol, signedPositions } from './support/reads';
+import { recordFigures } from './support/figures';
+import { between, SHORT, sleep } from './support/mode';
+import { ASSETS, settleItem, startNewsBurst, type SentItem } from './support/news';
+import { CrashableServer } from './support/server';
+import { storedOrders } from './support/stored';
+import { createTarget, targetNames, type Target } from './support/target';
+
+const ROUNDS = SHORT ? 1 : 3;
+const USERS = 4;
+const AMOUNT_USD = 150;
+/**
+ * A decision a kill left `pending` is resolved by the engine a minute after it was taken (it looks the
+ * order up by its key), so catching up after the last kill takes a little over a minute.
+ */
+const CATCH_UP_MS = 150_000;
+
+interface Snapshot {
+  signals: Signal[];
+  ledgers: Decision[][];
+}
+
+/** What is still to be decided: signals not analysed, and (signal, user, asset) without a final decision. */
+function outstanding({ signals, ledgers }: Snapshot): string[] {
+  const missing: string[] = [];
+  for (const signal of signals) {
+    if (signal.analysis.status !== 'completed') {
+      missing.push(`signal ${signal.id} not analysed`);
+      continue;
+    }
+    const traded = ASSETS.filter((a) => signal.assets.includes(a.ticker));
+    ledgers.forEach((ledger, user) => {
+      for (const asset of traded) {
+        const decision = ledger.find((d) => d.signal_id === signal.id && d.asset === asset.ticker);
+        if (decision === undefined)
+          missing.push(`rules${user}: no decision on ${asset.ticker} for signal ${signal.id}`);
+        else if (decision.outcome === 'pending')
+          missing.push(`rules${user}: decision ${decision.id} pending`);
+      }
+    });
+  }
+  return missing;
+}
+
+describe.each(targetNames())('kill -9 while rules fire, on %s', (name) => {
+  const token = randomBytes(16).toString('hex');
+  let target: Target;
+  let server: CrashableServer;
+  let users: Api[] = [];
+  let webhook: Api;
+
+  beforeAll(async () => {
+    target = await createTarget(name);
+    server = await CrashableServer.create({ ...target.env, NEWS_SOURCES: 'webhook', INGEST_TOKEN: token });
+    await server.start();
+    webhook = new Api(server.base);
+    webhook.token = token;
+    users = await Promise.all(Array.from({ length: USERS }, (_, i) => signUp(server.base, `rules${i}`)));
+    await Promise.all(
+      users.map(async (api) => {
+        // Wide enough that every match fires: no cooldown, a budget and an age limit the run stays within.
+        await api.must(RiskState, 'PUT', '/rules/risk', {
+          daily_budget_usd: 10_000_000,
+          cooldown_minutes: 0,
+          max_positions: 10,
+          max_age_seconds: 3600,
+        });
+        for (const asset of ASSETS) {
+          await api.must(Rule, 'POST', '/rules/', {
+            ruleName: `${asset.ticker} any news`,
+            conditions: { asset: asset.ticker },
+            action: { type: 'trade', side: asset.side, amount_usd: AMOUNT_USD },
+            isActive: true,
+          });
+        }
+      }),
+    );
+  }, 180_000);
+  afterAll(async () => {
+    await server?.stop();
+    await target?.cleanup();
+  });
+
+  it(`fires each rule once per signal through ${ROUNDS} kill${ROUNDS > 1 ? 's' : ''}`, async () => {
+    const started = performance.now();
+    const sent: SentItem[] = [];
+    const rounds: Record<string, number>[] = [];
+    const killedAt: number[] = [];
+    const problems: string[] = [];
+
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      const from = sent.length;
+      const burst = startNewsBurst({ webhook, sent, concurrency: 3 });
+      const burstStarted = performance.now();
+      await burst.acknowledged(between(15, 45));
+      await sleep(between(0, 100)); // so that the kill lands anywhere in a request, not just after an answer
+      burst.stop();
+      const killMs = Math.round(performance.now() - burstStarted);
+      killedAt.push(Date.now());
+      await server.kill();
+      await burst.done;
+      const restartMs = await server.start();
+      const pendingAfterRestart = (await Promise.all(users.map(allDecisions)))
+        .flat()
+        .filter((d) => d.outcome === 'pending').length;
+
+      // Every item whose answer the kill cut is sent again once, with its external id.
+      const unacknowledged = sent.slice(from).filter((s) => s.outcome === null);
+      for (const s of unacknowledged) {
+        const answer = await webhook.send('POST', '/signals/ingest', { ...s.item });
+        if (!settleItem(s, answer)) problems.push(`retry of ${s.item.external_id}: ${answerText(answer)}`);
+      }
+      rounds.push({
+        round,
+        sent: sent.length - from,
+        acknowledged: sent.length - from - unacknowledged.length,
+        unacknowledged: unacknowledged.length,
+        retriedCreated: unacknowledged.filter((s) => s.outcome?.result === 'created').length,
+        retriedDuplicate: unacknowledged.filter((s) => s.outcome?.result === 'duplicate').length,
+        pendingAfterRestart,
+        killMs,
+        restartMs,
+      });
+    }
+    expect(problems, 'retried items').toEqual([]);
+
+    // The engine catches up: every signal analysed, every match decided (none left pending).
+    const catchUpStarted = performance.now();
+    let snapshot: Snapshot = { signals: [], ledgers: [] };
+    let missing: string[] = ['not read yet'];
+    while (missing.length > 0 && performance.now() - catchUpStarted < CATCH_UP_MS) {
+      await sleep(1000);
+      snapshot = { signals: await allSignals(webhook), ledgers: await Promise.all(users.map(allDecisions)) };
+      missing = outstanding(snapshot);
+    }
+    const catchUpMs = Math.round(performance.now() - catchUpStarted);
+    expect(missing.slice(0, 20), `still undecided after ${catchUpMs} ms`).toEqual([]);
+
+    // Every item the webhook took is a stored signal.
+    const stored = new Set(snapshot.signals.map((s) => s.id));
+    const created = sent.flatMap((s) =>
+      s.outcome?.result === 'created' && s.outcome.id !== null ? [s.outcome.id] : [],
+    );
+    expect(
+      created.filter((id) => !stored.has(id)),
+      'acknowledged signals missing',
+    ).toEqual([]);
+
+    const all = snapshot.ledgers.flat();
+    const pairs = new Map<string, number>();
+    for (const d of all)
+      pairs.set(`${d.rule_id}|${d.signal_id}`, (pairs.get(`${d.rule_id}|${d.signal_id}`) ?? 0) + 1);
+    expect(
+      [...pairs].filter(([, n]) => n > 1),
+      '(rule, signal) decided twice',
+    ).toEqual([]);
+    // Fired, or skipped because the kill interrupted it before its order was sent (never sent late).
+    const odd = all.filter((d) => d.outcome !== 'fired' && d.reason !== 'stale');
+    expect(
+      odd.map((d) => `${d.id} ${d.outcome} ${d.reason} ${d.detail}`),
+      'decisions neither fired nor interrupted',
+    ).toEqual([]);
+    const fired = all.filter((d) => d.outcome === 'fired');
+
+    // Each fired decision's order exists once: its key (rule and signal) answers that very order.
+    for (const [user, api] of users.entries()) {
+      for (const d of snapshot.ledgers[user]?.filter((x) => x.outcome === 'fired') ?? []) {
+        const answer = await api.send(
+          'POST',
+          '/orders',
+          { symbol: pairOf(d.symbol), side: d.side, type: 'market', amount: d.amount_usd },
+          { headers: { 'idempotency-key': `rule-${d.rule_id}-${d.signal_id}` } },
+        );
+        const order = answer?.status === 200 ? OrderResponse.safeParse(answer.body) : null;
+        if (!order?.success || order.data.id !== d.order_id || order.data.quantity !== d.quantity) {
+          problems.push(`decision ${d.id}: order ${d.order_id} answered ${answerText(answer)}`);
+        }
+      }
+      const expected = netBySymbol(
+        (snapshot.ledgers[user] ?? [])
+          .filter((d) => d.outcome === 'fired')
+          .map((d) => ({ symbol: pairOf(d.symbol), buy: d.side === 'long', quantity: d.quantity ?? NaN })),
+      );
+      expect(await signedPositions(api), `positions of rules${user}`).toEqual(expected);
+    }
+    expect(problems, 'fired decisions whose key does not answer their order').toEqual([]);
+
+    // The database: one fill per fired decision, and no other.
+    await server.stop();
+    const { fills } = await storedOrders(target.open);
+    expect(fills.map((f) => f.orderId).sort(), 'fills in the ledger vs fired decisions').toEqual(
+      fired.map((d) => d.order_id).sort(),
+    );
+
+    const acknowledged = sent.filter((s) => s.first !== null && s.first.status === 202).length;
+    recordFigures(`rules-kill9-${name}`, {
+      db: name,
+      rounds: ROUNDS,
+      users: USERS,
+      rulesPerUser: ASSETS.length,
+      itemsSent: sent.length,
+      acknowledged,
+      unacknowledged: sent.length - acknowledged,
+      signals: snapshot.signals.length,
+      decisions: all.length,
+      fired: fired.length,
+      interruptedNotSent: all.filter((d) => d.reason === 'stale').length,
+      ordersBeforeLastKill: fills.filter((f) => f.createdAt.getTime() < (killedAt.at(-1) ?? 0)).length,
+      killMs: rounds.map((r) => r.killMs),
+      restartToHealthyMs: rounds.map((r) => r.restartMs),
+      pendingAfterRestart: rounds.map((r) => r.pendingAfterRestart),
+      catchUpMs,
+      perRound: rounds,
+      durationMs: Math.round(performance.now() - started),
+    });
+  }, 600_000);
+});
