@@ -108,8 +108,8 @@ export default fp(
     });
     app.addHook('onClose', async () => {
       unsubscribe();
+      await service.close();
       prices.stop();
-      await service.drain();
       await analyzer.close();
     });
   },
