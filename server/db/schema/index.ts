@@ -11,3 +11,4 @@ export * from './rules';
 export * from './identities';
 export * from './exchanges';
 export * from './billing';
+export * from './scorecard';
