@@ -2,7 +2,6 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SourceState, StreamStatus } from '../../../src/contracts/signals';
-import { bearerToken } from '../../plugins/auth-guard';
 import { createAnalyzer } from '../analysis/analysis.service';
 import { registerMediaRoutes } from './media.routes';
 import { NewsRepo } from './news.repo';
@@ -14,6 +13,7 @@ import { ImageCache } from './proxy/image-cache';
 import { ImageProxy } from './proxy/image-proxy';
 import { SignalStream } from './signal-stream';
 import { SourceManager } from './source-manager';
+import { premiumViewer } from './viewer';
 import { buildSources } from './sources';
 
 declare module 'fastify' {
@@ -93,11 +93,7 @@ export default fp(
       status,
       webhook: { enabled: app.config.NEWS_SOURCES.includes('webhook'), token: app.config.INGEST_TOKEN },
       premiumSources: [...premiumSources],
-      viewerIsPremium: async (request) => {
-        const token = bearerToken(request);
-        const principal = token === null ? null : await app.accessTokens.verify(token);
-        return principal !== null && (await app.plans.planOf(principal.userId)) === 'premium';
-      },
+      viewerIsPremium: premiumViewer(app),
     });
     registerMediaRoutes(app, proxy);
     sources.start();
