@@ -31,8 +31,9 @@ describe('Scorecard modal', () => {
     await waitFor(() => expect(screen.getByTestId('scorecard-summary').textContent).toContain('12 signals'));
     expect(r.server.count('GET /signals/scorecard')).toBe(1);
     expect(screen.getByTestId('scorecard-summary').textContent).toBe(
-      'Last 7 days · 12 signals measured · simulated pricesSimulated prices',
+      'Last 7 days · 12 signals measuredsimulated prices',
     );
+    expect(screen.getByTestId('scorecard-prices').className).toBe('scorecard-prices sim');
     // The 5-minute horizon by default.
     expect(bars('Hit rate by impact band')).toEqual(['80+80% of 5', '50-7960% of 5', '<5050% of 2']);
     expect(bars('Hit rate by source')).toEqual([
@@ -49,7 +50,7 @@ describe('Scorecard modal', () => {
     ]);
     // The command printed the table in the terminal as well.
     expect(r.services.stores.terminal.entries.value.map((e) => e.text).join('\n')).toContain(
-      'Signal scorecard, last 7 days (simulated prices)',
+      'Scorecard, last 7 days (simulated prices)',
     );
   });
 
@@ -73,8 +74,8 @@ describe('Scorecard modal', () => {
   it('says the prices are real when they are, and shows a failure', async () => {
     const r = setup(makeScorecard({ price_source: 'binance' }));
     await act(() => r.services.terminal.execute('scorecard', 'ui'));
-    expect(screen.getByTestId('scorecard-summary').textContent).toContain('Binance prices');
-    expect(screen.queryByTestId('scorecard-simulated')).toBeNull();
+    expect(screen.getByTestId('scorecard-prices').textContent).toBe('Binance prices');
+    expect(screen.getByTestId('scorecard-prices').className).toBe('scorecard-prices binance');
     r.server.on('GET /signals/scorecard', () => ({ status: 503, body: { detail: 'Try later.' } }));
     await act(() => r.services.terminal.execute('scorecard', 'ui'));
     expect(within(dialog()).getByRole('alert').textContent).toBe('Try later.');

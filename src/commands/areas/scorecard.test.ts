@@ -12,21 +12,21 @@ describe('scorecard command', () => {
   it('prints a compact table per grouping, with counts, and says the prices were simulated', async () => {
     const s = session();
     const out = await s.type('scorecard');
-    expect(out[0]).toBe('info: Signal scorecard, last 7 days (simulated prices): 12 signals measured.');
-    const impact = out.findIndex((l) => /IMPACT\s+SIGNALS\s+HIT 1m\s+HIT 5m\s+HIT 30m\s+MOVE 1m/.test(l));
+    expect(out[0]).toBe('info: Scorecard, last 7 days (simulated prices): 12 signals.');
+    const impact = out.findIndex((l) => /IMPACT\s+N\s+1m\s+5m\s+30m$/.test(l));
     expect(impact).toBeGreaterThan(0);
     expect(out.slice(impact + 1, impact + 5)).toEqual([
-      expect.stringMatching(/^info: all\s+12\s+67%\s+67%\s+50%\s+\+0\.42%\s+\+0\.42%\s+-0\.10%$/),
-      expect.stringMatching(/^info: 80\+\s+4\s+80%\s+80%\s+25%\s+\+1\.50%\s+\+1\.50%\s+-0\.50%$/),
+      expect.stringMatching(/^info: all\s+12\s+67% \+0\.42%\s+67% \+0\.42%\s+50% -0\.10%$/),
+      expect.stringMatching(/^info: 80\+\s+4\s+80% \+1\.50%\s+80% \+1\.50%\s+25% -0\.50%$/),
       expect.stringMatching(/^info: 50-79\s+5\s+60%/),
       expect.stringMatching(/^info: <50\s+3\s+50%/),
     ]);
     const sentiment = out.findIndex((l) => l.includes('SENTIMENT'));
-    // Neutral signals have no hit rate: their move column is the mean size of the move.
-    expect(out[sentiment + 3]).toMatch(/^info: neutral\s+2\s+—\s+—\s+—\s+±0\.31%\s+±0\.31%\s+±0\.31%$/);
+    // Neutral signals have no hit rate: their cells give the mean size of the move.
+    expect(out[sentiment + 3]).toMatch(/^info: neutral\s+2\s+— ±0\.31%\s+— ±0\.31%\s+— ±0\.31%$/);
     const source = out.findIndex((l) => l.includes('SOURCE'));
     expect(out.slice(source + 1).map((l) => /^info: (.+?)\s{2,}(\d+)/.exec(l)?.slice(1))).toEqual([
-      ['Binance Announcem…', '5'],
+      ['Binance Annou…', '5'],
       ['Blockwire News', '4'],
       ['Whale Tracker', '3'],
     ]);
@@ -37,7 +37,7 @@ describe('scorecard command', () => {
   it('names real prices when the server has a market connection, and sends the window asked for', async () => {
     const s = session(makeScorecard({ price_source: 'binance' }));
     expect((await s.type('scorecard --days 30'))[0]).toContain('(Binance prices)');
-    expect((await s.type('scorecard --since 2026-03-01T00:00:00Z'))[0]).toContain('scorecard');
+    expect((await s.type('scorecard --since 2026-03-01T00:00:00Z'))[0]).toContain('Scorecard, ');
     expect(s.server.requests.map((r) => r.search)).toEqual(['?days=30', '?since=2026-03-01T00:00:00Z']);
     expect((await s.run('scorecard')).data).toMatchObject({ price_source: 'binance' });
   });
@@ -52,7 +52,7 @@ describe('scorecard command', () => {
       }),
     );
     expect(await s.type('scorecard')).toEqual([
-      'info: Signal scorecard, last 7 days (simulated prices): 0 signals measured.',
+      'info: Scorecard, last 7 days (simulated prices): 0 signals.',
       'muted: Nothing measured yet: prices are taken 1, 5 and 30 minutes after a signal arrives.',
     ]);
   });

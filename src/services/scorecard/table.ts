@@ -4,31 +4,31 @@ import { pnlStyle, table, type Cell, type Column } from '../terminal/table';
 import { formatMove, formatRate, formatSize, priceNote } from './scorecard';
 import { windowText } from './view';
 
-/** Longer source names are cut so the table fits a narrow terminal. */
-const NAME_WIDTH = 18;
+/** Longer source names are cut so the table fits the terminal pane (about 60 columns). */
+const NAME_WIDTH = 14;
 
 const cut = (name: string): string => (name.length > NAME_WIDTH ? `${name.slice(0, NAME_WIDTH - 1)}…` : name);
 
-/** One horizon of a group: its hit rate and mean move, or for neutral items the size of their moves. */
-function cells(group: ScoreGroup, horizon: ScoreHorizon, neutral: boolean): [Cell, Cell] {
+/** One horizon of a group: `67% +0.42%` (hit rate, mean move), or for neutral items `— ±0.31%`. */
+function cell(group: ScoreGroup, horizon: ScoreHorizon, neutral: boolean): Cell {
   const h = group.horizons.find((x) => x.horizon === horizon);
-  if (h === undefined) return ['—', '—'];
-  if (neutral) return ['—', formatSize(h.neutral_abs_move)];
-  return [formatRate(h.hit_rate), { text: formatMove(h.mean_move), style: pnlStyle(h.mean_move) }];
+  if (h === undefined) return '—';
+  if (neutral) return `— ${formatSize(h.neutral_abs_move)}`;
+  const text = `${formatRate(h.hit_rate)} ${formatMove(h.mean_move)}`;
+  const style = pnlStyle(h.mean_move);
+  return style === undefined ? text : { text, style };
 }
 
-/** One compact table: a row per group, hit rate then mean move per horizon, and the signal count. */
+/** One compact table: a row per group, its signal count, then one cell per horizon. */
 function groupTable(title: string, groups: readonly ScoreGroup[], horizons: readonly ScoreHorizon[]) {
   const columns: Column[] = [
     { header: title },
-    { header: 'SIGNALS', align: 'right' },
-    ...horizons.map((h): Column => ({ header: `HIT ${h}`, align: 'right' })),
-    ...horizons.map((h): Column => ({ header: `MOVE ${h}`, align: 'right' })),
+    { header: 'N', align: 'right' },
+    ...horizons.map((h): Column => ({ header: h, align: 'right' })),
   ];
   const rows = groups.map((g): Cell[] => {
     const neutral = title === 'SENTIMENT' && g.key === 'neutral';
-    const per = horizons.map((h) => cells(g, h, neutral));
-    return [cut(g.key), String(g.signals), ...per.map((c) => c[0]), ...per.map((c) => c[1])];
+    return [cut(g.key), String(g.signals), ...horizons.map((h) => cell(g, h, neutral))];
   });
   return table(columns, rows);
 }
@@ -41,9 +41,9 @@ export function scorecardLines(card: Scorecard): OutputLine[] {
   const count = card.overall.signals;
   const lines: OutputLine[] = [
     styled([
-      { text: `Signal scorecard, ${windowText(card)} ` },
+      { text: `Scorecard, ${windowText(card)} ` },
       { text: `(${priceNote(card)})`, ...(card.price_source === 'sim' ? { style: 'muted' as const } : {}) },
-      { text: `: ${count} signal${count === 1 ? '' : 's'} measured.` },
+      { text: `: ${count} signal${count === 1 ? '' : 's'}.` },
     ]),
   ];
   if (count === 0) {
@@ -52,9 +52,9 @@ export function scorecardLines(card: Scorecard): OutputLine[] {
   }
   lines.push(
     muted(
-      "HIT: share of positive and negative signals the price followed; MOVE: mean % the sentiment's way.",
+      "Each horizon: the hit rate (the price went the sentiment's way) and the mean move that way; " +
+        'neutral signals have no direction, only the mean size of their move. N: signals measured.',
     ),
-    muted('Neutral signals have no direction: their MOVE is the mean size of the move.'),
   );
   const h = card.horizons;
   lines.push(...groupTable('IMPACT', [card.overall, ...card.by_impact], h));
