@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { SCORE_HORIZONS } from '../contracts/scorecard';
 import { useServices } from '../app/AppContext';
-import type { Bar } from '../services/scorecard/scorecard';
+import { priceNote, type Bar } from '../services/scorecard/scorecard';
 import { rowsAt, summaryText } from '../services/scorecard/view';
 import { Dialog } from './Dialog';
 import './ScorecardModal.css';
@@ -47,11 +47,13 @@ export function ScorecardModal() {
       {card === null ? null : (
         <p className="scorecard-summary" data-testid="scorecard-summary">
           {summaryText(card)}
-          {card.price_source === 'sim' ? (
-            <span className="scorecard-sim" data-testid="scorecard-simulated">
-              Simulated prices
-            </span>
-          ) : null}
+          <span
+            className={`scorecard-prices ${card.price_source}`}
+            data-testid="scorecard-prices"
+            title="Where the prices came from"
+          >
+            {priceNote(card)}
+          </span>
         </p>
       )}
       {sc.loading.value ? <p className="muted">Loading the scorecard…</p> : null}

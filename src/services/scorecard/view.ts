@@ -1,5 +1,5 @@
 import type { ScoreGroup, ScoreHorizon, Scorecard } from '../../contracts/scorecard';
-import { formatMove, formatRate, formatSize, priceNote } from './scorecard';
+import { formatMove, formatRate, formatSize } from './scorecard';
 
 const DAY_MS = 86_400_000;
 
@@ -12,11 +12,11 @@ export function windowText(card: Pick<Scorecard, 'since' | 'until'>): string {
   return `since ${card.since.slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** `Last 7 days · 12 signals measured · simulated prices`. */
+/** `Last 7 days · 12 signals measured` (the modal names the price source beside it). */
 export function summaryText(card: Scorecard): string {
   const n = card.overall.signals;
   const window = windowText(card);
-  return `${window[0]?.toUpperCase() ?? ''}${window.slice(1)} · ${n} signal${n === 1 ? '' : 's'} measured · ${priceNote(card)}`;
+  return `${window[0]?.toUpperCase() ?? ''}${window.slice(1)} · ${n} signal${n === 1 ? '' : 's'} measured`;
 }
 
 /** One group at one horizon, as text: a table row of the modal. */
