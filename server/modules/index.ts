@@ -10,6 +10,7 @@ import healthRoutes from './health/health.routes';
 import marketModule from './market';
 import newsModule from './news';
 import rulesModule from './rules';
+import scorecardModule from './scorecard';
 import tradingModule from './trading';
 import usersRoutes from './users/users.routes';
 import watchlistRoutes from './watchlist/watchlist.routes';
@@ -27,6 +28,7 @@ export const MODULES: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'plans', routes: plansPlugin },
   { name: 'market', routes: marketModule },
   { name: 'news', routes: newsModule },
+  { name: 'scorecard', routes: scorecardModule },
   { name: 'users', routes: usersRoutes },
   { name: 'socket-tickets', routes: socketTicketsPlugin },
   // Before trading: orders go to the account each user chose, which may be one of their exchange keys.

@@ -6,6 +6,7 @@ import { AccountModal } from '../panes/AccountModal';
 import { AdminPanel } from '../panes/AdminPanel';
 import { AuthModal } from '../panes/AuthModal';
 import { RulesModal } from '../panes/RulesModal';
+import { ScorecardModal } from '../panes/ScorecardModal';
 import { KeysModal } from '../panes/KeysModal';
 import { BottomPanel } from '../panes/BottomPanel';
 import { ChartPane } from '../panes/ChartPane';
@@ -154,6 +155,7 @@ export function Dashboard() {
       <KeysModal />
       <UpgradeModal />
       <AdminPanel />
+      <ScorecardModal />
       <CommandPalette />
       <KeyMap />
     </div>

@@ -11,6 +11,7 @@ import feedCommands from './areas/feed';
 import keysCommands from './areas/keys';
 import marketCommands from './areas/market';
 import rulesCommands from './areas/rules';
+import scorecardCommands from './areas/scorecard';
 import tradingCommands from './areas/trading';
 import watchlistCommands from './areas/watchlist';
 import walletCommands from './areas/wallets';
@@ -36,6 +37,7 @@ export const AREAS: readonly (readonly CommandDefinition[])[] = [
   authCommands,
   accountCommands,
   feedCommands,
+  scorecardCommands,
   watchlistCommands,
   alertsCommands,
   amountsCommands,

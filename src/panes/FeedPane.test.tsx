@@ -49,6 +49,22 @@ describe('feed pane', () => {
     expect(tagged!.className).toContain('negative');
   });
 
+  it('shows no change for an asset until the server has sent its price at arrival', () => {
+    const { services } = renderWithServices(<FeedPane />);
+    const done = completed(makeSignal(1), 'positive', 60, ['BTC', 'ETH'], { BTC: 100_000 });
+    act(() => {
+      services.stores.feed.receive(done);
+      services.stores.market.applyPrices([
+        { s: 'BTCUSDT', p: 101_000, t: 1 },
+        { s: 'ETHUSDT', p: 3_030, t: 1 },
+      ]);
+    });
+    const changes = () => screen.getAllByTestId('tag-change').map((c) => c.textContent);
+    expect(changes()).toEqual(['+1.00%', '—']);
+    act(() => void services.stores.feed.receive({ ...done, initial_prices: { BTC: 100_000, ETH: 3_000 } }));
+    expect(changes()).toEqual(['+1.00%', '+1.00%']);
+  });
+
   it('cuts long content behind Read More and brings it back with Show Less', () => {
     const { services } = renderWithServices(<FeedPane />);
     const long = `${'lorem ipsum '.repeat(30)}END`;

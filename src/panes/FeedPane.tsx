@@ -125,9 +125,19 @@ export function FeedPane() {
         <span className="feed-count" data-testid="feed-count">
           {list.length === all ? all : `${list.length} / ${all}`}
         </span>
-        <button type="button" className="feed-alerts-button" onClick={() => stores.alerts.openModal()}>
-          Alerts
-        </button>
+        <span className="feed-header-actions">
+          <button
+            type="button"
+            className="feed-header-button"
+            title="Hit rate of the signals after arrival (scorecard)"
+            onClick={() => void services.terminal.execute('scorecard', 'ui')}
+          >
+            Scorecard
+          </button>
+          <button type="button" className="feed-header-button" onClick={() => stores.alerts.openModal()}>
+            Alerts
+          </button>
+        </span>
       </div>
       <FeedControls />
       {notice === null ? null : (

@@ -71,6 +71,7 @@ describe.each(dbTargets())('news service with a fake clock and prices ($name)', 
         if (symbol === 'ETHUSDT') return Promise.resolve(3000);
         return Promise.reject(new Error('no price'));
       },
+      onTicks: () => () => undefined,
     };
     const service = new NewsService({
       repo: new NewsRepo(database.db),

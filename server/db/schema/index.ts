@@ -12,3 +12,4 @@ export * from './identities';
 export * from './exchanges';
 export * from './billing';
 export * from './activity';
+export * from './scorecard';

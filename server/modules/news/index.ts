@@ -2,7 +2,6 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SourceState, StreamStatus } from '../../../src/contracts/signals';
-import { bearerToken } from '../../plugins/auth-guard';
 import { createAnalyzer } from '../analysis/analysis.service';
 import { registerArticleRoutes } from './articles.routes';
 import { registerMediaRoutes } from './media.routes';
@@ -15,6 +14,7 @@ import { ImageCache } from './proxy/image-cache';
 import { ImageProxy } from './proxy/image-proxy';
 import { SignalStream } from './signal-stream';
 import { SourceManager } from './source-manager';
+import { premiumViewer } from './viewer';
 import { buildSources } from './sources';
 
 declare module 'fastify' {
@@ -94,11 +94,7 @@ export default fp(
       status,
       webhook: { enabled: app.config.NEWS_SOURCES.includes('webhook'), token: app.config.INGEST_TOKEN },
       premiumSources: [...premiumSources],
-      viewerIsPremium: async (request) => {
-        const token = bearerToken(request);
-        const principal = token === null ? null : await app.accessTokens.verify(token);
-        return principal !== null && (await app.plans.planOf(principal.userId)) === 'premium';
-      },
+      viewerIsPremium: premiumViewer(app),
     });
     registerMediaRoutes(app, proxy);
     registerArticleRoutes(app);
@@ -110,8 +106,8 @@ export default fp(
     });
     app.addHook('onClose', async () => {
       unsubscribe();
+      await service.close();
       prices.stop();
-      await service.drain();
       await analyzer.close();
     });
   },

@@ -76,6 +76,28 @@ export class NewsRepo {
     return row ?? null;
   }
 
+  /**
+   * Sets the price at arrival of one asset of a completed signal that has none yet; null when it already
+   * has one (filled by this node or another) or the signal is not completed.
+   */
+  async fillInitialPrice(id: number, ticker: string, price: number): Promise<SignalRow | null> {
+    const [row] = await this.db
+      .update(signals)
+      .set({
+        initialPrices: sql`${signals.initialPrices} || jsonb_build_object(${ticker}::text, ${price}::float8)`,
+        rev: nextRev,
+      })
+      .where(
+        and(
+          eq(signals.id, id),
+          eq(signals.status, 'completed'),
+          sql`(${signals.initialPrices} -> ${ticker}::text) is null`,
+        ),
+      )
+      .returning();
+    return row ?? null;
+  }
+
   /** Signals stored but never analysed (the process stopped in between), oldest first. */
   async unfinished(limit: number): Promise<SignalRow[]> {
     return this.db

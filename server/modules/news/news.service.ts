@@ -1,6 +1,7 @@
 import type { Analyzer } from '../analysis/analysis.service';
 import type { Bus } from '../../plugins/bus';
 import type { IngestOutcome, NewsSourceKind, Signal, SignalsQuery } from '../../../src/contracts/signals';
+import { ARRIVAL_PRICE_MS, ArrivalPrices } from './arrival-prices';
 import { storyKey, StoryWindow } from './cluster';
 import { toSignal } from './news.mapper';
 import type { NewsRepo, SignalRow } from './news.repo';
@@ -29,7 +30,7 @@ const reporterKey = (sourceName: string, username: string | null) =>
   `${sourceName.toLowerCase()}|${(username ?? '').toLowerCase()}`;
 
 /** How old an unfinished item may be for a price taken now to stand for its price at arrival. */
-export const RESUME_PRICE_MS = 60_000;
+export const RESUME_PRICE_MS = ARRIVAL_PRICE_MS;
 
 /**
  * The pipeline's rules: normalise, drop exact duplicates (the same source id ever, the same text within
@@ -39,11 +40,21 @@ export const RESUME_PRICE_MS = 60_000;
 export class NewsService {
   private readonly window = new StoryWindow<Story>(CLUSTER_WINDOW_MS);
   private readonly pending = new Set<Promise<void>>();
+  /** Fills the prices at arrival the market did not have when an analysis completed. */
+  private readonly arrival: ArrivalPrices;
   /** Dedupe checks and inserts run one at a time, so two copies arriving together cannot both pass. */
   private lock: Promise<unknown> = Promise.resolve();
   readonly stats = { created: 0, clustered: 0, duplicates: 0, analysed: 0, analysisMs: 0 };
 
-  constructor(private readonly deps: NewsServiceDeps) {}
+  constructor(private readonly deps: NewsServiceDeps) {
+    this.arrival = new ArrivalPrices({
+      prices: deps.prices,
+      clock: deps.clock,
+      log: deps.log,
+      fill: (id, ticker, price) => deps.repo.fillInitialPrice(id, ticker, price),
+      publish: (row) => this.publish(row),
+    });
+  }
 
   /** Loads the last 30 minutes of stories so that clustering survives a restart. */
   async warmUp(): Promise<number> {
@@ -182,7 +193,12 @@ export class NewsService {
       disagreement: result.disagreement ?? null,
       initialPrices,
     });
-    if (done !== null) this.publish(done);
+    if (done === null) return;
+    this.publish(done);
+    if (priceNow && result.assets.some((a) => initialPrices[a] === undefined)) {
+      this.arrival.start();
+      this.arrival.watch(done);
+    }
   }
 
   private track(work: Promise<void>): void {
@@ -200,6 +216,17 @@ export class NewsService {
   /** Resolves once every analysis under way has finished (shutdown, tests). */
   async drain(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  /** Shutdown: finishes the analyses under way, then stops waiting for missing prices at arrival. */
+  async close(): Promise<void> {
+    await this.drain();
+    await this.arrival.stop();
+  }
+
+  /** How many assets of completed signals still wait for their price at arrival. */
+  get missingArrivalPrices(): number {
+    return this.arrival.size;
   }
 
   /** History, without the items of `hidden` sources (the premium ones, for a viewer on the free plan). */

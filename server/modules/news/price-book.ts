@@ -1,3 +1,4 @@
+import type { PriceItem } from '../../../src/contracts/market';
 import type { Bus } from '../../plugins/bus';
 import { contractOf } from '../analysis/assets';
 import type { Disposer } from './news.types';
@@ -8,7 +9,12 @@ export interface PriceSource {
   snapshot(): ReadonlyMap<string, number>;
   /** Asks the market for one symbol's price now (`BTCUSDT`); rejects when it has none. */
   quote(symbol: string): Promise<number>;
+  /** Every batch of prices as it comes in; the returned function stops the calls. */
+  onTicks(listener: (ticks: readonly PriceItem[]) => void): Disposer;
 }
+
+/** The contract a ticker is priced on: `BTCUSDT`, or `1000PEPEUSDT` for PEPE (the price of 1,000 PEPE). */
+export const symbolOf = (ticker: string): string => `${contractOf(ticker) ?? ticker}USDT`;
 
 /**
  * Keeps the latest price of every symbol from the bus's `price.tick`, so the price of each asset at a
@@ -16,6 +22,7 @@ export interface PriceSource {
  */
 export class PriceBook implements PriceSource {
   private readonly latest = new Map<string, number>();
+  private readonly listeners = new Set<(ticks: readonly PriceItem[]) => void>();
   private dispose: Disposer | null = null;
 
   constructor(
@@ -26,6 +33,7 @@ export class PriceBook implements PriceSource {
   start(): void {
     this.dispose = this.bus.subscribe('price.tick', ({ ticks }) => {
       for (const t of ticks) this.latest.set(t.s, t.p);
+      for (const listener of [...this.listeners]) listener(ticks);
     });
   }
 
@@ -41,6 +49,13 @@ export class PriceBook implements PriceSource {
   async quote(symbol: string): Promise<number> {
     return (await this.market.price(symbol)).price;
   }
+
+  onTicks(listener: (ticks: readonly PriceItem[]) => void): Disposer {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
 }
 
 /**
@@ -55,7 +70,7 @@ export async function pricesAt(
   const out: Record<string, number> = {};
   await Promise.all(
     tickers.map(async (ticker) => {
-      const symbol = `${contractOf(ticker) ?? ticker}USDT`;
+      const symbol = symbolOf(ticker);
       const known = snapshot.get(symbol);
       if (known !== undefined) {
         out[ticker] = known;
@@ -64,7 +79,7 @@ export async function pricesAt(
       try {
         out[ticker] = await source.quote(symbol);
       } catch {
-        // No price for this asset (not listed, or the market is down): the client shows none.
+        // No price for this asset yet (not listed, or the market is down): `ArrivalPrices` may fill it.
       }
     }),
   );

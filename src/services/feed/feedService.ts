@@ -1,5 +1,4 @@
 import { effect, signal, type ReadonlySignal } from '@preact/signals-core';
-import { PriceQuote } from '../../contracts/market';
 import { SignalList } from '../../contracts/signals';
 import { contractSymbolOf } from '../../contracts/symbols';
 import type { ApiClient } from '../api/client';
@@ -79,25 +78,13 @@ export function createFeedService(deps: FeedServiceDeps): FeedService {
     notifications: stores.alerts.notifications,
   });
 
-  /** Spec §7: a price lookup per asset when a signal arrives, for any price the server did not send. */
-  const lookUpMissing = (s: FeedSignal): void => {
-    for (const ticker of s.assets) {
-      const symbol = contractSymbolOf(ticker);
-      if (s.initial_prices[ticker] !== undefined || symbol === undefined) continue;
-      deps.trading
-        .call(PriceQuote, `/price/${symbol}`)
-        .then((quote) => stores.feed.setInitialPrice(s.id, ticker, quote.price))
-        .catch(() => undefined); // Price-feed failures are only logged (spec §8).
-    }
-  };
   const onChange = (change: FeedChange): void => {
     if (change.kind === 'ignored') return;
     const s = change.signal;
     if (s.analysis.status !== 'completed') return;
-    if (change.kind === 'added' || change.completedNow) {
-      lookUpMissing(s);
-      alerts.completed(s);
-    }
+    // Prices at arrival come from the server only (a later update fills one it lacked), so every
+    // browser measures "% since arrival" from the same price.
+    if (change.kind === 'added' || change.completedNow) alerts.completed(s);
   };
   const channel = createSignalChannel({
     url: signalStreamUrl(deps.mainBase),

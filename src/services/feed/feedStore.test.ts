@@ -114,12 +114,26 @@ describe('feed store rules (spec §4)', () => {
     expect(feed.signals.value[1]?.client_received_at).toBe(Date.parse(makeSignal(8).received_at));
   });
 
-  it('fills in a missing price at arrival, but never overwrites the server one', () => {
+  it("keeps the server's prices at arrival as sent: an update fills a missing one, nothing else does", () => {
     const { feed } = setup();
-    feed.receive(completed(makeSignal(1), 'positive', 50, ['BTC', 'ETH'], { BTC: 100 }));
-    feed.setInitialPrice('1', 'ETH', 3_000);
-    feed.setInitialPrice('1', 'BTC', 1);
+    const done = completed(makeSignal(1), 'positive', 50, ['BTC', 'ETH'], { BTC: 100 });
+    feed.receive(done);
+    expect(feed.signals.value[0]?.initial_prices).toEqual({ BTC: 100 });
+    expect(feed.receive({ ...done, initial_prices: { BTC: 100, ETH: 3_000 } })).toMatchObject({
+      kind: 'replaced',
+      completedNow: false,
+    });
     expect(feed.signals.value[0]?.initial_prices).toEqual({ BTC: 100, ETH: 3_000 });
+  });
+
+  it('a saved card that took a price from elsewhere takes the server copy when its analysis completes', () => {
+    const saved = { ...makeSignal(1), initial_prices: { ETH: 1 }, client_received_at: 42 };
+    const { feed } = setup({ [FEED_KEYS.signals]: JSON.stringify([saved]) });
+    feed.seed([completed(makeSignal(1), 'negative', 70, ['BTC', 'ETH'], { BTC: 100 })]);
+    expect(feed.signals.value[0]?.initial_prices).toEqual({ BTC: 100 });
+    expect(feed.signals.value[0]?.client_received_at).toBe(42);
+    feed.receive(completed(makeSignal(1), 'negative', 70, ['BTC', 'ETH'], { BTC: 100 }));
+    expect(feed.signals.value[0]?.initial_prices).toEqual({ BTC: 100 });
   });
 
   it('highlights a listed card, and forgets it once the card leaves the list', () => {

@@ -28,8 +28,6 @@ export interface FeedStore {
    * saved card still analyzing takes its completed copy.
    */
   seed(history: readonly Signal[]): void;
-  /** Fills in a price at arrival the server did not have (`initial_prices`). */
-  setInitialPrice(id: string, ticker: string, price: number): void;
   highlight(id: string): void;
   /** Writes the list now (it is otherwise written shortly after each change). */
   flush(): void;
@@ -96,11 +94,8 @@ export function createFeedStore(deps: { storage: StoragePort; clock: Clock }): F
       if (known.analysis.status === 'completed' && incoming.analysis.status === 'analyzing') {
         return { kind: 'ignored' };
       }
-      const replaced: FeedSignal = {
-        ...incoming,
-        initial_prices: { ...known.initial_prices, ...incoming.initial_prices },
-        client_received_at: known.client_received_at,
-      };
+      // The server's copy is whole, `initial_prices` included: a price it filled later arrives this way.
+      const replaced: FeedSignal = { ...incoming, client_received_at: known.client_received_at };
       commit(list.map((s, i) => (i === index ? replaced : s)));
       return {
         kind: 'replaced',
@@ -114,11 +109,7 @@ export function createFeedStore(deps: { storage: StoragePort; clock: Clock }): F
       const list = signals.peek().map((s): FeedSignal => {
         const done = byId.get(s.id);
         if (s.analysis.status !== 'analyzing' || done?.analysis.status !== 'completed') return s;
-        return {
-          ...done,
-          initial_prices: { ...s.initial_prices, ...done.initial_prices },
-          client_received_at: s.client_received_at,
-        };
+        return { ...done, client_received_at: s.client_received_at };
       });
       const known = new Set(list.map((s) => s.id));
       const extra = history
@@ -126,14 +117,6 @@ export function createFeedStore(deps: { storage: StoragePort; clock: Clock }): F
         .map((s): FeedSignal => ({ ...s, client_received_at: Date.parse(s.received_at) || clock.now() }));
       if (extra.length === 0 && list.every((s, i) => s === signals.peek()[i])) return;
       commit([...list, ...extra].sort((a, b) => b.client_received_at - a.client_received_at));
-    },
-    setInitialPrice(id, ticker, price) {
-      const list = signals.peek();
-      const index = list.findIndex((s) => s.id === id);
-      const known = list[index];
-      if (known === undefined || known.initial_prices[ticker] !== undefined) return;
-      const next = { ...known, initial_prices: { ...known.initial_prices, [ticker]: price } };
-      commit(list.map((s, i) => (i === index ? next : s)));
     },
     highlight(id) {
       if (highlighted.peek().has(id) || !signals.peek().some((s) => s.id === id)) return;

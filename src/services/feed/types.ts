@@ -3,8 +3,8 @@ import { Signal } from '../../contracts/signals';
 
 /**
  * A signal as the browser keeps it (spec §3): the server's Signal plus the client-side extras,
- * `client_received_at` (Unix ms, when this browser first saw it) and `initial_prices` (the server's
- * prices at arrival, completed here by a price lookup for an asset the server had no price for).
+ * `client_received_at` (Unix ms, when this browser first saw it). `initial_prices` are the server's
+ * only: an asset without one shows no change until the server sends it.
  */
 export const FeedSignal = Signal.extend({ client_received_at: z.number() });
 export type FeedSignal = z.infer<typeof FeedSignal>;

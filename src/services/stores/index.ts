@@ -10,6 +10,7 @@ import type { TradingViewPort } from '../market/tradingView';
 import { memoryStorage, type StoragePort } from '../storage';
 import { createPremiumStore, type PremiumStore } from '../premium';
 import { createRulesStore, type RulesStore } from '../rules/rules';
+import { createScorecardStore, type ScorecardStore } from '../scorecard/scorecard';
 import { createAccountStore, type AccountStore } from '../trading/account';
 import { createPositionsStore, type PositionsStore } from '../trading/positionsStore';
 import { createAuthStore, type AuthStore } from './auth';
@@ -44,6 +45,8 @@ export interface Stores {
   rules: RulesStore;
   /** The Upgrade to Premium modal, the admin panel, and the way out to a checkout page. */
   premium: PremiumStore;
+  /** The signal scorecard (hit rates after arrival) and its modal. */
+  scorecard: ScorecardStore;
 }
 
 export interface StoresDeps {
@@ -85,5 +88,6 @@ export function createStores(deps: StoresDeps = {}): Stores {
     quickAmounts: createQuickAmountsStore(storage),
     rules: createRulesStore(),
     premium: createPremiumStore(),
+    scorecard: createScorecardStore(),
   };
 }

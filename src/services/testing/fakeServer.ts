@@ -3,6 +3,8 @@ import type { FetchImpl } from '../api/client';
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The query string, `?days=30` (empty without one). */
+  search: string;
   authorization: string | null;
   /** The `Idempotency-Key` header, if sent. */
   idempotencyKey: string | null;
@@ -39,6 +41,7 @@ export function createFakeServer(base = '/api'): FakeServer {
     const request: RecordedRequest = {
       method,
       path,
+      search: url.search,
       authorization: headers.get('authorization'),
       idempotencyKey: headers.get('idempotency-key'),
       body,
