@@ -53,6 +53,8 @@ export const CompletedState = z.object({
   impact_score: z.number().min(0).max(100),
   nlp: z.object({ sentiment: Sentiment, reasoning: z.string() }),
   engine: AnalysisEngine,
+  /** Which version of that engine (the local model's, or the LLM prompt's). */
+  engine_version: z.string().optional(),
   disagreement: z.boolean().optional(),
 });
 

@@ -4,6 +4,7 @@ import { signals } from '../../server/db/schema/news';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { TOKEN, collectPublished, ingest, item } from './news.support';
+import { LOCAL_ENGINE_VERSION } from '../../server/modules/analysis/local-analyzer';
 
 describe.each(dbTargets())('news pipeline through the webhook ($name)', (target) => {
   let t: TestApp;
@@ -76,6 +77,12 @@ describe.each(dbTargets())('news pipeline through the webhook ($name)', (target)
     expect(done.asset).toBe('KAS');
     expect(done.event_type).toBe('listing');
     expect(done.analysis.status === 'completed' && done.analysis.nlp.sentiment).toBe('positive');
+    // Stored with the analyzer's version, and read back with it.
+    expect(done.analysis).toMatchObject({ engine: 'local', engine_version: LOCAL_ENGINE_VERSION });
+    const [stored] = SignalList.parse((await t.app.inject(`/api/signals?limit=50`)).json()).filter(
+      (s) => s.id === done.id,
+    );
+    expect(stored?.analysis).toMatchObject({ engine_version: LOCAL_ENGINE_VERSION });
     const quote = (await t.app.inject('/api/price/KASUSDT')).json() as { price: number };
     expect(done.initial_prices.KAS).toBeGreaterThan(0);
     expect(Math.abs((done.initial_prices.KAS ?? 0) / quote.price - 1)).toBeLessThan(0.05);

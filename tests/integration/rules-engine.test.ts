@@ -6,6 +6,7 @@ import { dbTargets } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { TOKEN } from './news.support';
 import { completedSignal, freshSignalId, ledger, until } from './rules.support';
+import { LOCAL_ENGINE_VERSION } from '../../server/modules/analysis/local-analyzer';
 
 const ENV = { NEWS_SOURCES: 'webhook', INGEST_TOKEN: TOKEN };
 
@@ -58,7 +59,8 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
       side: 'long',
       outcome: 'fired',
       reason: null,
-      engine: 'local',
+      // The analyzer and its version, so the decision can be traced to the model that made it.
+      engine: `local ${LOCAL_ENGINE_VERSION}`,
       sentiment: 'positive',
     });
     expect(fired?.order_id).toMatch(/\d+/);

@@ -50,6 +50,8 @@ export const signals = pgTable(
     sentiment: text('sentiment'),
     reasoning: text('reasoning'),
     engine: text('engine'),
+    /** The analyzer's version (the local model's, or the LLM prompt's) that produced this analysis. */
+    engineVersion: text('engine_version'),
     disagreement: boolean('disagreement'),
     initialPrices: jsonb('initial_prices').$type<Record<string, number>>().notNull(),
     alsoReportedBy: jsonb('also_reported_by').$type<AlsoReportedBy[]>().notNull(),

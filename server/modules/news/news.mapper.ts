@@ -12,6 +12,7 @@ function analysisOf(row: SignalRow): SignalAnalysis {
     impact_score: Math.round(row.impactScore * 10) / 10,
     nlp: { sentiment: sentiment.data, reasoning: row.reasoning ?? '' },
     engine: engine.success ? engine.data : 'local',
+    ...(row.engineVersion === null ? {} : { engine_version: row.engineVersion }),
     ...(row.disagreement === null ? {} : { disagreement: row.disagreement }),
   };
 }

@@ -15,6 +15,7 @@ export type AnalysisColumns = Pick<
   | 'sentiment'
   | 'reasoning'
   | 'engine'
+  | 'engineVersion'
   | 'disagreement'
   | 'initialPrices'
 >;

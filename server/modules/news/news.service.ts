@@ -190,6 +190,7 @@ export class NewsService {
       sentiment: result.sentiment,
       reasoning: result.reasoning,
       engine: result.engine,
+      engineVersion: result.engine_version ?? null,
       disagreement: result.disagreement ?? null,
       initialPrices,
     });

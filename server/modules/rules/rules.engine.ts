@@ -189,7 +189,11 @@ export class RuleEngine {
       side: rule.side,
       amountUsd: rule.amountUsd,
       outcome: 'pending',
-      engine: signal.analysis.engine,
+      // The ledger names the analyzer and its version: a decision can be traced to the model that made it.
+      engine:
+        signal.analysis.engine_version === undefined
+          ? signal.analysis.engine
+          : `${signal.analysis.engine} ${signal.analysis.engine_version}`,
       sentiment: signal.analysis.nlp.sentiment,
       impact: signal.analysis.impact_score,
       price: priceText(this.d.priceOf(info.symbol) ?? signal.initial_prices[asset]),

@@ -1,0 +1,1 @@
+ALTER TABLE "signals" ADD COLUMN "engine_version" text;
