@@ -1,3 +1,4 @@
+import { backoffMs } from '../src/contracts/backoff';
 import { Signal, SignalList } from '../src/contracts/signals';
 import { readEvents } from './sse';
 
@@ -21,18 +22,23 @@ export interface FollowOptions {
   signal: AbortSignal;
   write(line: string): void;
   fetch?: typeof fetch;
-  /** Milliseconds before reconnecting after the stream ends. */
+  /** The first wait before reconnecting after the stream ends (1 s); it doubles up to 30 s while nothing arrives. */
   retryMs?: number;
+  /** Waits between tries (setTimeout) and the back-off's randomness (Math.random); tests pass their own. */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
 }
 
 /**
  * `feed --follow`: streams GET /api/signals/stream and prints each signal as it comes (JSON lines with
- * `--json`). Reconnects with Last-Event-ID when the stream ends, until cancelled or `limit` is reached.
+ * `--json`). Reconnects with Last-Event-ID when the stream ends, until cancelled or `limit` is reached,
+ * backing off (with jitter) while connections bring nothing.
  */
 export async function followFeed(options: FollowOptions): Promise<number> {
   const doFetch = options.fetch ?? fetch;
   let seen = 0;
   let lastId: string | null = null;
+  let emptyTries = 0;
   while (!options.signal.aborted) {
     try {
       const headers: Record<string, string> = { accept: 'text/event-stream' };
@@ -46,6 +52,7 @@ export async function followFeed(options: FollowOptions): Promise<number> {
         return 1;
       }
       for await (const event of readEvents(response.body)) {
+        emptyTries = 0;
         if (event.id !== null) lastId = event.id;
         if (event.event !== 'signal') continue;
         const parsed = Signal.safeParse(JSON.parse(event.data));
@@ -58,7 +65,10 @@ export async function followFeed(options: FollowOptions): Promise<number> {
       if (options.signal.aborted) return 0;
       options.write(`Stream lost (${error instanceof Error ? error.message : String(error)}); reconnecting…`);
     }
-    await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 1000));
+    const baseMs = options.retryMs ?? 1000;
+    const wait = backoffMs(emptyTries, { baseMs, maxMs: 30_000, jitter: 'equal', random: options.random });
+    emptyTries += 1;
+    await (options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))))(wait);
   }
   return 0;
 }

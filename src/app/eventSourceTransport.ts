@@ -1,10 +1,15 @@
+import { backoffMs } from '../contracts/backoff';
 import type { StreamHandlers } from '../services/feed/signalChannel';
 
 /** The SSE event names the server sends (src/contracts/signals.ts StreamMessages). */
 export const STREAM_EVENTS = ['status', 'signal'] as const;
 
-/** Back-off after the server closed the stream for good (EventSource retries network drops itself). */
-const RETRY_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000] as const;
+/**
+ * Back-off after the server closed the stream for good (EventSource retries network drops itself):
+ * up to 1, 2, 4, 8, 16, then 30 s, at random within that so that every tab of every user does not
+ * come back at the same moment after a server restart.
+ */
+const RETRY = { baseMs: 1_000, maxMs: 30_000, jitter: 'full' } as const;
 
 /**
  * One EventSource on the signal stream that stays up: the browser's own retry covers dropped
@@ -31,7 +36,7 @@ export function openEventSource(url: string, handlers: StreamHandlers): () => vo
     es.addEventListener('error', () => {
       handlers.error();
       if (es.readyState !== EventSource.CLOSED || closed) return;
-      const delay = RETRY_MS[Math.min(failures, RETRY_MS.length - 1)] ?? 30_000;
+      const delay = backoffMs(failures, RETRY);
       failures += 1;
       retry = setTimeout(connect, delay);
     });

@@ -91,6 +91,36 @@ describe('Binance signed REST client against the local double', () => {
     double.clockSkewMs = 0;
   });
 
+  it('reads a Retry-After given as an HTTP-date, and waits a minute when there is none it can read', async () => {
+    let now = Date.UTC(2025, 0, 1, 12, 0, 0);
+    let retryAfter: string | null = new Date(now + 30_000).toUTCString();
+    let calls = 0;
+    const client = new BinanceClient({
+      baseUrl: 'http://127.0.0.1:9',
+      now: () => now,
+      fetch: () => {
+        calls += 1;
+        const headers: Record<string, string> = retryAfter === null ? {} : { 'retry-after': retryAfter };
+        return Promise.resolve(
+          new Response('{"code":-1003,"msg":"Too many requests."}', { status: 429, headers }),
+        );
+      },
+    });
+    const first = await client.publicGet('/fapi/v1/ticker/price').catch((e: unknown) => e);
+    expect(first).toMatchObject({ status: 429, retryAfterSeconds: 30, code: -1003 });
+    now += 29_000;
+    await client.publicGet('/fapi/v1/ticker/price').catch(() => undefined);
+    expect(calls).toBe(1);
+    now += 1_000;
+    for (const header of ['soon', null]) {
+      retryAfter = header;
+      const limited = await client.publicGet('/fapi/v1/ticker/price').catch((e: unknown) => e);
+      expect(limited, String(header)).toMatchObject({ retryAfterSeconds: 60 });
+      now += 60_000;
+    }
+    expect(calls).toBe(3);
+  });
+
   it('reports an unreachable host as BinanceUnreachable, without the signed URL', async () => {
     const client = new BinanceClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 2000 });
     const err = await client.signed('GET', '/fapi/v2/account', {}, creds).catch((e: unknown) => e);

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ExchangeKey } from '../../src/contracts/exchanges';
 import { OrderPreview, OrderResponse, type PositionsMessage } from '../../src/contracts/trading';
+import { BinanceClient } from '../../server/modules/exchanges/binance-client';
+import { UserDataStream } from '../../server/modules/trading/live/user-stream';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
@@ -188,5 +190,29 @@ describe.each(dbTargets())('live account: user-data stream and venue previews on
     expect(use.statusCode).toBe(200);
     await until(() => binance.streams.connections(KEY.apiKey) === 0);
     ws.close();
+  });
+});
+
+describe('user-data stream back-off', () => {
+  it('waits a doubling delay with equal jitter while the listen key cannot be had', async () => {
+    const waits: number[] = [];
+    const stream = new UserDataStream({
+      client: new BinanceClient({
+        baseUrl: 'http://127.0.0.1:9',
+        fetch: () => Promise.reject(new TypeError('fetch failed')),
+      }),
+      credentials: () => Promise.resolve({ apiKey: KEY.apiKey, secret: KEY.secret }),
+      urlTemplate: 'ws://127.0.0.1:9/ws/{listenKey}',
+      onEvent: () => undefined,
+      onProblem: ({ retryInMs }) => waits.push(retryInMs),
+      backoffMs: 20,
+      maxBackoffMs: 80,
+      // Three quarters of each doubled delay.
+      random: () => 0.5,
+    });
+    stream.start();
+    await until(() => waits.length >= 5);
+    await stream.stop();
+    expect(waits.slice(0, 5)).toEqual([15, 30, 60, 60, 60]);
   });
 });

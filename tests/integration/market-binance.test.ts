@@ -71,11 +71,13 @@ describe('binance source against the local double', () => {
     expect(ticks[0]?.[0]?.p).toBe(97_000.1);
   });
 
-  it('reconnects after a disconnect with exponential back-off, and recovers its status', async () => {
-    const { s, clock, statuses, log } = await started({ backoffMinMs: 1_000, backoffMaxMs: 4_000 });
+  it('reconnects after a disconnect with exponential back-off and jitter, and recovers its status', async () => {
+    // Equal jitter with the random number fixed at 0.5: three quarters of 1 s, then of 2 s.
+    const stream = { backoffMinMs: 1_000, backoffMaxMs: 4_000, random: () => 0.5 };
+    const { s, clock, statuses, log } = await started(stream);
     double.disconnectAll();
     await vi.waitFor(() => expect(s.status()).toBe('degraded'));
-    clock.advance(999);
+    clock.advance(749);
     await new Promise((r) => setTimeout(r, 50));
     expect(double.connections()).toBe(0);
     clock.advance(1);
@@ -86,7 +88,7 @@ describe('binance source against the local double', () => {
     double.disconnectAll();
     await vi.waitFor(() => expect(double.connections()).toBe(0));
     await vi.waitFor(() => expect(log.lines.filter((l) => l.includes('closed')).length).toBe(2));
-    clock.advance(1_999);
+    clock.advance(1_499);
     await new Promise((r) => setTimeout(r, 50));
     expect(double.connections()).toBe(0);
     clock.advance(1);

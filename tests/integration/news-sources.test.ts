@@ -7,7 +7,7 @@ import { systemClock } from '../../server/modules/market/clock';
 import { ASSETS_DIR } from '../../server/modules/news/media.routes';
 import type { Clock, Disposer, NewsSource, RawItem } from '../../server/modules/news/news.types';
 import { BinanceAnnouncementsSource } from '../../server/modules/news/sources/binance.source';
-import { backoffMs } from '../../server/modules/news/sources/poller';
+import { pollBackoffMs } from '../../server/modules/news/sources/poller';
 import { REPLAY_AUTHORS, REPLAY_ITEMS, replayContent } from '../../server/modules/news/sources/replay-data';
 import { createLocalAnalyzer } from '../../server/modules/analysis/local-analyzer';
 import { normalizeItem } from '../../server/modules/news/normalize';
@@ -190,7 +190,10 @@ describe('rss source against a local feed server', () => {
       external_id: 'urn:1',
       url: 'https://a.test/1',
     });
-    expect([1, 2, 3, 10].map((f) => backoffMs(1000, f, 30_000))).toEqual([2000, 4000, 8000, 30_000]);
+    // Doubling from the interval up to the cap, with equal jitter: never sooner than the interval.
+    const after = (r: number) => [1, 2, 3, 10].map((f) => pollBackoffMs(1000, f, 30_000, () => r));
+    expect(after(0)).toEqual([1000, 2000, 4000, 15_000]);
+    expect(after(0.5)).toEqual([1500, 3000, 6000, 22_500]);
   });
 });
 
@@ -255,7 +258,11 @@ describe('x source against a local filtered-stream double', () => {
     cleanups.push(double.close);
     double.rateLimit(1);
     const clock = createFakeClock(Date.now());
-    const { items, states } = run(new XSource({ baseUrl: double.url, bearerToken: 'x-token' }), clock);
+    // No jitter on top of X's own waits here (random 0), so they can be timed to the millisecond.
+    const { items, states } = run(
+      new XSource({ baseUrl: double.url, bearerToken: 'x-token', random: () => 0 }),
+      clock,
+    );
     clock.advance(0);
     await until(() => states.includes('degraded'));
     // X asks for at least a minute after a 429.
@@ -304,9 +311,15 @@ describe('x source against a local filtered-stream double', () => {
       includes: { users: [] },
     });
     await until(() => items.length === 2);
-    expect(xBackoff('network', 1)).toBe(250);
-    expect(xBackoff('http', 3)).toBe(20_000);
-    expect(xBackoff('rate', 1)).toBe(60_000);
+    // X's waits are the least; jitter adds up to half of them again.
+    expect(xBackoff('network', 1, () => 0)).toBe(250);
+    expect(xBackoff('network', 100, () => 0)).toBe(16_000);
+    expect(xBackoff('http', 3, () => 0)).toBe(20_000);
+    expect(xBackoff('http', 30, () => 0)).toBe(320_000);
+    expect(xBackoff('rate', 1, () => 0)).toBe(60_000);
+    expect(xBackoff('rate', 1, () => 0.5)).toBe(75_000);
+    expect(xBackoff('rate', 9, () => 0.5)).toBe(1_125_000);
+    for (let i = 0; i < 50; i += 1) expect(xBackoff('http', 1)).toBeGreaterThanOrEqual(5_000);
   });
 
   it('reports a wrong token as degraded', async () => {

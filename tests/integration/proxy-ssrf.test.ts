@@ -35,6 +35,9 @@ const PAYLOADS: readonly string[] = [
   'http://198.18.0.1/',
   'http://[64:ff9b::7f00:1]/',
   'http://[2002:7f00:1::]/',
+  'http://[2620:4f:8000::53]/',
+  'http://[::127.0.0.1]/',
+  'http://[64:ff9b:1::a00:1]/',
   'http://internal.test/logo.png',
   'http://mixed.test/logo.png',
   'http://mapped.test/logo.png',
@@ -90,7 +93,15 @@ describe('image proxy: SSRF payloads', () => {
   });
 
   it('classifies addresses: public unicast only', () => {
-    for (const ip of ['8.8.8.8', '1.1.1.1', '2606:4700::1111', '2001:4860:4860::8888', '::ffff:8.8.8.8'])
+    for (const ip of [
+      '8.8.8.8',
+      '1.1.1.1',
+      '2606:4700::1111',
+      '2001:4860:4860::8888',
+      '::ffff:8.8.8.8',
+      '64:ff9b::808:808',
+      '2620:4f:7fff::1',
+    ])
       expect(isPublicAddress(ip), ip).toBe(true);
     for (const ip of [
       '127.0.0.1',
@@ -104,6 +115,27 @@ describe('image proxy: SSRF payloads', () => {
       '2001:db8::1',
       '::ffff:192.168.0.1',
       '64:ff9b::a00:1',
+      '64:ff9b:1::808:808', // local-use NAT64
+      '0.0.0.0',
+      '::',
+      '192.0.0.9',
+      '192.175.48.1', // AS112
+      '198.18.0.1',
+      '240.0.0.1',
+      '255.255.255.255',
+      'fe80::1%eth0',
+      'fec0::1', // site-local
+      'fd00:ec2::254',
+      '::8.8.8.8', // IPv4-compatible, either notation
+      '::808:808',
+      '::ffff:0:808:808', // IPv4-translated
+      '2002:a00:1::1', // 6to4 to 10.0.0.1
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+      '2001:2::1', // benchmarking
+      '2620:4f:8000::1', // AS112 for IPv6 (RFC 7534), outside 2001::/23
+      '5f00::1', // SRv6
+      '127.1',
+      '0x7f000001',
       'x',
     ])
       expect(isPublicAddress(ip), ip).toBe(false);

@@ -4,6 +4,8 @@
  * and `retry-after`), and a cap on concurrent requests. No SDK: the protocol is one JSON request.
  */
 
+import { backoffMs, retryAfterMs } from '../../../src/contracts/backoff';
+
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
@@ -57,15 +59,11 @@ interface OpenAiErrorBody {
   error?: { message?: string; code?: string | null; type?: string };
 }
 
+/** OpenAI's `retry-after-ms` when it is a number, else the standard `retry-after`. */
 function retryAfter(headers: Headers): number | null {
   const ms = Number(headers.get('retry-after-ms'));
-  if (headers.get('retry-after-ms') !== null && Number.isFinite(ms)) return ms;
-  const raw = headers.get('retry-after');
-  if (raw === null) return null;
-  const s = Number(raw);
-  if (Number.isFinite(s)) return s * 1000;
-  const at = Date.parse(raw);
-  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+  if (headers.get('retry-after-ms') !== null && Number.isFinite(ms)) return Math.max(0, ms);
+  return retryAfterMs(headers.get('retry-after'));
 }
 
 export class LlmClient {
@@ -95,8 +93,14 @@ export class LlmClient {
         } catch (err) {
           const e = err instanceof LlmError ? err : new LlmError(String(err), null, null, true);
           if (!e.retryable || attempt >= this.opts.maxRetries || this.closed) throw e;
-          const backoff = Math.min(this.opts.maxBackoffMs, this.opts.backoffMs * 2 ** attempt);
-          const wait = e.retryAfterMs ?? backoff * (0.5 + this.deps.random() / 2);
+          const wait =
+            e.retryAfterMs ??
+            backoffMs(attempt, {
+              baseMs: this.opts.backoffMs,
+              maxMs: this.opts.maxBackoffMs,
+              jitter: 'equal',
+              random: this.deps.random,
+            });
           if (wait > this.opts.maxBackoffMs) throw e;
           attempt += 1;
           await this.deps.sleep(wait);

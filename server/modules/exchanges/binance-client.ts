@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { retryAfterMs } from '../../../src/contracts/backoff';
 import { ExchangeError } from '../trading/exchange-error';
 
 /** An API key and its secret, decrypted only for the duration of a request. */
@@ -132,11 +133,12 @@ export class BinanceClient {
     const text = await res.text().catch(() => '');
     const body = parseJson(text);
     if (res.status === 429 || res.status === 418) {
-      const seconds = Number(res.headers.get('retry-after') ?? '60');
-      const retry = Number.isFinite(seconds) && seconds > 0 ? seconds : 60;
-      this.bannedUntil = this.now() + retry * 1000;
+      // Binance sends seconds; without a usable wait, a minute.
+      const asked = retryAfterMs(res.headers.get('retry-after'), this.now());
+      const waitMs = asked !== null && asked > 0 ? asked : 60_000;
+      this.bannedUntil = this.now() + waitMs;
       const { code, msg } = errorOf(body, res.status);
-      throw new BinanceRateLimited(res.status, retry, code, msg);
+      throw new BinanceRateLimited(res.status, Math.ceil(waitMs / 1000), code, msg);
     }
     if (res.status >= 500 && !isError(body)) {
       throw new BinanceUnreachable(`${method} ${path}: Binance answered ${res.status}.`);

@@ -1,5 +1,6 @@
 import ReconnectingWebSocket from 'reconnecting-websocket';
 import type { ZodType } from 'zod';
+import { backoffMs } from '../../contracts/backoff';
 
 /** A WebSocket class: the browser's, or `ws` in Node (reconnecting-websocket takes either). */
 export type WebSocketClass = abstract new (url: string, protocols?: string | string[]) => object;
@@ -15,9 +16,14 @@ export interface JsonSocketOptions<T> {
   onFrame?(): void;
   onOpen?(): void;
   onClose?(): void;
-  /** Back-off between reconnects: min(minDelayMs × 2^n, maxDelayMs); it never gives up. */
+  /**
+   * Back-off between reconnects: min(minDelayMs × 2^n, maxDelayMs) with full jitter (anywhere up to
+   * that), so the browsers a server restart disconnected do not all come back at once. It never gives up.
+   */
   minDelayMs?: number;
   maxDelayMs?: number;
+  /** The jitter's randomness (`Math.random`); tests pass a fixed one. */
+  random?: () => number;
 }
 
 export interface JsonSocket {
@@ -31,17 +37,30 @@ export interface JsonSocket {
 
 /**
  * The one JSON-over-WebSocket set-up every browser socket uses: reconnects with exponential back-off
- * for as long as it lives, parses each frame as JSON and checks it against a zod schema.
+ * and jitter for as long as it lives, parses each frame as JSON and checks it against a zod schema.
  */
 export function openJsonSocket<T>(options: JsonSocketOptions<T>): JsonSocket {
+  const backoff = {
+    baseMs: options.minDelayMs ?? 1_000,
+    maxMs: options.maxDelayMs ?? 30_000,
+    jitter: 'full',
+    random: options.random,
+  } as const;
+  // Filled once the constructor returns; the getter below is read inside it too (try 0: no wait).
+  const made: { ws?: ReconnectingWebSocket } = {};
   const ws = new ReconnectingWebSocket(options.url, [], {
     WebSocket: options.WebSocket,
-    minReconnectionDelay: options.minDelayMs ?? 1_000,
-    maxReconnectionDelay: options.maxDelayMs ?? 30_000,
-    reconnectionDelayGrowFactor: 2,
+    // reconnecting-websocket waits minReconnectionDelay × growFactor^(retries − 1), reading its options
+    // anew before each try: with a factor of 1, this getter alone decides the wait of retry n.
+    get minReconnectionDelay(): number {
+      return backoffMs((made.ws?.retryCount ?? 1) - 1, backoff);
+    },
+    maxReconnectionDelay: backoff.maxMs,
+    reconnectionDelayGrowFactor: 1,
     minUptime: 5_000,
     connectionTimeout: 8_000,
   });
+  made.ws = ws;
   let closed = false;
   ws.addEventListener('open', () => {
     if (!closed) options.onOpen?.();

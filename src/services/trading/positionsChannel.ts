@@ -14,8 +14,9 @@ import type { PositionsStore } from './positionsStore';
 export const POSITIONS_POLL_MS = 10_000;
 export const AGO_TICK_MS = 10_000;
 /**
- * Reconnects wait min(1000 · 2^n, 30000) ms before attempt n + 1 (spec §9), and never stop: while the
- * socket is down the pane is polled, and the socket keeps trying to come back.
+ * Reconnects wait up to min(1000 · 2^n, 30000) ms before attempt n + 1 (spec §9), at random within
+ * that (full jitter), and never stop: while the socket is down the pane is polled, and the socket keeps
+ * trying to come back.
  */
 export const RECONNECT = { firstDelayMs: 1_000, maxDelayMs: 30_000 } as const;
 
@@ -27,6 +28,8 @@ export interface PositionsChannelDeps {
   positions: PositionsStore;
   trading: ApiClient;
   clock: Clock;
+  /** The reconnect jitter's randomness (`Math.random`); tests pass a fixed one. */
+  random?: () => number;
   /** Tells the user about a liquidation (the terminal prints it). */
   notify(text: string): void;
 }
@@ -107,6 +110,7 @@ export function createPositionsChannel(deps: PositionsChannelDeps): PositionsCha
       schema: PositionsMessage,
       minDelayMs: RECONNECT.firstDelayMs,
       maxDelayMs: RECONNECT.maxDelayMs,
+      random: deps.random,
       onMessage: (message) => {
         if (socket === ws) onMessage(message);
       },

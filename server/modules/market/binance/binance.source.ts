@@ -20,7 +20,7 @@ export interface BinanceOptions {
   log: StreamLog;
   /** How long `start()` waits for the first frame before giving up. */
   startTimeoutMs?: number;
-  stream?: Partial<Pick<StreamOptions, 'staleMs' | 'maxAgeMs' | 'backoffMinMs' | 'backoffMaxMs'>>;
+  stream?: Partial<Pick<StreamOptions, 'staleMs' | 'maxAgeMs' | 'backoffMinMs' | 'backoffMaxMs' | 'random'>>;
   fetch?: typeof globalThis.fetch;
 }
 

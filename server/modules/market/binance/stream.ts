@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { backoffMs } from '../../../../src/contracts/backoff';
 import type { FeedStatus } from '../../../../src/contracts/market';
 import { every, type Clock, type Disposer } from '../clock';
 import { Listeners } from '../source';
@@ -17,8 +18,11 @@ export interface StreamOptions {
   staleMs?: number;
   /** Binance closes a connection after 24 h: reconnect before that. */
   maxAgeMs?: number;
+  /** Reconnects wait from `backoffMinMs`, doubling up to `backoffMaxMs`, with equal jitter. */
   backoffMinMs?: number;
   backoffMaxMs?: number;
+  /** The jitter's randomness (`Math.random`); tests pass a fixed one. */
+  random?: () => number;
 }
 
 export const STREAM_DEFAULTS = {
@@ -26,11 +30,12 @@ export const STREAM_DEFAULTS = {
   maxAgeMs: 23 * 3_600_000 + 30 * 60_000,
   backoffMinMs: 1_000,
   backoffMaxMs: 30_000,
+  random: Math.random,
 } as const;
 
 /**
- * One combined-stream connection to Binance that stays up: reconnects with exponential back-off,
- * reconnects before the 24 h limit, and a watchdog drops a connection that went quiet. Pings from
+ * One combined-stream connection to Binance that stays up: reconnects with exponential back-off and
+ * jitter (so the servers of a deployment do not all reconnect at the same moment), reconnects before the 24 h limit, and a watchdog drops a connection that went quiet. Pings from
  * Binance are answered by `ws` itself (autoPong). Streams added later are SUBSCRIBEd on the open socket
  * and part of the URL on the next connect.
  */
@@ -134,7 +139,12 @@ export class BinanceStream {
       this.setStatus('degraded');
       if (!this.running) return;
       if (!this.receivedSinceOpen) this.failures.emit(new Error(`closed before any data (${code})`));
-      const delay = Math.min(this.o.backoffMinMs * 2 ** this.attempts, this.o.backoffMaxMs);
+      const delay = backoffMs(this.attempts, {
+        baseMs: this.o.backoffMinMs,
+        maxMs: this.o.backoffMaxMs,
+        jitter: 'equal',
+        random: this.o.random,
+      });
       this.attempts += 1;
       this.o.log.warn({ code, delay }, 'binance stream closed; reconnecting');
       this.cancelReconnect = this.o.clock.setTimer(() => this.connect(), delay);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { retryAfterMs } from '../../../../src/contracts/backoff';
 import type { Disposer, NewsSource, RawItem, SourceContext } from '../news.types';
 import { rawItem } from '../news.types';
-import { RetryAfterError, retryAfterMs, startPolling } from './poller';
+import { RetryAfterError, startPolling } from './poller';
 
 /** Binance's announcement catalogs the pipeline follows: new listings and delistings. */
 export const BINANCE_CATALOGS = { 48: 'New Cryptocurrency Listing', 161: 'Delisting' } as const;

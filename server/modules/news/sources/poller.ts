@@ -1,3 +1,4 @@
+import { backoffMs } from '../../../../src/contracts/backoff';
 import type { Clock, Disposer } from '../news.types';
 
 export interface PollOptions {
@@ -9,11 +10,21 @@ export interface PollOptions {
   run: (signal: AbortSignal) => Promise<number | void>;
   onSuccess: () => void;
   onFailure: (err: unknown, failures: number, retryInMs: number) => void;
+  /** The jitter's randomness (`Math.random`); tests pass a fixed one. */
+  random?: () => number;
 }
 
-/** The delay after `failures` failures in a row: doubling from the interval, capped. */
-export function backoffMs(intervalMs: number, failures: number, maxMs: number): number {
-  return Math.min(maxMs, intervalMs * 2 ** Math.min(failures, 20));
+/**
+ * The delay after `failures` failures in a row: doubling from the interval, capped, with equal jitter
+ * so a failing source never polls sooner than its interval and sources that failed together spread out.
+ */
+export function pollBackoffMs(
+  intervalMs: number,
+  failures: number,
+  maxMs: number,
+  random: () => number = Math.random,
+): number {
+  return backoffMs(failures, { baseMs: intervalMs, maxMs, jitter: 'equal', random });
 }
 
 /** An error carrying the delay the server asked for (HTTP 429 / Retry-After, Telegram retry_after). */
@@ -43,7 +54,7 @@ export function startPolling(o: PollOptions): Disposer {
     } catch (err) {
       if (stopped) return;
       failures += 1;
-      next = backoffMs(o.intervalMs, failures, o.maxBackoffMs);
+      next = pollBackoffMs(o.intervalMs, failures, o.maxBackoffMs, o.random);
       if (err instanceof RetryAfterError) next = Math.max(next, err.retryAfterMs);
       o.onFailure(err, failures, next);
     }
@@ -55,13 +66,4 @@ export function startPolling(o: PollOptions): Disposer {
     cancelTimer();
     controller.abort();
   };
-}
-
-/** Milliseconds from a Retry-After header (seconds or an HTTP date); null when absent. */
-export function retryAfterMs(header: string | null, now: number): number | null {
-  if (header === null || header.trim() === '') return null;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }

@@ -1,7 +1,8 @@
 import Parser from 'rss-parser';
+import { retryAfterMs } from '../../../../src/contracts/backoff';
 import type { Disposer, NewsSource, RawItem, SourceContext } from '../news.types';
 import { rawItem } from '../news.types';
-import { RetryAfterError, retryAfterMs, startPolling } from './poller';
+import { RetryAfterError, startPolling } from './poller';
 
 export interface RssOptions {
   feeds: readonly string[];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { backoffMs, jitterMs, retryAfterMs } from '../../../../src/contracts/backoff';
 import type { Clock, Disposer, NewsSource, RawItem, SourceContext } from '../news.types';
 import { rawItem } from '../news.types';
-import { retryAfterMs } from './poller';
 
 /** X API v2 filtered stream: one JSON object per line, `\r\n` keep-alives every ~20 s. */
 const User = z.object({
@@ -83,13 +83,28 @@ export interface XOptions {
   fetch?: typeof fetch;
   /** Reconnect when nothing (not even a keep-alive) arrived for this long (90 s). */
   stallMs?: number;
+  /** The back-off's randomness (`Math.random`); tests pass a fixed one. */
+  random?: () => number;
 }
 
-/** X's reconnect guidance: network errors back off linearly, HTTP errors and 429 exponentially. */
-export function xBackoff(kind: 'network' | 'http' | 'rate', attempt: number): number {
-  if (kind === 'network') return Math.min(16_000, 250 * attempt);
-  if (kind === 'http') return Math.min(320_000, 5000 * 2 ** (attempt - 1));
-  return Math.min(15 * 60_000, 60_000 * 2 ** (attempt - 1));
+/**
+ * The wait before reconnect `attempt` (from 1). X's guidance is the least: network errors back off
+ * linearly (250 ms steps up to 16 s), HTTP errors exponentially from 5 s up to 320 s, 429s from a
+ * minute up to 15 minutes. Up to half of that again is added at random, so that the instances of a
+ * deployment that lost the stream together do not come back together.
+ */
+export function xBackoff(
+  kind: 'network' | 'http' | 'rate',
+  attempt: number,
+  random: () => number = Math.random,
+): number {
+  const least =
+    kind === 'network'
+      ? Math.min(16_000, 250 * attempt)
+      : kind === 'http'
+        ? backoffMs(attempt - 1, { baseMs: 5_000, maxMs: 320_000, jitter: 'none' })
+        : backoffMs(attempt - 1, { baseMs: 60_000, maxMs: 15 * 60_000, jitter: 'none' });
+  return least + jitterMs(least / 2, 'full', random);
 }
 
 class StreamError extends Error {
@@ -125,7 +140,7 @@ export class XSource implements NewsSource {
         if (stopped) return;
         const e = err instanceof StreamError ? err : new StreamError((err as Error).message, 'network');
         attempt += 1;
-        const wait = Math.max(e.waitMs ?? 0, xBackoff(e.kind, attempt));
+        const wait = Math.max(e.waitMs ?? 0, xBackoff(e.kind, attempt, this.o.random));
         ctx.log.warn({ attempt, wait, err: e.message }, 'X stream disconnected');
         ctx.setState('degraded', e.message);
         cancelTimer = ctx.clock.setTimer(() => void connect(), wait);

@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { backoffMs } from '../../../../src/contracts/backoff';
 import type { BinanceClient, BinanceCredentials } from '../../exchanges/binance-client';
 import { ExchangeError } from '../exchange-error';
 import type { ExchangeEvent } from '../exchange';
@@ -17,9 +18,11 @@ export interface UserStreamOptions {
   keepAliveMs?: number;
   /** A connection lives at most 24 h at Binance; it is renewed before (default 23 h). */
   maxConnectionMs?: number;
-  /** First reconnect delay; doubles up to `maxBackoffMs` (default 1 s → 60 s). */
+  /** First reconnect delay; doubles up to `maxBackoffMs` (default 1 s → 60 s), with equal jitter. */
   backoffMs?: number;
   maxBackoffMs?: number;
+  /** The jitter's randomness (`Math.random`); tests pass a fixed one. */
+  random?: () => number;
 }
 
 /** `PUT`/`DELETE /fapi/v1/listenKey` for a key Binance no longer knows. */
@@ -159,10 +162,13 @@ export class UserDataStream {
 
   private again(reason: string): void {
     if (this.stopped) return;
-    const base = this.opts.backoffMs ?? 1_000;
-    const wait = Math.min(this.opts.maxBackoffMs ?? 60_000, base * 2 ** this.failures);
+    const retryInMs = backoffMs(this.failures, {
+      baseMs: this.opts.backoffMs ?? 1_000,
+      maxMs: this.opts.maxBackoffMs ?? 60_000,
+      jitter: 'equal',
+      random: this.opts.random,
+    });
     this.failures += 1;
-    const retryInMs = Math.round(wait * (0.8 + Math.random() * 0.4));
     this.opts.onProblem?.({ reason, retryInMs });
     this.retry = setTimeout(() => void this.connect(), retryInMs);
   }
