@@ -58,7 +58,11 @@ const DEFAULT_DIST = fileURLToPath(new URL('../dist', import.meta.url));
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger === false ? false : loggerOptions(config),
-    trustProxy: false,
+    // Rate limits and logs key on the client's address: only a proxy named in TRUST_PROXY may set it.
+    trustProxy:
+      typeof config.TRUST_PROXY === 'number'
+        ? (_address: string, hop: number) => hop < (config.TRUST_PROXY as number)
+        : config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     logController: new LogController({
       disableRequestLogging: (request) => config.NODE_ENV === 'test' || request.url === '/api/healthz',

@@ -37,6 +37,24 @@ const streamTemplate = z
     error: 'a ws(s):// URL with {listenKey} where the key goes',
   });
 
+/**
+ * Which proxies may say who the client is (`X-Forwarded-For`, `-Proto`, `-Host`): off (''), `true` for
+ * any, a hop count, or a comma list of addresses and CIDR ranges.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .refine(
+    (v) =>
+      v === '' || v === 'true' || /^\d{1,2}$/.test(v) || /^[0-9a-fA-F.:/]+(,\s*[0-9a-fA-F.:/]+)*$/.test(v),
+    {
+      error: "'', true, a hop count, or a comma list of addresses/CIDRs",
+    },
+  )
+  .transform((v): boolean | number | string[] =>
+    v === '' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v.split(',').map((s) => s.trim()),
+  );
+
 const optionalText = z
   .string()
   .trim()
@@ -86,6 +104,7 @@ const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'development, production or test' }),
   PORT: port,
   HOST: z.string().min(1, { error: 'a host name or address' }),
+  TRUST_PROXY: trustProxy,
   DATA_DIR: z.string().min(1, { error: 'a folder path' }),
   DATABASE_URL: optionalUrl('postgres://'),
   REDIS_URL: optionalUrl('redis://'),
@@ -154,6 +173,10 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   NODE_ENV: { default: 'production', help: 'development gives pretty logs; test is used by the test suite' },
   PORT: { default: '8080', help: 'HTTP port' },
   HOST: { default: '127.0.0.1', help: 'address to listen on (0.0.0.0 to expose)' },
+  TRUST_PROXY: {
+    default: '',
+    help: 'behind a reverse proxy: true, a hop count, or its addresses/CIDRs (then client addresses come from X-Forwarded-For)',
+  },
   DATA_DIR: { default: './data', help: 'embedded database, generated secrets key, mail outbox, caches' },
   DATABASE_URL: { default: '', help: 'postgres://… to use PostgreSQL; unset uses PGlite in DATA_DIR' },
   REDIS_URL: { default: '', help: 'redis://… to share the event bus between processes; unset is in-process' },
