@@ -35,6 +35,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** Called with the `/api` scope once every module is registered (tests reach module services there). */
   onApi?: (api: FastifyInstance) => void;
+  /** Told of every route as it is registered (tests list them). */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
 
 /**
@@ -71,6 +73,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     forceCloseConnections: 'idle',
   });
   app.decorate('config', config);
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
 
   await app.register(errorsPlugin);
   await app.register(originGuard);
