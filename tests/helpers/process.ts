@@ -82,3 +82,32 @@ export async function waitForHealth(baseUrl: string, ms = 60_000): Promise<Recor
   }
   throw new Error(`server at ${baseUrl} did not become healthy`);
 }
+
+/** What a finished child process printed, and how it ended. */
+export interface ProcessRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command from the project folder with only PATH, HOME and `env`; `input` goes to its stdin. */
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  options: { env?: Record<string, string>; input?: string } = {},
+): Promise<ProcessRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.stdin?.end(options.input ?? '');
+  });
+}

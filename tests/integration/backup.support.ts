@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { ROOT } from '../helpers/process';
+import { ROOT, runProcess, type ProcessRun } from '../helpers/process';
 import { totpCode } from './auth.support';
 
 type Json = Record<string, unknown>;
@@ -153,11 +152,7 @@ export async function readRestored(base: string, seeded: Seeded): Promise<Omit<S
   return readBack(bella);
 }
 
-export interface ToolRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type ToolRun = ProcessRun;
 
 /** Runs `npm run <script> -- <args>` in the project with only the given environment (plus PATH, HOME). */
 export function npmRun(
@@ -179,19 +174,7 @@ export function nodeRun(
 }
 
 function run(command: string, args: string[], env: Record<string, string>): Promise<ToolRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProcess(command, args, { env });
 }
 
 /** The path `npm run backup` printed. */
