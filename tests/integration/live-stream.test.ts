@@ -12,7 +12,7 @@ import { startSignedDouble, type SignedDouble } from '../fixtures/binance-signed
 const KEY = { apiKey: 'StreamKey0123456789abcdef', secret: 'stream-secret-0123456789abc' };
 const KEEPALIVE_MS = 300;
 
-async function until<T>(read: () => T | undefined | false, ms = 6000): Promise<T> {
+async function until<T>(read: () => T | undefined | false, ms = 15_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = read();
@@ -138,7 +138,7 @@ describe.each(dbTargets())('live account: user-data stream and venue previews on
     const seen = messages.length;
     // An order placed on Binance's own site: only the stream can tell the app.
     binance.trade(KEY.apiKey, 'ETHUSDT', 'BUY', '0.05');
-    expect(await until(() => sizeOf(messages.slice(seen), 'ETH/USDT'), 1500)).toBe(0.05);
+    expect(await until(() => sizeOf(messages.slice(seen), 'ETH/USDT'), 5000)).toBe(0.05);
 
     // Kept alive while wanted.
     await until(() => calls('PUT /fapi/v1/listenKey') >= 1, KEEPALIVE_MS * 10);
@@ -173,10 +173,10 @@ describe.each(dbTargets())('live account: user-data stream and venue previews on
 
     const seen = messages.length;
     binance.trade(KEY.apiKey, 'ETHUSDT', 'SELL', '0.02');
-    expect(await until(() => sizeOf(messages.slice(seen), 'ETH/USDT'), 1500)).toBeCloseTo(0.03, 8);
+    expect(await until(() => sizeOf(messages.slice(seen), 'ETH/USDT'), 5000)).toBeCloseTo(0.03, 8);
     ws.close();
     await until(() => binance.streams.connections(KEY.apiKey) === 0);
-  });
+  }, 90_000);
 
   it('goes back to paper: the stream closes when the account changes under an open socket', async () => {
     const { ws } = await openSocket();

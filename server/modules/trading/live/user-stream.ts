@@ -43,6 +43,9 @@ export class UserDataStream {
   private keepAlive: ReturnType<typeof setInterval> | null = null;
   private renew: ReturnType<typeof setTimeout> | null = null;
   private retry: ReturnType<typeof setTimeout> | null = null;
+  /** Which connect is current: a stale one's answers are ignored. */
+  private generation = 0;
+  private extending = false;
 
   constructor(private readonly opts: UserStreamOptions) {}
 
@@ -56,6 +59,7 @@ export class UserDataStream {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.generation += 1;
     this.clearTimers();
     this.socket?.removeAllListeners();
     this.socket?.on('error', () => undefined);
@@ -79,6 +83,8 @@ export class UserDataStream {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
+    // A newer connect (after an expiry or a drop) makes this one stale: it must not open a second socket.
+    const generation = ++this.generation;
     let key: string;
     try {
       const creds = await this.opts.credentials();
@@ -90,10 +96,11 @@ export class UserDataStream {
       );
       key = answer.listenKey;
     } catch (err) {
+      if (generation !== this.generation) return;
       this.again(err instanceof ExchangeError ? err.msg : 'Binance did not answer the listen-key request.');
       return;
     }
-    if (this.stopped) return;
+    if (this.stopped || generation !== this.generation) return;
     this.listenKey = key;
     const socket = new WebSocket(this.opts.urlTemplate.replace('{listenKey}', encodeURIComponent(key)), {
       handshakeTimeout: 10_000,
@@ -137,15 +144,21 @@ export class UserDataStream {
 
   /** Extends the key; a key Binance forgot means a new key and connection. */
   private async extend(): Promise<void> {
+    // One keep-alive at a time, and only for the connection it was sent for.
+    if (this.extending) return;
+    this.extending = true;
+    const generation = this.generation;
     try {
       const creds = await this.opts.credentials();
       await this.opts.client.keyed('PUT', LISTEN_KEY_PATH, creds.apiKey);
     } catch (err) {
-      if (err instanceof ExchangeError && err.code === LISTEN_KEY_GONE) {
+      if (err instanceof ExchangeError && err.code === LISTEN_KEY_GONE && generation === this.generation) {
         this.listenKey = null;
         this.reconnect('listen key expired');
       }
       // Anything else: the next period tries again, and a dead key ends in listenKeyExpired.
+    } finally {
+      this.extending = false;
     }
   }
 
