@@ -3,7 +3,6 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
 /** A port that was free a moment ago on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -30,18 +29,11 @@ export interface ServerProcess {
 export const OFFLINE_ENV = { MARKET_SOURCE: 'sim', NEWS_SOURCES: 'replay', ANALYZER: 'local' } as const;
 
 /**
- * Starts `server/main.ts` as `npm start` would after the build, with only the given environment.
- * `tsx` runs the server in a child process of its own and relays SIGTERM and SIGINT to it, but a
- * SIGKILL cannot be relayed: `{ oneProcess: true }` loads tsx into the server's own node process
- * instead, so that `child` is the server itself and a SIGKILL ends it.
+ * Starts `server/main.ts` as `npm start` does after the build (`node --import tsx`: the server is the
+ * process itself, so a signal reaches it directly), with only the given environment.
  */
-export function startServerProcess(
-  env: Record<string, string>,
-  opts: { oneProcess?: boolean } = {},
-): ServerProcess {
-  const [command, args] = opts.oneProcess
-    ? [process.execPath, ['--import', 'tsx', 'server/main.ts']]
-    : [TSX, ['server/main.ts']];
+export function startServerProcess(env: Record<string, string>): ServerProcess {
+  const [command, args] = [process.execPath, ['--import', 'tsx', 'server/main.ts']];
   const child = spawn(command, args, {
     cwd: ROOT,
     env: {

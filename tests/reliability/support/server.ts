@@ -26,10 +26,7 @@ export class CrashableServer {
   async start(): Promise<number> {
     if (this.proc !== null) throw new Error('the server is already running');
     const started = performance.now();
-    const proc = startServerProcess(
-      { PORT: String(this.port), LOG_LEVEL: 'warn', ...this.env },
-      { oneProcess: true },
-    );
+    const proc = startServerProcess({ PORT: String(this.port), LOG_LEVEL: 'warn', ...this.env });
     this.proc = proc;
     const exited = proc.exit.then((code) => {
       throw new Error(`the server exited with ${code} before it was healthy:\n${proc.output()}`);
