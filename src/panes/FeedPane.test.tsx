@@ -49,6 +49,28 @@ describe('feed pane', () => {
     expect(tagged!.className).toContain('negative');
   });
 
+  it('tags a coin not traded here plainly: no watch toggle, no change, and a title that says so', () => {
+    const { services } = renderWithServices(<FeedPane />);
+    act(() => {
+      services.stores.feed.receive(completed(makeSignal(3), 'positive', 40, ['BTC', 'PEPE', 'CAKEX']));
+    });
+    const [card] = cards();
+    const tags = within(card!).getAllByTestId('asset-tag');
+    expect(tags.map((t) => [t.getAttribute('data-ticker'), t.getAttribute('data-tradable')])).toEqual([
+      ['BTC', 'true'],
+      ['PEPE', 'true'],
+      ['CAKEX', 'false'],
+    ]);
+    expect(tags[2]?.getAttribute('title')).toBe('CAKEX is not traded here');
+    expect(within(tags[2]!).queryByTestId('tag-change')).toBeNull();
+    // BTC is on the symbol list; PEPE trades as 1000PEPE, whose ticker the watchlist keeps; CAKEX not at all.
+    expect(
+      within(card!)
+        .getAllByTestId('watch-toggle')
+        .map((b) => b.getAttribute('data-ticker')),
+    ).toEqual(['BTC']);
+  });
+
   it('shows no change for an asset until the server has sent its price at arrival', () => {
     const { services } = renderWithServices(<FeedPane />);
     const done = completed(makeSignal(1), 'positive', 60, ['BTC', 'ETH'], { BTC: 100_000 });

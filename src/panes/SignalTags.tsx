@@ -1,6 +1,6 @@
 import { useComputed, useSignals } from '@preact/signals-react/runtime';
 import { useServices } from '../app/AppContext';
-import { contractSymbolOf } from '../contracts/symbols';
+import { contractSymbolOf, findTicker } from '../contracts/symbols';
 import { changeDirection, changeSince, formatChange } from '../services/feed/priceChange';
 import type { FeedSignal } from '../services/feed/types';
 import { QuickTradePopover } from './QuickTradePopover';
@@ -20,7 +20,10 @@ function TagChange({ ticker, initial }: { ticker: string; initial: number | unde
   );
 }
 
-/** The footer's asset tags, each with its watchlist toggle, and the quick-trade popover on hover. */
+/**
+ * The footer's asset tags. A coin traded here gets its watchlist toggle and the quick-trade popover on
+ * hover; any other known coin is tagged too, plainly, with a title that says it is not traded here.
+ */
 export function SignalTags({ signal }: { signal: FeedSignal }) {
   useSignals();
   const { stores, feed } = useServices();
@@ -36,32 +39,41 @@ export function SignalTags({ signal }: { signal: FeedSignal }) {
       {signal.assets.map((ticker) => {
         const on = watched.has(ticker);
         const showPopover = popover?.signalId === signal.id && popover.ticker === ticker;
+        // The price and the order go to the coin's contract (PEPE → 1000PEPEUSDT); the watchlist keeps
+        // the tickers the symbol list has.
+        const tradable = contractSymbolOf(ticker) !== undefined;
+        const watchable = findTicker(ticker) !== undefined;
         return (
           <span key={ticker} className="tag-wrap">
             <span
-              className="tag"
+              className={tradable ? 'tag' : 'tag untraded'}
               data-testid="asset-tag"
               data-ticker={ticker}
-              onMouseEnter={() => feed.quickTrade.hover(signal.id, ticker)}
-              onMouseLeave={() => feed.quickTrade.leave()}
+              data-tradable={tradable}
+              title={tradable ? undefined : `${ticker} is not traded here`}
+              onMouseEnter={tradable ? () => feed.quickTrade.hover(signal.id, ticker) : undefined}
+              onMouseLeave={tradable ? () => feed.quickTrade.leave() : undefined}
             >
               <span className="tag-ticker">${ticker}</span>
-              <TagChange ticker={ticker} initial={signal.initial_prices[ticker]} />
+              {tradable ? <TagChange ticker={ticker} initial={signal.initial_prices[ticker]} /> : null}
             </span>
-            <button
-              type="button"
-              className={`watch-toggle${on ? ' on' : ''}`}
-              data-testid="watch-toggle"
-              aria-pressed={on}
-              aria-label={on ? `Remove ${ticker} from watchlist` : `Add ${ticker} to watchlist`}
-              title={
-                loggedIn ? (on ? 'On your watchlist' : 'Add to watchlist') : 'Log in to use the watchlist'
-              }
-              disabled={!loggedIn || pending.has(ticker)}
-              onClick={() => void feed.watchlistToggles.toggle(ticker)}
-            >
-              {on ? '✓' : '+'}
-            </button>
+            {watchable ? (
+              <button
+                type="button"
+                className={`watch-toggle${on ? ' on' : ''}`}
+                data-testid="watch-toggle"
+                data-ticker={ticker}
+                aria-pressed={on}
+                aria-label={on ? `Remove ${ticker} from watchlist` : `Add ${ticker} to watchlist`}
+                title={
+                  loggedIn ? (on ? 'On your watchlist' : 'Add to watchlist') : 'Log in to use the watchlist'
+                }
+                disabled={!loggedIn || pending.has(ticker)}
+                onClick={() => void feed.watchlistToggles.toggle(ticker)}
+              >
+                {on ? '✓' : '+'}
+              </button>
+            ) : null}
             {showPopover ? <QuickTradePopover ticker={ticker} /> : null}
           </span>
         );

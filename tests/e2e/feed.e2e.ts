@@ -163,12 +163,13 @@ describe('the feed in the browser', () => {
 
   it('watch and unwatch round-trip the server, and My Watchlist shows the watched asset', async () => {
     await ui.signUpAndLogIn('fay@example.com', 'fay', 'feed pass 123');
-    const tag = ui.feed().getByTestId('asset-tag').first();
-    const ticker = (await tag.getAttribute('data-ticker')) as string;
-    const toggle = ui
+    // A coin of the symbol list (other known coins are tagged without a watch toggle).
+    const ticker = (await ui
       .feed()
-      .locator(`[data-testid="asset-tag"][data-ticker="${ticker}"] + [data-testid="watch-toggle"]`)
-      .first();
+      .getByTestId('watch-toggle')
+      .first()
+      .getAttribute('data-ticker')) as string;
+    const toggle = ui.feed().locator(`[data-testid="watch-toggle"][data-ticker="${ticker}"]`).first();
     await toggle.click();
     await expect.poll(() => toggle.innerText()).toBe('✓');
     await ui.run('watchlist');
@@ -200,8 +201,8 @@ describe('the feed in the browser', () => {
   it('places a paper order from the quick-trade popover of an asset tag', async () => {
     const message = ui.feed().getByTestId('trade-notice');
     for (let attempt = 0; attempt < 5 && (await message.count()) === 0; attempt += 1) {
-      // The list moves as news arrives; hover the newest tag and click at once.
-      const tag = ui.feed().getByTestId('asset-tag').first();
+      // The list moves as news arrives; hover the newest tag of a coin traded here and click at once.
+      const tag = ui.feed().locator('[data-testid="asset-tag"][data-tradable="true"]').first();
       await tag.hover();
       const popover = ui.feed().getByTestId('quick-trade');
       await popover.waitFor({ timeout: 2_000 }).catch(() => undefined);
