@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimal } from './numbers';
 
 /** What can happen to an account that its owner should be able to look back on. */
 export const ActivityKind = z.enum([
@@ -32,5 +33,5 @@ export type ActivityEntry = z.infer<typeof ActivityEntry>;
 export const ActivityList = z.array(ActivityEntry);
 
 export const ActivityQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: decimal(z.number().int().min(1).max(200)).default(50),
 });

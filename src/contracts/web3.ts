@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimal } from './numbers';
 
 /**
  * Wallet sign-in (SIWE, EIP-4361) and linked wallets (spec §3 Wallet, §7 `/auth/web3/*`), shared by the
@@ -22,12 +23,14 @@ const address = z
   .string()
   .trim()
   .regex(/^0x[0-9a-fA-F]{40}$/, { error: 'Enter a 0x address of 40 hex digits.' });
-const chainId = z.coerce
-  .number()
-  .int()
-  .refine((id) => (WALLET_CHAIN_IDS as readonly number[]).includes(id), {
-    error: `Supported chains: ${WALLET_CHAIN_IDS.join(', ')}.`,
-  });
+const chainId = decimal(
+  z
+    .number()
+    .int()
+    .refine((id) => (WALLET_CHAIN_IDS as readonly number[]).includes(id), {
+      error: `Supported chains: ${WALLET_CHAIN_IDS.join(', ')}.`,
+    }),
+);
 const signature = z
   .string()
   .trim()

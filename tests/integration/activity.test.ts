@@ -64,6 +64,9 @@ describe.each(dbTargets())('account activity on $name', (target) => {
     await other.login('bea', 'correct horse battery');
     expect((await activity(other)).map((e) => e.kind)).toEqual(['sign_in']);
     expect((await t.app.inject('/api/account/activity')).statusCode).toBe(401);
+    // Only plain decimals count as a number: a hex limit is refused, not read as 16.
+    expect((await other.send('GET', '/account/activity?limit=0x10')).statusCode).toBe(422);
+    expect((await other.send('GET', '/account/activity?limit=1')).json()).toHaveLength(1);
   });
 
   it('mails the owner about a sign-in from a device never seen before, not about a known one', async () => {
