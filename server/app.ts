@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -16,6 +15,7 @@ import authGuardPlugin from './plugins/auth-guard';
 import spaPlugin from './plugins/spa';
 import { MODULES } from './modules';
 import { HealthService, initialComponents } from './modules/health/health.service';
+import { fromRoot } from './paths';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -51,7 +51,7 @@ const API_HEADERS = {
   'referrer-policy': 'no-referrer',
 } as const;
 
-const DEFAULT_DIST = fileURLToPath(new URL('../dist', import.meta.url));
+const DEFAULT_DIST = fromRoot('dist/web');
 
 /**
  * Builds the whole server: plugins, then each module under /api, then the browser app. Never listens:

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
+import { fromRoot } from './paths';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+const pkg = JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as {
   version: string;
 };
 

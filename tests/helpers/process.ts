@@ -29,13 +29,17 @@ export interface ServerProcess {
 export const OFFLINE_ENV = { MARKET_SOURCE: 'sim', NEWS_SOURCES: 'replay', ANALYZER: 'local' } as const;
 
 /**
- * Starts `server/main.ts` as `npm start` does after the build (`node --import tsx`: the server is the
- * process itself, so a signal reaches it directly), with only the given environment.
+ * Starts the server from its sources (`node --import tsx server/main.ts`; `npm start` runs the same code
+ * bundled into dist/server): the server is the process itself, so a signal reaches it directly. Only the
+ * given environment is passed. `opts.bundle` runs `dist/server/main.mjs` from `opts.cwd` instead.
  */
-export function startServerProcess(env: Record<string, string>): ServerProcess {
-  const [command, args] = [process.execPath, ['--import', 'tsx', 'server/main.ts']];
-  const child = spawn(command, args, {
-    cwd: ROOT,
+export function startServerProcess(
+  env: Record<string, string>,
+  opts: { cwd?: string; bundle?: boolean } = {},
+): ServerProcess {
+  const args = opts.bundle ? ['dist/server/main.mjs'] : ['--import', 'tsx', 'server/main.ts'];
+  const child = spawn(process.execPath, args, {
+    cwd: opts.cwd ?? ROOT,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
@@ -82,15 +86,15 @@ export interface ProcessRun {
   stderr: string;
 }
 
-/** Runs a command from the project folder with only PATH, HOME and `env`; `input` goes to its stdin. */
+/** Runs a command (from the project folder unless `cwd`) with only PATH, HOME and `env`; `input` goes to its stdin. */
 export function runProcess(
   command: string,
   args: readonly string[],
-  options: { env?: Record<string, string>; input?: string } = {},
+  options: { env?: Record<string, string>; input?: string; cwd?: string } = {},
 ): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
-      cwd: ROOT,
+      cwd: options.cwd ?? ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

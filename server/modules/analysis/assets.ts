@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import {
   ASSET_TABLE,
   CONTEXT_WORDS,
@@ -10,6 +9,7 @@ import {
   type SymbolGuard,
 } from './assets-table';
 import { isNumberToken, type NormalizedText, type Token } from './normalize';
+import { fromRoot } from '../../paths';
 
 /**
  * Tags the coins an item is about, following docs/labelling.md §5: every coin of coins.json (thousands,
@@ -46,7 +46,7 @@ interface CoinRow {
   contract: string | undefined;
 }
 
-export const COINS_FILE = path.join(import.meta.dirname, 'coins.json');
+export const COINS_FILE = fromRoot('server/modules/analysis/coins.json');
 
 function loadCoins(): Map<string, CoinRow> {
   const table = JSON.parse(readFileSync(COINS_FILE, 'utf8')) as { coins: Record<string, [string, string]> };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { EventType, Sentiment } from '../../../src/contracts/analysis';
 import { REPLAY_AUTHORS, loadReplayItems } from '../news/sources/replay-data';
+import { fromRoot } from '../../paths';
 
 /** One labelled item of `data/*.jsonl`, written under docs/labelling.md. */
 export const LabelledItem = z.object({
@@ -23,7 +24,7 @@ export type LabelledItem = z.infer<typeof LabelledItem>;
  */
 export type Split = 'train' | 'dev' | 'test' | 'replay' | 'holdout';
 
-export const DATA_DIR = path.join(import.meta.dirname, 'data');
+export const DATA_DIR = fromRoot('server/modules/analysis/data');
 
 /** Reads and validates one split; a bad line throws with its file and line number. */
 export function loadSplit(split: Split, dir = DATA_DIR): LabelledItem[] {

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { AnalysisInput, AnalysisResult, Sentiment } from '../../../src/contracts/analysis';
 import { tagAssets } from './assets';
 import { detectEvent, type EventMatch } from './events';
@@ -8,13 +7,14 @@ import { impactScore, sourceAuthority } from './impact';
 import { SentimentModel, type ModelWeights } from './model';
 import { normalizeText } from './normalize';
 import { buildReasoning } from './reasoning';
+import { fromRoot } from '../../paths';
 
 /**
  * The offline analyzer (ANALYZER=local): assets from the dictionary, the event from the rules, the
  * sentiment from the linear model unless a confident rule decides, then impact and reasoning. Pure and
  * synchronous; about 20 µs per item.
  */
-export const WEIGHTS_FILE = path.join(import.meta.dirname, 'weights.json');
+export const WEIGHTS_FILE = fromRoot('server/modules/analysis/weights.json');
 
 /** Bumped whenever the rules, the coin table or the impact scale change what the engine answers. */
 export const LOCAL_ENGINE_VERSION = 'local-2';

@@ -4,8 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { appError, parseRequest } from '../../plugins/errors';
 import type { ImageProxy } from './proxy/image-proxy';
+import { fromRoot } from '../../paths';
 
-export const ASSETS_DIR = path.join(import.meta.dirname, 'assets');
+export const ASSETS_DIR = fromRoot('server/modules/news/assets');
 
 const AssetParams = z.object({
   dir: z.enum(['icons', 'media']),

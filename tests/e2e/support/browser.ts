@@ -28,8 +28,8 @@ export interface E2eEnv {
 
 /** Starts the built server on a free port with a fresh DATA_DIR, and a headless chromium. */
 export async function startE2e(env: Record<string, string> = {}): Promise<E2eEnv> {
-  if (!existsSync(path.join(ROOT, 'dist/index.html'))) {
-    throw new Error('dist/ is missing: run `npm run build` first (npm run test:e2e does).');
+  if (!existsSync(path.join(ROOT, 'dist/web/index.html'))) {
+    throw new Error('dist/web/ is missing: run `npm run build` first (npm run test:e2e does).');
   }
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   await mkdir(ARTIFACTS, { recursive: true });

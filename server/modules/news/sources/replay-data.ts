@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { EventType, Sentiment } from '../../../../src/contracts/analysis';
+import { fromRoot } from '../../../paths';
 
 /**
  * The bundled replay set: original items written for this project (not copied from any outlet, and not
@@ -59,7 +59,7 @@ export const ReplayEntry = z.object({
 });
 export type ReplayEntry = z.infer<typeof ReplayEntry>;
 
-export const REPLAY_FILE = path.join(import.meta.dirname, 'replay.jsonl');
+export const REPLAY_FILE = fromRoot('server/modules/news/sources/replay.jsonl');
 
 /** Reads and checks the replay file; a bad line throws with its line number. */
 export function loadReplayItems(file = REPLAY_FILE): ReplayEntry[] {
