@@ -21,14 +21,19 @@ function ownOrigins(request: FastifyRequest, publicUrl: string): string[] {
  */
 export default fp(
   async function originGuard(app: FastifyInstance) {
-    app.addHook('onRequest', async (request) => {
-      if (SAFE.has(request.method)) return;
-      if (request.headers['sec-fetch-site'] === 'cross-site') throw appError('FORBIDDEN', CROSS_SITE_DETAIL);
+    // A callback hook, not an async one: every request passes here, and most are GETs that need no promise.
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (SAFE.has(request.method)) return done();
+      if (request.headers['sec-fetch-site'] === 'cross-site')
+        return done(appError('FORBIDDEN', CROSS_SITE_DETAIL));
       const origin = request.headers.origin;
-      if (origin === undefined) return;
-      if (origin === 'null' || !ownOrigins(request, app.config.PUBLIC_URL).includes(origin)) {
-        throw appError('FORBIDDEN', CROSS_SITE_DETAIL);
+      if (
+        origin !== undefined &&
+        (origin === 'null' || !ownOrigins(request, app.config.PUBLIC_URL).includes(origin))
+      ) {
+        return done(appError('FORBIDDEN', CROSS_SITE_DETAIL));
       }
+      done();
     });
   },
   { name: 'origin-guard', dependencies: ['errors'] },
