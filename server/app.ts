@@ -97,6 +97,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       config.DATABASE_URL
         ? { kind: 'postgres', url: config.DATABASE_URL }
         : { kind: 'pglite', dataDir: pgliteDir(config.DATA_DIR) },
+      { migrate: config.MIGRATE_ON_START },
     ));
   await app.register(dbPlugin, { database, owned: !opts.database });
   await app.register(busPlugin, { ...(opts.bus ? { bus: opts.bus } : {}), redisUrl: config.REDIS_URL });

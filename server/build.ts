@@ -3,7 +3,7 @@ import { build } from 'esbuild';
 import { fromRoot } from './paths';
 
 /**
- * `npm run build` (after vite): bundles the server, its operator tools and the command-line client into dist/server as plain
+ * `npm run build` (after vite): bundles the server, its operator tools (backup, restore, migrate, key rotation) and the command-line client into dist/server as plain
  * JavaScript, so that a production install (`npm ci --omit=dev`) runs them with node alone. Production
  * dependencies stay imports from node_modules; the project's own TypeScript and any development-only
  * package it reaches are bundled.
@@ -25,6 +25,7 @@ await build({
     main: 'server/main.ts',
     backup: 'server/db/tools/backup.ts',
     restore: 'server/db/tools/restore.ts',
+    migrate: 'server/db/tools/migrate.ts',
     'rotate-secrets-key': 'server/db/tools/rotate-secrets-key.ts',
     cli: 'bin/cli.ts',
   },

@@ -108,6 +108,7 @@ const ConfigSchema = z.object({
   DATA_DIR: z.string().min(1, { error: 'a folder path' }),
   DATABASE_URL: optionalUrl('postgres://'),
   REDIS_URL: optionalUrl('redis://'),
+  MIGRATE_ON_START: z.enum(['true', 'false'], { error: 'true or false' }).transform((v) => v === 'true'),
   MARKET_SOURCE: z.enum(['auto', 'binance', 'sim'], { error: 'auto, binance or sim' }),
   BINANCE_FAPI_URL: requiredUrl('http(s)://'),
   BINANCE_FSTREAM_URL: requiredUrl('ws(s)://'),
@@ -180,6 +181,10 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   DATA_DIR: { default: './data', help: 'embedded database, generated secrets key, mail outbox, caches' },
   DATABASE_URL: { default: '', help: 'postgres://… to use PostgreSQL; unset uses PGlite in DATA_DIR' },
   REDIS_URL: { default: '', help: 'redis://… to share the event bus between processes; unset is in-process' },
+  MIGRATE_ON_START: {
+    default: 'true',
+    help: 'PostgreSQL: apply pending migrations at start, under a lock; false only checks them (run `npm run migrate` as a release step). PGlite always applies them',
+  },
   MARKET_SOURCE: {
     default: 'auto',
     help: 'auto tries Binance public data for a few seconds at start, then falls back to the simulator',

@@ -1,5 +1,5 @@
 import { chmod, mkdir, readdir } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
@@ -37,9 +37,17 @@ export type DatabaseTarget =
   /** PostgreSQL; `schema` confines every table (and the migrations journal) to one schema (tests). */
   | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
 
-/** Opens the database and applies the committed migrations. */
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  if (target.kind === 'postgres') return openPostgres(target.url, target.schema, target.poolSize ?? 10);
+/**
+ * Opens the database and applies the committed migrations, or with `migrate: false` only checks that
+ * every one of them is applied (servers started after a release step ran `npm run migrate`).
+ */
+export async function openDatabase(
+  target: DatabaseTarget,
+  opts: { migrate?: boolean } = {},
+): Promise<Database> {
+  if (target.kind === 'postgres') {
+    return openPostgres(target.url, target.schema, target.poolSize ?? 10, opts.migrate ?? true);
+  }
   let client: PGlite;
   if (target.kind === 'pglite') {
     await mkdir(target.dataDir, { recursive: true, mode: 0o700 });
@@ -81,7 +89,12 @@ async function createInWorker(dataDir: string): Promise<void> {
   });
 }
 
-async function openPostgres(url: string, schemaName: string | undefined, max: number): Promise<Database> {
+async function openPostgres(
+  url: string,
+  schemaName: string | undefined,
+  max: number,
+  migrateOnOpen: boolean,
+): Promise<Database> {
   if (schemaName !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schemaName)) {
     throw new Error(`Invalid schema name ${schemaName}`);
   }
@@ -100,12 +113,36 @@ async function openPostgres(url: string, schemaName: string | undefined, max: nu
     ...(schemaName ? { options: `-c search_path=${schemaName}` } : {}),
   });
   const db = drizzlePg({ client: pool, schema });
-  const migrate = () =>
-    migratePg(db, {
-      migrationsFolder: MIGRATIONS_FOLDER,
-      ...(schemaName ? { migrationsSchema: schemaName } : {}),
-    });
-  await migrate();
+  const migrationsSchema = schemaName ?? 'drizzle';
+  // Several servers may start at once against one database: one session holds an advisory lock
+  // while it applies what is missing; the others wait for it and then find nothing to do.
+  const migrate = async () => {
+    const client = await pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [
+        `signal-console:migrations:${migrationsSchema}`,
+      ]);
+      try {
+        await migratePg(drizzlePg({ client, schema }), {
+          migrationsFolder: MIGRATIONS_FOLDER,
+          migrationsSchema,
+        });
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [
+          `signal-console:migrations:${migrationsSchema}`,
+        ]);
+      }
+    } finally {
+      client.release();
+    }
+  };
+  try {
+    if (migrateOnOpen) await migrate();
+    else await assertMigrated(pool, migrationsSchema);
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
   let closed = false;
   return {
     db: db as unknown as Db,
@@ -118,6 +155,27 @@ async function openPostgres(url: string, schemaName: string | undefined, max: nu
       await pool.end();
     },
   };
+}
+
+/** Refuses to serve a database that lacks a committed migration (or has one this code does not know). */
+async function assertMigrated(pool: pg.Pool, migrationsSchema: string): Promise<void> {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as {
+    entries: unknown[];
+  };
+  let applied = 0;
+  try {
+    const res = await pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM "${migrationsSchema}"."__drizzle_migrations"`,
+    );
+    applied = Number(res.rows[0]?.n ?? 0);
+  } catch (err) {
+    if ((err as { code?: string }).code !== '42P01') throw err; // undefined_table: nothing applied yet
+  }
+  if (applied !== journal.entries.length) {
+    throw new Error(
+      `the database has ${applied} of the ${journal.entries.length} migrations this version needs: run \`npm run migrate\` (or start with MIGRATE_ON_START=true)`,
+    );
+  }
 }
 
 async function ping(db: Db): Promise<boolean> {

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/client';
 import { users } from '../../server/db/schema';
@@ -50,5 +52,37 @@ describe('embedded database in DATA_DIR', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+const postgresUrls = process.env.TEST_DATABASE_URL ? [process.env.TEST_DATABASE_URL] : [];
+describe.each(postgresUrls)('migrations on PostgreSQL', (url) => {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  afterAll(async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => client.end());
+  });
+
+  it('a server started with MIGRATE_ON_START=false refuses a database that lacks migrations', async () => {
+    await expect(
+      openDatabase({ kind: 'postgres', url, schema, poolSize: 1 }, { migrate: false }),
+    ).rejects.toThrow(/has 0 of the \d+ migrations this version needs: run `npm run migrate`/);
+  });
+
+  it('several servers starting at once apply each migration once, under the lock', async () => {
+    const opened = await Promise.all(
+      Array.from({ length: 4 }, () => openDatabase({ kind: 'postgres', url, schema, poolSize: 2 })),
+    );
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const { rows } = await client
+      .query<{ hash: string }>(`SELECT hash FROM "${schema}"."__drizzle_migrations"`)
+      .finally(() => client.end());
+    expect(rows.length).toBeGreaterThan(10);
+    expect(new Set(rows.map((r) => r.hash)).size).toBe(rows.length);
+    await Promise.all(opened.map((d) => d.close()));
+    const checked = await openDatabase({ kind: 'postgres', url, schema, poolSize: 1 }, { migrate: false });
+    await checked.close();
   });
 });
