@@ -102,9 +102,20 @@ export class IdentityService {
 
   /**
    * Removes one of the account's identities of `provider`. The last way to sign in (no password and no
-   * other identity) stays; a removed primary wallet hands the mark to the oldest remaining one.
+   * other identity) stays; a removed primary wallet hands the mark to the oldest remaining one. Removing
+   * the account's last one of `provider` is a sensitive action: refused (`step_up_required`) unless
+   * `confirmed()` says the sign-in was confirmed recently.
    */
-  async unlink(userId: string, provider: Provider, id: string): Promise<void> {
+  async unlink(
+    userId: string,
+    provider: Provider,
+    id: string,
+    confirmed: () => Promise<boolean> = async () => false,
+  ): Promise<void> {
+    // Asked before the transaction (it reads outside it); the transaction checks again what it removes.
+    const before = await this.repo.listOf(userId, provider);
+    const lastOne = before.length === 1 && before[0]?.id === id;
+    const ok = lastOne && (await this.allowedToUnlink(userId, id)) ? await confirmed() : true;
     await this.db.transaction(async (tx) => {
       const users = new UsersService(tx, this.admins);
       const repo = new IdentitiesRepo(tx);
@@ -115,9 +126,18 @@ export class IdentityService {
       const target = all.find((i) => i.id === id && i.provider === provider);
       if (target === undefined) throw appError('NOT_FOUND', WEB3_DETAILS.walletNotFound);
       if (user.passwordHash === null && all.length <= 1) throw appError('CONFLICT', WEB3_DETAILS.lastMethod);
+      const isLast = all.filter((i) => i.provider === provider).length === 1;
+      if (isLast && !(lastOne && ok)) throw appError('STEP_UP_REQUIRED');
       await repo.remove(userId, id);
       if (target.isPrimary) await repo.promoteOldestWallet(userId);
     });
+  }
+
+  /** Whether an unlink would pass the last-method rule (so a refusal for it comes before asking to confirm). */
+  private async allowedToUnlink(userId: string, id: string): Promise<boolean> {
+    const user = await new UsersService(this.db, this.admins).findById(userId);
+    const all = await this.repo.listOf(userId);
+    return user !== undefined && all.some((i) => i.id === id) && (user.passwordHash !== null || all.length > 1);
   }
 
   list(userId: string, provider: Provider): Promise<IdentityRow[]> {
