@@ -118,8 +118,10 @@ export function Dialog({
     const opener = openerNow();
     const first =
       (initialFocus ? root.querySelector<HTMLElement>(initialFocus) : null) ?? focusables(root)[0] ?? root;
-    first.focus();
+    // On the stack first: a dialog opened over another is innermost before focus moves into it, so the
+    // one below does not pull focus back.
     stack.push(root);
+    first.focus();
     const innermost = (): boolean => stack[stack.length - 1] === root;
 
     const onKeyDown = (event: KeyboardEvent): void => {
