@@ -115,7 +115,7 @@ export class IdentityService {
     // Asked before the transaction (it reads outside it); the transaction checks again what it removes.
     const before = await this.repo.listOf(userId, provider);
     const lastOne = before.length === 1 && before[0]?.id === id;
-    const ok = lastOne && (await this.allowedToUnlink(userId, id)) ? await confirmed() : true;
+    const ok = !lastOne || (await confirmed());
     await this.db.transaction(async (tx) => {
       const users = new UsersService(tx, this.admins);
       const repo = new IdentitiesRepo(tx);
@@ -126,18 +126,12 @@ export class IdentityService {
       const target = all.find((i) => i.id === id && i.provider === provider);
       if (target === undefined) throw appError('NOT_FOUND', WEB3_DETAILS.walletNotFound);
       if (user.passwordHash === null && all.length <= 1) throw appError('CONFLICT', WEB3_DETAILS.lastMethod);
+      // After the last-method rule: a removal it refuses is a 409 however recently the sign-in was confirmed.
       const isLast = all.filter((i) => i.provider === provider).length === 1;
       if (isLast && !(lastOne && ok)) throw appError('STEP_UP_REQUIRED');
       await repo.remove(userId, id);
       if (target.isPrimary) await repo.promoteOldestWallet(userId);
     });
-  }
-
-  /** Whether an unlink would pass the last-method rule (so a refusal for it comes before asking to confirm). */
-  private async allowedToUnlink(userId: string, id: string): Promise<boolean> {
-    const user = await new UsersService(this.db, this.admins).findById(userId);
-    const all = await this.repo.listOf(userId);
-    return user !== undefined && all.some((i) => i.id === id) && (user.passwordHash !== null || all.length > 1);
   }
 
   list(userId: string, provider: Provider): Promise<IdentityRow[]> {
