@@ -28,16 +28,23 @@ declare module 'fastify' {
     accessTokens: AccessTokens;
     /**
      * Whether a token may act: the admin module fills in `isDisabled` (disabled accounts may not), the
-     * auth module `sessionEnded` (a token of a logged-out or revoked sign-in may not, before it expires).
+     * auth module `sessionEnded` (a token of a logged-out or revoked sign-in may not, before it expires)
+     * and `steppedUp` (whether the sign-in was confirmed in the last few minutes).
      */
     accountGate: {
       isDisabled(userId: string): Promise<boolean>;
       sessionEnded(familyId: string): Promise<boolean>;
+      steppedUp(userId: string, familyId: string): Promise<boolean>;
     };
     /** Closes authenticated sockets when their credential expires or their sign-in ends. */
     sessionWatch: SessionWatch;
     /** A preHandler: 401 unless the request carries a valid bearer token; sets `request.principal`. */
     requireUser(request: FastifyRequest): Promise<void>;
+    /**
+     * For sensitive actions, after `requireUser`: 403 `step_up_required` unless the request's sign-in was
+     * confirmed (password or 2FA code asked again, or a fresh sign-in) in the last five minutes.
+     */
+    requireStepUp(request: FastifyRequest): Promise<void>;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -104,6 +111,7 @@ export default fp(
     const gate = {
       isDisabled: async (_userId: string) => false,
       sessionEnded: async (_familyId: string) => false,
+      steppedUp: async (_userId: string, _familyId: string) => false,
     };
     app.decorate('accountGate', gate);
     // Sockets opened with a credential close when it expires or its sign-in ends (on any node: the
@@ -131,6 +139,13 @@ export default fp(
       ]);
       if (disabled || ended) throw appError('UNAUTHORIZED');
       request.principal = principal;
+    });
+    app.decorate('requireStepUp', async (request: FastifyRequest) => {
+      const principal = request.principal;
+      if (principal === null) throw appError('UNAUTHORIZED');
+      const fresh =
+        principal.familyId !== undefined && (await gate.steppedUp(principal.userId, principal.familyId));
+      if (!fresh) throw appError('STEP_UP_REQUIRED');
     });
   },
   { name: 'auth-guard', dependencies: ['secrets'] },

@@ -1,25 +1,31 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ZodError } from 'zod';
+import { SIGN_IN_REQUIRED, STEP_UP_DETAILS, STEP_UP_REQUIRED } from '../../src/contracts/auth';
 import type { ValidationIssue } from '../../src/contracts/errors';
 
 /**
  * The server's one error vocabulary. A service throws `appError('CODE')` (optionally with a more precise
- * detail); the error plugin maps it to `{"detail": "…"}` with the registered status. Anything else that
- * escapes a route is a bug: logged with its stack, answered as a plain 500.
+ * detail); the error plugin maps it to `{"detail": "…"}` with the registered status (and, for the few
+ * errors a client acts on by themselves, a machine-readable `code` beside it). Anything else that escapes
+ * a route is a bug: logged with its stack, answered as a plain 500.
  */
 export const ERRORS = {
   NOT_FOUND: { status: 404, detail: 'Not Found' },
   BAD_REQUEST: { status: 400, detail: 'Bad request.' },
   UNAUTHORIZED: { status: 401, detail: 'Not authenticated' },
   FORBIDDEN: { status: 403, detail: 'Not allowed.' },
+  /** A sensitive action without a recent confirmation (`POST /auth/step-up`): nothing was done. */
+  STEP_UP_REQUIRED: { status: 403, detail: STEP_UP_DETAILS.required, code: STEP_UP_REQUIRED },
+  /** The account has nothing to confirm with (no password, no 2FA): only a new sign-in will do. */
+  SIGN_IN_REQUIRED: { status: 403, detail: STEP_UP_DETAILS.signInAgain, code: SIGN_IN_REQUIRED },
   CONFLICT: { status: 409, detail: 'Conflict.' },
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'Request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, detail: 'Unsupported content type.' },
   RATE_LIMITED: { status: 429, detail: 'Too many requests. Please try again later.' },
   SERVICE_UNAVAILABLE: { status: 503, detail: 'Service temporarily unavailable.' },
   INTERNAL: { status: 500, detail: 'Internal Server Error' },
-} as const satisfies Record<string, { status: number; detail: string }>;
+} as const satisfies Record<string, { status: number; detail: string; code?: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
 
@@ -115,7 +121,11 @@ export default fp(
     });
     app.setErrorHandler((err: unknown, request, reply) => {
       if (err instanceof AppError) {
-        reply.headers(err.headers).code(err.status).send({ detail: err.detail });
+        const entry = ERRORS[err.code];
+        reply
+          .headers(err.headers)
+          .code(err.status)
+          .send('code' in entry ? { detail: err.detail, code: entry.code } : { detail: err.detail });
         return;
       }
       if (err instanceof RequestValidationError) {

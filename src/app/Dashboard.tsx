@@ -8,6 +8,7 @@ import { AuthModal } from '../panes/AuthModal';
 import { RulesModal } from '../panes/RulesModal';
 import { ScorecardModal } from '../panes/ScorecardModal';
 import { KeysModal } from '../panes/KeysModal';
+import { StepUpDialog } from '../panes/StepUpDialog';
 import { BottomPanel } from '../panes/BottomPanel';
 import { ChartPane } from '../panes/ChartPane';
 import { CommandPalette } from '../panes/CommandPalette';
@@ -156,6 +157,7 @@ export function Dashboard() {
       <UpgradeModal />
       <AdminPanel />
       <ScorecardModal />
+      <StepUpDialog />
       <CommandPalette />
       <KeyMap />
     </div>

@@ -3,7 +3,8 @@ import { computed } from '@preact/signals-core';
 import { createCommands, type Commands } from '../commands';
 import { createShell } from '../commands/shell';
 import { createApi, type Api, type FetchImpl } from '../services/api';
-import { createAuthModels, resumeSession, type AuthModels } from '../services/auth';
+import { createAuthModels, endSession, resumeSession, type AuthModels } from '../services/auth';
+import { createStepUpModel, type StepUpModel } from '../services/auth/stepUp';
 import type { Clock } from '../services/clock';
 import { deviceInfoOf } from '../contracts/userAgent';
 import type { NotificationPort, SoundPort } from '../services/feed/alerts';
@@ -100,6 +101,8 @@ export interface AppServices {
   orderPreview: OrderPreviewModel;
   /** The auth and account modals, the header's Logout and the reset page dispatch here. */
   auth: AuthModels;
+  /** The "Confirm it's you" dialog a sensitive action opens when the sign-in needs confirming. */
+  stepUp: StepUpModel;
   /** The Trade Rules & Settings modal's calls (the rules commands use the same). */
   rules: RulesApi;
   /** The API Settings modal: saved exchange keys, Save Key and Delete. */
@@ -131,6 +134,14 @@ export function createAppServices(config: AppConfig): AppServices {
     tokens: stores.session,
     navigate: (path) => router.navigate(path),
     lock: browserLockDeps(),
+    // Called only once a call is refused, long after `stepUp` below exists.
+    stepUp: () => stepUp.ask(),
+  });
+  const stepUp = createStepUpModel({
+    main: () => api.main,
+    signInAgain: () => {
+      void endSession(api.main, stores).then(() => stores.ui.openAuthModal('login'));
+    },
   });
   const layout = createLayoutStore(storage);
   // History and aliases belong to the user at the prompt (guest when logged out).
@@ -227,6 +238,7 @@ export function createAppServices(config: AppConfig): AppServices {
     positionsChannel,
     orderPreview,
     auth,
+    stepUp,
     rules,
     keys: createKeysModal({
       main: api.main,

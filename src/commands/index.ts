@@ -1,4 +1,4 @@
-import { withSignal } from '../services/api';
+import { sharedPrompt, withSignal } from '../services/api';
 import { muted } from '../services/terminal/output';
 import type { CommandLine } from '../services/terminal/session';
 import accountCommands from './areas/account';
@@ -22,6 +22,7 @@ import type { OrderParse } from './grammar/order';
 import { readLine } from './read';
 import { createRegistry, type CommandOutcome, type CommandRegistry, type ExitStatus } from './registry';
 import { createShell, type Shell } from './shell';
+import { terminalStepUp } from './stepUp';
 import type { CommandContext, CommandDefinition } from './types';
 
 export type { CommandContext, CommandDefinition } from './types';
@@ -74,9 +75,15 @@ export function createCommands(
 
   const run = async (line: string, options: RunOptions = {}): Promise<CommandOutcome> => {
     const signal = options.signal ?? new AbortController().signal;
+    // A call that needs the sign-in confirmed asks for the password here, at the prompt, not in a dialog.
+    const main = withSignal(ctx.api.main, signal);
+    const stepUp = sharedPrompt(terminalStepUp({ main, terminal: ctx.stores.terminal, signal }));
     const bound: CommandContext = {
       stores: ctx.stores,
-      api: { main: withSignal(ctx.api.main, signal), trading: withSignal(ctx.api.trading, signal) },
+      api: {
+        main: withSignal(ctx.api.main, signal, stepUp),
+        trading: withSignal(ctx.api.trading, signal, stepUp),
+      },
       registry,
       signal,
       shell,

@@ -15,6 +15,8 @@ export const ActivityKind = z.enum([
   'devices_revoked',
   'plan_changed',
   'kill_switch',
+  'step_up',
+  'step_up_failed',
 ]);
 export type ActivityKind = z.infer<typeof ActivityKind>;
 

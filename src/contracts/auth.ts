@@ -115,6 +115,40 @@ export const ResetPasswordRequest = z.object({
   newPassword: password,
 });
 
+/** How long a confirmation (`POST /auth/step-up`, or a fresh sign-in) lets sensitive actions through. */
+export const STEP_UP_TTL_MS = 5 * 60 * 1000;
+
+/** `POST /auth/step-up`: the account password, or a 2FA code (TOTP or recovery code). */
+export const StepUpRequest = z
+  .object({ password: anyPassword.optional(), code: code.optional() })
+  .refine((b) => (b.password === undefined) !== (b.code === undefined), {
+    error: 'Enter your password or a 2FA code.',
+  });
+export type StepUpRequest = z.input<typeof StepUpRequest>;
+
+/** `GET /auth/step-up`: how this account can confirm, and until when the current sign-in is confirmed. */
+export const StepUpState = z.object({
+  password: z.boolean(),
+  two_factor: z.boolean(),
+  /** ISO time, or null when the sign-in is not confirmed now. */
+  confirmed_until: z.string().nullable(),
+});
+export type StepUpState = z.infer<typeof StepUpState>;
+
+/** `POST /auth/step-up` answers this on success. */
+export const StepUpResponse = z.object({ confirmed_until: z.string() });
+
+/** The `code` of the 403 a sensitive action answers without a recent confirmation. */
+export const STEP_UP_REQUIRED = 'step_up_required';
+/** The `code` of the 403 `POST /auth/step-up` answers an account that has neither a password nor 2FA. */
+export const SIGN_IN_REQUIRED = 'sign_in_required';
+
+export const STEP_UP_DETAILS = {
+  required: "Confirm it's you: enter your password or a 2FA code.",
+  signInAgain: "This account has no password or 2FA code: sign in again to confirm it's you.",
+  noPassword: 'This account has no password: enter a 2FA code.',
+} as const;
+
 export const Device = z.object({
   id: z.string(),
   device_info: DeviceInfo,

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Dialog } from './Dialog';
@@ -24,6 +24,41 @@ function Harness({ nested = false }: { nested?: boolean }) {
               <button type="button">Confirm</button>
             </Dialog>
           )}
+        </Dialog>
+      )}
+    </>
+  );
+}
+
+/** A window whose Save button is disabled while a second dialog, beside it, asks for a password. */
+function SiblingHarness() {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  return (
+    <>
+      <Dialog label="Keys" onClose={() => undefined}>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => {
+            setBusy(true);
+            setAsking(true);
+          }}
+        >
+          Save
+        </button>
+        <button type="button">Close</button>
+      </Dialog>
+      {asking && (
+        <Dialog
+          label="Confirm"
+          onClose={() => {
+            setAsking(false);
+            setTimeout(() => setBusy(false), 30);
+          }}
+          initialFocus="#secret"
+        >
+          <input id="secret" aria-label="Password" />
         </Dialog>
       )}
     </>
@@ -117,5 +152,16 @@ describe('Dialog after the page behind was rebuilt', () => {
     key('Escape');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Open' }));
+  });
+
+  it('keeps focus in a dialog opened beside another, and gives it back to a button disabled meanwhile', async () => {
+    render(<SiblingHarness />);
+    const save = screen.getByRole('button', { name: 'Save' });
+    save.focus();
+    fireEvent.click(save);
+    expect(document.activeElement).toBe(screen.getByLabelText('Password'));
+    key('Escape');
+    expect(screen.queryByRole('dialog', { name: 'Confirm' })).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(save));
   });
 });

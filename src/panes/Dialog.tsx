@@ -32,6 +32,46 @@ function returnTarget(opener: HTMLElement | null, root: HTMLElement): HTMLElemen
 /** Open dialogs, innermost last: only the innermost one answers keys and holds focus. */
 const stack: HTMLElement[] = [];
 
+/**
+ * The element that last had focus. A dialog an action opens later (after a call it started was refused)
+ * may find focus already dropped to the page, its button disabled while the call ran: the dialog
+ * returns focus there all the same.
+ */
+let lastFocused: HTMLElement | null = null;
+if (typeof document !== 'undefined') {
+  document.addEventListener('focusin', (event) => {
+    if (event.target instanceof HTMLElement) lastFocused = event.target;
+  });
+}
+
+function openerNow(): HTMLElement | null {
+  const active = document.activeElement;
+  if (active instanceof HTMLElement && active !== document.body) return active;
+  return lastFocused?.isConnected === true ? lastFocused : null;
+}
+
+const RETURN_WAIT_MS = 3000;
+
+/**
+ * Gives focus back to `target`; one disabled while the action that opened the dialog finishes gets it
+ * as soon as it is enabled again (unless focus went somewhere else meanwhile).
+ */
+function giveFocusBack(target: HTMLElement): void {
+  const disabled = () => target.matches(':disabled');
+  if (!disabled()) {
+    target.focus();
+    return;
+  }
+  const started = Date.now();
+  const retry = (): void => {
+    const active = document.activeElement;
+    if (!target.isConnected || (active !== null && active !== document.body)) return;
+    if (!disabled()) target.focus();
+    else if (Date.now() - started < RETURN_WAIT_MS) setTimeout(retry, 25);
+  };
+  setTimeout(retry, 0);
+}
+
 /** True while a dialog is open: what the page behind must not take focus from. */
 export function dialogOpen(): boolean {
   return stack.length > 0;
@@ -75,11 +115,13 @@ export function Dialog({
   useLayoutEffect(() => {
     const root = panel.current;
     if (!root) return undefined;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const opener = openerNow();
     const first =
       (initialFocus ? root.querySelector<HTMLElement>(initialFocus) : null) ?? focusables(root)[0] ?? root;
-    first.focus();
+    // On the stack first: a dialog opened over another is innermost before focus moves into it, so the
+    // one below does not pull focus back.
     stack.push(root);
+    first.focus();
     const innermost = (): boolean => stack[stack.length - 1] === root;
 
     const onKeyDown = (event: KeyboardEvent): void => {
@@ -119,7 +161,8 @@ export function Dialog({
       document.removeEventListener('keydown', onKeyDown, true);
       document.removeEventListener('focusin', onFocusIn);
       stack.splice(stack.indexOf(root), 1);
-      returnTarget(opener, root)?.focus();
+      const target = returnTarget(opener, root);
+      if (target !== null) giveFocusBack(target);
     };
     // Focus moves once per opening; later renders must not steal it back.
     // eslint-disable-next-line react-hooks/exhaustive-deps

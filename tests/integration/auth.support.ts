@@ -12,7 +12,7 @@ export class AuthClient {
   constructor(private readonly app: FastifyInstance) {}
 
   async send(
-    method: 'GET' | 'POST' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: string,
     body?: Record<string, unknown>,
     opts: { form?: boolean; bearer?: string | null } = {},

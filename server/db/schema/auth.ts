@@ -71,6 +71,23 @@ export const refreshTokens = pgTable(
   ],
 );
 
+/**
+ * Sign-ins confirmed recently (a password or 2FA code asked again, or the sign-in itself): sensitive
+ * actions of the sign-in (refresh family) pass until `confirmed_until`. Kept here, not in a process, so
+ * every server process sees the same answer.
+ */
+export const stepUps = pgTable(
+  'step_ups',
+  {
+    familyId: uuid('family_id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    confirmedUntil: timestamp('confirmed_until', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('step_ups_user_idx').on(t.userId)],
+);
+
 /** A password login waiting for its second factor: 5 minutes, 5 tries. */
 export const loginChallenges = pgTable(
   'login_challenges',

@@ -58,6 +58,14 @@ export function describeActivity(kind: ActivityKind, detail: Record<string, stri
       return `Plan: ${detail.plan ?? 'changed'}`;
     case 'kill_switch':
       return detail.on === 'true' ? 'Kill switch on: automated trading stopped' : 'Kill switch off';
+    case 'step_up':
+      return detail.method === 'two_factor'
+        ? 'Confirmed it was you with a 2FA code'
+        : 'Confirmed it was you with the password';
+    case 'step_up_failed':
+      return detail.reason === 'code'
+        ? 'A confirmation failed: wrong 2FA code'
+        : 'A confirmation failed: wrong password';
   }
 }
 

@@ -61,6 +61,9 @@ export default async function accountRoutes(app: FastifyInstance, s: AuthService
     const current = await s.sessions.currentOf(cookieOf(request, REFRESH_COOKIE));
     const keep = current?.userId === userId ? current : null;
     const message = await s.passwords.change(userId, body.current_password, body.new_password, keep);
+    // The current password was just typed: the sign-in counts as confirmed for sensitive actions.
+    const { familyId } = principalOf(request);
+    if (familyId !== undefined) await s.sessions.markSteppedUp(userId, familyId);
     await app.activity.record(userId, { kind: 'password_changed' });
     return { message };
   });

@@ -7,6 +7,7 @@ import { deviceInfoFrom, fingerprintOf } from './device-info';
 import { answerSession, principalOf } from './http';
 import { AUTH_LIMIT, bodyField, limiter } from '../../plugins/rate-limit';
 import { createAuthServices } from './services';
+import stepUpRoutes from './step-up.routes';
 import twoFactorRoutes from './twofa.routes';
 import oauthRoutes from './oauth.routes';
 import web3Routes from './web3.routes';
@@ -87,6 +88,7 @@ export default async function authRoutes(app: FastifyInstance) {
 
   await accountRoutes(app, s);
   await twoFactorRoutes(app, s);
+  await stepUpRoutes(app, s);
   await web3Routes(app, s);
   await oauthRoutes(app, s);
 }

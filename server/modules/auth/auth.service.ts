@@ -1,4 +1,4 @@
-import { AUTH_DETAILS, type Role } from '../../../src/contracts/auth';
+import { AUTH_DETAILS, STEP_UP_DETAILS, type Role, type StepUpRequest } from '../../../src/contracts/auth';
 import type { Bus } from '../../plugins/bus';
 import { appError } from '../../plugins/errors';
 import type { UserRow, UsersService } from '../users/users.service';
@@ -58,16 +58,55 @@ export class AuthService {
     return user;
   }
 
-  /** The password step. The failure never says whether the account or the password was wrong. */
-  async login(input: LoginInput): Promise<LoginOutcome> {
-    const user = await this.deps.users.findByLogin(input.login);
-    // One count per account, whether its username or its e-mail was typed.
-    const account = user === undefined ? `login:${input.login.trim().toLowerCase()}` : `user:${user.id}`;
+  /** Refuses (429) while an account's run of failed attempts makes it wait. */
+  private assertMayTry(account: string): void {
     const wait = this.throttle.waitMs(account);
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
       throw appError('RATE_LIMITED', retryText(seconds), { 'retry-after': String(seconds) });
     }
+  }
+
+  /**
+   * `POST /auth/step-up`: the password or a 2FA code asked again confirms the sign-in `familyId` for five
+   * minutes; answers until when. Failures count in the same per-account run as failed logins, so the
+   * confirmation is no easier to guess than the login. An account with neither a password nor 2FA
+   * (wallet, Google, Twitter) has nothing to confirm with: only a new sign-in confirms it.
+   */
+  async stepUp(userId: string, familyId: string, input: StepUpRequest): Promise<Date> {
+    const user = await this.deps.users.findById(userId);
+    if (user === undefined || user.disabledAt !== null) throw appError('UNAUTHORIZED');
+    if (user.passwordHash === null && !user.twoFactorEnabled) throw appError('SIGN_IN_REQUIRED');
+    const account = `user:${user.id}`;
+    this.assertMayTry(account);
+    const byPassword = input.password !== undefined;
+    if (byPassword && user.passwordHash === null) throw appError('BAD_REQUEST', STEP_UP_DETAILS.noPassword);
+    const ok = byPassword
+      ? await verifyPassword(user.passwordHash, input.password ?? '')
+      : user.twoFactorEnabled && (await this.deps.twoFactor.check(user.id, input.code ?? ''));
+    if (!ok) {
+      this.throttle.failed(account);
+      await this.deps.activity?.record(user.id, {
+        kind: 'step_up_failed',
+        detail: { reason: byPassword ? 'password' : 'code' },
+      });
+      throw appError('UNAUTHORIZED', byPassword ? AUTH_DETAILS.wrongPassword : AUTH_DETAILS.invalidCode);
+    }
+    this.throttle.succeeded(account);
+    const until = await this.deps.sessions.markSteppedUp(user.id, familyId);
+    await this.deps.activity?.record(user.id, {
+      kind: 'step_up',
+      detail: { method: byPassword ? 'password' : 'two_factor' },
+    });
+    return until;
+  }
+
+  /** The password step. The failure never says whether the account or the password was wrong. */
+  async login(input: LoginInput): Promise<LoginOutcome> {
+    const user = await this.deps.users.findByLogin(input.login);
+    // One count per account, whether its username or its e-mail was typed.
+    const account = user === undefined ? `login:${input.login.trim().toLowerCase()}` : `user:${user.id}`;
+    this.assertMayTry(account);
     const ok = await verifyPassword(user?.passwordHash, input.password);
     if (user === undefined || !ok) {
       this.throttle.failed(account);

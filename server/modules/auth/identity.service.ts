@@ -102,9 +102,20 @@ export class IdentityService {
 
   /**
    * Removes one of the account's identities of `provider`. The last way to sign in (no password and no
-   * other identity) stays; a removed primary wallet hands the mark to the oldest remaining one.
+   * other identity) stays; a removed primary wallet hands the mark to the oldest remaining one. Removing
+   * the account's last one of `provider` is a sensitive action: refused (`step_up_required`) unless
+   * `confirmed()` says the sign-in was confirmed recently.
    */
-  async unlink(userId: string, provider: Provider, id: string): Promise<void> {
+  async unlink(
+    userId: string,
+    provider: Provider,
+    id: string,
+    confirmed: () => Promise<boolean> = async () => false,
+  ): Promise<void> {
+    // Asked before the transaction (it reads outside it); the transaction checks again what it removes.
+    const before = await this.repo.listOf(userId, provider);
+    const lastOne = before.length === 1 && before[0]?.id === id;
+    const ok = !lastOne || (await confirmed());
     await this.db.transaction(async (tx) => {
       const users = new UsersService(tx, this.admins);
       const repo = new IdentitiesRepo(tx);
@@ -115,6 +126,9 @@ export class IdentityService {
       const target = all.find((i) => i.id === id && i.provider === provider);
       if (target === undefined) throw appError('NOT_FOUND', WEB3_DETAILS.walletNotFound);
       if (user.passwordHash === null && all.length <= 1) throw appError('CONFLICT', WEB3_DETAILS.lastMethod);
+      // After the last-method rule: a removal it refuses is a 409 however recently the sign-in was confirmed.
+      const isLast = all.filter((i) => i.provider === provider).length === 1;
+      if (isLast && !(lastOne && ok)) throw appError('STEP_UP_REQUIRED');
       await repo.remove(userId, id);
       if (target.isPrimary) await repo.promoteOldestWallet(userId);
     });

@@ -52,6 +52,8 @@ export async function createAuthServices(app: FastifyInstance): Promise<AuthServ
     },
   });
   app.accountGate.sessionEnded = (familyId) => sessions.ended(familyId);
+  app.accountGate.steppedUp = async (userId, familyId) =>
+    (await sessions.steppedUpUntil(userId, familyId)) !== null;
   const twoFactor = new TwoFactorService(db, app.secrets, users);
   const mailer = app.mailer;
   const passwords = new PasswordService(db, {

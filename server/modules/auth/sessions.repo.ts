@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gt, isNotNull, isNull, ne, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { refreshTokens, rememberedDevices, type StoredDeviceInfo } from '../../db/schema';
+import { refreshTokens, rememberedDevices, stepUps, type StoredDeviceInfo } from '../../db/schema';
 
 export type RefreshRow = typeof refreshTokens.$inferSelect;
 export type DeviceRow = typeof rememberedDevices.$inferSelect;
@@ -111,6 +111,32 @@ export class SessionsRepo {
           .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
       }
     });
+  }
+
+  /** Marks a sign-in confirmed until `until` (never shortening a later confirmation). */
+  async markSteppedUp(userId: string, familyId: string, until: Date): Promise<void> {
+    await this.db
+      .insert(stepUps)
+      .values({ familyId, userId, confirmedUntil: until })
+      .onConflictDoUpdate({
+        target: stepUps.familyId,
+        set: { confirmedUntil: sql`greatest(${stepUps.confirmedUntil}, excluded.confirmed_until)` },
+        setWhere: eq(stepUps.userId, userId),
+      });
+  }
+
+  /** Until when a user's sign-in is confirmed, if it ever was. */
+  async steppedUpUntil(userId: string, familyId: string): Promise<Date | undefined> {
+    const [row] = await this.db
+      .select({ until: stepUps.confirmedUntil })
+      .from(stepUps)
+      .where(and(eq(stepUps.familyId, familyId), eq(stepUps.userId, userId)));
+    return row?.until;
+  }
+
+  /** Forgets confirmations that ended before `before`. */
+  async purgeStepUps(userId: string, before: Date): Promise<void> {
+    await this.db.delete(stepUps).where(and(eq(stepUps.userId, userId), lt(stepUps.confirmedUntil, before)));
   }
 
   async insertDevice(row: {

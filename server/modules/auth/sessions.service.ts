@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AUTH_DETAILS, type Device, type Role } from '../../../src/contracts/auth';
+import { AUTH_DETAILS, STEP_UP_TTL_MS, type Device, type Role } from '../../../src/contracts/auth';
 import type { Db } from '../../db/client';
 import type { StoredDeviceInfo } from '../../db/schema';
 import type { AccessTokens } from '../../plugins/auth-guard';
@@ -35,6 +35,8 @@ export interface IssuedSession {
   /** The refresh cookie outlives the browser session. */
   persistent: boolean;
   refreshExpiresAt: Date;
+  /** The sign-in (refresh family) the tokens belong to. */
+  familyId: string;
   /** Set when this login remembered the device: the device cookie's value. */
   deviceToken?: string;
   deviceExpiresAt?: Date;
@@ -79,6 +81,9 @@ export class SessionsService {
       device = { id: row.id, token, expiresAt };
     }
     const session = await this.startFamily(user, device?.id ?? null, remember !== null);
+    // A sign-in that just proved who it is (password, 2FA, wallet, Google, Twitter) is confirmed for
+    // the next few minutes: adding a key right after signing in asks nothing more.
+    await this.markSteppedUp(user.id, session.familyId);
     return device === null
       ? session
       : { ...session, deviceToken: device.token, deviceExpiresAt: device.expiresAt };
@@ -106,7 +111,7 @@ export class SessionsService {
       expiresAt: refreshExpiresAt,
     });
     const accessToken = await this.tokens.sign({ userId: user.id, role: user.role, familyId });
-    return { accessToken, refreshToken, persistent, refreshExpiresAt };
+    return { accessToken, refreshToken, persistent, refreshExpiresAt, familyId };
   }
 
   /**
@@ -164,6 +169,21 @@ export class SessionsService {
       fingerprint: device.fingerprint,
     });
     return session;
+  }
+
+  /** Confirms a sign-in for the next {@link STEP_UP_TTL_MS}; answers until when. */
+  async markSteppedUp(userId: string, familyId: string): Promise<Date> {
+    const now = this.now();
+    const until = new Date(now.getTime() + STEP_UP_TTL_MS);
+    await this.repo.markSteppedUp(userId, familyId, until);
+    await this.repo.purgeStepUps(userId, now);
+    return until;
+  }
+
+  /** Until when a sign-in is confirmed, or null when it is not confirmed now. */
+  async steppedUpUntil(userId: string, familyId: string): Promise<Date | null> {
+    const until = await this.repo.steppedUpUntil(userId, familyId);
+    return until !== undefined && until > this.now() ? until : null;
   }
 
   /** True once a sign-in was logged out or revoked: its access tokens stop working too. */

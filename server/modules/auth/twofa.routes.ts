@@ -40,6 +40,9 @@ export default async function twoFactorRoutes(app: FastifyInstance, s: AuthServi
     const { userId } = principalOf(request);
     const { password } = parseRequest(TwoFactorDisableRequest, request.body);
     await s.twoFactor.disable(userId, password);
+    // The password was just typed: the sign-in counts as confirmed for sensitive actions.
+    const { familyId } = principalOf(request);
+    if (familyId !== undefined) await s.sessions.markSteppedUp(userId, familyId);
     await app.activity.record(userId, { kind: 'two_factor_disabled' });
     return { message: AUTH_MESSAGES.twoFactorDisabled };
   });

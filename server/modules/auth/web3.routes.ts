@@ -50,7 +50,11 @@ export default async function web3Routes(app: FastifyInstance, s: AuthServices) 
 
   app.delete('/auth/web3/wallets/:id', { preHandler: app.requireUser }, async (request) => {
     const { id } = parseRequest(WalletParams, request.params, 'path');
-    await s.web3.unlink(principalOf(request).userId, id);
+    const { userId, familyId } = principalOf(request);
+    // Unlinking the account's last wallet asks for a confirmed sign-in (step-up) first.
+    await s.web3.unlink(userId, id, async () =>
+      familyId === undefined ? false : (await s.sessions.steppedUpUntil(userId, familyId)) !== null,
+    );
     return { message: WEB3_MESSAGES.unlinked };
   });
 }

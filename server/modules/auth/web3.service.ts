@@ -128,8 +128,9 @@ export class Web3Service {
     return (await this.deps.identities.list(userId, 'wallet')).map(walletOf);
   }
 
-  unlink(userId: string, id: string): Promise<void> {
-    return this.deps.identities.unlink(userId, 'wallet', id);
+  /** Removes a linked wallet; the account's last wallet only when `confirmed()` (a recent step-up). */
+  unlink(userId: string, id: string, confirmed: () => Promise<boolean>): Promise<void> {
+    return this.deps.identities.unlink(userId, 'wallet', id, confirmed);
   }
 
   /** The wallet's ENS name when an RPC is configured and resolves one; never fails a sign-in. */

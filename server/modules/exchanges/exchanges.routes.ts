@@ -20,6 +20,8 @@ export function registerExchangeRoutes(app: FastifyInstance, service: ExchangesS
 
   app.post('/exchanges/', authed, async (request, reply) => {
     const body = parseRequest(ExchangeKeyCreate, request.body);
+    // A key can trade the account's money: the sign-in must have been confirmed in the last minutes.
+    await app.requireStepUp(request);
     const key = await service.add(userOf(request), body);
     await app.activity.record(userOf(request), {
       kind: 'key_added',

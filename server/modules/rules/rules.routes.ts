@@ -6,6 +6,7 @@ import {
   LedgerQuery,
   RiskUpdate,
   RuleCreate,
+  type RiskSettings,
   RulePatch,
 } from '../../../src/contracts/rules';
 import { appError, parseRequest } from '../../plugins/errors';
@@ -24,6 +25,21 @@ function userOf(request: FastifyRequest): string {
 }
 
 const IdParam = z.object({ id: z.uuid({ error: 'Rule id must be a UUID.' }) });
+
+/**
+ * Whether a change makes any limit of the risk envelope looser than the stored one: a larger max order,
+ * daily budget, number of positions or signal age, or a shorter cooldown.
+ */
+export function loosens(current: RiskSettings, change: RiskUpdate): boolean {
+  const above = (next: number | undefined, now: number) => next !== undefined && next > now;
+  return (
+    above(change.max_order_usd, current.max_order_usd) ||
+    above(change.daily_budget_usd, current.daily_budget_usd) ||
+    above(change.max_positions, current.max_positions) ||
+    above(change.max_age_seconds, current.max_age_seconds) ||
+    (change.cooldown_minutes !== undefined && change.cooldown_minutes < current.cooldown_minutes)
+  );
+}
 
 /** `/rules/` (spec §7) plus PATCH, the risk envelope and kill switch, the decision ledger and the backtest. */
 export function registerRulesRoutes(app: FastifyInstance, deps: RulesRouteDeps): void {
@@ -61,9 +77,12 @@ export function registerRulesRoutes(app: FastifyInstance, deps: RulesRouteDeps):
 
   app.get('/rules/risk', authed, async (request) => risk.state(userOf(request)));
 
-  app.put('/rules/risk', authed, async (request) =>
-    risk.update(userOf(request), parseRequest(RiskUpdate, request.body)),
-  );
+  app.put('/rules/risk', authed, async (request) => {
+    const change = parseRequest(RiskUpdate, request.body);
+    // Tightening the envelope is always welcome; loosening any limit needs a confirmed sign-in.
+    if (loosens(await risk.settings(userOf(request)), change)) await app.requireStepUp(request);
+    return risk.update(userOf(request), change);
+  });
 
   app.post('/rules/kill-switch', authed, async (request) => {
     const body = parseRequest(KillSwitchRequest, request.body);

@@ -154,7 +154,7 @@ export const activity = defineCommand({
     const lines = shown.map((e) => {
       const from = e.device === null ? '' : `  ${e.device}${e.place === null ? '' : ` near ${e.place}`}`;
       const line = `${when(e.at)}  ${e.text}${from}`;
-      return e.kind === 'sign_in_failed' ? failure(line) : info(line);
+      return e.kind === 'sign_in_failed' || e.kind === 'step_up_failed' ? failure(line) : info(line);
     });
     return { lines, data: shown };
   },

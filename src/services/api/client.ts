@@ -1,7 +1,7 @@
 import { createFetch, type $Fetch } from 'ofetch';
 import type { z } from 'zod';
 import type { TokenStore } from '../stores/session';
-import { statusOf } from './errors';
+import { bodyOf, statusOf } from './errors';
 import { isAuthPath, type Refresher } from './refresh';
 
 export type FetchImpl = typeof globalThis.fetch;
@@ -20,6 +20,43 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Cancels the call (Ctrl+C on a running command); the call then rejects. */
   signal?: AbortSignal;
+  /**
+   * Asks the person to confirm it's them when the call answers `step_up_required` (then the call is sent
+   * once more); null never asks. The client's own prompt when absent.
+   */
+  stepUp?: StepUpPrompt | null;
+}
+
+/** Asks for the password or a 2FA code and confirms the sign-in; resolves whether it was confirmed. */
+export type StepUpPrompt = () => Promise<boolean>;
+
+/** The path that confirms a sign-in: never itself retried after a confirmation. */
+export const STEP_UP_PATH = '/auth/step-up';
+
+/** True for the 403 a sensitive action answers without a recent confirmation. */
+export function isStepUpRequired(error: unknown): boolean {
+  const body = bodyOf(error);
+  return (
+    statusOf(error) === 403 &&
+    typeof body === 'object' &&
+    body !== null &&
+    'code' in body &&
+    body.code === 'step_up_required'
+  );
+}
+
+/**
+ * One prompt at a time: calls refused together (two tabs' worth of buttons, a chained line) share the
+ * prompt already open and its answer.
+ */
+export function sharedPrompt(prompt: StepUpPrompt): StepUpPrompt {
+  let open: Promise<boolean> | null = null;
+  return () => {
+    open ??= prompt().finally(() => {
+      open = null;
+    });
+    return open;
+  };
 }
 
 /** One API base. Every call carries cookies and, when there is one, the bearer token. */
@@ -37,6 +74,8 @@ export interface ClientDeps {
   tokens: TokenStore;
   /** Shared by every client so that concurrent 401s on any base wait for the same refresh. */
   refresher: Refresher;
+  /** Asks the person to confirm it's them (the browser's dialog); none by default. */
+  stepUp?: StepUpPrompt;
 }
 
 /** The raw ofetch instance for a base: cookies on, no automatic retries (this module owns retrying). */
@@ -44,7 +83,7 @@ export function createRawFetch(baseURL: string, fetch: FetchImpl): $Fetch {
   return createFetch({ fetch }).create({ baseURL, credentials: 'include', retry: false });
 }
 
-export function createApiClient({ baseURL, fetch, tokens, refresher }: ClientDeps): ApiClient {
+export function createApiClient({ baseURL, fetch, tokens, refresher, stepUp }: ClientDeps): ApiClient {
   const raw = createRawFetch(baseURL, fetch);
 
   const attempt = (path: string, options: RequestOptions, token: string | null): Promise<unknown> => {
@@ -63,7 +102,7 @@ export function createApiClient({ baseURL, fetch, tokens, refresher }: ClientDep
       : raw<unknown>(path, common);
   };
 
-  const send = async (path: string, options: RequestOptions = {}): Promise<unknown> => {
+  const once = async (path: string, options: RequestOptions): Promise<unknown> => {
     const sentWith = tokens.getToken();
     try {
       return await attempt(path, options, sentWith);
@@ -72,6 +111,18 @@ export function createApiClient({ baseURL, fetch, tokens, refresher }: ClientDep
       const token = await refresher.recover(sentWith);
       if (token === null) throw error;
       return attempt(path, options, token);
+    }
+  };
+
+  // A sensitive action refused for want of a recent confirmation asks for one, then goes once more.
+  const send = async (path: string, options: RequestOptions = {}): Promise<unknown> => {
+    try {
+      return await once(path, options);
+    } catch (error) {
+      const prompt = options.stepUp === undefined ? stepUp : options.stepUp;
+      if (!isStepUpRequired(error) || path === STEP_UP_PATH || prompt == null) throw error;
+      if (options.signal?.aborted === true || !(await prompt())) throw error;
+      return once(path, options);
     }
   };
 
@@ -84,10 +135,17 @@ export function createApiClient({ baseURL, fetch, tokens, refresher }: ClientDep
   };
 }
 
-/** The same client with every call tied to `signal`: a command's calls stop when it is cancelled. */
-export function withSignal(client: ApiClient, signal: AbortSignal): ApiClient {
+/**
+ * The same client with every call tied to `signal`: a command's calls stop when it is cancelled. With
+ * `stepUp`, a call refused for want of a confirmation asks through it (the terminal's prompt).
+ */
+export function withSignal(client: ApiClient, signal: AbortSignal, stepUp?: StepUpPrompt): ApiClient {
   const send = (path: string, options: RequestOptions = {}): Promise<unknown> =>
-    client.send(path, { ...options, signal: options.signal ?? signal });
+    client.send(path, {
+      ...options,
+      signal: options.signal ?? signal,
+      ...(stepUp === undefined || options.stepUp !== undefined ? {} : { stepUp }),
+    });
   return {
     baseURL: client.baseURL,
     send,

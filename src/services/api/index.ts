@@ -1,11 +1,18 @@
 import { withBrowserLock, type BrowserLockDeps } from './browserLock';
 import { z } from 'zod';
 import type { TokenStore } from '../stores/session';
-import { createApiClient, createRawFetch, type ApiClient, type FetchImpl } from './client';
+import {
+  createApiClient,
+  createRawFetch,
+  sharedPrompt,
+  type ApiClient,
+  type FetchImpl,
+  type StepUpPrompt,
+} from './client';
 import { createRefresher } from './refresh';
 
-export type { ApiClient, FetchImpl, RequestOptions } from './client';
-export { withSignal } from './client';
+export type { ApiClient, FetchImpl, RequestOptions, StepUpPrompt } from './client';
+export { isStepUpRequired, sharedPrompt, withSignal } from './client';
 export { errorMessage, errorText, statusOf } from './errors';
 export { isAuthPath } from './refresh';
 
@@ -21,6 +28,8 @@ export interface ApiConfig {
   navigate(path: string): void;
   /** The cross-tab lock around refreshes (the app passes the browser's own); none when absent. */
   lock?: BrowserLockDeps;
+  /** Asks the person to confirm it's them when a sensitive call needs it (the app's dialog). */
+  stepUp?: StepUpPrompt;
 }
 
 export interface Api {
@@ -46,8 +55,15 @@ export function createApi(config: ApiConfig): Api {
         config.lock ?? {},
       ),
   });
+  const stepUp = config.stepUp === undefined ? undefined : sharedPrompt(config.stepUp);
   const client = (baseURL: string): ApiClient =>
-    createApiClient({ baseURL, fetch: config.fetch, tokens: config.tokens, refresher });
+    createApiClient({
+      baseURL,
+      fetch: config.fetch,
+      tokens: config.tokens,
+      refresher,
+      ...(stepUp === undefined ? {} : { stepUp }),
+    });
   return {
     main: client(config.mainBase),
     trading: client(config.tradingBase),

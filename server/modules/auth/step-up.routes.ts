@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import { StepUpRequest, type StepUpState } from '../../../src/contracts/auth';
+import { appError, parseRequest } from '../../plugins/errors';
+import { AUTH_LIMIT, limiter } from '../../plugins/rate-limit';
+import { principalOf } from './http';
+import type { AuthServices } from './services';
+
+/**
+ * Step-up: sensitive actions (adding an exchange key, unlinking the last wallet, loosening the risk
+ * envelope) need a sign-in confirmed in the last five minutes. `POST /auth/step-up` confirms it with the
+ * password or a 2FA code; `GET /auth/step-up` says how the account can, and until when it is confirmed.
+ */
+export default async function stepUpRoutes(app: FastifyInstance, s: AuthServices) {
+  const limited = limiter(app, 'step-up', { ...AUTH_LIMIT, accountOf: (r) => r.principal?.userId ?? null });
+
+  app.get('/auth/step-up', { preHandler: app.requireUser }, async (request): Promise<StepUpState> => {
+    const { userId, familyId } = principalOf(request);
+    const user = await s.users.findById(userId);
+    if (user === undefined) throw appError('UNAUTHORIZED');
+    const until = familyId === undefined ? null : await s.sessions.steppedUpUntil(userId, familyId);
+    return {
+      password: user.passwordHash !== null,
+      two_factor: user.twoFactorEnabled,
+      confirmed_until: until?.toISOString() ?? null,
+    };
+  });
+
+  app.post('/auth/step-up', { preHandler: [app.requireUser, limited] }, async (request) => {
+    const { userId, familyId } = principalOf(request);
+    const body = parseRequest(StepUpRequest, request.body);
+    if (familyId === undefined) throw appError('SIGN_IN_REQUIRED');
+    const until = await s.auth.stepUp(userId, familyId, body);
+    return { confirmed_until: until.toISOString() };
+  });
+}
