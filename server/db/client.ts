@@ -80,8 +80,14 @@ async function openPostgres(url: string, schemaName: string | undefined, max: nu
   const pool = new pg.Pool({
     connectionString: url,
     max,
+    // A database that accepts connections but never answers fails a request instead of holding it.
+    connectionTimeoutMillis: 5_000,
+    keepAlive: true,
     ...(schemaName ? { options: `-c search_path=${schemaName}` } : {}),
   });
+  // An idle connection the database (or the network) dropped: the pool discards it and the next query
+  // opens a new one. Without a listener the error would end the process.
+  pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema });
   const migrate = () =>
     migratePg(db, {
@@ -130,3 +136,4 @@ export async function ownerOnly(dir: string): Promise<void> {
 export function pgliteDir(dataDir: string): string {
   return path.join(dataDir, 'pglite');
 }
+
