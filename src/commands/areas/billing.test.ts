@@ -185,6 +185,7 @@ describe('admin commands', () => {
       body: {
         health: {
           status: 'ok',
+          degraded: [],
           db: 'pglite',
           dbOk: true,
           bus: 'memory',
