@@ -1,0 +1,174 @@
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Signal } from '../../src/contracts/signals';
+import { startBinanceDouble, type BinanceDouble } from '../fixtures/binance-double';
+import { startOpenAiDouble, type OpenAiDouble } from '../fixtures/openai-double';
+import { Api } from './support/api';
+import { recordFigures } from './support/figures';
+import { readHealth, until, untilCleared, untilDegraded } from './support/health';
+import { sleep } from './support/mode';
+import { newsItem, settleItem, type SentItem } from './support/news';
+import { CrashableServer } from './support/server';
+import { createTarget, type Target } from './support/target';
+
+/** The market watchdog's limit in this run (MARKET_STALE_MS): 15 s in production. */
+const STALE_MS = 2_000;
+/** One LLM request's limit in this run (LLM_TIMEOUT_MS); it is tried three times before the fallback. */
+const LLM_TIMEOUT_MS = 800;
+const TICK_MS = 250;
+
+/**
+ * The live feeds going bad while the real server runs: Binance's market stream stalls or drops, the LLM
+ * endpoint stops answering. One server process on PGlite for both, faults run side by side.
+ */
+describe('faults in the live feeds: market stream and AI analyzer', () => {
+  let target: Target;
+  let server: CrashableServer;
+  let binance: BinanceDouble;
+  let llm: OpenAiDouble;
+  let webhook: Api;
+  let ticking = true;
+  let ticker: NodeJS.Timeout | undefined;
+
+  beforeAll(async () => {
+    [target, binance, llm] = await Promise.all([
+      createTarget('pglite'),
+      startBinanceDouble({ BTCUSDT: 97_000.1, ETHUSDT: 3_400.25 }),
+      startOpenAiDouble(),
+    ]);
+    ticker = setInterval(() => {
+      if (!ticking) return;
+      binance.tick();
+      binance.markPrice();
+    }, TICK_MS);
+    const token = 'fault-ingest-token-0123456789';
+    server = await CrashableServer.create({
+      ...target.env,
+      MARKET_SOURCE: 'binance',
+      BINANCE_FAPI_URL: binance.restUrl,
+      BINANCE_FSTREAM_URL: binance.streamUrl,
+      MARKET_STALE_MS: String(STALE_MS),
+      ANALYZER: 'llm',
+      LLM_BASE_URL: llm.baseUrl,
+      LLM_API_KEY: llm.apiKey,
+      LLM_MODEL: 'gpt-4o-mini',
+      LLM_TIMEOUT_MS: String(LLM_TIMEOUT_MS),
+      NEWS_SOURCES: 'webhook',
+      INGEST_TOKEN: token,
+    });
+    await server.start();
+    webhook = new Api(server.base);
+    webhook.token = token;
+  }, 180_000);
+  afterAll(async () => {
+    clearInterval(ticker);
+    await server?.stop();
+    await Promise.all([binance?.close(), llm?.close(), target?.cleanup()]);
+  });
+
+  const price = async (symbol: string): Promise<number | null> => {
+    const answer = await new Api(server.base).send('GET', `/price/${symbol}`);
+    if (answer?.status !== 200) return null;
+    return z.object({ price: z.number() }).parse(answer.body).price;
+  };
+
+  it('market stream stalls, then drops: health names it while it lasts, prices flow again after', async () => {
+    expect((await readHealth(server.base))?.health).toMatchObject({ status: 'ok', degraded: [] });
+    await until('the first price', async () => (await price('BTCUSDT')) === 97_000.1);
+
+    // Stall: the socket stays open, nothing comes.
+    ticking = false;
+    const stallDetectMs = await untilDegraded(server.base, 'market feed stalled', 10_000 + STALE_MS);
+    binance.prices.set('BTCUSDT', 97_500.5);
+    await sleep(500);
+    expect(await price('BTCUSDT'), 'the last price seen, not the one the stream never sent').toBe(97_000.1);
+    const stalled = await readHealth(server.base);
+    expect(stalled?.code).toBe(503);
+    ticking = true;
+    const stallRecoverMs = await until('the price after the stall', async () => (await price('BTCUSDT')) === 97_500.5);
+    await untilCleared(server.base, 'market feed');
+    const stallHealthyMs = await until('healthz ok after the stall', async () => {
+      const h = await readHealth(server.base);
+      return h?.code === 200 && !h.health.degraded.some((d) => d.startsWith('market'));
+    });
+
+    // Drop: every socket closed by Binance's side; the server reconnects with back-off.
+    const connectsBefore = binance.requests.filter((r) => r.startsWith('/market/stream')).length;
+    binance.disconnectAll();
+    const dropDetectMs = await untilDegraded(server.base, 'market feed', 5_000);
+    binance.prices.set('BTCUSDT', 97_800.25);
+    const dropRecoverMs = await until('the price after the drop', async () => (await price('BTCUSDT')) === 97_800.25);
+    await untilCleared(server.base, 'market feed');
+    expect(binance.requests.filter((r) => r.startsWith('/market/stream')).length).toBeGreaterThan(connectsBefore);
+
+    recordFigures('fault-market-feed', {
+      staleMs: STALE_MS,
+      stallDetectMs,
+      stallRecoverMs,
+      stallHealthyMs,
+      dropDetectMs,
+      dropRecoverMs,
+    });
+  }, 120_000);
+
+  it('LLM endpoint hangs: news is still analysed (local fallback), health names it, recovers when it answers', async () => {
+    let n = 900;
+    const post = async (): Promise<SentItem> => {
+      const sent: SentItem = { item: newsItem(n++), first: null, outcome: null };
+      sent.first = await webhook.send('POST', '/signals/ingest', { ...sent.item });
+      expect(settleItem(sent, sent.first), JSON.stringify(sent.first)).toBe(true);
+      expect(sent.outcome?.result).toBe('created');
+      return sent;
+    };
+    const analysed = async (id: string) => {
+      const answer = await new Api(server.base).send('GET', '/signals?limit=200');
+      const list = z.array(Signal).parse(answer?.body ?? []);
+      const found = list.find((s) => s.id === id);
+      return found?.analysis.status === 'completed' ? found.analysis : null;
+    };
+    const engineOf = async (id: string, timeoutMs: number) => {
+      let engine = '';
+      await until(
+        `signal ${id} analysed`,
+        async () => {
+          const a = await analysed(id);
+          if (a !== null && a.status === 'completed') engine = a.engine;
+          return engine !== '';
+        },
+        timeoutMs,
+        200,
+      );
+      return engine;
+    };
+
+    const before = await post();
+    expect(await engineOf(before.outcome?.id ?? '', 15_000)).toBe('llm');
+
+    // The endpoint accepts the request and never answers: each try times out, then the local engine.
+    llm.script(...Array.from({ length: 30 }, () => ({ kind: 'hang', ms: 120_000 }) as const));
+    const hung = await Promise.all([post(), post()]);
+    const started = performance.now();
+    const engines = await Promise.all(hung.map((s) => engineOf(s.outcome?.id ?? '', 30_000)));
+    const fallbackMs = Math.round(performance.now() - started);
+    expect(engines).toEqual(['local-fallback', 'local-fallback']);
+    const detectMs = await untilDegraded(server.base, 'AI analyzer not answering: local fallback', 5_000);
+
+    // It answers again: the next item is the LLM's, and health is clear.
+    const queued = llm.requests.length;
+    llm.clear();
+    const after = await post();
+    const recoverStarted = performance.now();
+    const engine = await engineOf(after.outcome?.id ?? '', 60_000);
+    expect(engine).toBe('llm');
+    await untilCleared(server.base, 'AI analyzer');
+    recordFigures('fault-llm-hang', {
+      llmTimeoutMs: LLM_TIMEOUT_MS,
+      itemsDuringHang: hung.length,
+      fallbackAnalysedMs: fallbackMs,
+      healthDetectMs: detectMs + fallbackMs,
+      recoverMs: Math.round(performance.now() - recoverStarted),
+      llmRequestsDuringHang: queued,
+    });
+  }, 180_000);
+});
