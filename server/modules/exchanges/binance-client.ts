@@ -141,7 +141,7 @@ export class BinanceClient {
         ? { kind: 'rate-limited', status: res.status, untilMs: this.now() + this.waitOf(res) }
         : res.status >= 500
           ? { kind: 'server-error', status: res.status }
-          : { kind: 'answered' },
+          : { kind: res.ok && !isError(parseJson(text)) ? 'answered' : 'refused' },
     );
     const body = parseJson(text);
     if (res.status === 429 || res.status === 418) {

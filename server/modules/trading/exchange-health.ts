@@ -1,6 +1,9 @@
 /** What one call to the exchange came to, as far as the exchange's own health goes. */
 export type ExchangeAnswer =
+  /** A 2xx: the exchange works. */
   | { kind: 'answered' }
+  /** A 4xx refusal (unknown order, margin): it answered, which says nothing about an earlier 5xx. */
+  | { kind: 'refused' }
   | { kind: 'rate-limited'; status: 429 | 418; untilMs: number }
   | { kind: 'server-error'; status: number }
   | { kind: 'no-answer' };
@@ -11,7 +14,8 @@ export const EXCHANGE_TROUBLE_MS = 30_000;
 /**
  * The exchange's state as its signed clients last saw it, for the health check: rate-limited until its
  * Retry-After has passed, answering 5xx or not answering for {@link EXCHANGE_TROUBLE_MS} after the last
- * such call unless an answer came since. Any answer (a refusal too: the exchange is up) clears the rest.
+ * such call unless a call succeeded since. A refusal (4xx) changes nothing: the look-up of an order that a
+ * 5xx lost answers "does not exist" from a working part of the exchange.
  */
 export class ExchangeHealth {
   private limitedUntil = 0;
@@ -24,6 +28,8 @@ export class ExchangeHealth {
     switch (answer.kind) {
       case 'answered':
         this.trouble = null;
+        return;
+      case 'refused':
         return;
       case 'rate-limited':
         this.limitedUntil = Math.max(this.limitedUntil, answer.untilMs);
