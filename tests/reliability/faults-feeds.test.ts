@@ -1,16 +1,22 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Signal } from '../../src/contracts/signals';
 import { startBinanceDouble, type BinanceDouble } from '../fixtures/binance-double';
 import { startOpenAiDouble, type OpenAiDouble } from '../fixtures/openai-double';
-import { Api } from './support/api';
+import { Api, describe as describe_ } from './support/api';
 import { recordFigures } from './support/figures';
 import { readHealth, until, untilCleared, untilDegraded } from './support/health';
 import { sleep } from './support/mode';
 import { newsItem, settleItem, type SentItem } from './support/news';
 import { CrashableServer } from './support/server';
-import { createTarget, type Target } from './support/target';
+import { openSignalStream } from './support/sse';
+import { TcpProxy, throughProxy } from './support/tcp-proxy';
+import { busTargets, createTarget, targetNames, type Target } from './support/target';
 
 /** The market watchdog's limit in this run (MARKET_STALE_MS): 15 s in production. */
 const STALE_MS = 2_000;
@@ -86,7 +92,10 @@ describe('faults in the live feeds: market stream and AI analyzer', () => {
     const stalled = await readHealth(server.base);
     expect(stalled?.code).toBe(503);
     ticking = true;
-    const stallRecoverMs = await until('the price after the stall', async () => (await price('BTCUSDT')) === 97_500.5);
+    const stallRecoverMs = await until(
+      'the price after the stall',
+      async () => (await price('BTCUSDT')) === 97_500.5,
+    );
     await untilCleared(server.base, 'market feed');
     const stallHealthyMs = await until('healthz ok after the stall', async () => {
       const h = await readHealth(server.base);
@@ -98,9 +107,14 @@ describe('faults in the live feeds: market stream and AI analyzer', () => {
     binance.disconnectAll();
     const dropDetectMs = await untilDegraded(server.base, 'market feed', 5_000);
     binance.prices.set('BTCUSDT', 97_800.25);
-    const dropRecoverMs = await until('the price after the drop', async () => (await price('BTCUSDT')) === 97_800.25);
+    const dropRecoverMs = await until(
+      'the price after the drop',
+      async () => (await price('BTCUSDT')) === 97_800.25,
+    );
     await untilCleared(server.base, 'market feed');
-    expect(binance.requests.filter((r) => r.startsWith('/market/stream')).length).toBeGreaterThan(connectsBefore);
+    expect(binance.requests.filter((r) => r.startsWith('/market/stream')).length).toBeGreaterThan(
+      connectsBefore,
+    );
 
     recordFigures('fault-market-feed', {
       staleMs: STALE_MS,
@@ -171,4 +185,94 @@ describe('faults in the live feeds: market stream and AI analyzer', () => {
       llmRequestsDuringHang: queued,
     });
   }, 180_000);
+});
+
+/**
+ * Redis going away under several server processes (two on one PostgreSQL database when
+ * TEST_DATABASE_URL is set, else one on PGlite whose own signals come back to it over Redis): a proxy on
+ * loopback in front of Redis drops every connection and refuses new ones for a few seconds.
+ */
+describe.each(busTargets())('faults in the event bus: %s cut off for 5 s', () => {
+  const CUT_MS = 5_000;
+  const token = 'bus-ingest-token-0123456789';
+  const tag = randomBytes(4).toString('hex');
+  let target: Target;
+  let proxy: TcpProxy;
+  let nodes: CrashableServer[] = [];
+  let webhook: Api;
+
+  beforeAll(async () => {
+    const shared = targetNames().includes('postgres');
+    target = await createTarget(shared ? 'postgres' : 'pglite');
+    const redis = new URL(process.env.TEST_REDIS_URL ?? '');
+    proxy = await TcpProxy.start({ host: redis.hostname, port: Number(redis.port || 6379) });
+    const env = {
+      ...target.env,
+      REDIS_URL: throughProxy(redis.toString(), proxy),
+      NEWS_SOURCES: 'webhook',
+      INGEST_TOKEN: token,
+    };
+    nodes = [await CrashableServer.create(env)];
+    if (shared) {
+      const second = await mkdtemp(path.join(tmpdir(), 'sc-reliability-node-'));
+      nodes.push(await CrashableServer.create({ ...env, DATA_DIR: second }));
+    }
+    // One after the other: the first applies the migrations.
+    for (const node of nodes) await node.start();
+    webhook = new Api(nodes[0]?.base ?? '');
+    webhook.token = token;
+  }, 180_000);
+  afterAll(async () => {
+    for (const node of nodes) await node.stop();
+    await proxy?.close();
+    await target?.cleanup();
+  });
+
+  it('health names the bus while Redis is away; signals cross between the nodes again after', async () => {
+    const watcher = nodes.at(-1);
+    if (watcher === undefined) throw new Error('no node');
+    const stream = await openSignalStream(watcher.base);
+    let n = 0;
+    const post = async (): Promise<string> => {
+      const item = newsItem(700 + n++);
+      const content = `${item.content} (desk ${tag}-${n})`;
+      const answer = await webhook.send('POST', '/signals/ingest', {
+        ...item,
+        content,
+        external_id: `${tag}-${n}`,
+      });
+      expect(answer?.status, describe_(answer)).toBe(202);
+      return content;
+    };
+    const crossed = (content: string) => stream.text().includes(content);
+    try {
+      const first = await post();
+      const baselineMs = await until('a signal across the bus', () => crossed(first), 15_000);
+
+      proxy.cut();
+      const detectMs = await Promise.all(
+        nodes.map((node) => untilDegraded(node.base, 'event bus unreachable', 10_000)),
+      );
+      // The webhook still takes news while the bus is away: stored, analysed, just not broadcast.
+      const during = await post();
+      await sleep(CUT_MS);
+      proxy.restore();
+      const restoredAt = performance.now();
+      const clearedMs = await Promise.all(nodes.map((node) => untilCleared(node.base, 'event bus', 20_000)));
+      const after = await post();
+      await until('a signal across the bus after Redis came back', () => crossed(after), 15_000);
+      const flowingMs = Math.round(performance.now() - restoredAt);
+      recordFigures('fault-redis-bus', {
+        nodes: nodes.length,
+        cutMs: CUT_MS,
+        baselineCrossMs: baselineMs,
+        healthDetectMs: detectMs,
+        healthOkAfterRestoreMs: clearedMs,
+        signalsFlowAfterRestoreMs: flowingMs,
+        signalDuringCutDelivered: crossed(during),
+      });
+    } finally {
+      stream.close();
+    }
+  }, 120_000);
 });
