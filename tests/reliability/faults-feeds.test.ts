@@ -80,6 +80,7 @@ describe('faults in the live feeds: market stream and AI analyzer', () => {
   };
 
   it('market stream stalls, then drops: health names it while it lasts, prices flow again after', async () => {
+    await until('healthz ok before the faults', async () => (await readHealth(server.base))?.code === 200);
     expect((await readHealth(server.base))?.health).toMatchObject({ status: 'ok', degraded: [] });
     await until('the first price', async () => (await price('BTCUSDT')) === 97_000.1);
 
@@ -157,13 +158,13 @@ describe('faults in the live feeds: market stream and AI analyzer', () => {
     };
 
     const before = await post();
-    expect(await engineOf(before.outcome?.id ?? '', 15_000)).toBe('llm');
+    expect(await engineOf(before.outcome?.id ?? '', 60_000)).toBe('llm');
 
     // The endpoint accepts the request and never answers: each try times out, then the local engine.
     llm.script(...Array.from({ length: 30 }, () => ({ kind: 'hang', ms: 120_000 }) as const));
     const hung = await Promise.all([post(), post()]);
     const started = performance.now();
-    const engines = await Promise.all(hung.map((s) => engineOf(s.outcome?.id ?? '', 30_000)));
+    const engines = await Promise.all(hung.map((s) => engineOf(s.outcome?.id ?? '', 60_000)));
     const fallbackMs = Math.round(performance.now() - started);
     expect(engines).toEqual(['local-fallback', 'local-fallback']);
     const detectMs = await untilDegraded(server.base, 'AI analyzer not answering: local fallback', 5_000);

@@ -109,11 +109,12 @@ export class HealthService {
 
   /** Runs the database probe now. */
   async probe(): Promise<void> {
-    // A database that accepts connections but never answers must read as down, not hold the probe.
-    const timeoutMs = this.deps.pingTimeoutMs ?? 3000;
+    // A PostgreSQL that holds a connection open without answering must read as down, not hold the
+    // probe. (The embedded database has no connection to lose: a slow ping there is only a busy server.)
+    const timeoutMs = this.deps.pingTimeoutMs ?? 5000;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
+      if (this.deps.database.driver === 'postgres') timer = setTimeout(() => resolve(false), timeoutMs);
     });
     this.probing ??= Promise.race([this.deps.database.ping(), late])
       .then((ok) => {
