@@ -53,7 +53,8 @@ describe.each(dbTargets())('app on $name', (target) => {
       degraded: ['database unreachable'],
     });
     await broken.app.close();
-  });
+    // A second app starts inside the test: on a busy machine that alone can take half a minute.
+  }, 120_000);
 
   it('names what each module reports degraded, and is ok again once it clears', async () => {
     let problem: string | null = 'market feed stalled';
