@@ -136,4 +136,3 @@ export async function ownerOnly(dir: string): Promise<void> {
 export function pgliteDir(dataDir: string): string {
   return path.join(dataDir, 'pglite');
 }
-

@@ -144,11 +144,11 @@ export default fp(
       }
       if (isDatabaseUnavailable(err)) {
         // Not a bug: the database is down or restarting. Say so and let the client retry.
-        request.log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'database unavailable');
-        reply
-          .code(503)
-          .header('retry-after', '2')
-          .send({ detail: DATABASE_UNAVAILABLE });
+        request.log.warn(
+          { reason: err instanceof Error ? err.message : String(err) },
+          'database unavailable',
+        );
+        reply.code(503).header('retry-after', '2').send({ detail: DATABASE_UNAVAILABLE });
         return;
       }
       request.log.error({ err }, 'unhandled error');

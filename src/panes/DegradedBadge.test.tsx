@@ -38,7 +38,11 @@ describe('the header’s degraded chip', () => {
 
     act(() =>
       connection.markAnswered(
-        health(['database unreachable', 'AI analyzer not answering: local fallback', 'exchange rate-limited for 3 s (429)']),
+        health([
+          'database unreachable',
+          'AI analyzer not answering: local fallback',
+          'exchange rate-limited for 3 s (429)',
+        ]),
       ),
     );
     const many = screen.getByTestId('degraded-badge');
