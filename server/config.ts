@@ -119,6 +119,7 @@ const ConfigSchema = z.object({
   BINANCE_USER_STREAM_URL: streamTemplate,
   BINANCE_DEMO_USER_STREAM_URL: streamTemplate,
   BINANCE_LISTEN_KEY_KEEPALIVE_MS: intBetween(100, 3_540_000),
+  MARKET_STALE_MS: intBetween(500, 600_000),
   MARKET_SIM_SEED: decimal(z.number({ error: 'an integer' }).int({ error: 'an integer' })),
   MARKET_SIM_TICK_MS: intBetween(20, 60_000),
   NEWS_SOURCES: newsSources,
@@ -136,6 +137,7 @@ const ConfigSchema = z.object({
   LLM_BASE_URL: optionalUrl('http(s)://'),
   LLM_API_KEY: optionalText,
   LLM_MODEL: optionalText,
+  LLM_TIMEOUT_MS: intBetween(100, 600_000),
   SECRETS_KEY: optionalText.pipe(
     z
       .string()
@@ -219,6 +221,10 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
     default: '6000',
     help: 'after an order of unknown outcome, wait this long (recvWindow + slack) before looking it up again or re-sending',
   },
+  MARKET_STALE_MS: {
+    default: '15000',
+    help: 'Binance feed watchdog: this long without a frame marks the market degraded and reconnects',
+  },
   MARKET_SIM_SEED: { default: '1', help: 'seed of the price simulator (same seed, same prices)' },
   MARKET_SIM_TICK_MS: { default: '1000', help: 'milliseconds between simulated price ticks' },
   NEWS_SOURCES: { default: 'replay', help: `comma list of ${NEWS_SOURCE_NAMES.join(', ')}` },
@@ -251,6 +257,10 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   LLM_BASE_URL: { default: '', help: 'OpenAI-compatible base URL for ANALYZER=llm' },
   LLM_API_KEY: { default: '', help: 'API key for the LLM endpoint' },
   LLM_MODEL: { default: '', help: 'model name for the LLM endpoint' },
+  LLM_TIMEOUT_MS: {
+    default: '15000',
+    help: 'how long one LLM request may take before it is retried (twice), then the local result is used',
+  },
   SECRETS_KEY: {
     default: '',
     help: '64 hex chars; required with DATABASE_URL; unset (PGlite) → generated once into DATA_DIR/secrets.key (0600)',

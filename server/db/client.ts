@@ -110,8 +110,14 @@ async function openPostgres(
   const pool = new pg.Pool({
     connectionString: url,
     max,
+    // A database that accepts connections but never answers fails a request instead of holding it.
+    connectionTimeoutMillis: 5_000,
+    keepAlive: true,
     ...(schemaName ? { options: `-c search_path=${schemaName}` } : {}),
   });
+  // An idle connection the database (or the network) dropped: the pool discards it and the next query
+  // opens a new one. Without a listener the error would end the process.
+  pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema });
   const migrationsSchema = schemaName ?? 'drizzle';
   // Several servers may start at once against one database: one session holds an advisory lock

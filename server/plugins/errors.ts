@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { ZodError } from 'zod';
 import { SIGN_IN_REQUIRED, STEP_UP_DETAILS, STEP_UP_REQUIRED } from '../../src/contracts/auth';
 import type { ValidationIssue } from '../../src/contracts/errors';
+import { isDatabaseUnavailable } from '../db/unavailable';
 
 /**
  * The server's one error vocabulary. A service throws `appError('CODE')` (optionally with a more precise
@@ -28,6 +29,9 @@ export const ERRORS = {
 } as const satisfies Record<string, { status: number; detail: string; code?: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
+
+/** What a request answers (503) when the database cannot be reached. */
+export const DATABASE_UNAVAILABLE = 'The database is not answering right now. Try again in a moment.';
 
 export class AppError extends Error {
   override name = 'AppError';
@@ -148,6 +152,15 @@ export default fp(
                 ? 'Request body is not valid JSON.'
                 : err.message;
         reply.code(status).send({ detail });
+        return;
+      }
+      if (isDatabaseUnavailable(err)) {
+        // Not a bug: the database is down or restarting. Say so and let the client retry.
+        request.log.warn(
+          { reason: err instanceof Error ? err.message : String(err) },
+          'database unavailable',
+        );
+        reply.code(503).header('retry-after', '2').send({ detail: DATABASE_UNAVAILABLE });
         return;
       }
       request.log.error({ err }, 'unhandled error');

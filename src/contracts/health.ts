@@ -2,7 +2,13 @@ import { z } from 'zod';
 
 /** What `GET /api/healthz` answers; the browser reads `standins` to say which offline parts are active. */
 export const Health = z.object({
+  /** 'degraded' whenever `degraded` names anything. */
   status: z.enum(['ok', 'degraded']),
+  /**
+   * What is not working right now, in short phrases for people ("market feed stalled", "database
+   * unreachable", "AI analyzer not answering: local fallback"); empty when all is well.
+   */
+  degraded: z.array(z.string()),
   db: z.enum(['pglite', 'postgres']),
   dbOk: z.boolean(),
   bus: z.enum(['memory', 'redis']),

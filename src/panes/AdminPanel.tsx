@@ -231,6 +231,11 @@ export function AdminPanel() {
                 {sources.health.busOk ? 'ok' : 'down'} · analyzer {sources.health.analyzer} · market{' '}
                 {sources.health.market}
               </p>
+              {sources.health.degraded.length > 0 && (
+                <p className="form-error" data-testid="admin-degraded">
+                  Degraded: {sources.health.degraded.join('; ')}
+                </p>
+              )}
               <p className="muted">Sources: {sources.health.news.join(', ') || 'none'}</p>
               <div className="table-scroll">
                 <table className="admin-table">

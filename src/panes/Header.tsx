@@ -1,6 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useServices } from '../app/AppContext';
 import { AuthButtons } from './AuthButtons';
+import { DegradedBadge } from './DegradedBadge';
 import { LiveIndicator } from './LiveIndicator';
 import { SimulatedBadge } from './SimulatedBadge';
 import { StandinsBadge } from './StandinsBadge';
@@ -17,6 +18,7 @@ export function Header() {
         {stores.ui.symbol.value}
       </span>
       <LiveIndicator />
+      <DegradedBadge />
       <SimulatedBadge />
       <StandinsBadge />
       <span className="header-spacer" />

@@ -9,6 +9,7 @@ import { createFakeServer } from './testing/fakeServer';
 
 const health: Health = {
   status: 'ok',
+  degraded: [],
   db: 'pglite',
   dbOk: true,
   bus: 'memory',

@@ -28,6 +28,7 @@ describe.each(dbTargets())('app on $name', (target) => {
     const health = Health.parse(res.json());
     expect(health).toMatchObject({
       status: 'ok',
+      degraded: [],
       db: target.name,
       dbOk: true,
       bus: 'memory',
@@ -46,8 +47,29 @@ describe.each(dbTargets())('app on $name', (target) => {
     await broken.app.health.probe();
     const res = await broken.app.inject('/api/healthz');
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toMatchObject({ status: 'degraded', dbOk: false });
+    expect(res.json()).toMatchObject({
+      status: 'degraded',
+      dbOk: false,
+      degraded: ['database unreachable'],
+    });
     await broken.app.close();
+    // A second app starts inside the test: on a busy machine that alone can take half a minute.
+  }, 120_000);
+
+  it('names what each module reports degraded, and is ok again once it clears', async () => {
+    let problem: string | null = 'market feed stalled';
+    const unwatch = t.app.health.watch('fault-test', () => problem);
+    try {
+      const res = await t.app.inject('/api/healthz');
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ status: 'degraded', degraded: ['market feed stalled'] });
+      problem = null;
+      const ok = await t.app.inject('/api/healthz');
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json()).toMatchObject({ status: 'ok', degraded: [] });
+    } finally {
+      unwatch();
+    }
   });
 
   it('sends API answers with nosniff, no framing and no caching', async () => {

@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import errorsPlugin, { appError, parseRequest } from '../../server/plugins/errors';
+import errorsPlugin, { appError, DATABASE_UNAVAILABLE, parseRequest } from '../../server/plugins/errors';
 
 const app = Fastify({ logger: false });
 
@@ -20,6 +20,14 @@ beforeAll(async () => {
   app.get('/query', async (req) =>
     parseRequest(z.object({ limit: z.coerce.number().max(50) }), req.query, 'query'),
   );
+  app.get('/db-down', async () => {
+    // What drizzle throws when the pool cannot connect: a wrapper whose cause is the socket's error.
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    throw new Error('Failed query: select 1\nparams: ', { cause: refused });
+  });
+  app.get('/db-cut', async () => {
+    throw new Error('Connection terminated unexpectedly');
+  });
   app.get('/bug', async () => {
     throw new Error('secret internals at /srv/app.ts:42');
   });
@@ -39,6 +47,15 @@ describe('error mapping', () => {
     expect(res.statusCode).toBe(429);
     expect(res.headers['retry-after']).toBe('30');
     expect(res.json()).toEqual({ detail: 'Too many requests. Please try again later.' });
+  });
+
+  it('answers a database that cannot be reached with 503, a sentence and Retry-After, not a 500', async () => {
+    for (const url of ['/db-down', '/db-cut']) {
+      const res = await app.inject(url);
+      expect(res.statusCode, url).toBe(503);
+      expect(res.headers['retry-after']).toBe('2');
+      expect(res.json()).toEqual({ detail: DATABASE_UNAVAILABLE });
+    }
   });
 
   it('maps zod failures to a FastAPI 422 list with locations', async () => {

@@ -182,20 +182,31 @@ describe.each(dbTargets())('live Binance USD-M account on $name', (target) => {
     expect(refused.json()).toEqual({ detail: BINANCE_ERRORS.timestamp.msg });
   });
 
-  it('surfaces 429 and 418 with Binance’s message and keeps off Binance until Retry-After', async () => {
-    for (const [status, error] of [
-      [429, BINANCE_ERRORS.tooMany],
-      [418, BINANCE_ERRORS.banned],
+  it('answers 429 and 418 as 503 with Retry-After, keeps off Binance until then, and the same key places it after', async () => {
+    for (const [status, error, what] of [
+      [429, BINANCE_ERRORS.tooMany, 'is limiting requests'],
+      [418, BINANCE_ERRORS.banned, 'has banned this server'],
     ] as const) {
       binance.fault({ route: 'POST /fapi/v1/order', error, headers: { 'retry-after': '1' } });
-      const res = await order(250);
-      expect(res.statusCode, String(status)).toBe(400);
-      expect(res.json()).toEqual({ detail: error.msg });
+      const key = randomUUID();
+      const count = placed();
+      const res = await order(250, key);
+      expect(res.statusCode, String(status)).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.json()).toEqual({
+        detail: `Binance ${what} (${status}); nothing was placed. Try again in 1 s.`,
+      });
       const sent = binance.requests.length;
-      const waiting = await order(250);
-      expect(waiting.statusCode).toBe(400);
+      const waiting = await order(250, key);
+      expect(waiting.statusCode).toBe(503);
       expect(binance.requests.length).toBe(sent);
       await new Promise((resolve) => setTimeout(resolve, 1100));
+      const after = await order(250, key);
+      expect(after.statusCode, after.body).toBe(200);
+      expect(placed()).toBe(count + 1);
+      expect(OrderResponse.parse((await order(250, key)).json()).id).toBe(
+        OrderResponse.parse(after.json()).id,
+      );
     }
   });
 

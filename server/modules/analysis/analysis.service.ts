@@ -13,6 +13,11 @@ import type { ModelWeights } from './model';
 export interface Analyzer {
   kind: 'local' | 'llm';
   analyze(input: AnalysisInput): Promise<AnalysisResult>;
+  /**
+   * What is wrong with the engine, for the health check: the LLM's last answer failed and news is
+   * analysed locally until it answers again. Null when it works (always for `local`).
+   */
+  problem(): string | null;
   close(): Promise<void>;
 }
 
@@ -31,7 +36,8 @@ export interface AnalyzerDeps {
   weights?: ModelWeights;
 }
 
-export type AnalyzerConfig = Pick<Config, 'ANALYZER' | 'LLM_BASE_URL' | 'LLM_API_KEY' | 'LLM_MODEL'>;
+export type AnalyzerConfig = Pick<Config, 'ANALYZER' | 'LLM_BASE_URL' | 'LLM_API_KEY' | 'LLM_MODEL'> &
+  Partial<Pick<Config, 'LLM_TIMEOUT_MS'>>;
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -41,6 +47,7 @@ export function createAnalyzer(config: AnalyzerConfig, deps: AnalyzerDeps = {}):
     return {
       kind: 'local',
       analyze: (input) => Promise.resolve(local.analyze(input)),
+      problem: () => null,
       close: () => Promise.resolve(),
     };
   }
@@ -52,6 +59,7 @@ export function createAnalyzer(config: AnalyzerConfig, deps: AnalyzerDeps = {}):
   const client = new LlmClient(
     {
       ...DEFAULT_LLM_OPTIONS,
+      ...(config.LLM_TIMEOUT_MS === undefined ? {} : { timeoutMs: config.LLM_TIMEOUT_MS }),
       ...deps.llm,
       baseUrl: config.LLM_BASE_URL,
       apiKey: config.LLM_API_KEY,
@@ -63,16 +71,21 @@ export function createAnalyzer(config: AnalyzerConfig, deps: AnalyzerDeps = {}):
       random: deps.random ?? Math.random,
     },
   );
+  // The last completed request's outcome: a failure stands until a later request succeeds.
+  let problem: string | null = null;
   return {
     kind: 'llm',
+    problem: () => problem,
     async analyze(input) {
       const fallback = local.analyze(input);
       try {
         const llm = await analyzeWithLlm(client, input);
+        problem = null;
         const disagreement = llm.sentiment !== fallback.sentiment || llm.asset !== fallback.asset;
         return { ...llm, engine: 'llm', engine_version: PROMPT_VERSION, disagreement };
       } catch (err) {
         const e = err instanceof LlmError ? err : null;
+        problem = problemOf(e);
         deps.log?.warn(
           {
             status: e?.status ?? null,
@@ -89,4 +102,13 @@ export function createAnalyzer(config: AnalyzerConfig, deps: AnalyzerDeps = {}):
       return Promise.resolve();
     },
   };
+}
+
+/** The health check's phrase for a failed LLM request. */
+function problemOf(e: LlmError | null): string {
+  if (e === null) return 'AI analyzer answered off-schema: local fallback';
+  if (e.status === 429) return 'AI analyzer rate-limited: local fallback';
+  if (e.status === 401 || e.status === 403) return 'AI analyzer refuses the API key: local fallback';
+  if (e.status !== null) return `AI analyzer answering ${e.status}: local fallback`;
+  return 'AI analyzer not answering: local fallback';
 }

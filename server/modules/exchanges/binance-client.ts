@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { retryAfterMs } from '../../../src/contracts/backoff';
 import { ExchangeError } from '../trading/exchange-error';
+import type { ExchangeAnswer } from '../trading/exchange-health';
 
 /** An API key and its secret, decrypted only for the duration of a request. */
 export interface BinanceCredentials {
@@ -37,6 +38,8 @@ export interface BinanceClientOptions {
   timeoutMs?: number;
   fetch?: typeof fetch;
   now?: () => number;
+  /** Told how each call went (answered, rate-limited, 5xx, no answer), for the health check. */
+  onAnswer?: (answer: ExchangeAnswer) => void;
 }
 
 type Params = Record<string, string | number | boolean | undefined>;
@@ -51,6 +54,7 @@ export class BinanceClient {
   private offsetMs = 0;
   private synced = false;
   private bannedUntil = 0;
+  private bannedStatus: 429 | 418 = 429;
   private readonly fetchImpl: typeof fetch;
   private readonly now: () => number;
 
@@ -110,7 +114,7 @@ export class BinanceClient {
     const wait = this.bannedUntil - this.now();
     if (wait > 0) {
       throw new BinanceRateLimited(
-        429,
+        this.bannedStatus,
         Math.ceil(wait / 1000),
         -1003,
         'Too many requests; waiting out Retry-After.',
@@ -127,16 +131,23 @@ export class BinanceClient {
         signal: AbortSignal.timeout(this.opts.timeoutMs ?? 10_000),
       });
     } catch {
+      this.opts.onAnswer?.({ kind: 'no-answer' });
       // The URL carries the signature: say nothing about it.
       throw new BinanceUnreachable(`${method} ${path}: no answer from Binance.`);
     }
     const text = await res.text().catch(() => '');
+    this.opts.onAnswer?.(
+      res.status === 429 || res.status === 418
+        ? { kind: 'rate-limited', status: res.status, untilMs: this.now() + this.waitOf(res) }
+        : res.status >= 500
+          ? { kind: 'server-error', status: res.status }
+          : { kind: res.ok && !isError(parseJson(text)) ? 'answered' : 'refused' },
+    );
     const body = parseJson(text);
     if (res.status === 429 || res.status === 418) {
-      // Binance sends seconds; without a usable wait, a minute.
-      const asked = retryAfterMs(res.headers.get('retry-after'), this.now());
-      const waitMs = asked !== null && asked > 0 ? asked : 60_000;
+      const waitMs = this.waitOf(res);
       this.bannedUntil = this.now() + waitMs;
+      this.bannedStatus = res.status;
       const { code, msg } = errorOf(body, res.status);
       throw new BinanceRateLimited(res.status, Math.ceil(waitMs / 1000), code, msg);
     }
@@ -148,6 +159,12 @@ export class BinanceClient {
       throw new ExchangeError(code, msg);
     }
     return body;
+  }
+
+  /** A 429's or 418's Retry-After: Binance sends seconds; without a usable wait, a minute. */
+  private waitOf(res: Response): number {
+    const asked = retryAfterMs(res.headers.get('retry-after'), this.now());
+    return asked !== null && asked > 0 ? asked : 60_000;
   }
 }
 

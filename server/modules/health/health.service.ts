@@ -44,6 +44,12 @@ export function standinsOf(driver: Database['driver'], bus: Bus['kind'], c: Comp
 }
 
 /**
+ * What a module says about its own state right now: a short phrase naming what is degraded ("market feed
+ * stalled"), or null when it works. Asked at every health check, so that it is never out of date.
+ */
+export type ProblemProbe = () => string | null;
+
+/**
  * Answers the health check from a snapshot that a background probe refreshes, so that a burst of health
  * checks never turns into a burst of database queries.
  */
@@ -52,6 +58,7 @@ export class HealthService {
   private lastProbe = 0;
   private probing: Promise<void> | null = null;
   private readonly startedAt: number;
+  private readonly probes = new Map<string, ProblemProbe>();
 
   constructor(
     private readonly deps: {
@@ -61,6 +68,8 @@ export class HealthService {
       version: string;
       now?: () => number;
       probeEveryMs?: number;
+      /** A ping that takes longer counts as the database being down. */
+      pingTimeoutMs?: number;
     },
   ) {
     this.startedAt = this.now();
@@ -75,11 +84,41 @@ export class HealthService {
     this.deps.components[name] = value;
   }
 
+  /**
+   * Registers what a module (`name`: market, analyzer, exchange…) says is wrong with it; a later call
+   * with the same name replaces it. Answers the remover.
+   */
+  watch(name: string, probe: ProblemProbe): () => void {
+    this.probes.set(name, probe);
+    return () => {
+      if (this.probes.get(name) === probe) this.probes.delete(name);
+    };
+  }
+
+  /** What is degraded now, in a fixed order: the database, the bus, then each module as registered. */
+  degraded(busOk: boolean): string[] {
+    const out: string[] = [];
+    if (!this.dbOk) out.push('database unreachable');
+    if (!busOk) out.push('event bus unreachable');
+    for (const probe of this.probes.values()) {
+      const problem = probe();
+      if (problem !== null) out.push(problem);
+    }
+    return out;
+  }
+
   /** Runs the database probe now. */
   async probe(): Promise<void> {
-    this.probing ??= this.deps.database
-      .ping()
+    // A PostgreSQL that holds a connection open without answering must read as down, not hold the
+    // probe. (The embedded database has no connection to lose: a slow ping there is only a busy server.)
+    const timeoutMs = this.deps.pingTimeoutMs ?? 5000;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      if (this.deps.database.driver === 'postgres') timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    this.probing ??= Promise.race([this.deps.database.ping(), late])
       .then((ok) => {
+        clearTimeout(timer);
         this.dbOk = ok;
         this.lastProbe = this.now();
       })
@@ -95,8 +134,10 @@ export class HealthService {
     else if (this.now() - this.lastProbe > every) void this.probe();
     const { database, bus, components } = this.deps;
     const busOk = bus.healthy();
+    const degraded = this.degraded(busOk);
     return {
-      status: this.dbOk && busOk ? 'ok' : 'degraded',
+      status: degraded.length === 0 ? 'ok' : 'degraded',
+      degraded,
       db: database.driver,
       dbOk: this.dbOk,
       bus: bus.kind,

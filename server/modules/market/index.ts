@@ -28,6 +28,7 @@ export default fp(
     const log = app.log.child({ module: 'market' });
     const source = await resolveMarketSource(app.config, { clock, log });
     app.health.report('market', source.kind);
+    const unwatch = app.health.watch('market', () => source.problem());
     const service = new MarketService(source, { bus: app.bus, log });
     service.start();
     const hub = new PriceHub(service, {
@@ -39,6 +40,7 @@ export default fp(
     app.decorate('market', service);
     registerMarketRoutes(app, service, hub);
     app.addHook('onClose', async () => {
+      unwatch();
       hub.close();
       await service.stop();
     });

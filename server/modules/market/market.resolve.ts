@@ -9,7 +9,8 @@ import type { MarketSource } from './source';
 export type MarketConfig = Pick<
   Config,
   'MARKET_SOURCE' | 'BINANCE_FAPI_URL' | 'BINANCE_FSTREAM_URL' | 'MARKET_SIM_SEED' | 'MARKET_SIM_TICK_MS'
->;
+> &
+  Partial<Pick<Config, 'MARKET_STALE_MS'>>;
 
 export interface ResolveDeps {
   clock: Clock;
@@ -49,6 +50,7 @@ export async function resolveMarketSource(config: MarketConfig, deps: ResolveDep
     clock,
     log,
     startTimeoutMs: deps.probeMs ?? 4_000,
+    ...(config.MARKET_STALE_MS === undefined ? {} : { stream: { staleMs: config.MARKET_STALE_MS } }),
   });
   if (config.MARKET_SOURCE === 'binance') {
     binance.start().then(

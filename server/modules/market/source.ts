@@ -18,6 +18,8 @@ export interface MarketSource {
   start(): Promise<void>;
   stop(): Promise<void>;
   status(): FeedStatus;
+  /** What is wrong with the feed in a short phrase ("market feed stalled"), or null when it flows. */
+  problem(): string | null;
   onStatus(listener: (status: FeedStatus) => void): Disposer;
   /** Every upstream update, as one batch of the symbols that moved. */
   onTicks(listener: (ticks: readonly PriceItem[]) => void): Disposer;

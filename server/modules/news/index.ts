@@ -38,6 +38,7 @@ export default fp(
     const log = app.log.child({ module: 'news' });
     const analyzer = createAnalyzer(app.config, { log });
     app.health.report('analyzer', analyzer.kind);
+    const unwatch = app.health.watch('analyzer', () => analyzer.problem());
     const prices = new PriceBook(app.bus, app.market);
     prices.start();
     const service = new NewsService({
@@ -105,6 +106,7 @@ export default fp(
       stream.close();
     });
     app.addHook('onClose', async () => {
+      unwatch();
       unsubscribe();
       await service.close();
       prices.stop();

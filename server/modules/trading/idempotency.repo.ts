@@ -84,6 +84,22 @@ export class IdempotencyRepo {
       .where(and(eq(orderRequests.userId, userId), eq(orderRequests.idempotencyKey, key)));
   }
 
+  /**
+   * Forgets a key whose order the exchange refused before acting on it (rate-limited: nothing was
+   * placed), so that a retry with the same key is a first try. Only from `sent`.
+   */
+  async release(userId: string, key: string): Promise<void> {
+    await this.db
+      .delete(orderRequests)
+      .where(
+        and(
+          eq(orderRequests.userId, userId),
+          eq(orderRequests.idempotencyKey, key),
+          eq(orderRequests.state, 'sent'),
+        ),
+      );
+  }
+
   async markFailed(userId: string, key: string, error: string): Promise<void> {
     await this.db
       .update(orderRequests)

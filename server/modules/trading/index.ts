@@ -5,6 +5,7 @@ import { BinanceClient } from '../exchanges/binance-client';
 import { AccountResolver, parseLiveAccount } from './accounts';
 import { AccountsRepo } from './accounts.repo';
 import { IdempotencyRepo } from './idempotency.repo';
+import { ExchangeHealth } from './exchange-health';
 import { BinanceUsdmExchange } from './live/binance-usdm';
 import { MarkBook } from './marks';
 import { LedgerRepo } from './paper/ledger.repo';
@@ -60,9 +61,16 @@ export default fp(
       const quote = await app.market.price(symbol);
       marks.recordLast([{ s: quote.symbol, p: quote.price, t: quote.time }]);
     };
+    // Rate limits, 5xx and calls without an answer on the live and demo venues, for the health check.
+    const exchangeHealth = new ExchangeHealth();
+    const unwatch = app.health.watch('exchange', () => exchangeHealth.problem());
     const liveOf = (baseUrl: string, streamUrl: string) =>
       new BinanceUsdmExchange({
-        client: new BinanceClient({ baseUrl, timeoutMs: app.config.BINANCE_TIMEOUT_MS }),
+        client: new BinanceClient({
+          baseUrl,
+          timeoutMs: app.config.BINANCE_TIMEOUT_MS,
+          onAnswer: (answer) => exchangeHealth.record(answer),
+        }),
         credentials: async (account) => {
           const { userId, keyId } = parseLiveAccount(account);
           return (await app.exchanges.use(userId, keyId)).credentials;
@@ -146,6 +154,7 @@ export default fp(
       positionsHub.closeAll();
     });
     app.addHook('onClose', async () => {
+      unwatch();
       for (const dispose of disposers) dispose();
       await Promise.all(Object.values(live).map((adapter) => adapter.stopStreams()));
     });

@@ -11,8 +11,8 @@ import {
 } from '../../../src/contracts/trading';
 import { lotFiltersFor } from '../../../src/contracts/sizing';
 import { findSymbol } from '../../../src/contracts/symbols';
-import { appError } from '../../plugins/errors';
-import { BinanceUnreachable } from '../exchanges/binance-client';
+import { AppError, appError } from '../../plugins/errors';
+import { BinanceRateLimited, BinanceUnreachable } from '../exchanges/binance-client';
 import type { AccountResolver, ResolvedAccount } from './accounts';
 import type { MarketOrderRequest, OrderResult, PositionRisk } from './exchange';
 import { ExchangeError, OrderOutcomeUnknown } from './exchange-error';
@@ -99,6 +99,20 @@ export class TradingService {
   }
 
   async placeOrder(userId: string, request: OrderRequest, idempotencyKey?: string): Promise<OrderResponse> {
+    try {
+      return await this.placeOrderOnce(userId, request, idempotencyKey);
+    } catch (err) {
+      // A look-up of an earlier try that the exchange rate-limited or did not answer: say so, plainly.
+      if (err instanceof AppError) throw err;
+      throw refusal(err);
+    }
+  }
+
+  private async placeOrderOnce(
+    userId: string,
+    request: OrderRequest,
+    idempotencyKey?: string,
+  ): Promise<OrderResponse> {
     const symbol = this.supported(request.symbol);
     const side = request.side === 'buy' || request.side === 'long' ? 'BUY' : 'SELL';
     for (const guard of this.guards) await guard(userId, request);
@@ -240,7 +254,9 @@ export class TradingService {
         // Left `sent`: a retry with the same key looks it up again before sending anything.
         throw unknownOutcome(err);
       }
-      if (err instanceof ExchangeError) await this.idempotency.markFailed(userId, key, err.msg);
+      // Rate-limited: refused before it reached the order book, so the key may be sent again later.
+      if (err instanceof BinanceRateLimited) await this.idempotency.release(userId, key);
+      else if (err instanceof ExchangeError) await this.idempotency.markFailed(userId, key, err.msg);
       throw refusal(err);
     }
   }
@@ -412,6 +428,14 @@ function unknownOutcome(err: OrderOutcomeUnknown): unknown {
 }
 
 function refusal(err: unknown): unknown {
+  if (err instanceof BinanceRateLimited) {
+    const what = err.status === 418 ? 'has banned this server' : 'is limiting requests';
+    return appError(
+      'SERVICE_UNAVAILABLE',
+      `Binance ${what} (${err.status}); nothing was placed. Try again in ${err.retryAfterSeconds} s.`,
+      { 'retry-after': String(err.retryAfterSeconds) },
+    );
+  }
   if (err instanceof ExchangeError) return appError('BAD_REQUEST', err.msg);
   if (err instanceof BinanceUnreachable) return appError('SERVICE_UNAVAILABLE', UNREACHABLE_TEXT);
   return err;

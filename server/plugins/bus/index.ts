@@ -20,6 +20,7 @@ export async function createBus(redisUrl: string | undefined, log: FastifyInstan
     url: redisUrl,
     onHandlerError,
     onInvalidMessage: (topic, reason) => log.warn({ topic, reason }, 'bus message dropped'),
+    onConnectionProblem: (reason) => log.warn({ reason }, 'event bus: Redis unreachable; reconnecting'),
   });
 }
 

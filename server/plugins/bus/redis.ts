@@ -9,6 +9,11 @@ export interface RedisBusOptions {
   onHandlerError?: (topic: BusTopic, err: unknown) => void;
   /** Called for a message that does not match its topic's schema; it is dropped. */
   onInvalidMessage?: (topic: string, reason: string) => void;
+  /**
+   * Called when a connection to Redis is lost or a publish could not be delivered (once per outage and
+   * connection); the connections reconnect by themselves, with their subscriptions.
+   */
+  onConnectionProblem?: (reason: string) => void;
 }
 
 /**
@@ -32,7 +37,26 @@ export class RedisBus implements Bus {
     this.pub = new Redis(opts.url, common);
     this.sub = new Redis(opts.url, common);
     this.sub.on('message', (channel: string, message: string) => this.receive(channel, message));
+    const problem = opts.onConnectionProblem ?? (() => {});
+    for (const [name, conn] of [
+      ['publisher', this.pub],
+      ['subscriber', this.sub],
+    ] as const) {
+      // ioredis retries with back-off and resubscribes on its own; one line per outage is enough.
+      let reported = false;
+      conn.on('error', (err: Error) => {
+        if (reported) return;
+        reported = true;
+        problem(`${name}: ${err.message}`);
+      });
+      conn.on('ready', () => {
+        reported = false;
+      });
+    }
+    this.onPublishFailed = (reason) => problem(`publish: ${reason}`);
   }
+
+  private readonly onPublishFailed: (reason: string) => void;
 
   /** Connects both connections; rejects if Redis does not answer. */
   static async connect(opts: RedisBusOptions): Promise<RedisBus> {
@@ -47,8 +71,16 @@ export class RedisBus implements Bus {
     return bus;
   }
 
+  /**
+   * At-most-once, like every bus: while Redis is away the event waits in ioredis' queue for a few
+   * reconnect attempts and is then dropped (reported, never thrown at the publisher).
+   */
   async publish<K extends BusTopic>(topic: K, payload: BusEventMap[K]): Promise<void> {
-    await this.pub.publish(this.prefix + topic, JSON.stringify(payload));
+    try {
+      await this.pub.publish(this.prefix + topic, JSON.stringify(payload));
+    } catch (err) {
+      this.onPublishFailed(err instanceof Error ? err.message : String(err));
+    }
   }
 
   subscribe<K extends BusTopic>(topic: K, handler: BusHandler<K>): Disposer {

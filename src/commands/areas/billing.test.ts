@@ -185,6 +185,7 @@ describe('admin commands', () => {
       body: {
         health: {
           status: 'ok',
+          degraded: [],
           db: 'pglite',
           dbOk: true,
           bus: 'memory',
@@ -205,5 +206,35 @@ describe('admin commands', () => {
     const out = await s.type('admin sources');
     expect(out[0]).toBe('info: Server ok; database pglite ok; bus memory ok; analyzer local');
     expect(out[2]).toMatch(/^muted:\s+webhook\s+12 signals, 3 in 24 h\s+\(Premium only\)$/);
+    expect(out.some((line) => line.includes('Degraded'))).toBe(false);
+
+    s.server.on('GET /admin/sources', () => ({
+      status: 200,
+      body: {
+        health: {
+          status: 'degraded',
+          degraded: ['market feed stalled', 'exchange rate-limited for 4 s (429)'],
+          db: 'postgres',
+          dbOk: true,
+          bus: 'redis',
+          busOk: true,
+          market: 'binance',
+          news: ['webhook'],
+          exchange: 'paper',
+          analyzer: 'local',
+          payments: [],
+          mail: 'outbox',
+          standins: [],
+          version: '1',
+          uptimeSeconds: 5,
+        },
+        ingestion: [],
+      },
+    }));
+    const degraded = await s.type('admin sources');
+    expect(degraded.slice(0, 2)).toEqual([
+      'info: Server degraded; database postgres ok; bus redis ok; analyzer local',
+      'error: Degraded: market feed stalled; exchange rate-limited for 4 s (429)',
+    ]);
   });
 });

@@ -229,6 +229,7 @@ export const adminSources = defineCommand({
       info(
         `Server ${health.status}; database ${health.db} ${health.dbOk ? 'ok' : 'DOWN'}; bus ${health.bus} ${health.busOk ? 'ok' : 'DOWN'}; analyzer ${health.analyzer}`,
       ),
+      ...(health.degraded.length > 0 ? [failure(`Degraded: ${health.degraded.join('; ')}`)] : []),
       info(`Sources: ${health.news.join(', ') || 'none'}`),
       ...ingestion.map((c) =>
         muted(

@@ -15,6 +15,8 @@ export interface ConnectionStore {
   readonly health: ReadonlySignal<Health | null>;
   /** The offline stand-ins the server says it is using (empty when unknown). */
   readonly standins: ReadonlySignal<readonly string[]>;
+  /** What the server says is degraded right now ("market feed stalled"); empty when all is well. */
+  readonly degraded: ReadonlySignal<readonly string[]>;
   /** The server answered a health check. */
   markAnswered(health: Health): void;
   /** The last health check got no usable answer. */
@@ -40,6 +42,7 @@ export function createConnectionStore(required: readonly LiveChannel[] = REQUIRE
     status,
     health,
     standins: computed(() => health.value?.standins ?? [], { name: 'connection.standins' }),
+    degraded: computed(() => health.value?.degraded ?? [], { name: 'connection.degraded' }),
     markAnswered(next) {
       health.value = next;
       status.value = 'live';

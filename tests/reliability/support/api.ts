@@ -4,6 +4,8 @@ import { z } from 'zod';
 export interface Answer {
   status: number;
   body: unknown;
+  /** The Retry-After header, when the answer had one. */
+  retryAfter?: string | null;
 }
 
 type Method = 'GET' | 'POST' | 'PUT';
@@ -36,7 +38,7 @@ export class Api {
     try {
       const res = await fetch(`${this.base}/api${url}`, { method, headers, body: payload });
       const text = await res.text();
-      return { status: res.status, body: parse(text) };
+      return { status: res.status, body: parse(text), retryAfter: res.headers.get('retry-after') };
     } catch {
       return null;
     }

@@ -67,3 +67,11 @@ async function admin(url: string, statement: string): Promise<void> {
     await client.end();
   }
 }
+
+/**
+ * The shared event bus the bus scenarios run on: Redis when TEST_REDIS_URL is set, else none (the
+ * in-process bus has no connection to lose).
+ */
+export function busTargets(): 'redis'[] {
+  return process.env.TEST_REDIS_URL ? ['redis'] : [];
+}

@@ -78,6 +78,10 @@ export class BinanceSource implements MarketSource {
     return this.stream.status();
   }
 
+  problem(): string | null {
+    return this.stream.problem();
+  }
+
   onStatus(listener: (status: FeedStatus) => void): Disposer {
     return this.stream.statuses.add(listener);
   }

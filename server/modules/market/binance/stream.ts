@@ -67,6 +67,16 @@ export class BinanceStream {
     return this.state;
   }
 
+  /**
+   * Why the feed is degraded, for people: connected but quiet ("stalled"), or without a connection;
+   * null while frames flow.
+   */
+  problem(): string | null {
+    if (this.state === 'ok') return null;
+    if (this.socket?.readyState === WebSocket.OPEN) return 'market feed stalled';
+    return this.stats.connects > 1 ? 'market feed disconnected: reconnecting' : 'market feed connecting';
+  }
+
   start(): void {
     if (this.running) return;
     this.running = true;

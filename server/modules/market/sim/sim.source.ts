@@ -96,6 +96,10 @@ export class SimSource implements MarketSource {
     return 'ok';
   }
 
+  problem(): string | null {
+    return null;
+  }
+
   onStatus(): Disposer {
     return () => undefined; // The simulator never degrades.
   }
