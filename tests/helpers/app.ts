@@ -1,12 +1,22 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildOptions } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import type { Database } from '../../server/db/client';
 import type { DbTarget } from './db';
 import { OFFLINE_ENV } from './process';
+import {
+  bodyText,
+  recordAnswer,
+  recordConfigSecrets,
+  recordRequestSecrets,
+  SCAN_DIR,
+  scanPath,
+} from '../secrets/record';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -24,15 +34,28 @@ export async function startTestApp(
   env: Record<string, string> = {},
   opts: Omit<BuildOptions, 'database'> = {},
 ): Promise<TestApp> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-test-'));
+  // With SECRET_SCAN_DIR set, the secrets scan gets the data folder, the logs and every answer.
+  const recording = SCAN_DIR !== undefined;
+  const dataDir = recording
+    ? await mkdir(scanPath('data', 'app'), { recursive: true }).then((dir) => dir ?? '')
+    : await mkdtemp(path.join(tmpdir(), 'sc-test-'));
+  const logStream = recording ? createWriteStream(scanPath('logs', 'app', '.log')) : undefined;
+  if (recording) recordConfigSecrets(env);
   const config = loadConfig(
-    { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...OFFLINE_ENV, ...env },
+    {
+      NODE_ENV: 'test',
+      LOG_LEVEL: recording ? 'info' : 'silent',
+      DATA_DIR: dataDir,
+      ...OFFLINE_ENV,
+      ...env,
+    },
     'test',
   );
   const database = await target.open();
   let api: FastifyInstance | undefined;
   const app = await buildApp(config, {
-    logger: false,
+    logger: !recording,
+    ...(logStream === undefined ? {} : { logStream, onInstance: recordAnswers }),
     ...opts,
     database,
     onApi: (scope) => {
@@ -49,10 +72,51 @@ export async function startTestApp(
     config,
     dataDir,
     async close() {
+      if (recording)
+        await dumpDatabase(database, path.join(dataDir, 'database.jsonl')).catch(() => undefined);
       await app.close();
       await database.close();
       await target.cleanup();
-      await rm(dataDir, { recursive: true, force: true });
+      if (logStream !== undefined) await new Promise((resolve) => logStream.end(resolve));
+      if (!recording) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The scan's hooks: the secrets each request sends, and each answer as it leaves. */
+function recordAnswers(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    recordRequestSecrets(request.url, request.body);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload) && payload !== null) return payload;
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value : String(value);
+    }
+    recordAnswer({
+      source: 'inject',
+      method: request.method,
+      url: request.url.split('?')[0] ?? '',
+      status: reply.statusCode,
+      headers,
+      body: payload === null ? '' : typeof payload === 'string' ? payload : bodyText(payload),
+    });
+    return payload;
+  });
+}
+
+/** Every row of every table, one JSON line each: an in-memory database leaves no file to search. */
+async function dumpDatabase(database: Database, file: string): Promise<void> {
+  type Rows<T> = { rows: T[] };
+  const tables = (await database.db.execute(
+    sql`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`,
+  )) as unknown as Rows<{ table_name: string }>;
+  const names = tables.rows.map((r) => r.table_name);
+  if (names.length === 0) return;
+  const query = names
+    .map((n) => `select row_to_json(x)::text as j from "${n.replaceAll('"', '""')}" x`)
+    .join(' union all ');
+  const rows = (await database.db.execute(sql.raw(query))) as unknown as Rows<{ j: string }>;
+  await writeFile(file, rows.rows.map((r) => r.j).join('\n'));
 }
