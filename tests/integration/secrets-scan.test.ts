@@ -3,9 +3,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runProcess } from '../helpers/process';
+import { ROOT, runProcess } from '../helpers/process';
 import type { AnswerRecord, SecretRecord } from '../secrets/record';
-import { scan } from '../secrets/scan';
+import { productText, scan } from '../secrets/scan';
 
 const TOTP = 'JBSWY3DPEHPK3PXPJBSWY3DP';
 const RECOVERY = 'ABCDE-FGHIJ';
@@ -34,6 +34,7 @@ async function recordClean(): Promise<void> {
   const secrets: SecretRecord[] = [
     { kind: 'password', value: PASSWORD },
     { kind: 'password', value: 'short' },
+    { kind: 'password', value: 'wrong password' },
     { kind: 'TOTP secret', value: TOTP, issuedIn: 'setup' },
     { kind: 'recovery code', value: RECOVERY, issuedIn: 'verify' },
     { kind: 'refresh token', value: REFRESH, issuedIn: 'login' },
@@ -50,6 +51,7 @@ async function recordClean(): Promise<void> {
       answer('verify', JSON.stringify({ recovery_codes: [RECOVERY] })),
       answer('login', '{"access_token":"x"}', { 'set-cookie': [`sc_refresh=${REFRESH}; HttpOnly`] }),
       answer('other', 'the word short is fine: too short to mean anything'),
+      answer('activity', '[{"text":"A sign-in failed: wrong password"}]'),
     ]),
   );
   await put('logs/app-1-0-1.log', '{"level":30,"msg":"mail written to the outbox: reset.eml"}\n');
@@ -68,12 +70,23 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 
 describe('the secrets scan', () => {
   it('passes a recording where every secret is only where it was issued or belongs', async () => {
-    const summary = await scan(dir);
+    const summary = await scan(dir, await productText(ROOT));
     expect(summary.found).toEqual([]);
     expect(summary.findings).toBe(0);
-    expect(summary.scanned).toMatchObject({ answers: 4, logFiles: 1, dataFolders: 1, dataFiles: 3 });
-    // The reset token comes from the outbox mail; "short" is below the minimum length.
-    expect(summary.secrets).toMatchObject({ checked: 8, tooShort: 1 });
+    expect(summary.scanned).toMatchObject({ answers: 5, logFiles: 1, dataFolders: 1, dataFiles: 3 });
+    // The reset token comes from the outbox mail; "short" is below the minimum length, and "wrong
+    // password" is what the product itself says of a failed sign-in.
+    expect(summary.secrets).toMatchObject({ checked: 8, tooShort: 1, productWords: 1 });
+    // Without the product's text, that password is a finding, in the activity answer.
+    expect((await scan(dir)).found).toEqual([
+      {
+        kind: 'password',
+        form: 'plain',
+        where: 'answer',
+        file: 'answers/1-0.jsonl',
+        answer: 'POST /api/activity 200',
+      },
+    ]);
     expect(summary.secrets.byKind).toMatchObject({ 'reset token': 1, password: 1, 'secrets key': 1 });
     expect(summary.allowed.issuingAnswer).toBeGreaterThanOrEqual(4);
     expect(summary.allowed).toMatchObject({ outboxMail: 1, keyFile: 1 });
@@ -96,7 +109,7 @@ describe('the secrets scan', () => {
     await put('data/process-2-0-2/outbox/2.eml', `Subject: hi\n\n${encodeURIComponent(PASSWORD)}\n`);
     await put('data/process-2-0-2/leaked.key', KEY);
 
-    const summary = await scan(dir);
+    const summary = await scan(dir, await productText(ROOT));
     const found = summary.found.map((f) => [f.kind, f.form, f.where, f.file, f.answer ?? '']);
     expect(found).toEqual(
       expect.arrayContaining([

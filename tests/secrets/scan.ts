@@ -1,5 +1,5 @@
-import { closeSync, openSync, readSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AnswerRecord, SecretKind, SecretRecord } from './record';
@@ -15,8 +15,10 @@ import type { AnswerRecord, SecretKind, SecretRecord } from './record';
  * - a mailed token (a password reset link) in the mail's own file, `outbox/*.eml`: never in a log;
  * - the sealing key in the data folder's own `secrets.key`.
  *
- * Secrets shorter than MIN_LENGTH are not searched: a 6-digit code or a 3-letter password would match
- * by chance anywhere. Prints a JSON summary (never a secret); exits 1 on any finding, 2 when the folder
+ * Not searched: secrets shorter than MIN_LENGTH (a 6-digit code or a 3-letter password would match by
+ * chance anywhere), and secrets that are words the product writes itself, found in the text of its
+ * source (`server/`, `src/`): a test's wrong password "wrong password" is also what the activity log
+ * says of a failed sign-in. Prints a JSON summary (never a secret); exits 1 on any finding, 2 when the folder
  * holds no recording (a scan of nothing must not pass).
  */
 export const MIN_LENGTH = 8;
@@ -42,7 +44,12 @@ export interface ScanSummary {
     dataFiles: number;
     dataBytes: number;
   };
-  secrets: { checked: number; byKind: Partial<Record<SecretKind, number>>; tooShort: number };
+  secrets: {
+    checked: number;
+    byKind: Partial<Record<SecretKind, number>>;
+    tooShort: number;
+    productWords: number;
+  };
   allowed: { issuingAnswer: number; outboxMail: number; keyFile: number };
   findings: number;
   found: Finding[];
@@ -149,9 +156,9 @@ function unquote(mail: string): string {
 
 /** Reads a file in chunks that overlap by the longest needle, so a match across two chunks is seen. */
 function searchFile(file: string, index: NeedleIndex, hit: (needle: Needle) => void): number {
-  const chunk = 16 * 1024 * 1024;
   const overlap = index.longest;
-  const buf = Buffer.alloc(chunk + overlap);
+  const chunk = Math.max(overlap, Math.min(16 * 1024 * 1024, statSync(file).size + 1));
+  const buf = Buffer.allocUnsafe(chunk + overlap);
   const fd = openSync(file, 'r');
   let total = 0;
   try {
@@ -175,7 +182,17 @@ function searchFile(file: string, index: NeedleIndex, hit: (needle: Needle) => v
   return total;
 }
 
-export async function scan(dir: string): Promise<ScanSummary> {
+/** The product's own text: every source file of the server and the browser app, tests left out. */
+export async function productText(root: string): Promise<string> {
+  const files = [
+    ...(await filesUnder(path.join(root, 'server'))),
+    ...(await filesUnder(path.join(root, 'src'))),
+  ].filter((f) => /\.(ts|tsx)$/.test(f) && !/\.test\.tsx?$/.test(f));
+  return (await Promise.all(files.map((f) => readFile(f, 'utf8')))).join('\n');
+}
+
+/** `product`: the product's own text (see productText); a secret found in it is not searched. */
+export async function scan(dir: string, product = ''): Promise<ScanSummary> {
   const started = Date.now();
   const rel = (file: string) => path.relative(dir, file);
 
@@ -199,7 +216,8 @@ export async function scan(dir: string): Promise<ScanSummary> {
     }
   }
 
-  const checked = [...secrets.values()].filter((s) => s.value.length >= MIN_LENGTH);
+  const long = [...secrets.values()].filter((s) => s.value.length >= MIN_LENGTH);
+  const checked = long.filter((s) => !product.includes(s.value));
   const byKind: Partial<Record<SecretKind, number>> = {};
   for (const s of checked) byKind[s.kind] = (byKind[s.kind] ?? 0) + 1;
   const index = new NeedleIndex(
@@ -218,7 +236,12 @@ export async function scan(dir: string): Promise<ScanSummary> {
       dataFiles: dataFiles.length,
       dataBytes: 0,
     },
-    secrets: { checked: checked.length, byKind, tooShort: secrets.size - checked.length },
+    secrets: {
+      checked: checked.length,
+      byKind,
+      tooShort: secrets.size - long.length,
+      productWords: long.length - checked.length,
+    },
     allowed: { issuingAnswer: 0, outboxMail: 0, keyFile: 0 },
     findings: 0,
     found: [],
@@ -266,7 +289,6 @@ export async function scan(dir: string): Promise<ScanSummary> {
   }
 
   for (const file of dataFiles) {
-    if ((await stat(file)).size === 0) continue;
     summary.scanned.dataBytes += searchFile(file, index, ({ secret, form }) => {
       if (secret.kind === 'reset token' && isMail(file)) summary.allowed.outboxMail++;
       else if (secret.kind === 'secrets key' && path.basename(file) === 'secrets.key')
@@ -286,7 +308,8 @@ async function main(): Promise<void> {
     console.error('usage: npm run scan:secrets -- <folder> (or set SECRET_SCAN_DIR)');
     process.exit(2);
   }
-  const summary = await scan(path.resolve(dir));
+  const root = path.resolve(import.meta.dirname, '../..');
+  const summary = await scan(path.resolve(dir), await productText(root));
   console.log(JSON.stringify(summary, null, 2));
   if (summary.scanned.answers === 0 || summary.secrets.checked === 0) {
     console.error(`nothing was recorded in ${dir}: were the tests run with SECRET_SCAN_DIR set?`);
