@@ -14,7 +14,7 @@ import {
   recordAnswer,
   recordConfigSecrets,
   recordRequestSecrets,
-  SCAN_DIR,
+  scanDir,
   scanPath,
 } from '../secrets/record';
 
@@ -35,7 +35,7 @@ export async function startTestApp(
   opts: Omit<BuildOptions, 'database'> = {},
 ): Promise<TestApp> {
   // With SECRET_SCAN_DIR set, the secrets scan gets the data folder, the logs and every answer.
-  const recording = SCAN_DIR !== undefined;
+  const recording = scanDir() !== undefined;
   const dataDir = recording
     ? await mkdir(scanPath('data', 'app'), { recursive: true }).then((dir) => dir ?? '')
     : await mkdtemp(path.join(tmpdir(), 'sc-test-'));
@@ -54,7 +54,7 @@ export async function startTestApp(
   const database = await target.open();
   let api: FastifyInstance | undefined;
   const app = await buildApp(config, {
-    logger: !recording,
+    logger: recording,
     ...(logStream === undefined ? {} : { logStream, onInstance: recordAnswers }),
     ...opts,
     database,
@@ -83,13 +83,23 @@ export async function startTestApp(
   };
 }
 
-/** The scan's hooks: the secrets each request sends, and each answer as it leaves. */
+/**
+ * The scan's hooks: the secrets each request sends, and each answer once it has left (onResponse: the
+ * headers are then final, cookies included; the body is kept from onSend).
+ */
 function recordAnswers(app: FastifyInstance): void {
+  const bodies = new WeakMap<object, string>();
   app.addHook('preValidation', async (request) => {
     recordRequestSecrets(request.url, request.body);
   });
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload) && payload !== null) return payload;
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (typeof payload === 'string') bodies.set(reply, payload);
+    else if (Buffer.isBuffer(payload)) bodies.set(reply, bodyText(payload));
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const body = bodies.get(reply);
+    if (body === undefined && reply.statusCode !== 204) return; // a stream: SSE, a file
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (value !== undefined) headers[name] = Array.isArray(value) ? value : String(value);
@@ -100,9 +110,8 @@ function recordAnswers(app: FastifyInstance): void {
       url: request.url.split('?')[0] ?? '',
       status: reply.statusCode,
       headers,
-      body: payload === null ? '' : typeof payload === 'string' ? payload : bodyText(payload),
+      body: body ?? '',
     });
-    return payload;
   });
 }
 

@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { recordConfigSecrets, SCAN_DIR, scanPath, watchFetch } from '../secrets/record';
+import { recordConfigSecrets, scanDir, scanPath, watchFetch } from '../secrets/record';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -52,7 +52,7 @@ export function startServerProcess(env: Record<string, string>): ServerProcess {
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   let exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  if (SCAN_DIR !== undefined) exit = recordForScan(child, env, exit);
+  if (scanDir() !== undefined) exit = recordForScan(child, env, exit);
   return {
     child,
     output: () => out,

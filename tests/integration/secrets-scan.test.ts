@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp } from '../helpers/app';
+import { dbTargets } from '../helpers/db';
 import { ROOT, runProcess } from '../helpers/process';
 import type { AnswerRecord, SecretRecord } from '../secrets/record';
 import { productText, scan } from '../secrets/scan';
+import { AuthClient, enableTwoFactor } from './auth.support';
 
 const TOTP = 'JBSWY3DPEHPK3PXPJBSWY3DP';
 const RECOVERY = 'ABCDE-FGHIJ';
@@ -152,6 +155,75 @@ describe('the secrets scan', () => {
       expect((await run(empty)).code).toBe(2);
     } finally {
       await rm(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.each(dbTargets())('recording a test app for the scan on $name', (target) => {
+  it('keeps its answers, log, data and secrets; the scan passes it, then finds a password it leaks', async () => {
+    const recording = await mkdtemp(path.join(tmpdir(), 'sc-scan-rec-'));
+    const before = process.env.SECRET_SCAN_DIR;
+    process.env.SECRET_SCAN_DIR = recording;
+    try {
+      const t = await startTestApp(
+        target,
+        { STRIPE_WEBHOOK_SECRET: WEBHOOK },
+        {
+          // A route that does what no server route may: answers and logs the password it is sent.
+          onApi: (api) =>
+            api.post('/leak', async (request) => {
+              const { password } = request.body as { password: string };
+              request.log.info({ note: password }, 'leaking');
+              return { echo: password };
+            }),
+        },
+      );
+      try {
+        const client = new AuthClient(t.app);
+        expect((await client.signup('rita', PASSWORD)).statusCode).toBe(201);
+        expect((await client.login('rita', PASSWORD, true)).statusCode).toBe(200);
+        const { recoveryCodes } = await enableTwoFactor(client);
+        expect(recoveryCodes).toHaveLength(10);
+        expect((await client.send('POST', '/auth/refresh')).statusCode).toBe(200);
+
+        const clean = await scan(recording, await productText(ROOT));
+        expect(clean.found).toEqual([]);
+        expect(clean.secrets.byKind).toEqual({
+          password: 1,
+          'TOTP secret': 1,
+          'recovery code': 10,
+          'refresh token': 2,
+          'webhook secret': 1,
+        });
+        expect(clean.scanned).toMatchObject({ logFiles: 1, dataFolders: 1 });
+        expect(clean.scanned.answers).toBeGreaterThanOrEqual(5);
+        expect(clean.allowed.issuingAnswer).toBeGreaterThanOrEqual(13);
+
+        const leak = await t.app.inject({
+          method: 'POST',
+          url: '/api/leak',
+          payload: { password: PASSWORD },
+        });
+        expect(leak.statusCode).toBe(200);
+      } finally {
+        await t.close();
+      }
+    } finally {
+      if (before === undefined) delete process.env.SECRET_SCAN_DIR;
+      else process.env.SECRET_SCAN_DIR = before;
+    }
+    try {
+      const [folder] = await readdir(path.join(recording, 'data'));
+      // The in-memory database, dumped at close: the account is there, its password only as a hash.
+      const dump = await readFile(path.join(recording, 'data', folder ?? '', 'database.jsonl'), 'utf8');
+      expect(dump).toContain('"rita"');
+      const dirty = await scan(recording, await productText(ROOT));
+      expect(dirty.found.map((f) => [f.kind, f.form, f.where, f.answer ?? ''])).toEqual([
+        ['password', 'plain', 'answer', 'POST /api/leak 200'],
+        ['password', 'plain', 'log', ''],
+      ]);
+    } finally {
+      await rm(recording, { recursive: true, force: true });
     }
   });
 });

@@ -14,7 +14,10 @@ import { threadId } from 'node:worker_threads';
  *
  * One file per process and thread, appended line by line: test workers never write to the same file.
  */
-export const SCAN_DIR = process.env.SECRET_SCAN_DIR ? path.resolve(process.env.SECRET_SCAN_DIR) : undefined;
+export function scanDir(): string | undefined {
+  const dir = process.env.SECRET_SCAN_DIR;
+  return dir ? path.resolve(dir) : undefined;
+}
 
 export type SecretKind =
   | 'password'
@@ -52,12 +55,14 @@ let fileSeq = 0;
 const tag = `${process.pid}-${threadId}`;
 
 function append(kind: 'secrets' | 'answers', line: object): void {
-  if (SCAN_DIR === undefined) return;
-  let fd = fds.get(kind);
+  const dir = scanDir();
+  if (dir === undefined) return;
+  const file = path.join(dir, kind, `${tag}.jsonl`);
+  let fd = fds.get(file);
   if (fd === undefined) {
-    mkdirSync(path.join(SCAN_DIR, kind), { recursive: true });
-    fd = openSync(path.join(SCAN_DIR, kind, `${tag}.jsonl`), 'a');
-    fds.set(kind, fd);
+    mkdirSync(path.dirname(file), { recursive: true });
+    fd = openSync(file, 'a');
+    fds.set(file, fd);
   }
   writeSync(fd, `${JSON.stringify(line)}\n`);
 }
@@ -66,11 +71,12 @@ process.once('exit', () => {
   for (const fd of fds.values()) closeSync(fd);
 });
 
-/** A fresh path under SCAN_DIR/<folder> (created), unique across workers: `<folder>/<prefix>-<pid>-<n>`. */
+/** A fresh path under SECRET_SCAN_DIR/<folder> (created), unique across workers: `<folder>/<prefix>-<pid>-<n>`. */
 export function scanPath(folder: 'logs' | 'data', prefix: string, ext = ''): string {
-  if (SCAN_DIR === undefined) throw new Error('SECRET_SCAN_DIR is not set');
-  mkdirSync(path.join(SCAN_DIR, folder), { recursive: true });
-  return path.join(SCAN_DIR, folder, `${prefix}-${tag}-${++fileSeq}${ext}`);
+  const dir = scanDir();
+  if (dir === undefined) throw new Error('SECRET_SCAN_DIR is not set');
+  mkdirSync(path.join(dir, folder), { recursive: true });
+  return path.join(dir, folder, `${prefix}-${tag}-${++fileSeq}${ext}`);
 }
 
 export function recordSecret(kind: SecretKind, value: unknown, issuedIn?: string): void {
@@ -104,7 +110,7 @@ export function recordConfigSecrets(env: Record<string, string | undefined>): vo
 
 /** The secrets a request sends: password and secret fields; the token of a password reset. */
 export function recordRequestSecrets(url: string, body: unknown): void {
-  if (SCAN_DIR === undefined) return;
+  if (scanDir() === undefined) return;
   let fields: unknown = body;
   if (typeof body === 'string') {
     try {
@@ -126,7 +132,7 @@ const REFRESH_COOKIE = /(?:^|,\s*)sc_refresh=([^;,\s]+)/;
 
 /** Records one answer, and the secrets it issued (a TOTP secret, recovery codes, a refresh cookie). */
 export function recordAnswer(answer: Omit<AnswerRecord, 'id'>): void {
-  if (SCAN_DIR === undefined) return;
+  if (scanDir() === undefined) return;
   const id = `${tag}-${++answerSeq}`;
   append('answers', { id, ...answer } satisfies AnswerRecord);
   const setCookie = answer.headers['set-cookie'];
@@ -169,7 +175,7 @@ let fetchWrapped = false;
  * test started). Other origins (the doubles an in-process server calls) are left alone.
  */
 export function watchFetch(origin: string): void {
-  if (SCAN_DIR === undefined) return;
+  if (scanDir() === undefined) return;
   watchedOrigins.add(origin);
   if (fetchWrapped) return;
   fetchWrapped = true;

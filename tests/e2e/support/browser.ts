@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ROOT, freePort, startServerProcess, waitForHealth, type ServerProcess } from '../../helpers/process';
-import { bodyText, recordAnswer, recordRequestSecrets, SCAN_DIR } from '../../secrets/record';
+import { bodyText, recordAnswer, recordRequestSecrets, scanDir } from '../../secrets/record';
 
 export const ARTIFACTS = path.join(ROOT, 'tests/e2e/artifacts');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -81,7 +81,7 @@ export async function openPage(
       offsite.push(req.url());
     }
   });
-  if (SCAN_DIR !== undefined) recordPage(page, env.baseUrl);
+  if (scanDir() !== undefined) recordPage(page, env.baseUrl);
   return { context, page, problems, offsite };
 }
 
