@@ -36,9 +36,8 @@ export async function startTestApp(
 ): Promise<TestApp> {
   // With SECRET_SCAN_DIR set, the secrets scan gets the data folder, the logs and every answer.
   const recording = scanDir() !== undefined;
-  const dataDir = recording
-    ? await mkdir(scanPath('data', 'app'), { recursive: true }).then((dir) => dir ?? '')
-    : await mkdtemp(path.join(tmpdir(), 'sc-test-'));
+  const dataDir = recording ? scanPath('data', 'app') : await mkdtemp(path.join(tmpdir(), 'sc-test-'));
+  if (recording) await mkdir(dataDir, { recursive: true });
   const logStream = recording ? createWriteStream(scanPath('logs', 'app', '.log')) : undefined;
   if (recording) recordConfigSecrets(env);
   const config = loadConfig(
