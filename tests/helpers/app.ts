@@ -94,11 +94,12 @@ function recordAnswers(app: FastifyInstance): void {
   app.addHook('onSend', async (_request, reply, payload) => {
     if (typeof payload === 'string') bodies.set(reply, payload);
     else if (Buffer.isBuffer(payload)) bodies.set(reply, bodyText(payload));
+    else if (payload === null || payload === undefined) bodies.set(reply, ''); // a redirect, a 204
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
     const body = bodies.get(reply);
-    if (body === undefined && reply.statusCode !== 204) return; // a stream: SSE, a file
+    if (body === undefined) return; // a stream: SSE, a file
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (value !== undefined) headers[name] = Array.isArray(value) ? value : String(value);
@@ -109,7 +110,7 @@ function recordAnswers(app: FastifyInstance): void {
       url: request.url.split('?')[0] ?? '',
       status: reply.statusCode,
       headers,
-      body: body ?? '',
+      body,
     });
   });
 }
