@@ -33,6 +33,10 @@ export interface BuildOptions {
   distDir?: string;
   /** Replaces the logger options (tests pass `false`). */
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests keep them in a file). */
+  logStream?: { write(line: string): void };
+  /** Called with the bare instance before any plugin, so that hooks it adds see every route (tests). */
+  onInstance?: (app: FastifyInstance) => void;
   /** Called with the `/api` scope once every module is registered (tests reach module services there). */
   onApi?: (api: FastifyInstance) => void;
   /** Told of every route as it is registered (tests list them). */
@@ -59,7 +63,7 @@ const DEFAULT_DIST = fromRoot('dist/web');
  */
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger === false ? false : loggerOptions(config),
+    logger: opts.logger === false ? false : loggerOptions(config, opts.logStream),
     // Rate limits and logs key on the client's address: only a proxy named in TRUST_PROXY may set it.
     trustProxy:
       typeof config.TRUST_PROXY === 'number'
@@ -73,6 +77,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     forceCloseConnections: 'idle',
   });
   app.decorate('config', config);
+  opts.onInstance?.(app);
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
 
   await app.register(errorsPlugin);

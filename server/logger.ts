@@ -51,9 +51,11 @@ export const REDACT_PATHS = [
 /** Fastify's logger options: JSON lines, or pretty lines in development. */
 export function loggerOptions(
   config: Pick<Config, 'LOG_LEVEL' | 'NODE_ENV'>,
+  stream?: { write(line: string): void },
 ): FastifyServerOptions['logger'] {
   return {
     level: config.LOG_LEVEL,
+    ...(stream === undefined ? {} : { stream }),
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: {
       req(req: { method: string; url: string; ip?: string }) {

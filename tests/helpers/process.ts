@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { recordConfigSecrets, scanDir, scanPath, watchFetch } from '../secrets/record';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -52,7 +55,8 @@ export function startServerProcess(
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  if (scanDir() !== undefined) exit = recordForScan(child, env, exit);
   return {
     child,
     output: () => out,
@@ -62,6 +66,33 @@ export function startServerProcess(
       return exit;
     },
   };
+}
+
+/**
+ * With SECRET_SCAN_DIR set: the process's configured secrets, its output in a log file, what tests fetch
+ * from it, and a copy of its DATA_DIR taken when it exits (before the test removes the folder).
+ */
+function recordForScan(
+  child: ChildProcess,
+  env: Record<string, string>,
+  exit: Promise<number | null>,
+): Promise<number | null> {
+  recordConfigSecrets(env);
+  if (env.PORT !== undefined) watchFetch(`http://127.0.0.1:${env.PORT}`);
+  const log = createWriteStream(scanPath('logs', 'process', '.log'));
+  log.on('error', () => undefined);
+  child.stdout?.pipe(log, { end: false });
+  child.stderr?.pipe(log, { end: false });
+  // 'close' follows 'exit' once the output pipes are drained: the log then holds every line.
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  return exit.then(async (code) => {
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000))]);
+    await new Promise((resolve) => log.end(resolve));
+    if (env.DATA_DIR !== undefined) {
+      await cp(env.DATA_DIR, scanPath('data', 'process'), { recursive: true }).catch(() => undefined);
+    }
+    return code;
+  });
 }
 
 /** Polls /api/healthz until it answers 200. */

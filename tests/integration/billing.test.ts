@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ActivityList } from '../../src/contracts/activity';
 import { SubscriptionView } from '../../src/contracts/billing';
 import { BillingRepo } from '../../server/modules/billing/billing.repo';
 import { subscriptionPlanReader } from '../../server/modules/billing/plans';
@@ -238,6 +239,119 @@ describe.each(dbTargets())('billing with Stripe and BTCPay doubles on $name', (t
       expect(hook.statusCode).toBe(200);
       expect((await me(bob)).plan).toBe('monthly');
     }
+  });
+
+  const planLines = async (auth: Auth) => {
+    const res = await t.app.inject({ url: '/api/account/activity?limit=100', headers: auth });
+    expect(res.statusCode).toBe(200);
+    return ActivityList.parse(res.json())
+      .filter((e) => e.kind === 'plan_changed')
+      .map((e) => e.text)
+      .reverse();
+  };
+
+  it("writes each real change a Stripe or BTCPay event makes to the owner's activity log, once", async () => {
+    const cleo = await signUpAndLogIn(t.app, 'cleo');
+    const day = (s: number) => new Date(s * 1000).toISOString().slice(0, 10);
+    const res = await createSession(cleo, { planType: 'monthly', provider: 'card' });
+    const sessionId = (res.json() as { checkout_url: string }).checkout_url.split('/').pop() ?? '';
+    const hook = async (event: object) => {
+      const answer = await stripeHook(event);
+      expect(answer.statusCode, answer.body).toBe(200);
+      return (answer.json() as { applied: boolean }).applied;
+    };
+    const sub = (fields: object, previous?: object) => ({
+      object: { id: 'sub_cleo', object: 'subscription', status: 'active', ...fields },
+      ...(previous === undefined ? {} : { previous_attributes: previous }),
+    });
+    expect(
+      await hook({
+        id: 'evt_c1',
+        type: 'checkout.session.completed',
+        data: { object: { id: sessionId, object: 'checkout.session', subscription: 'sub_cleo' } },
+      }),
+    ).toBe(true);
+    const end1 = Math.floor(Date.now() / 1000) + 30 * 86_400;
+    const end2 = end1 + 30 * 86_400;
+    const renewal = {
+      id: 'evt_c2',
+      type: 'customer.subscription.updated',
+      data: sub({ current_period_end: end1, trial_end: null }),
+    };
+    expect(await hook(renewal)).toBe(true);
+    // Stripe sends the same event again: acknowledged, nothing new in the log.
+    expect(await hook(renewal)).toBe(false);
+    // An update that changes nothing the product shows (same status, same period end) is no line either.
+    expect(
+      await hook({
+        id: 'evt_c3',
+        type: 'customer.subscription.updated',
+        data: sub({ current_period_end: end1 }, { metadata: {} }),
+      }),
+    ).toBe(true);
+    const failed = {
+      id: 'evt_c4',
+      type: 'invoice.payment_failed',
+      data: { object: { subscription: 'sub_cleo' } },
+    };
+    expect(await hook(failed)).toBe(true);
+    expect(await hook(failed)).toBe(false);
+    // A second failed attempt while already on hold changes nothing.
+    expect(await hook({ ...failed, id: 'evt_c5' })).toBe(true);
+    expect((await me(cleo)).status).toBe('past_due');
+    expect(
+      await hook({
+        id: 'evt_c6',
+        type: 'customer.subscription.updated',
+        data: sub({ current_period_end: end2 }, { status: 'past_due' }),
+      }),
+    ).toBe(true);
+    const cancel = {
+      id: 'evt_c7',
+      type: 'customer.subscription.updated',
+      data: sub({ current_period_end: end2, cancel_at_period_end: true }, { cancel_at_period_end: false }),
+    };
+    expect(await hook(cancel)).toBe(true);
+    expect(await hook(cancel)).toBe(false);
+    expect((await me(cleo)).status).toBe('active');
+    expect(
+      await hook({
+        id: 'evt_c8',
+        type: 'customer.subscription.deleted',
+        data: sub({ status: 'canceled', current_period_end: end2 }),
+      }),
+    ).toBe(true);
+    expect((await me(cleo)).status).toBe('canceled');
+
+    // BTCPay: a settled invoice is a line; the same invoice settled again by a new delivery adds neither
+    // a period nor a line; an expired invoice leaves the plan, and the log, as they were.
+    const crypto = await createSession(cleo, { planType: 'monthly', provider: 'crypto' });
+    const invoiceId = (crypto.json() as { checkout_url: string }).checkout_url.split('/').pop() ?? '';
+    const settled = { deliveryId: 'c-d1', type: 'InvoiceSettled', invoiceId, storeId: 'store1' };
+    expect((await btcpayHook(settled)).json()).toEqual({ received: true, applied: true });
+    const paidUntil = (await me(cleo)).current_period_end ?? '';
+    expect((await btcpayHook({ ...settled, deliveryId: 'c-d2' })).json()).toEqual({
+      received: true,
+      applied: true,
+    });
+    expect((await me(cleo)).current_period_end).toBe(paidUntil);
+    const late = await createSession(cleo, { planType: 'yearly', provider: 'crypto' });
+    const lateId = (late.json() as { checkout_url: string }).checkout_url.split('/').pop() ?? '';
+    expect(
+      (await btcpayHook({ deliveryId: 'c-d3', type: 'InvoiceExpired', invoiceId: lateId })).statusCode,
+    ).toBe(200);
+
+    expect(await planLines(cleo)).toEqual([
+      'Plan: Premium monthly, paid by card',
+      `Plan: Premium monthly renewed, paid until ${day(end1)}`,
+      'Plan: Premium monthly on hold: a card payment failed',
+      `Plan: Premium monthly active again, until ${day(end2)}`,
+      `Plan: Premium monthly canceled: it ends on ${day(end2)}, then Free`,
+      'Plan: Free (Premium monthly canceled)',
+      `Plan: Premium monthly, paid by crypto, until ${paidUntil.slice(0, 10)}`,
+    ]);
+    // Nobody else's log heard of it.
+    expect((await planLines(bob)).some((l) => l.includes('card payment failed'))).toBe(false);
   });
 });
 

@@ -25,6 +25,7 @@ import {
   fromStripeStatus,
   StripeCheckoutSession,
   StripeEvent,
+  StripePreviousAttributes,
   StripeInvoice,
   StripeSubscription,
 } from './events';
@@ -44,6 +45,12 @@ export interface BillingDeps {
   now?: () => Date;
   /** The account activity log: a plan that starts or is granted is a line in it. */
   activity?: Pick<ActivityService, 'record'>;
+}
+
+/** A line for the owner's activity log, written once the event's transaction has committed. */
+interface PlanLine {
+  userId: string;
+  plan: string;
 }
 
 export interface WebhookResult {
@@ -118,30 +125,29 @@ export class BillingService implements PlanReader {
     const event = StripeEvent.safeParse(body);
     if (!event.success) throw appError('BAD_REQUEST', 'Malformed event.');
     const { id, type, data } = event.data;
-    const started: { userId: string; plan: string }[] = [];
+    const lines: PlanLine[] = [];
     const applied = await this.repo.applyEvent({ source: 'stripe', eventId: id, type }, (tx) =>
-      this.applyStripe(tx, type, data.object, started),
+      this.applyStripe(tx, type, data, lines),
     );
-    await this.recordPlans(started, 'card');
+    // An event already applied (a replay) records nothing: its lines were written the first time.
+    if (applied) await this.recordPlans(lines);
     return { received: true, applied };
   }
 
   /** Written after the event's transaction, so a line never describes a change that was rolled back. */
-  private async recordPlans(started: { userId: string; plan: string }[], paidBy: string): Promise<void> {
-    for (const { userId, plan } of started) {
-      await this.deps.activity?.record(userId, {
-        kind: 'plan_changed',
-        detail: { plan: `Premium ${plan}, paid by ${paidBy}` },
-      });
+  private async recordPlans(lines: PlanLine[]): Promise<void> {
+    for (const { userId, plan } of lines) {
+      await this.deps.activity?.record(userId, { kind: 'plan_changed', detail: { plan } });
     }
   }
 
   private async applyStripe(
     tx: BillingRepo,
     type: string,
-    object: Record<string, unknown>,
-    started: { userId: string; plan: string }[],
+    data: StripeEvent['data'],
+    lines: PlanLine[],
   ): Promise<void> {
+    const object = data.object;
     const now = this.now();
     if (type === 'checkout.session.completed') {
       const session = StripeCheckoutSession.parse(object);
@@ -160,20 +166,36 @@ export class BillingService implements PlanReader {
         trialEnd,
         currentPeriodEnd: trialEnd,
       });
-      started.push({ userId: checkout.userId, plan: checkout.plan });
+      lines.push({ userId: checkout.userId, plan: `Premium ${checkout.plan}, paid by card` });
     } else if (type === 'customer.subscription.updated' || type === 'customer.subscription.deleted') {
       const sub = StripeSubscription.parse(object);
       const end = sub.current_period_end ?? sub.items?.data[0]?.current_period_end;
-      await tx.updateSubscriptionByExternalId(sub.id, {
+      const before = await tx.subscriptionByExternalId(sub.id);
+      const patch = {
         status: type === 'customer.subscription.deleted' ? 'canceled' : fromStripeStatus(sub.status),
         ...(end !== undefined && end !== null ? { currentPeriodEnd: fromEpoch(end) } : {}),
         ...(sub.trial_end !== undefined ? { trialEnd: fromEpoch(sub.trial_end) } : {}),
-      });
+      } satisfies Partial<SubscriptionRow>;
+      await tx.updateSubscriptionByExternalId(sub.id, patch);
+      if (before !== undefined) {
+        const previous = StripePreviousAttributes.safeParse(data.previous_attributes ?? {});
+        const cancelAtEnd =
+          previous.success && previous.data.cancel_at_period_end !== undefined
+            ? (sub.cancel_at_period_end ?? false)
+            : undefined;
+        for (const plan of stripeChanges(before, { ...before, ...patch }, cancelAtEnd)) {
+          lines.push({ userId: before.userId, plan });
+        }
+      }
     } else if (type === 'invoice.payment_failed') {
       const invoice = StripeInvoice.parse(object);
       const subId = invoice.subscription ?? invoice.parent?.subscription_details?.subscription;
       if (subId !== null && subId !== undefined) {
+        const before = await tx.subscriptionByExternalId(subId);
         await tx.updateSubscriptionByExternalId(subId, { status: 'past_due' });
+        if (before !== undefined && before.status !== 'past_due') {
+          lines.push({ userId: before.userId, plan: `${premium(before)} on hold: a card payment failed` });
+        }
       }
     }
     // Any other type is acknowledged and ignored.
@@ -186,30 +208,37 @@ export class BillingService implements PlanReader {
     if (!event.success) throw appError('BAD_REQUEST', 'Malformed event.');
     const { deliveryId, originalDeliveryId, type, invoiceId } = event.data;
     const eventId = originalDeliveryId ?? deliveryId;
-    const started: { userId: string; plan: string }[] = [];
+    const lines: PlanLine[] = [];
     const applied = await this.repo.applyEvent({ source: 'btcpay', eventId, type }, async (tx) => {
       if (invoiceId === null || invoiceId === undefined) return;
       const checkout =
         (await tx.checkoutByExternalId('btcpay', invoiceId)) ??
         (await tx.checkoutByExternalId('sandbox', invoiceId));
       if (checkout === undefined) return;
-      if (type === 'InvoiceSettled') {
-        await this.settleCrypto(tx, checkout);
-        started.push({ userId: checkout.userId, plan: checkout.plan });
-      } else if (type === 'InvoiceExpired') await tx.setCheckoutStatus(checkout.id, 'expired');
+      // An invoice pays once: a second "settled" for it (a new delivery, not a redelivery) adds nothing.
+      if (type === 'InvoiceSettled' && checkout.status !== 'completed') {
+        const until = await this.settleCrypto(tx, checkout);
+        lines.push({
+          userId: checkout.userId,
+          plan: `Premium ${checkout.plan}, paid by crypto, until ${day(until)}`,
+        });
+      }
+      // An invoice that expires or is invalid was never paid: the plan is what it was, nothing to log.
+      else if (type === 'InvoiceExpired') await tx.setCheckoutStatus(checkout.id, 'expired');
       else if (type === 'InvoiceInvalid') await tx.setCheckoutStatus(checkout.id, 'invalid');
     });
-    await this.recordPlans(started, 'crypto');
+    if (applied) await this.recordPlans(lines);
     return { received: true, applied };
   }
 
-  /** A paid invoice buys one period, added to what is left of an active one. */
-  private async settleCrypto(tx: BillingRepo, checkout: CheckoutRow): Promise<void> {
+  /** A paid invoice buys one period, added to what is left of an active one; answers its new end. */
+  private async settleCrypto(tx: BillingRepo, checkout: CheckoutRow): Promise<Date> {
     const now = this.now();
     const current = await tx.subscriptionOf(checkout.userId);
     const left =
       current?.status === 'active' && current.currentPeriodEnd !== null ? current.currentPeriodEnd : now;
     const from = left > now ? left : now;
+    const until = new Date(from.getTime() + PLANS[checkout.plan].days * DAY_MS);
     await tx.setCheckoutStatus(checkout.id, 'completed');
     await tx.upsertSubscription(checkout.userId, {
       status: 'active',
@@ -218,8 +247,9 @@ export class BillingService implements PlanReader {
       gateway: checkout.gateway,
       externalId: checkout.externalId,
       trialEnd: null,
-      currentPeriodEnd: new Date(from.getTime() + PLANS[checkout.plan].days * DAY_MS),
+      currentPeriodEnd: until,
     });
+    return until;
   }
 
   /** An open sandbox checkout, for its TEST MODE page; 404 for anything else. */
@@ -296,4 +326,44 @@ export class BillingService implements PlanReader {
       },
     });
   }
+}
+
+const day = (d: Date): string => d.toISOString().slice(0, 10);
+
+const premium = (row: SubscriptionRow): string => (row.plan === null ? 'Premium' : `Premium ${row.plan}`);
+
+/**
+ * What a Stripe subscription update changed, as activity lines: a status that moved (canceled, on hold,
+ * active again), a paid period that moved on (a renewal), and a cancellation at the period's end set or
+ * withdrawn (`cancelAtEnd`, only when Stripe says that attribute changed). Nothing when nothing did.
+ */
+export function stripeChanges(
+  before: SubscriptionRow,
+  after: SubscriptionRow,
+  cancelAtEnd: boolean | undefined,
+): string[] {
+  const name = premium(before);
+  const lines: string[] = [];
+  if (after.status !== before.status) {
+    if (after.status === 'canceled') lines.push(`Free (${name} canceled)`);
+    else if (after.status === 'expired') lines.push(`Free (${name} expired unpaid)`);
+    else if (after.status === 'past_due') lines.push(`${name} on hold: payment due`);
+    else if (after.status === 'active')
+      lines.push(
+        after.currentPeriodEnd === null
+          ? `${name} active again`
+          : `${name} active again, until ${day(after.currentPeriodEnd)}`,
+      );
+  } else if (
+    after.status === 'active' &&
+    after.currentPeriodEnd !== null &&
+    (before.currentPeriodEnd === null || after.currentPeriodEnd > before.currentPeriodEnd)
+  ) {
+    lines.push(`${name} renewed, paid until ${day(after.currentPeriodEnd)}`);
+  }
+  if (cancelAtEnd === true) {
+    const end = after.currentPeriodEnd;
+    lines.push(`${name} canceled: it ends ${end === null ? 'with the period' : `on ${day(end)}`}, then Free`);
+  } else if (cancelAtEnd === false) lines.push(`${name} continues: the cancellation was withdrawn`);
+  return lines;
 }

@@ -7,8 +7,16 @@ const metadata = z.record(z.string(), z.string()).nullish();
 export const StripeEvent = z.object({
   id: z.string().min(1),
   type: z.string(),
-  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+  data: z.object({
+    object: z.record(z.string(), z.unknown()),
+    /** On `*.updated` events: the attributes that changed, with their values before the change. */
+    previous_attributes: z.record(z.string(), z.unknown()).nullish(),
+  }),
 });
+export type StripeEvent = z.infer<typeof StripeEvent>;
+
+/** The changed attributes of a subscription the service tells apart. */
+export const StripePreviousAttributes = z.object({ cancel_at_period_end: z.boolean().nullish() });
 
 export const StripeCheckoutSession = z.object({
   id: z.string(),
@@ -24,6 +32,8 @@ export const StripeSubscription = z.object({
   status: z.string(),
   current_period_end: epoch,
   trial_end: epoch,
+  /** Canceled by its owner: it stays active until the period ends, then Stripe deletes it. */
+  cancel_at_period_end: z.boolean().nullish(),
   items: z.object({ data: z.array(z.object({ current_period_end: epoch })) }).nullish(),
 });
 

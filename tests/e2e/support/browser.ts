@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ROOT, freePort, startServerProcess, waitForHealth, type ServerProcess } from '../../helpers/process';
+import { bodyText, recordAnswer, recordRequestSecrets, scanDir } from '../../secrets/record';
 
 export const ARTIFACTS = path.join(ROOT, 'tests/e2e/artifacts');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -80,5 +81,34 @@ export async function openPage(
       offsite.push(req.url());
     }
   });
+  if (scanDir() !== undefined) recordPage(page, env.baseUrl);
   return { context, page, problems, offsite };
+}
+
+/** For the secrets scan: what the page sends to the server's API, and every answer it gets back. */
+function recordPage(page: Page, baseUrl: string): void {
+  const api = `${baseUrl}/api/`;
+  page.on('request', (req) => {
+    if (req.url().startsWith(api)) recordRequestSecrets(new URL(req.url()).pathname, req.postData() ?? '');
+  });
+  page.on('response', (res) => {
+    if (!res.url().startsWith(api)) return;
+    void (async () => {
+      const headers = await res.allHeaders();
+      if ((headers['content-type'] ?? '').includes('text/event-stream')) return;
+      const body = await res.body().catch(() => Buffer.alloc(0));
+      const cookies = (await res.headersArray())
+        .filter((h) => h.name.toLowerCase() === 'set-cookie')
+        .map((h) => h.value);
+      delete headers['set-cookie'];
+      recordAnswer({
+        source: 'browser',
+        method: res.request().method(),
+        url: new URL(res.url()).pathname,
+        status: res.status(),
+        headers: cookies.length > 0 ? { ...headers, 'set-cookie': cookies } : headers,
+        body: bodyText(body),
+      });
+    })().catch(() => undefined);
+  });
 }
