@@ -91,7 +91,7 @@ describe('faults in the live feeds: market stream and AI analyzer', () => {
     await sleep(500);
     expect(await price('BTCUSDT'), 'the last price seen, not the one the stream never sent').toBe(97_000.1);
     const stalled = await readHealth(server.base);
-    expect(stalled?.code).toBe(503);
+    expect(stalled?.code, 'named, but the server still serves').toBe(200);
     ticking = true;
     const stallRecoverMs = await until(
       'the price after the stall',

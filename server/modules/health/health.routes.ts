@@ -11,7 +11,10 @@ export default async function healthRoutes(app: FastifyInstance) {
     { schema: { response: { 200: healthJsonSchema, 503: healthJsonSchema } } },
     async (_request, reply) => {
       const health = await app.health.snapshot();
-      if (health.status !== 'ok') reply.code(503);
+      // 503 only when this server cannot serve (its database or its bus is gone), so that a load balancer
+      // takes it out; a stalled market feed or a rate-limited exchange is named in `degraded` with a 200,
+      // since every node would share it and taking them all out helps nobody.
+      if (!health.dbOk || !health.busOk) reply.code(503);
       return health;
     },
   );
