@@ -411,7 +411,7 @@ export class TradingService {
 }
 
 /** The exchange's client order id of an Idempotency-Key: the same key always names the same order. */
-function clientIdFor(userId: string, idempotencyKey: string): string {
+export function clientIdFor(userId: string, idempotencyKey: string): string {
   return `sc-${hash(`${userId}|${idempotencyKey}`).slice(0, 32)}`;
 }
 

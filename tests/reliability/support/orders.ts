@@ -100,7 +100,10 @@ export function startBurst(opts: {
   perUser: number;
   /** The burst's number: it prefixes the keys, so that keys are unique across bursts. */
   round: number;
+  /** The pairs ordered, in turn (ETH/USDT and SOL/USDT unless given). */
+  symbols?: readonly string[];
 }) {
+  const symbols = opts.symbols ?? SYMBOLS;
   let stopped = false;
   let acked = 0;
   let inFlight = 0;
@@ -115,8 +118,8 @@ export function startBurst(opts: {
             const i = n++;
             const key = `r${opts.round}-u${user}-${String(i).padStart(5, '0')}`;
             const sent = opts.book.add(user, opts.round, key, {
-              symbol: SYMBOLS[i % SYMBOLS.length] ?? 'ETH/USDT',
-              side: Math.floor(i / SYMBOLS.length) % 2 === 0 ? 'long' : 'short',
+              symbol: symbols[i % symbols.length] ?? 'ETH/USDT',
+              side: Math.floor(i / symbols.length) % 2 === 0 ? 'long' : 'short',
               type: 'market',
               amount: 120 + (i % 7) * 10,
             });

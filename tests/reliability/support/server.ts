@@ -22,6 +22,13 @@ export class CrashableServer {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** The running life's process id (the server itself: `node --import tsx`, no wrapper). */
+  get pid(): number {
+    const pid = this.proc?.child.pid;
+    if (pid === undefined) throw new Error('the server is not running');
+    return pid;
+  }
+
   /** Starts a new life; answers the milliseconds from spawn to a healthy `/api/healthz`. */
   async start(): Promise<number> {
     if (this.proc !== null) throw new Error('the server is already running');

@@ -1,0 +1,223 @@
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Me } from '../../src/contracts/auth';
+import { ExchangeKey } from '../../src/contracts/exchanges';
+import { AccountState } from '../../src/contracts/trading';
+import { clientIdFor } from '../../server/modules/trading/trading.service';
+import { startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
+import { signUp, type Api } from './support/api';
+import { recordFigures } from './support/figures';
+import { between, sample, SHORT, sleep } from './support/mode';
+import { OrderBook, startBurst, type OrderAnswer, type SentOrder } from './support/orders';
+import { CrashableServer } from './support/server';
+import { createTarget, targetNames, type Target } from './support/target';
+
+const ROUNDS = SHORT ? 1 : 3;
+const USERS = 6;
+const IN_FLIGHT_PER_USER = 3;
+/** The server's wait before an order of unknown outcome may be sent again (BINANCE_ORDER_SETTLE_MS). */
+const SETTLE_MS = 2_000;
+/** The pairs the Binance double lists. */
+const SYMBOLS = ['ETH/USDT', 'BTC/USDT'] as const;
+
+const keyOf = (user: number) => ({
+  apiKey: `KillLiveKey${user}0123456789abcdef`,
+  secret: `kill-live-secret-${user}-0123456789`,
+});
+
+describe.each(targetNames())('kill -9 during a burst of live orders, on %s', (name) => {
+  let target: Target;
+  let binance: SignedDouble;
+  let server: CrashableServer;
+  let users: Api[] = [];
+  let userIds: string[] = [];
+  const book = new OrderBook();
+  const problems: string[] = [];
+
+  const apiOf = (o: SentOrder): Api => {
+    const api = users[o.user];
+    if (api === undefined) throw new Error(`no user ${o.user}`);
+    return api;
+  };
+  const send = async (o: SentOrder): Promise<OrderAnswer> =>
+    book.settle(o, await apiOf(o).send('POST', '/orders', o.body, { headers: { 'idempotency-key': o.key } }));
+
+  /** Sends a key again; a 503 ("outcome unknown") is asked again after the settle time. */
+  const retry = async (o: SentOrder): Promise<{ read: OrderAnswer; waited: boolean }> => {
+    let read = await send(o);
+    let waited = false;
+    for (let again = 0; again < 3 && read.kind === 'unknown' && read.status === 503; again += 1) {
+      waited = true;
+      await sleep(SETTLE_MS + 500);
+      read = await send(o);
+    }
+    if (read.kind === 'unknown') problems.push(`retry of ${o.key}: ${read.status} ${read.detail}`);
+    return { read, waited };
+  };
+
+  const replay = async (o: SentOrder): Promise<void> => {
+    const first = o.order?.id;
+    const read = await send(o);
+    if (read.kind !== 'order' || read.order.id !== first) {
+      problems.push(
+        `replay of ${o.key}: ${read.kind === 'order' ? read.order.id : read.detail}, not ${first}`,
+      );
+    }
+  };
+
+  beforeAll(async () => {
+    // The exchange lives in this process: it outlives every kill of the server, as Binance would.
+    binance = await startSignedDouble();
+    const streams = binance.url.replace('http://', 'ws://');
+    target = await createTarget(name);
+    server = await CrashableServer.create({
+      ...target.env,
+      BINANCE_FAPI_URL: binance.url,
+      BINANCE_API_URL: binance.url,
+      BINANCE_DEMO_FAPI_URL: binance.url,
+      BINANCE_USER_STREAM_URL: `${streams}/private/ws?listenKey={listenKey}`,
+      BINANCE_DEMO_USER_STREAM_URL: `${streams}/ws/{listenKey}`,
+      BINANCE_ORDER_SETTLE_MS: String(SETTLE_MS),
+    });
+    await server.start();
+    users = await Promise.all(Array.from({ length: USERS }, (_, i) => signUp(server.base, `live${i}`)));
+    userIds = [];
+    for (const [i, api] of users.entries()) {
+      const key = keyOf(i);
+      binance.keys.set(key.apiKey, { ...key, ipRestrict: true });
+      const saved = await api.must(ExchangeKey, 'POST', '/exchanges/', {
+        exchangeName: 'binance',
+        apiKey: key.apiKey,
+        secretKey: key.secret,
+      });
+      const chosen = await api.must(AccountState, 'PUT', '/account', { account: saved.id });
+      if (chosen.mode !== 'live') throw new Error(`live${i} is on ${chosen.mode}`);
+      userIds.push((await api.must(Me, 'GET', '/users/me')).id);
+    }
+  }, 180_000);
+  afterAll(async () => {
+    await server?.stop();
+    await binance?.close();
+    await target?.cleanup();
+  });
+
+  it(`places every acknowledged live order exactly once through ${ROUNDS} kill${ROUNDS > 1 ? 's' : ''}`, async () => {
+    const started = performance.now();
+    const rounds: Record<string, number>[] = [];
+    const killedAt: number[] = [];
+
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      const burst = startBurst({ users, book, perUser: IN_FLIGHT_PER_USER, round, symbols: SYMBOLS });
+      const burstStarted = performance.now();
+      await burst.acknowledged(between(30, 120));
+      await sleep(between(0, 100));
+      burst.stop();
+      const inFlightAtKill = burst.inFlight();
+      const killMs = Math.round(performance.now() - burstStarted);
+      killedAt.push(Date.now());
+      const onVenueAtKill = binance.orders.length;
+      await server.kill();
+      await burst.done;
+      const restartMs = await server.start();
+
+      const thisRound = [...book.orders.values()].filter((o) => o.round === round);
+      const unacknowledged = thisRound.filter((o) => o.order === null);
+      const retried = await Promise.all(unacknowledged.map(retry));
+      const replays = sample(book.acknowledged(), 40);
+      await Promise.all(replays.map(replay));
+      rounds.push({
+        round,
+        sent: thisRound.length,
+        acknowledged: thisRound.length - unacknowledged.length,
+        inFlightAtKill,
+        onVenueAtKill,
+        killMs,
+        restartMs,
+        recovered: retried.filter((r) => r.read.kind === 'order').length,
+        refused: retried.filter((r) => r.read.kind === 'refused').length,
+        answered503: retried.filter((r) => r.waited).length,
+        replayed: replays.length,
+      });
+    }
+
+    const all = [...book.orders.values()];
+    expect(problems, 'retries and replays').toEqual([]);
+    expect(
+      book.unsettled().map((o) => o.key),
+      'keys neither filled nor refused',
+    ).toEqual([]);
+    expect(
+      all.filter((o) => o.orderIds.size > 1).map((o) => `${o.key}: ${[...o.orderIds].join(', ')}`),
+      'keys answered with two orders',
+    ).toEqual([]);
+    const keysOf = new Map<string, string[]>();
+    for (const o of all) if (o.order) keysOf.set(o.order.id, [...(keysOf.get(o.order.id) ?? []), o.key]);
+    expect(
+      [...keysOf].filter(([, keys]) => keys.length > 1),
+      'orders answered to two keys',
+    ).toEqual([]);
+
+    // The venue: one order per client order id, and each key's client order id names the very order the
+    // server answered, with the same side and quantity.
+    const venue = new Map<string, typeof binance.orders>();
+    for (const o of binance.orders) {
+      const id = `${o.apiKey}|${o.clientOrderId}`;
+      venue.set(id, [...(venue.get(id) ?? []), o]);
+    }
+    expect(
+      [...venue].filter(([, orders]) => orders.length > 1).map(([id, orders]) => `${id}: ${orders.length}`),
+      'client order ids placed twice on the venue',
+    ).toEqual([]);
+    const mismatched: string[] = [];
+    const expectedIds = new Set<string>();
+    for (const o of all) {
+      const id = `${keyOf(o.user).apiKey}|${clientIdFor(userIds[o.user] ?? '', o.key)}`;
+      const placed = venue.get(id) ?? [];
+      if (o.order === null) {
+        if (placed.length > 0) mismatched.push(`${o.key} was refused (${o.refusal}) but is on the venue`);
+        continue;
+      }
+      expectedIds.add(id);
+      const v = placed[0];
+      if (
+        v === undefined ||
+        String(v.orderId) !== o.order.id ||
+        (v.side === 'BUY') !== (o.order.side === 'buy') ||
+        Number(v.quantity) !== o.order.quantity ||
+        v.symbol !== o.order.symbol.replace('/', '')
+      ) {
+        mismatched.push(`${o.key}: answered ${JSON.stringify(o.order)}, venue has ${JSON.stringify(v)}`);
+      }
+    }
+    expect(mismatched, 'answers that differ from the venue').toEqual([]);
+    expect(
+      binance.orders
+        .filter((o) => !expectedIds.has(`${o.apiKey}|${o.clientOrderId}`))
+        .map((o) => o.clientOrderId),
+      'orders on the venue that no key was answered with',
+    ).toEqual([]);
+
+    const acknowledged = all.filter((o) => o.first?.status === 200);
+    const recovered = all.filter((o) => o.order !== null && o.first?.status !== 200);
+    const placedAt = new Map(binance.orders.map((o) => [String(o.orderId), o.time]));
+    recordFigures(`live-orders-kill9-${name}`, {
+      db: name,
+      rounds: ROUNDS,
+      users: USERS,
+      sent: all.length,
+      acknowledged: acknowledged.length,
+      unacknowledged: all.length - acknowledged.length,
+      recovered: recovered.length,
+      recoveredPlacedBeforeKill: recovered.filter(
+        (o) => (placedAt.get(o.order?.id ?? '') ?? Infinity) < (killedAt[o.round - 1] ?? 0),
+      ).length,
+      refused: all.filter((o) => o.refusal !== null).length,
+      onVenue: binance.orders.length,
+      killMs: rounds.map((r) => r.killMs),
+      inFlightAtKill: rounds.map((r) => r.inFlightAtKill),
+      restartToHealthyMs: rounds.map((r) => r.restartMs),
+      perRound: rounds,
+      durationMs: Math.round(performance.now() - started),
+    });
+  }, 600_000);
+});
