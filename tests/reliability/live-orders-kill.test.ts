@@ -8,7 +8,7 @@ import { startSignedDouble, type SignedDouble } from '../fixtures/binance-signed
 import { signUp, type Api } from './support/api';
 import { recordFigures } from './support/figures';
 import { between, sample, SHORT, sleep } from './support/mode';
-import { OrderBook, startBurst, type OrderAnswer, type SentOrder } from './support/orders';
+import { OrderBook, orderClient, startBurst } from './support/orders';
 import { CrashableServer } from './support/server';
 import { createTarget, targetNames, type Target } from './support/target';
 
@@ -34,36 +34,13 @@ describe.each(targetNames())('kill -9 during a burst of live orders, on %s', (na
   const book = new OrderBook();
   const problems: string[] = [];
 
-  const apiOf = (o: SentOrder): Api => {
-    const api = users[o.user];
-    if (api === undefined) throw new Error(`no user ${o.user}`);
-    return api;
-  };
-  const send = async (o: SentOrder): Promise<OrderAnswer> =>
-    book.settle(o, await apiOf(o).send('POST', '/orders', o.body, { headers: { 'idempotency-key': o.key } }));
-
-  /** Sends a key again; a 503 ("outcome unknown") is asked again after the settle time. */
-  const retry = async (o: SentOrder): Promise<{ read: OrderAnswer; waited: boolean }> => {
-    let read = await send(o);
-    let waited = false;
-    for (let again = 0; again < 3 && read.kind === 'unknown' && read.status === 503; again += 1) {
-      waited = true;
-      await sleep(SETTLE_MS + 500);
-      read = await send(o);
-    }
-    if (read.kind === 'unknown') problems.push(`retry of ${o.key}: ${read.status} ${read.detail}`);
-    return { read, waited };
-  };
-
-  const replay = async (o: SentOrder): Promise<void> => {
-    const first = o.order?.id;
-    const read = await send(o);
-    if (read.kind !== 'order' || read.order.id !== first) {
-      problems.push(
-        `replay of ${o.key}: ${read.kind === 'order' ? read.order.id : read.detail}, not ${first}`,
-      );
-    }
-  };
+  const { retry, replay } = orderClient({
+    book,
+    problems,
+    users: () => users,
+    settleMs: SETTLE_MS,
+    retries: 3,
+  });
 
   beforeAll(async () => {
     // The exchange lives in this process: it outlives every kill of the server, as Binance would.

@@ -5,7 +5,7 @@ import { signUp, type Api } from './support/api';
 import { netBySymbol, signedPositions } from './support/reads';
 import { recordFigures } from './support/figures';
 import { between, sample, SHORT, sleep } from './support/mode';
-import { OrderBook, startBurst, type OrderAnswer, type SentOrder } from './support/orders';
+import { OrderBook, orderClient, startBurst } from './support/orders';
 import { CrashableServer } from './support/server';
 import { storedOrders } from './support/stored';
 import { createTarget, targetNames, type Target } from './support/target';
@@ -21,41 +21,14 @@ describe.each(targetNames())('kill -9 during an order burst, on %s', (name) => {
   const book = new OrderBook();
   const problems: string[] = [];
 
-  const apiOf = (o: SentOrder): Api => {
-    const api = users[o.user];
-    if (api === undefined) throw new Error(`no user ${o.user}`);
-    return api;
-  };
-  const send = async (o: SentOrder): Promise<OrderAnswer> =>
-    book.settle(o, await apiOf(o).send('POST', '/orders', o.body, { headers: { 'idempotency-key': o.key } }));
-
-  /**
-   * Sends a key again, as a client whose try got no answer would. A 503 ("outcome unknown", the
-   * documented answer while an interrupted order may still appear) is asked again after the settle time
-   * (the server's default BINANCE_ORDER_SETTLE_MS, which paper orders keep to as well).
-   */
-  const retry = async (o: SentOrder): Promise<{ read: OrderAnswer; waited: boolean }> => {
-    let read = await send(o);
-    let waited = false;
-    for (let again = 0; again < 2 && read.kind === 'unknown' && read.status === 503; again += 1) {
-      waited = true;
-      await sleep(UNKNOWN_SETTLE_MS + 500);
-      read = await send(o);
-    }
-    if (read.kind === 'unknown') problems.push(`retry of ${o.key}: ${read.status} ${read.detail}`);
-    return { read, waited };
-  };
-
-  /** Replays of acknowledged keys, of this burst and earlier ones: the same order, never a new one. */
-  const replay = async (o: SentOrder): Promise<void> => {
-    const first = o.order?.id;
-    const read = await send(o);
-    if (read.kind !== 'order' || read.order.id !== first) {
-      problems.push(
-        `replay of ${o.key}: ${read.kind === 'order' ? read.order.id : read.detail}, not ${first}`,
-      );
-    }
-  };
+  // The server's default BINANCE_ORDER_SETTLE_MS, which paper orders keep to as well.
+  const { retry, replay } = orderClient({
+    book,
+    problems,
+    users: () => users,
+    settleMs: UNKNOWN_SETTLE_MS,
+    retries: 2,
+  });
 
   beforeAll(async () => {
     target = await createTarget(name);

@@ -1,5 +1,6 @@
 import { OrderResponse } from '../../../src/contracts/trading';
 import type { Answer, Api } from './api';
+import { sleep } from './mode';
 
 /** One order the test sent: its user, its Idempotency-Key and body, and what each try of it answered. */
 export interface SentOrder {
@@ -158,4 +159,49 @@ export function startBurst(opts: {
     },
     done,
   };
+}
+
+/**
+ * A burst's client: sends a key, sends it again as a client whose try got no answer would (a 503
+ * "outcome unknown", the documented answer while an interrupted order may still appear, is asked again
+ * after the server's settle time, up to `retries` times), and replays acknowledged keys (the same order,
+ * never a new one). What goes wrong is added to `problems`.
+ */
+export function orderClient(opts: {
+  book: OrderBook;
+  problems: string[];
+  users: () => readonly Api[];
+  settleMs: number;
+  retries: number;
+}) {
+  const { book, problems } = opts;
+  const send = async (o: SentOrder): Promise<OrderAnswer> => {
+    const api = opts.users()[o.user];
+    if (api === undefined) throw new Error(`no user ${o.user}`);
+    return book.settle(
+      o,
+      await api.send('POST', '/orders', o.body, { headers: { 'idempotency-key': o.key } }),
+    );
+  };
+  const retry = async (o: SentOrder): Promise<{ read: OrderAnswer; waited: boolean }> => {
+    let read = await send(o);
+    let waited = false;
+    for (let again = 0; again < opts.retries && read.kind === 'unknown' && read.status === 503; again += 1) {
+      waited = true;
+      await sleep(opts.settleMs + 500);
+      read = await send(o);
+    }
+    if (read.kind === 'unknown') problems.push(`retry of ${o.key}: ${read.status} ${read.detail}`);
+    return { read, waited };
+  };
+  const replay = async (o: SentOrder): Promise<void> => {
+    const first = o.order?.id;
+    const read = await send(o);
+    if (read.kind !== 'order' || read.order.id !== first) {
+      problems.push(
+        `replay of ${o.key}: ${read.kind === 'order' ? read.order.id : read.detail}, not ${first}`,
+      );
+    }
+  };
+  return { send, retry, replay };
 }
