@@ -47,7 +47,9 @@ if (typeof document !== 'undefined') {
 function openerNow(): HTMLElement | null {
   const active = document.activeElement;
   if (active instanceof HTMLElement && active !== document.body) return active;
-  return lastFocused?.isConnected === true ? lastFocused : null;
+  // Only a control that lost focus by being disabled: focus the user moved away on purpose stays away.
+  if (lastFocused?.isConnected === true && lastFocused.matches(':disabled')) return lastFocused;
+  return active instanceof HTMLElement ? active : null;
 }
 
 const RETURN_WAIT_MS = 3000;

@@ -41,13 +41,18 @@ export async function beginSession(
   return loadUser(main, session);
 }
 
-/** Spec §4 logout: the server revokes the session and clears its cookies; the browser forgets the token. */
+/**
+ * Spec §4 logout: the browser forgets the token, then the server revokes the session (by its cookie) and
+ * clears its cookies. Forgetting first closes the browser's sockets on its own terms: the server closes
+ * a logged-out session's sockets too, and a socket closed that way before the token was forgotten would
+ * ask for a new ticket with a token the server has just revoked.
+ */
 export async function endSession(main: ApiClient, stores: Pick<Stores, 'session' | 'auth'>): Promise<void> {
+  stores.session.clear();
+  stores.auth.reset();
   try {
     await createAuthClient(main).logout();
   } catch {
-    // Already gone on the server; the browser forgets it all the same.
+    // Already gone on the server; the browser has forgotten it all the same.
   }
-  stores.session.clear();
-  stores.auth.reset();
 }
