@@ -1,9 +1,10 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { STEP_UP_DETAILS } from '../../src/contracts/auth';
 import { KEY_TEXTS } from '../../src/contracts/exchanges';
 import { startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
-import { openPage, startE2e, type E2eEnv } from './support/browser';
+import { ARTIFACTS, openPage, startE2e, type E2eEnv } from './support/browser';
 
 const KEY = { apiKey: 'E2eStepUpKey0123456789ab', secret: 'e2e-step-up-secret-012345' };
 const PASSWORD = 'step up pass 1';
@@ -92,6 +93,7 @@ describe('"Confirm it\'s you" in the browser', () => {
     await page.keyboard.type('not my password');
     await page.keyboard.press('Enter');
     await expect.poll(() => confirm.getByRole('alert').innerText()).toBe('Incorrect password.');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'step-up-wrong-password.png') });
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.type(PASSWORD);
     await page.keyboard.press('Enter');
