@@ -8,6 +8,7 @@ import { openDatabase, pgliteDir, type Database } from './db/client';
 import { loggerOptions } from './logger';
 import busPlugin, { type Bus } from './plugins/bus';
 import dbPlugin from './plugins/db';
+import leasesPlugin from './plugins/leases';
 import errorsPlugin, { ERRORS } from './plugins/errors';
 import originGuard from './plugins/origin-guard';
 import secretsPlugin from './plugins/secrets';
@@ -105,14 +106,28 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       { migrate: config.MIGRATE_ON_START },
     ));
   await app.register(dbPlugin, { database, owned: !opts.database });
-  await app.register(busPlugin, { ...(opts.bus ? { bus: opts.bus } : {}), redisUrl: config.REDIS_URL });
+  await app.register(busPlugin, {
+    ...(opts.bus ? { bus: opts.bus } : {}),
+    redisUrl: config.REDIS_URL,
+    prefix: config.REDIS_PREFIX,
+  });
+  await app.register(leasesPlugin);
 
   const health = new HealthService({
     database,
     bus: app.bus,
     components: initialComponents(config),
     version: config.version,
+    role: config.ROLE,
+    leases: () => app.leases.held(),
   });
+  if (config.ROLE === 'worker') {
+    // A worker runs the jobs; only its health check is served, so a load balancer never sends users to it.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.url === '/api/healthz' || request.url.startsWith('/api/healthz?')) done();
+      else void reply.code(404).headers(API_HEADERS).send({ detail: 'Not Found' });
+    });
+  }
   app.decorate('health', health);
 
   await app.register(

@@ -108,6 +108,8 @@ const ConfigSchema = z.object({
   DATA_DIR: z.string().min(1, { error: 'a folder path' }),
   DATABASE_URL: optionalUrl('postgres://'),
   REDIS_URL: optionalUrl('redis://'),
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, { error: 'up to 64 letters, digits or _ . : -' }),
+  ROLE: z.enum(['all', 'api', 'worker'], { error: 'all, api or worker' }),
   MIGRATE_ON_START: z.enum(['true', 'false'], { error: 'true or false' }).transform((v) => v === 'true'),
   MARKET_SOURCE: z.enum(['auto', 'binance', 'sim'], { error: 'auto, binance or sim' }),
   BINANCE_FAPI_URL: requiredUrl('http(s)://'),
@@ -183,6 +185,14 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   DATA_DIR: { default: './data', help: 'embedded database, generated secrets key, mail outbox, caches' },
   DATABASE_URL: { default: '', help: 'postgres://… to use PostgreSQL; unset uses PGlite in DATA_DIR' },
   REDIS_URL: { default: '', help: 'redis://… to share the event bus between processes; unset is in-process' },
+  REDIS_PREFIX: {
+    default: 'sc:',
+    help: 'prefix of every Redis channel and key, so that several deployments can share one Redis',
+  },
+  ROLE: {
+    default: 'all',
+    help: 'all serves and works; api serves HTTP, SSE and sockets only; worker runs news sources, analysis, rules, market feed and scorecard (api and worker need DATABASE_URL and REDIS_URL)',
+  },
   MIGRATE_ON_START: {
     default: 'true',
     help: 'PostgreSQL: apply pending migrations at start, under a lock; false only checks them (run `npm run migrate` as a release step). PGlite always applies them',
@@ -342,6 +352,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
     // not be opened by another sharing the database, and the key would live apart from its backups.
     throw new ConfigError(
       'SECRETS_KEY (or SECRETS_KEY_FILE) is required with DATABASE_URL: every server on one database must seal secrets with the same key',
+    );
+  }
+  if (cfg.ROLE !== 'all' && (cfg.DATABASE_URL === undefined || cfg.REDIS_URL === undefined)) {
+    // Api nodes and workers only meet through the shared database and bus: alone, either does half the job.
+    throw new ConfigError(
+      `ROLE=${cfg.ROLE} needs DATABASE_URL and REDIS_URL: api nodes and workers share their work through them`,
     );
   }
   const DATA_DIR = path.resolve(cfg.DATA_DIR);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MarketSourceKind, PriceItem } from './market';
-import { Signal } from './signals';
+import { Signal, SourceState } from './signals';
 
 /**
  * The bus's event map: one zod schema per topic. Publishers and subscribers are typed from it, and a
@@ -30,6 +30,8 @@ export const BusEvents = {
   }),
   /** A user's auto-trade rules changed: every process re-reads the active rules. */
   'rules.changed': z.object({ userId: z.string(), origin: z.string() }),
+  /** The news sources' states, from the process running them (on every change, and every few seconds). */
+  'news.sources': z.object({ sources: z.array(SourceState) }),
   /** A news signal was created or changed (analysed, or reported by another source); `rev` orders them. */
   'signal.published': z.object({ rev: z.number().int(), signal: Signal }),
 } as const;

@@ -23,5 +23,9 @@ export const Health = z.object({
   standins: z.array(z.string()),
   version: z.string(),
   uptimeSeconds: z.number(),
+  /** What this process does: all (the default), api (serves only) or worker (runs the jobs only). */
+  role: z.enum(['all', 'api', 'worker']),
+  /** The singleton jobs this process runs now ("market-feed", "news-sources", "rules"…). */
+  leases: z.array(z.string()),
 });
 export type Health = z.infer<typeof Health>;

@@ -22,6 +22,8 @@ const health = (degraded: string[]): Health => ({
   standins: [],
   version: '1',
   uptimeSeconds: 9,
+  role: 'api',
+  leases: [],
 });
 
 describe('the header’s degraded chip', () => {

@@ -23,6 +23,8 @@ const health: Health = {
   standins: ['PGlite', 'simulated prices'],
   version: '0.1.0',
   uptimeSeconds: 3,
+  role: 'all',
+  leases: ['market-feed'],
 };
 
 function setup() {

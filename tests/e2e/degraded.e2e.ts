@@ -26,6 +26,8 @@ const DEGRADED: Health = {
   ],
   version: 'e2e',
   uptimeSeconds: 60,
+  role: 'all',
+  leases: ['market-feed', 'news-sources'],
 };
 
 describe('the header names what the server reports degraded', () => {

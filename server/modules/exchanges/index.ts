@@ -31,14 +31,22 @@ export default fp(
     app.decorate('exchanges', service);
     registerExchangeRoutes(app, service);
 
-    const daily = setInterval(() => {
-      service.recheckAll().then(
-        (n) => log.info({ keys: n }, 'exchange keys re-checked'),
-        (err: unknown) => log.warn({ err: err instanceof Error ? err.name : 'error' }, 'key re-check failed'),
-      );
-    }, DAY_MS);
-    daily.unref();
-    app.addHook('onClose', async () => clearInterval(daily));
+    // One process re-checks every key once a day.
+    let daily: NodeJS.Timeout | undefined;
+    const release = await app.leases.hold('exchange-key-recheck', {
+      start() {
+        daily = setInterval(() => {
+          service.recheckAll().then(
+            (n) => log.info({ keys: n }, 'exchange keys re-checked'),
+            (err: unknown) =>
+              log.warn({ err: err instanceof Error ? err.name : 'error' }, 'key re-check failed'),
+          );
+        }, DAY_MS);
+        daily.unref();
+      },
+      stop: () => clearInterval(daily),
+    });
+    app.addHook('onClose', async () => release());
   },
   { name: 'exchanges', dependencies: ['auth-guard'] },
 );

@@ -66,6 +66,9 @@ export class HealthService {
       bus: Bus;
       components: Components;
       version: string;
+      role?: Health['role'];
+      /** The singleton jobs this process holds now. */
+      leases?: () => string[];
       now?: () => number;
       probeEveryMs?: number;
       /** A ping that takes longer counts as the database being down. */
@@ -151,6 +154,8 @@ export class HealthService {
       standins: standinsOf(database.driver, bus.kind, components),
       version: this.deps.version,
       uptimeSeconds: Math.round((this.now() - this.startedAt) / 1000),
+      role: this.deps.role ?? 'all',
+      leases: this.deps.leases?.() ?? [],
     };
   }
 }

@@ -20,7 +20,8 @@ export interface MarketPluginOptions {
 
 /**
  * The market module: resolves the source (Binance, or the simulator), reports it to the health check,
- * and serves /price, /klines, /symbols and the price socket.
+ * and serves /price, /klines, /symbols and the price socket. The process holding the `market-feed` lease
+ * publishes the prices; every process reads them from the bus.
  */
 export default fp(
   async function marketModule(app: FastifyInstance, opts: MarketPluginOptions) {
@@ -29,8 +30,17 @@ export default fp(
     const source = await resolveMarketSource(app.config, { clock, log });
     app.health.report('market', source.kind);
     const unwatch = app.health.watch('market', () => source.problem());
-    const service = new MarketService(source, { bus: app.bus, log });
+    const service = new MarketService(source, {
+      bus: app.bus,
+      log,
+      staleMs: app.config.MARKET_STALE_MS,
+      now: () => clock.now(),
+    });
     service.start();
+    const releaseFeed = await app.leases.hold('market-feed', {
+      start: () => service.lead(),
+      stop: () => service.unlead(),
+    });
     const hub = new PriceHub(service, {
       clock,
       ...opts.hub,
@@ -40,6 +50,7 @@ export default fp(
     app.decorate('market', service);
     registerMarketRoutes(app, service, hub);
     app.addHook('onClose', async () => {
+      await releaseFeed();
       unwatch();
       hub.close();
       await service.stop();

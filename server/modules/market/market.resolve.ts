@@ -32,7 +32,8 @@ export function createSim(
 }
 
 /**
- * Picks and starts the market source. `sim` and `binance` are taken as configured (a Binance that does
+ * Picks the market source and starts Binance's (the simulator ticks only in the process that holds the
+ * market feed: see `MarketService.lead`). `sim` and `binance` are taken as configured (a Binance that does
  * not answer keeps reconnecting, degraded); `auto` tries Binance for a few seconds, then falls back to
  * the simulator, and logs which it chose.
  */
@@ -40,7 +41,6 @@ export async function resolveMarketSource(config: MarketConfig, deps: ResolveDep
   const { clock, log } = deps;
   if (config.MARKET_SOURCE === 'sim') {
     const sim = createSim(config, clock);
-    await sim.start();
     log.info({ source: 'sim' }, 'market data: simulator (MARKET_SOURCE=sim)');
     return sim;
   }
@@ -66,7 +66,6 @@ export async function resolveMarketSource(config: MarketConfig, deps: ResolveDep
   } catch (err) {
     await binance.stop();
     const sim = createSim(config, clock);
-    await sim.start();
     log.warn(
       { source: 'sim', reason: (err as Error).message },
       'market data: Binance unreachable, using the simulator (MARKET_SOURCE=auto)',

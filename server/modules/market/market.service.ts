@@ -10,31 +10,71 @@ import { SYMBOLS, findSymbol, type SymbolInfo } from '../../../src/contracts/sym
 import type { Bus } from '../../plugins/bus';
 import { appError } from '../../plugins/errors';
 import type { Disposer } from './clock';
-import type { MarketSource } from './source';
+import { Listeners, type MarketSource } from './source';
 
 export interface MarketLog {
   warn(obj: object, msg: string): void;
 }
 
 /**
- * The market rules: which symbols exist, prices and candles from the source, and every price batch
- * published on the bus (`price.tick`) for the modules that need prices (signals, trading), with the
- * source's mark prices (`price.mark`) when it has any.
+ * The market rules: which symbols exist, prices and candles from the source. One process (the holder of
+ * the market feed) publishes every price batch on the bus (`price.tick`), with the source's mark prices
+ * (`price.mark`) when it has any; every process, that one included, takes its prices from the bus.
  */
 export class MarketService {
   private readonly disposers: Disposer[] = [];
+  private readonly publishers: Disposer[] = [];
+  private readonly ticks = new Listeners<readonly PriceItem[]>();
+  private readonly latest = new Map<string, PriceItem>();
+  private leading = false;
+  private heardAt: number;
 
   constructor(
     private readonly source: MarketSource,
-    private readonly deps: { bus: Bus; log: MarketLog },
-  ) {}
+    private readonly deps: {
+      bus: Bus;
+      log: MarketLog;
+      /** Without a tick on the bus for this long, a process that does not publish calls the feed stalled. */
+      staleMs?: number;
+      now?: () => number;
+    },
+  ) {
+    this.heardAt = this.now();
+  }
 
   get kind(): MarketSource['kind'] {
     return this.source.kind;
   }
 
+  /** Whether this process publishes the prices (it holds the market feed). */
+  get publishes(): boolean {
+    return this.leading;
+  }
+
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  /**
+   * Every process reads prices from the bus, whichever process publishes them, so that every price
+   * socket, mark and signal sees the one stream.
+   */
   start(): void {
     this.disposers.push(
+      this.deps.bus.subscribe('price.tick', ({ ticks }) => {
+        this.heardAt = this.now();
+        for (const item of ticks) this.latest.set(item.s, item);
+        if (!this.leading) this.source.follow?.(ticks);
+        this.ticks.emit(ticks);
+      }),
+    );
+  }
+
+  /** This process now holds the market feed: its source's prices (and marks) go on the bus. */
+  async lead(): Promise<void> {
+    if (this.leading) return;
+    this.leading = true;
+    this.publishers.push(
       this.source.onTicks((ticks) => {
         this.deps.bus
           .publish('price.tick', { source: this.source.kind, ticks: [...ticks] })
@@ -43,19 +83,42 @@ export class MarketService {
     );
     // Only Binance has marks; on the simulator nothing is published and trading marks to last prices.
     const onMarks = this.source.onMarks?.bind(this.source);
-    if (onMarks === undefined) return;
-    this.disposers.push(
-      onMarks((marks) => {
-        this.deps.bus
-          .publish('price.mark', { source: this.source.kind, marks: [...marks] })
-          .catch((err: unknown) => this.deps.log.warn({ err }, 'price.mark not published'));
-      }),
-    );
+    if (onMarks !== undefined) {
+      this.publishers.push(
+        onMarks((marks) => {
+          this.deps.bus
+            .publish('price.mark', { source: this.source.kind, marks: [...marks] })
+            .catch((err: unknown) => this.deps.log.warn({ err }, 'price.mark not published'));
+        }),
+      );
+    }
+    // The simulator invents its prices, so only the publisher's ticks; Binance's stream runs everywhere
+    // (its kline streams serve each process's charts) and is only published from here.
+    if (this.source.follow) await this.source.start();
+  }
+
+  /** Another process publishes from now on. */
+  async unlead(): Promise<void> {
+    if (!this.leading) return;
+    this.leading = false;
+    for (const dispose of this.publishers.splice(0)) dispose();
+    if (this.source.follow) await this.source.stop();
   }
 
   async stop(): Promise<void> {
     for (const dispose of this.disposers.splice(0)) dispose();
+    for (const dispose of this.publishers.splice(0)) dispose();
+    this.leading = false;
     await this.source.stop();
+  }
+
+  /** What is wrong with the feed: the source's own trouble, or no prices on the bus from any publisher. */
+  problem(): string | null {
+    const own = this.source.problem();
+    if (own !== null) return own;
+    const staleMs = this.deps.staleMs;
+    if (staleMs !== undefined && this.now() - this.heardAt > staleMs) return 'market feed stalled';
+    return null;
   }
 
   status(): FeedStatus {
@@ -66,8 +129,9 @@ export class MarketService {
     return this.source.onStatus(listener);
   }
 
+  /** Every price batch on the bus. */
   onTicks(listener: (ticks: readonly PriceItem[]) => void): Disposer {
-    return this.source.onTicks(listener);
+    return this.ticks.add(listener);
   }
 
   symbols(): readonly SymbolInfo[] {
@@ -88,7 +152,7 @@ export class MarketService {
 
   async price(symbol: string): Promise<PriceQuote> {
     const info = this.require(symbol);
-    const item = await this.upstream(() => this.source.price(info.symbol));
+    const item = this.latest.get(info.symbol) ?? (await this.upstream(() => this.source.price(info.symbol)));
     if (item === null) throw appError('SERVICE_UNAVAILABLE', `No price for ${info.symbol} yet.`);
     return { symbol: info.symbol, price: item.p, time: item.t };
   }

@@ -28,6 +28,12 @@ export interface MarketSource {
    * that has marks of its own implements it: the simulator's only price is its last price.
    */
   onMarks?(listener: (marks: readonly PriceItem[]) => void): Disposer;
+  /**
+   * Only a source whose prices are its own invention (the simulator) has this: in a process that does
+   * not hold the market feed it does not tick but takes the publisher's ticks as its prices, so that its
+   * history and live candles agree with every other process's.
+   */
+  follow?(ticks: readonly PriceItem[]): void;
   /** The latest price, or null when the source has none for the symbol. */
   price(symbol: string): Promise<PriceItem | null>;
   /** The last `limit` candles, oldest first; the last one is the candle in progress. */

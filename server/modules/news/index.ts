@@ -8,7 +8,7 @@ import { registerMediaRoutes } from './media.routes';
 import { NewsRepo } from './news.repo';
 import { registerNewsRoutes } from './news.routes';
 import { NewsService } from './news.service';
-import { systemClock, type Clock } from './news.types';
+import { every, systemClock, type Clock, type Disposer } from './news.types';
 import { PriceBook } from './price-book';
 import { ImageCache } from './proxy/image-cache';
 import { ImageProxy } from './proxy/image-proxy';
@@ -26,6 +26,8 @@ declare module 'fastify' {
 
 /** How health reports a source: its name, marked when it is failing. */
 const healthName = (s: SourceState) => (s.state === 'degraded' ? `${s.name} (degraded)` : s.name);
+/** How often the process running the sources repeats their states on the bus. */
+const STATES_EVERY_MS = 5_000;
 
 /**
  * The news module: starts the configured sources, runs every item through the pipeline (normalise,
@@ -49,24 +51,29 @@ export default fp(
       clock,
       log,
     });
-    const warmed = await service.warmUp();
-    if (warmed > 0) log.info({ stories: warmed }, 'recent stories loaded for clustering');
-    const resumed = await service.resumeUnfinished();
-    if (resumed > 0) log.info({ signals: resumed }, 'unfinished analyses re-queued');
-
     const stream = new SignalStream({ clock, onDrop: () => log.info('slow stream client dropped') });
+    // What every process says about the sources: the states the process running them last published.
+    let states: SourceState[] = app.config.NEWS_SOURCES.map((name) => ({
+      name,
+      state: 'degraded',
+      detail: 'starting',
+    }));
+    const statesChanged = (next: SourceState[]) => {
+      states = next;
+      app.health.report('news', states.map(healthName));
+      stream.status((cursor) => status(cursor, 0));
+    };
+    const publishStates = () =>
+      void app.bus.publish('news.sources', { sources: sources.list() }).catch(() => undefined);
     const sources = new SourceManager(buildSources(app.config), {
       clock,
       log,
       ingest: (source, item) => service.ingest(source, item),
-      onChange: (states) => {
-        app.health.report('news', states.map(healthName));
-        stream.status((cursor) => status(cursor, 0));
-      },
+      onChange: publishStates,
     });
     const status = (_cursor: number, resumed: number): StreamStatus => ({
       connected: true,
-      sources: sources.list(),
+      sources: states,
       analyzer: analyzer.kind,
       heartbeat_ms: stream.heartbeatMs,
       resumed,
@@ -78,6 +85,7 @@ export default fp(
     const unsubscribe = app.bus.subscribe('signal.published', ({ rev, signal }) => {
       if (!premiumSources.has(signal.source)) stream.publish(rev, signal);
     });
+    const unsubscribeStates = app.bus.subscribe('news.sources', (event) => statesChanged(event.sources));
 
     const cache = new ImageCache(
       path.join(app.config.DATA_DIR, 'image-cache'),
@@ -99,15 +107,35 @@ export default fp(
     });
     registerMediaRoutes(app, proxy);
     registerArticleRoutes(app);
-    sources.start();
+    // One process at a time runs the pollers (and so the ingest lock and the story window they share).
+    // Winning the lease is also when analyses left unfinished by a process that died are taken up.
+    let repeat: Disposer | null = null;
+    const releaseSources = await app.leases.hold('news-sources', {
+      async start() {
+        const warmed = await service.warmUp();
+        if (warmed > 0) log.info({ stories: warmed }, 'recent stories loaded for clustering');
+        const resumed = await service.resumeUnfinished();
+        if (resumed > 0) log.info({ signals: resumed }, 'unfinished analyses re-queued');
+        sources.start();
+        publishStates();
+        // Processes that start later hear the states within a few seconds.
+        repeat = every(clock, STATES_EVERY_MS, publishStates);
+      },
+      stop() {
+        repeat?.();
+        repeat = null;
+        sources.stop();
+      },
+    });
 
     app.addHook('preClose', async () => {
-      sources.stop();
+      await releaseSources();
       stream.close();
     });
     app.addHook('onClose', async () => {
       unwatch();
       unsubscribe();
+      unsubscribeStates();
       await service.close();
       prices.stop();
       await analyzer.close();

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { RULE_DETAILS } from '../../../src/contracts/rules';
 import { appError } from '../../plugins/errors';
-import { every, systemClock } from '../market/clock';
+import { every, systemClock, type Disposer } from '../market/clock';
 import { RiskService } from './risk.service';
 import { backtest } from './rules.backtest';
 import { RuleEngine } from './rules.engine';
@@ -72,35 +72,46 @@ export default fp(
         .then(() => exits.reload())
         .catch((err: unknown) => log.warn({ err }, 'rule engine run failed'));
     };
+    // Every process guards the orders it places and hears rule changes; one runs the engine and exits.
     const removeGuard = app.trading.addGuard((userId, request) => risk.guardOrder(userId, request.amount));
     const disposers = [
       removeGuard,
-      app.bus.subscribe('signal.published', ({ signal }) => {
-        if (signal.analysis.status === 'completed') wake();
-      }),
       app.bus.subscribe('rules.changed', (event) => {
         if (event.origin === origin) return;
         risk.forget(event.userId);
-        void engine.reload();
-      }),
-      app.bus.subscribe('price.tick', ({ ticks }) => {
-        const moved = new Set<string>();
-        for (const t of ticks) {
-          marks.set(t.s, t.p);
-          moved.add(t.s);
-        }
-        return exits.check(moved);
-      }),
-      // The safety net: late commits, missed wake-ups, max-hold exits and interrupted decisions.
-      every(clock, 1000, () => {
-        wake();
-        void exits.check();
+        if (running.length > 0) void engine.reload();
       }),
     ];
-
-    await engine.start();
-    await exits.reload();
-    log.info({ rules: engine.ruleCount, exits: exits.count }, 'rule engine started');
+    const running: Disposer[] = [];
+    const releaseEngine = await app.leases.hold('rules', {
+      async start() {
+        await engine.start();
+        await exits.reload();
+        log.info({ rules: engine.ruleCount, exits: exits.count }, 'rule engine started');
+        running.push(
+          app.bus.subscribe('signal.published', ({ signal }) => {
+            if (signal.analysis.status === 'completed') wake();
+          }),
+          app.bus.subscribe('price.tick', ({ ticks }) => {
+            const moved = new Set<string>();
+            for (const t of ticks) {
+              marks.set(t.s, t.p);
+              moved.add(t.s);
+            }
+            return exits.check(moved);
+          }),
+          // The safety net: late commits, missed wake-ups, max-hold exits and interrupted decisions.
+          every(clock, 1000, () => {
+            wake();
+            void exits.check();
+          }),
+        );
+      },
+      // A decision under way finishes; its once-per-(rule, signal) key keeps the next holder from repeating it.
+      stop() {
+        for (const dispose of running.splice(0)) dispose();
+      },
+    });
     app.decorate('rules', { service, risk, engine, exits });
 
     registerRulesRoutes(app, {
@@ -129,9 +140,11 @@ export default fp(
     });
 
     app.addHook('onClose', async () => {
+      const ran = running.length > 0;
+      await releaseEngine();
       for (const dispose of disposers) dispose();
       // Let a decision in flight finish; a database already gone is not an error on the way out.
-      await engine.pump().catch(() => undefined);
+      if (ran) await engine.pump().catch(() => undefined);
     });
   },
   { name: 'rules', dependencies: ['trading', 'plans', 'news', 'market'] },

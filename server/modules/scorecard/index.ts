@@ -25,11 +25,23 @@ export default fp(
     const log = app.log.child({ module: 'scorecard' });
     const repo = new ScorecardRepo(app.database.db);
     const snapshots = new Snapshots({ repo, market: app.market, clock, log });
-    const unsubscribe = app.bus.subscribe('signal.published', ({ signal }) => snapshots.follow(signal));
-    const now = clock.now();
-    const { signals } = await app.news.history(new Date(now - FOLLOW_MS), new Date(now + 1), 5000);
-    const followed = await snapshots.catchUp(signals);
-    if (followed > 0) log.info({ signals: followed }, 'scorecard prices due followed');
+    // One process takes the prices; winning the job is also when it catches up on what fell due.
+    let unsubscribe: (() => void) | null = null;
+    const release = await app.leases.hold('scorecard', {
+      async start() {
+        snapshots.resume();
+        unsubscribe = app.bus.subscribe('signal.published', ({ signal }) => snapshots.follow(signal));
+        const now = clock.now();
+        const { signals } = await app.news.history(new Date(now - FOLLOW_MS), new Date(now + 1), 5000);
+        const followed = await snapshots.catchUp(signals);
+        if (followed > 0) log.info({ signals: followed }, 'scorecard prices due followed');
+      },
+      async stop() {
+        unsubscribe?.();
+        unsubscribe = null;
+        await snapshots.stop();
+      },
+    });
 
     app.decorate('snapshots', snapshots);
     registerScorecardRoutes(app, {
@@ -37,7 +49,7 @@ export default fp(
       hiddenFor: hiddenSources(app),
     });
     app.addHook('onClose', async () => {
-      unsubscribe();
+      await release();
       await snapshots.stop();
     });
   },

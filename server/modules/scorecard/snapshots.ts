@@ -119,6 +119,11 @@ export class Snapshots {
     return live.length;
   }
 
+  /** Follows signals again after a `stop` (this process took the job back). */
+  resume(): void {
+    this.stopped = false;
+  }
+
   /** Cancels every timer and resolves once the prices being written are stored. */
   async stop(): Promise<void> {
     this.stopped = true;

@@ -109,10 +109,12 @@ export default fp(
     };
     hub = new PositionsHub({ positions: (userId) => service.positions(userId), watch: watchLive });
     const positionsHub = hub;
+    // One process watches every paper position for liquidation (the holder of `paper-liquidations`).
+    let liquidating = false;
     const marksMoved = (moved: ReadonlySet<string>): Promise<void> | undefined => {
       if (moved.size === 0) return undefined;
       positionsHub.marksMoved(moved);
-      return paper.checkLiquidations(moved);
+      return liquidating ? paper.checkLiquidations(moved) : undefined;
     };
 
     const disposers = [
@@ -136,6 +138,8 @@ export default fp(
       app.bus.subscribe('trading.account', (event) => {
         if (event.origin === origin) return;
         paper.invalidate(event.userId);
+        // The liquidation watcher keeps every account loaded, those that another process changed too.
+        if (liquidating) void paper.positionRisk(event.userId).catch(() => undefined);
         if (event.reason === 'liquidation' && event.symbol !== undefined && event.price !== undefined) {
           positionsHub.liquidated(event.userId, event.symbol, event.price);
         } else {
@@ -144,8 +148,16 @@ export default fp(
       }),
     ];
 
-    const loaded = await paper.warmUp();
-    if (loaded > 0) log.info({ accounts: loaded }, 'paper accounts loaded');
+    const releaseLiquidations = await app.leases.hold('paper-liquidations', {
+      async start() {
+        const loaded = await paper.warmUp();
+        if (loaded > 0) log.info({ accounts: loaded }, 'paper accounts loaded');
+        liquidating = true;
+      },
+      stop() {
+        liquidating = false;
+      },
+    });
     app.health.report('exchange', 'paper');
     app.decorate('trading', service);
     registerTradingRoutes(app, { service, hub: positionsHub, paper });
@@ -154,6 +166,7 @@ export default fp(
       positionsHub.closeAll();
     });
     app.addHook('onClose', async () => {
+      await releaseLiquidations();
       unwatch();
       for (const dispose of disposers) dispose();
       await Promise.all(Object.values(live).map((adapter) => adapter.stopStreams()));

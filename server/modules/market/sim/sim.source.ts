@@ -146,16 +146,42 @@ export class SimSource implements MarketSource {
       const r = logReturn(this.live, profile.volatility, step);
       const p = (this.prices[i] ?? 0) * Math.exp(r);
       this.prices[i] = p;
-      const typical = profile.volatility * Math.sqrt(step / YEAR_MS);
-      volumes[i] = ((profile.turnover / p) * step * (0.4 + Math.abs(r) / typical)) / DAY_MS;
+      volumes[i] = this.volume(profile, p, r, step);
       batch.push({ s: profile.symbol, p: roundPrice(p), t });
     });
+    this.advanceWatches(batch, volumes, t);
+    this.ticks.emit(batch);
+  }
+
+  /** Takes another process's ticks as this one's prices (it does not tick itself meanwhile). */
+  follow(ticks: readonly PriceItem[]): void {
+    const t = ticks.reduce((latest, item) => Math.max(latest, item.t), this.lastTick);
+    const step = t - this.lastTick || this.opts.tickMs;
+    this.lastTick = t;
+    const given = new Map(ticks.map((item) => [item.s, item.p]));
+    const batch: PriceItem[] = [];
+    const volumes = new Float64Array(this.profiles.length);
+    this.profiles.forEach((profile, i) => {
+      const before = this.prices[i] ?? 0;
+      const p = given.get(profile.symbol) ?? before;
+      this.prices[i] = p;
+      volumes[i] = before > 0 ? this.volume(profile, p, Math.log(p / before), step) : 0;
+      batch.push({ s: profile.symbol, p, t });
+    });
+    this.advanceWatches(batch, volumes, t);
+  }
+
+  private volume(profile: Profile, price: number, logReturn: number, step: number): number {
+    const typical = profile.volatility * Math.sqrt(step / YEAR_MS);
+    return ((profile.turnover / price) * step * (0.4 + Math.abs(logReturn) / typical)) / DAY_MS;
+  }
+
+  private advanceWatches(batch: readonly PriceItem[], volumes: Float64Array, t: number): void {
     for (const watch of this.watches.values()) {
       const i = this.index.get(watch.symbol) ?? 0;
       watch.candle = this.advanceCandle(watch, batch[i]?.p ?? watch.candle.close, volumes[i] ?? 0, t);
       watch.listeners.emit(watch.candle);
     }
-    this.ticks.emit(batch);
   }
 
   private advanceCandle(watch: Watch, price: number, volume: number, t: number): Candle {
