@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PriceQuote } from '../../src/contracts/market';
+import { ConfigError, loadConfig } from '../../server/config';
 import { Decision, Rule, RiskState } from '../../src/contracts/rules';
 import { Api, describe as answerText, signUp } from './support/api';
 import { recordFigures } from './support/figures';
@@ -25,6 +26,20 @@ const scaleTargets = (): 'postgres+redis'[] =>
   process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL ? ['postgres+redis'] : [];
 
 const Token = z.object({ access_token: z.string() });
+
+describe('roles', () => {
+  it('a node in a role refuses to start without the database and bus the roles share', () => {
+    for (const ROLE of ['api', 'worker']) {
+      expect(() => loadConfig({ ROLE })).toThrow(
+        `ROLE=${ROLE} needs DATABASE_URL and REDIS_URL: api nodes and workers share their work through them`,
+      );
+      expect(() =>
+        loadConfig({ ROLE, DATABASE_URL: 'postgres://db/x', SECRETS_KEY: 'ab'.repeat(32) }),
+      ).toThrow(ConfigError);
+    }
+    expect(loadConfig({}).ROLE).toBe('all');
+  });
+});
 
 describe.each(scaleTargets())('two api nodes and two workers on %s', () => {
   const token = 'scale-ingest-token-0123456789';
