@@ -32,6 +32,8 @@ export const BusEvents = {
   'rules.changed': z.object({ userId: z.string(), origin: z.string() }),
   /** The news sources' states, from the process running them (on every change, and every few seconds). */
   'news.sources': z.object({ sources: z.array(SourceState) }),
+  /** An api node stored a news item for the worker running the news sources to analyse. */
+  'news.stored': z.object({ id: z.number().int() }),
   /** A news signal was created or changed (analysed, or reported by another source); `rev` orders them. */
   'signal.published': z.object({ rev: z.number().int(), signal: Signal }),
 } as const;

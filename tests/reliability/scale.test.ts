@@ -144,8 +144,19 @@ describe.each(scaleTargets())('two api nodes and two workers on %s', () => {
       });
       expect(answer?.status, answerText(answer)).toBe(202);
       const crossMs = await until('the signal on node B', () => stream.text().includes(content), 15_000);
+      // Api nodes store; the worker running the news sources analyses, and its result crosses back.
+      const analysedMs = await until(
+        'the analysed signal on node B',
+        () =>
+          stream
+            .text()
+            .split('\n')
+            .some((line) => line.includes(content) && line.includes('"status":"completed"')),
+        15_000,
+      );
       recordFigures('scale-signal-across-nodes', {
         crossMs,
+        analysedMs,
         sinceSendMs: Math.round(performance.now() - sentAt),
       });
     } finally {

@@ -28,6 +28,8 @@ declare module 'fastify' {
 const healthName = (s: SourceState) => (s.state === 'degraded' ? `${s.name} (degraded)` : s.name);
 /** How often the process running the sources repeats their states on the bus. */
 const STATES_EVERY_MS = 5_000;
+/** How often the worker running the sources looks for stored items still waiting for their analysis. */
+const SWEEP_EVERY_MS = 5_000;
 
 /**
  * The news module: starts the configured sources, runs every item through the pipeline (normalise,
@@ -50,6 +52,7 @@ export default fp(
       prices,
       clock,
       log,
+      analyseHere: app.config.ROLE !== 'api',
     });
     const stream = new SignalStream({ clock, onDrop: () => log.info('slow stream client dropped') });
     // What every process says about the sources: the states the process running them last published.
@@ -109,7 +112,7 @@ export default fp(
     registerArticleRoutes(app);
     // One process at a time runs the pollers (and so the ingest lock and the story window they share).
     // Winning the lease is also when analyses left unfinished by a process that died are taken up.
-    let repeat: Disposer | null = null;
+    const running: Disposer[] = [];
     const releaseSources = await app.leases.hold('news-sources', {
       async start() {
         const warmed = await service.warmUp();
@@ -118,12 +121,18 @@ export default fp(
         if (resumed > 0) log.info({ signals: resumed }, 'unfinished analyses re-queued');
         sources.start();
         publishStates();
-        // Processes that start later hear the states within a few seconds.
-        repeat = every(clock, STATES_EVERY_MS, publishStates);
+        const sweep = () =>
+          void service.sweep().catch((err: unknown) => log.warn({ err }, 'analysis sweep failed'));
+        running.push(
+          // Processes that start later hear the states within a few seconds.
+          every(clock, STATES_EVERY_MS, publishStates),
+          // Items api nodes stored; the timer also takes up any whose message the bus lost.
+          app.bus.subscribe('news.stored', sweep),
+          every(clock, SWEEP_EVERY_MS, sweep),
+        );
       },
       stop() {
-        repeat?.();
-        repeat = null;
+        for (const dispose of running.splice(0)) dispose();
         sources.stop();
       },
     });

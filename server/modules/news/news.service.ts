@@ -24,6 +24,11 @@ export interface NewsServiceDeps {
   prices: PriceSource;
   clock: Clock;
   log: NewsLog;
+  /**
+   * Whether this process analyses what it ingests (default). An api node does not: it stores the item
+   * and says so on the bus, and the worker running the news sources analyses it (`sweep`).
+   */
+  analyseHere?: boolean;
 }
 
 const reporterKey = (sourceName: string, username: string | null) =>
@@ -40,6 +45,10 @@ export const RESUME_PRICE_MS = ARRIVAL_PRICE_MS;
 export class NewsService {
   private readonly window = new StoryWindow<Story>(CLUSTER_WINDOW_MS);
   private readonly pending = new Set<Promise<void>>();
+  /** Signals being analysed by this process, so that a sweep never starts a second analysis of one. */
+  private readonly analysing = new Set<number>();
+  private sweeping: Promise<number> | null = null;
+  private sweepAgain = false;
   /** Fills the prices at arrival the market did not have when an analysis completed. */
   private readonly arrival: ArrivalPrices;
   /** Dedupe checks and inserts run one at a time, so two copies arriving together cannot both pass. */
@@ -79,11 +88,39 @@ export class NewsService {
   async resumeUnfinished(limit = 1000): Promise<number> {
     const rows = await this.deps.repo.unfinished(limit);
     const none = new Map<string, number>();
+    let started = 0;
     for (const row of rows) {
+      if (this.analysing.has(row.id)) continue;
       const recent = this.deps.clock.now() - row.receivedAt.getTime() <= RESUME_PRICE_MS;
       this.track(this.analyse(row, recent ? this.deps.prices.snapshot() : none, recent));
+      started += 1;
     }
-    return rows.length;
+    return started;
+  }
+
+  /**
+   * Takes up every stored item still waiting for its analysis (those an api node stored, or a stopped
+   * process left). Calls made while one runs coalesce into one more run. Answers how many it started.
+   */
+  sweep(): Promise<number> {
+    if (this.sweeping) {
+      this.sweepAgain = true;
+      return this.sweeping;
+    }
+    const run = async (): Promise<number> => {
+      let started = 0;
+      try {
+        do {
+          this.sweepAgain = false;
+          started += await this.resumeUnfinished();
+        } while (this.sweepAgain);
+      } finally {
+        this.sweeping = null;
+      }
+      return started;
+    };
+    this.sweeping = run();
+    return this.sweeping;
   }
 
   ingest(source: NewsSourceKind, raw: RawItem): Promise<IngestOutcome> {
@@ -148,7 +185,13 @@ export class NewsService {
     this.window.add(now, key, fp, { id: row.id, reporters: new Set([reporter]) });
     this.stats.created += 1;
     this.publish(row);
-    this.track(this.analyse(row, snapshot));
+    if (this.deps.analyseHere === false) {
+      this.deps.bus
+        .publish('news.stored', { id: row.id })
+        .catch((err: unknown) => this.deps.log.warn({ err }, 'news.stored not published'));
+    } else {
+      this.track(this.analyse(row, snapshot));
+    }
     return { result: 'created', id: String(row.id) };
   }
 
@@ -161,6 +204,19 @@ export class NewsService {
     row: SignalRow,
     snapshot: ReadonlyMap<string, number>,
     priceNow = true,
+  ): Promise<void> {
+    this.analysing.add(row.id);
+    try {
+      await this.analyseNow(row, snapshot, priceNow);
+    } finally {
+      this.analysing.delete(row.id);
+    }
+  }
+
+  private async analyseNow(
+    row: SignalRow,
+    snapshot: ReadonlyMap<string, number>,
+    priceNow: boolean,
   ): Promise<void> {
     const started = performance.now();
     const result = await this.deps.analyzer.analyze({
