@@ -74,7 +74,7 @@ export class LocalLeases implements Leases {
 /** An api node: it serves, and leaves every singleton job to the workers. */
 export class NoLeases implements Leases {
   readonly kind = 'none' as const;
-  async hold(): Promise<() => Promise<void>> {
+  async hold(_name: string, _duty: Duty): Promise<() => Promise<void>> {
     return async () => undefined;
   }
   held(): string[] {

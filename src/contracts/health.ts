@@ -23,9 +23,12 @@ export const Health = z.object({
   standins: z.array(z.string()),
   version: z.string(),
   uptimeSeconds: z.number(),
-  /** What this process does: all (the default), api (serves only) or worker (runs the jobs only). */
-  role: z.enum(['all', 'api', 'worker']),
+  /**
+   * What this process does: all (the default), api (serves only) or worker (runs the jobs only). Both
+   * fields default, so that a client reads a server from before they existed.
+   */
+  role: z.enum(['all', 'api', 'worker']).default('all'),
   /** The singleton jobs this process runs now ("market-feed", "news-sources", "rules"…). */
-  leases: z.array(z.string()),
+  leases: z.array(z.string()).default([]),
 });
 export type Health = z.infer<typeof Health>;
