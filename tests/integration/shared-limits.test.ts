@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { FREE_FAILURES } from '../../server/modules/auth/login-throttle';
 import { AUTH_LIMIT } from '../../server/plugins/rate-limit';
@@ -35,12 +35,9 @@ describe.each(dbTargets())('limits of two server processes on $name', (target) =
 
   /** Another process on the suite's database; `env` adds REDIS_URL and REDIS_PREFIX. */
   async function node(env: Record<string, string> = {}): Promise<TestApp> {
-    database ??= await target.open();
-    const shared: DbTarget = {
-      name: target.name,
-      open: async () => database as Database,
-      cleanup: async () => {},
-    };
+    if (database === undefined) throw new Error('the database is not open');
+    const opened = database;
+    const shared: DbTarget = { name: target.name, open: async () => opened, cleanup: async () => {} };
     const t = await startTestApp(shared, env);
     nodes.push(t);
     return t;
@@ -52,6 +49,10 @@ describe.each(dbTargets())('limits of two server processes on $name', (target) =
     return { REDIS_URL: redisUrl ?? '', REDIS_PREFIX: prefix };
   }
 
+  // Opening and migrating takes long on a busy machine; each test then only builds apps.
+  beforeAll(async () => {
+    database = await target.open();
+  }, 120_000);
   afterEach(async () => {
     // Closing an app leaves the shared database open (it is the suite's).
     for (const t of nodes.splice(0)) await t.app.close();
