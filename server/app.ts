@@ -9,6 +9,7 @@ import { loggerOptions } from './logger';
 import busPlugin, { type Bus } from './plugins/bus';
 import dbPlugin from './plugins/db';
 import leasesPlugin from './plugins/leases';
+import limitsPlugin from './plugins/limits';
 import errorsPlugin, { ERRORS } from './plugins/errors';
 import originGuard from './plugins/origin-guard';
 import secretsPlugin from './plugins/secrets';
@@ -86,8 +87,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(cookie);
   await app.register(formbody);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(limitsPlugin, { redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
+  const shared = app.sharedLimits;
   await app.register(rateLimit, {
     global: false,
+    // With Redis every process counts in the same place. A store error is thrown, never skipped: the
+    // limiter then counts in this process (plugins/rate-limit.ts), so no limit lapses while Redis is away.
+    ...(shared === null ? {} : { redis: shared.redis, nameSpace: `${shared.prefix}rate:` }),
+    skipOnError: false,
     errorResponseBuilder: (_req, ctx) => ({
       statusCode: 429,
       detail: `${ERRORS.RATE_LIMITED.detail.replace(' later.', '')} in ${Math.ceil(ctx.ttl / 1000)} s.`,

@@ -108,7 +108,12 @@ const ConfigSchema = z.object({
   DATA_DIR: z.string().min(1, { error: 'a folder path' }),
   DATABASE_URL: optionalUrl('postgres://'),
   REDIS_URL: optionalUrl('redis://'),
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, { error: 'up to 64 letters, digits or _ . : -' }),
+  REDIS_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9:._-]{0,64}$/, {
+      error: 'up to 64 letters, digits, colons, dots, dashes or underscores',
+    }),
   ROLE: z.enum(['all', 'api', 'worker'], { error: 'all, api or worker' }),
   MIGRATE_ON_START: z.enum(['true', 'false'], { error: 'true or false' }).transform((v) => v === 'true'),
   MARKET_SOURCE: z.enum(['auto', 'binance', 'sim'], { error: 'auto, binance or sim' }),
@@ -184,10 +189,13 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   },
   DATA_DIR: { default: './data', help: 'embedded database, generated secrets key, mail outbox, caches' },
   DATABASE_URL: { default: '', help: 'postgres://… to use PostgreSQL; unset uses PGlite in DATA_DIR' },
-  REDIS_URL: { default: '', help: 'redis://… to share the event bus between processes; unset is in-process' },
+  REDIS_URL: {
+    default: '',
+    help: 'redis://… to share the event bus and every rate limit and login throttle between processes; unset is in-process',
+  },
   REDIS_PREFIX: {
-    default: 'sc:',
-    help: 'prefix of every Redis channel and key, so that several deployments can share one Redis',
+    default: '',
+    help: 'put before every Redis key and channel, so several deployments can share one Redis (e.g. `prod:`)',
   },
   ROLE: {
     default: 'all',

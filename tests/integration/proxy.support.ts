@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { systemClock } from '../../server/modules/market/clock';
 import { registerMediaRoutes } from '../../server/modules/news/media.routes';
@@ -8,6 +9,7 @@ import type { Resolver } from '../../server/modules/news/proxy/fetch-image';
 import { ImageCache } from '../../server/modules/news/proxy/image-cache';
 import { ImageProxy, type ImageProxyOptions } from '../../server/modules/news/proxy/image-proxy';
 import errorsPlugin from '../../server/plugins/errors';
+import limitsPlugin from '../../server/plugins/limits';
 
 /** A resolver from a table: names in tests never reach DNS. Unknown names fail like NXDOMAIN. */
 export function tableResolver(
@@ -26,7 +28,10 @@ export function tableResolver(
   return Object.assign(resolve, { calls });
 }
 
-/** A bare Fastify app with the error mapping and the media routes over a proxy built from `opts`. */
+/**
+ * A bare Fastify app with the error mapping, the in-process rate limits and the media routes over a
+ * proxy built from `opts`.
+ */
 export async function proxyApp(
   opts: Omit<ImageProxyOptions, 'cache' | 'clock'> & { cacheBytes?: number },
 ): Promise<{ app: FastifyInstance; proxy: ImageProxy; close(): Promise<void> }> {
@@ -36,6 +41,8 @@ export async function proxyApp(
   const proxy = new ImageProxy({ ...opts, cache, clock: systemClock });
   const app = Fastify({ logger: false });
   await app.register(errorsPlugin);
+  await app.register(limitsPlugin, { prefix: '' });
+  await app.register(rateLimit, { global: false });
   await app.register(async (api) => registerMediaRoutes(api, proxy), { prefix: '/api' });
   await app.ready();
   return {

@@ -5,7 +5,7 @@ import type { UserRow, UsersService } from '../users/users.service';
 import { hashPassword, randomToken, sha256, verifyPassword } from './crypto';
 import { retryText } from '../../plugins/rate-limit';
 import type { ActivityService } from '../activity/activity.service';
-import { LoginThrottle } from './login-throttle';
+import { MemoryLoginThrottle, type LoginThrottle } from './login-throttle';
 import { assertPasswordAllowed } from './password-policy';
 import type { IssuedSession, RememberRequest, SessionsService } from './sessions.service';
 import type { TwoFactorService } from './twofa.service';
@@ -41,7 +41,7 @@ export class AuthService {
       activity?: Pick<ActivityService, 'record'>;
     },
   ) {
-    this.throttle = deps.throttle ?? new LoginThrottle();
+    this.throttle = deps.throttle ?? new MemoryLoginThrottle();
   }
 
   private readonly throttle: LoginThrottle;
@@ -59,8 +59,8 @@ export class AuthService {
   }
 
   /** Refuses (429) while an account's run of failed attempts makes it wait. */
-  private assertMayTry(account: string): void {
-    const wait = this.throttle.waitMs(account);
+  private async assertMayTry(account: string): Promise<void> {
+    const wait = await this.throttle.waitMs(account);
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
       throw appError('RATE_LIMITED', retryText(seconds), { 'retry-after': String(seconds) });
@@ -78,21 +78,21 @@ export class AuthService {
     if (user === undefined || user.disabledAt !== null) throw appError('UNAUTHORIZED');
     if (user.passwordHash === null && !user.twoFactorEnabled) throw appError('SIGN_IN_REQUIRED');
     const account = `user:${user.id}`;
-    this.assertMayTry(account);
+    await this.assertMayTry(account);
     const byPassword = input.password !== undefined;
     if (byPassword && user.passwordHash === null) throw appError('BAD_REQUEST', STEP_UP_DETAILS.noPassword);
     const ok = byPassword
       ? await verifyPassword(user.passwordHash, input.password ?? '')
       : user.twoFactorEnabled && (await this.deps.twoFactor.check(user.id, input.code ?? ''));
     if (!ok) {
-      this.throttle.failed(account);
+      await this.throttle.failed(account);
       await this.deps.activity?.record(user.id, {
         kind: 'step_up_failed',
         detail: { reason: byPassword ? 'password' : 'code' },
       });
       throw appError('UNAUTHORIZED', byPassword ? AUTH_DETAILS.wrongPassword : AUTH_DETAILS.invalidCode);
     }
-    this.throttle.succeeded(account);
+    await this.throttle.succeeded(account);
     const until = await this.deps.sessions.markSteppedUp(user.id, familyId);
     await this.deps.activity?.record(user.id, {
       kind: 'step_up',
@@ -106,15 +106,15 @@ export class AuthService {
     const user = await this.deps.users.findByLogin(input.login);
     // One count per account, whether its username or its e-mail was typed.
     const account = user === undefined ? `login:${input.login.trim().toLowerCase()}` : `user:${user.id}`;
-    this.assertMayTry(account);
+    await this.assertMayTry(account);
     const ok = await verifyPassword(user?.passwordHash, input.password);
     if (user === undefined || !ok) {
-      this.throttle.failed(account);
+      await this.throttle.failed(account);
       if (user !== undefined)
         await this.recordDevice(user.id, 'sign_in_failed', input.device, { reason: 'password' });
       throw appError('UNAUTHORIZED', AUTH_DETAILS.badCredentials);
     }
-    this.throttle.succeeded(account);
+    await this.throttle.succeeded(account);
     return this.finish(user, input.remember, input.device, 'password');
   }
 

@@ -8,6 +8,7 @@ import { PasswordService } from './password.service';
 import { SessionsService } from './sessions.service';
 import { TwoFactorService } from './twofa.service';
 import { IdentityService } from './identity.service';
+import { MemoryLoginThrottle, RedisLoginThrottle, type LoginThrottle } from './login-throttle';
 import { OAuthService } from './oauth.service';
 import { Web3Service } from './web3.service';
 
@@ -24,7 +25,6 @@ export interface AuthServices {
   oauth: OAuthService;
 }
 
-/** The auth module's services over the app's shared parts; reports which mailer is in use. */
 /** A mainnet JSON-RPC client (loaded only when ETH_RPC_URL is set: viem's chain list is large). */
 async function mainnetClient(url: string): Promise<PublicClient> {
   const [{ createPublicClient, http }, { mainnet }] = await Promise.all([
@@ -34,6 +34,18 @@ async function mainnetClient(url: string): Promise<PublicClient> {
   return createPublicClient({ chain: mainnet, transport: http(url, { timeout: 10_000 }) });
 }
 
+/** Failed logins counted in Redis when the processes share one (REDIS_URL), else in this process. */
+function loginThrottle(app: FastifyInstance): LoginThrottle {
+  const shared = app.sharedLimits;
+  if (shared === null) return new MemoryLoginThrottle();
+  return new RedisLoginThrottle({
+    redis: shared.redis,
+    prefix: shared.prefix,
+    unreachable: shared.unreachable,
+  });
+}
+
+/** The auth module's services over the app's shared parts; reports which mailer is in use. */
 export async function createAuthServices(app: FastifyInstance): Promise<AuthServices> {
   const db = app.database.db;
   const { config } = app;
@@ -92,7 +104,14 @@ export async function createAuthServices(app: FastifyInstance): Promise<AuthServ
     users,
     sessions,
     twoFactor,
-    auth: new AuthService({ users, sessions, twoFactor, bus: app.bus, activity: app.activity }),
+    auth: new AuthService({
+      users,
+      sessions,
+      twoFactor,
+      bus: app.bus,
+      activity: app.activity,
+      throttle: loginThrottle(app),
+    }),
     passwords,
     mailer,
     cookies: { secure: config.PUBLIC_URL.startsWith('https://') },

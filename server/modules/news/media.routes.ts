@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { appError, parseRequest } from '../../plugins/errors';
+import { limiter } from '../../plugins/rate-limit';
 import type { ImageProxy } from './proxy/image-proxy';
 import { fromRoot } from '../../paths';
 
@@ -43,17 +44,14 @@ export function registerMediaRoutes(app: FastifyInstance, proxy: ImageProxy): vo
       .send(body);
   });
 
-  app.get(
-    '/proxy/image',
-    { config: { rateLimit: { max: 600, timeWindow: '1 minute' } } },
-    async (request, reply) => {
-      const { url } = parseRequest(ProxyQuery, request.query, 'query');
-      const image = await proxy.get(url);
-      return reply
-        .headers(IMAGE_HEADERS)
-        .header('x-proxy-cache', image.cached ? 'hit' : 'miss')
-        .type(image.contentType)
-        .send(image.body);
-    },
-  );
+  const limited = limiter(app, 'image-proxy', { perIp: 600, windowMs: 60_000 });
+  app.get('/proxy/image', { preHandler: limited }, async (request, reply) => {
+    const { url } = parseRequest(ProxyQuery, request.query, 'query');
+    const image = await proxy.get(url);
+    return reply
+      .headers(IMAGE_HEADERS)
+      .header('x-proxy-cache', image.cached ? 'hit' : 'miss')
+      .type(image.contentType)
+      .send(image.body);
+  });
 }

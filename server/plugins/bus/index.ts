@@ -16,7 +16,7 @@ declare module 'fastify' {
 export async function createBus(
   redisUrl: string | undefined,
   log: FastifyInstance['log'],
-  prefix = 'sc:',
+  prefix = '',
 ): Promise<Bus> {
   const onHandlerError = (topic: string, err: unknown) => log.error({ err, topic }, 'bus handler failed');
   if (!redisUrl) return new MemoryBus(onHandlerError);
