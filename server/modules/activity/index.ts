@@ -40,7 +40,12 @@ export default fp(
     });
     app.decorate('activity', activity);
 
-    app.get('/account/activity', { preHandler: app.requireUser }, async (request) => {
+    const schema = {
+      summary: 'What happened to your account',
+      querystring: ActivityQuery,
+      response: { 200: ActivityList },
+    };
+    app.get('/account/activity', { preHandler: app.requireUser, schema }, async (request) => {
       const { limit } = parseRequest(ActivityQuery, request.query, 'query');
       return ActivityList.parse(await activity.list(principalOf(request).userId, limit));
     });

@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import {
   AUTH_DETAILS,
   AUTH_MESSAGES,
   ChangePasswordRequest,
+  DeviceList,
   DeviceParams,
   ForgotPasswordRequest,
+  MessageResponse,
   ResetPasswordRequest,
 } from '../../../src/contracts/auth';
 import { appError, parseRequest } from '../../plugins/errors';
@@ -13,6 +16,8 @@ import { REFRESH_COOKIE, clearDeviceCookie, cookieOf } from './cookies';
 import { sha256 } from './crypto';
 import { AUTH_LIMIT, bodyField, limiter } from '../../plugins/rate-limit';
 import type { AuthServices } from './services';
+
+const RevokedDevices = MessageResponse.extend({ count: z.number().int() });
 
 /** Remembered devices and passwords. */
 export default async function accountRoutes(app: FastifyInstance, s: AuthServices) {
@@ -28,34 +33,55 @@ export default async function accountRoutes(app: FastifyInstance, s: AuthService
     change: limiter(app, 'change-password', { ...AUTH_LIMIT, accountOf: (r) => r.principal?.userId ?? null }),
   };
 
-  app.get('/auth/devices', { preHandler: app.requireUser }, async (request) => {
+  const devicesSchema = { summary: 'Your remembered devices', response: { 200: DeviceList } };
+  app.get('/auth/devices', { preHandler: app.requireUser, schema: devicesSchema }, async (request) => {
     const { userId } = principalOf(request);
     const current = await s.sessions.currentOf(cookieOf(request, REFRESH_COOKIE));
     return s.sessions.listDevices(userId, current?.userId === userId ? current.deviceId : null);
   });
 
-  app.delete('/auth/devices/:id', { preHandler: app.requireUser }, async (request, reply) => {
-    const { userId } = principalOf(request);
-    const { id } = parseRequest(DeviceParams, request.params, 'path');
-    const current = await s.sessions.currentOf(cookieOf(request, REFRESH_COOKIE));
-    if (!(await s.sessions.forgetDevice(userId, id)))
-      throw appError('NOT_FOUND', AUTH_DETAILS.deviceNotFound);
-    if (current?.deviceId === id) clearDeviceCookie(reply, s.cookies);
-    await app.activity.record(userId, { kind: 'device_removed' });
-    return { message: AUTH_MESSAGES.deviceRemoved };
-  });
+  const forgetSchema = {
+    summary: 'Forget a device',
+    params: DeviceParams,
+    response: { 200: MessageResponse },
+  };
+  app.delete(
+    '/auth/devices/:id',
+    { preHandler: app.requireUser, schema: forgetSchema },
+    async (request, reply) => {
+      const { userId } = principalOf(request);
+      const { id } = parseRequest(DeviceParams, request.params, 'path');
+      const current = await s.sessions.currentOf(cookieOf(request, REFRESH_COOKIE));
+      if (!(await s.sessions.forgetDevice(userId, id)))
+        throw appError('NOT_FOUND', AUTH_DETAILS.deviceNotFound);
+      if (current?.deviceId === id) clearDeviceCookie(reply, s.cookies);
+      await app.activity.record(userId, { kind: 'device_removed' });
+      return { message: AUTH_MESSAGES.deviceRemoved };
+    },
+  );
 
-  app.post('/auth/devices/revoke-all', { preHandler: app.requireUser }, async (request, reply) => {
-    const { userId } = principalOf(request);
-    const current = await s.sessions.currentOf(cookieOf(request, REFRESH_COOKIE));
-    const keepFamily = current?.userId === userId ? current.familyId : null;
-    const count = await s.sessions.forgetDevices(userId, null, keepFamily);
-    clearDeviceCookie(reply, s.cookies);
-    await app.activity.record(userId, { kind: 'devices_revoked', detail: { count: String(count) } });
-    return { message: AUTH_MESSAGES.devicesRevoked, count };
-  });
+  const revokeSchema = { summary: 'Forget every other device', response: { 200: RevokedDevices } };
+  app.post(
+    '/auth/devices/revoke-all',
+    { preHandler: app.requireUser, schema: revokeSchema },
+    async (request, reply) => {
+      const { userId } = principalOf(request);
+      const current = await s.sessions.currentOf(cookieOf(request, REFRESH_COOKIE));
+      const keepFamily = current?.userId === userId ? current.familyId : null;
+      const count = await s.sessions.forgetDevices(userId, null, keepFamily);
+      clearDeviceCookie(reply, s.cookies);
+      await app.activity.record(userId, { kind: 'devices_revoked', detail: { count: String(count) } });
+      return { message: AUTH_MESSAGES.devicesRevoked, count };
+    },
+  );
 
-  app.post('/auth/change-password', { preHandler: [app.requireUser, limits.change] }, async (request) => {
+  const changeSchema = {
+    summary: 'Change your password',
+    body: ChangePasswordRequest,
+    response: { 200: MessageResponse },
+  };
+  const changeOptions = { preHandler: [app.requireUser, limits.change], schema: changeSchema };
+  app.post('/auth/change-password', changeOptions, async (request) => {
     const { userId } = principalOf(request);
     const body = parseRequest(ChangePasswordRequest, request.body);
     const current = await s.sessions.currentOf(cookieOf(request, REFRESH_COOKIE));
@@ -68,12 +94,22 @@ export default async function accountRoutes(app: FastifyInstance, s: AuthService
     return { message };
   });
 
-  app.post('/auth/forgot-password', { preHandler: limits.forgot }, async (request) => {
+  const forgotSchema = {
+    summary: 'Mail a password reset link',
+    body: ForgotPasswordRequest,
+    response: { 200: MessageResponse },
+  };
+  app.post('/auth/forgot-password', { preHandler: limits.forgot, schema: forgotSchema }, async (request) => {
     const body = parseRequest(ForgotPasswordRequest, request.body);
     return { message: await s.passwords.forgot(body.email) };
   });
 
-  app.post('/auth/reset-password', { preHandler: limits.reset }, async (request) => {
+  const resetSchema = {
+    summary: 'Set a new password with a reset token',
+    body: ResetPasswordRequest,
+    response: { 200: MessageResponse },
+  };
+  app.post('/auth/reset-password', { preHandler: limits.reset, schema: resetSchema }, async (request) => {
     const body = parseRequest(ResetPasswordRequest, request.body);
     return { message: await s.passwords.reset(body.token, body.newPassword) };
   });

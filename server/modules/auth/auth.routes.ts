@@ -1,5 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { AUTH_MESSAGES, LoginForm, SignupRequest, TwoFactorLoginRequest } from '../../../src/contracts/auth';
+import { z } from 'zod';
+import {
+  AUTH_MESSAGES,
+  AccessTokenResponse,
+  LoginForm,
+  LoginResponse,
+  MessageResponse,
+  SignupRequest,
+  SignupResponse,
+  TwoFactorLoginRequest,
+  VerifyResponse,
+} from '../../../src/contracts/auth';
 import { parseRequest } from '../../plugins/errors';
 import accountRoutes from './account.routes';
 import { DEVICE_COOKIE, REFRESH_COOKIE, clearDeviceCookie, clearRefreshCookie, cookieOf } from './cookies';
@@ -7,6 +18,9 @@ import { deviceInfoFrom, fingerprintOf } from './device-info';
 import { answerSession, principalOf } from './http';
 import { AUTH_LIMIT, bodyField, limiter } from '../../plugins/rate-limit';
 import { createAuthServices } from './services';
+
+const NoSession = z.undefined().describe('No cookie: there is no session to resume.');
+const SESSION_COOKIES = `The refresh token travels in the \`${REFRESH_COOKIE}\` cookie (HttpOnly), never in the body.`;
 import stepUpRoutes from './step-up.routes';
 import twoFactorRoutes from './twofa.routes';
 import oauthRoutes from './oauth.routes';
@@ -24,14 +38,26 @@ export default async function authRoutes(app: FastifyInstance) {
     signup: limiter(app, 'signup', { ...AUTH_LIMIT, accountOf: (r) => bodyField(r, 'email') }),
   };
 
-  app.post('/auth/signup', { preHandler: limits.signup }, async (request, reply) => {
+  const signupSchema = {
+    summary: 'Create an account',
+    body: SignupRequest,
+    response: { 201: SignupResponse },
+  };
+  app.post('/auth/signup', { preHandler: limits.signup, schema: signupSchema }, async (request, reply) => {
     const body = parseRequest(SignupRequest, request.body);
     const user = await s.auth.signup(body);
     reply.code(201);
     return { id: user.id, email: user.email, username: user.username, role: user.role };
   });
 
-  app.post('/auth/token', { preHandler: limits.login }, async (request, reply) => {
+  const tokenSchema = {
+    summary: 'Sign in with a username (or e-mail) and password',
+    description: `An access token for \`Authorization: Bearer …\`, or a two-factor challenge. ${SESSION_COOKIES}`,
+    consumes: ['application/x-www-form-urlencoded', 'application/json'],
+    body: LoginForm,
+    response: { 200: LoginResponse },
+  };
+  app.post('/auth/token', { preHandler: limits.login, schema: tokenSchema }, async (request, reply) => {
     const form = parseRequest(LoginForm, request.body);
     const userAgent = request.headers['user-agent'];
     const deviceInfo = deviceInfoFrom(form.device_info, userAgent);
@@ -46,13 +72,27 @@ export default async function authRoutes(app: FastifyInstance) {
     return answerSession(reply, s, outcome.session);
   });
 
-  app.post('/auth/2fa/login', { preHandler: limits.twoFactorLogin }, async (request, reply) => {
-    const body = parseRequest(TwoFactorLoginRequest, request.body);
-    return answerSession(reply, s, await s.auth.loginTwoFactor(body.user_id, body.code));
-  });
+  const twoFactorSchema = {
+    summary: 'Finish a sign-in with a 2FA code',
+    body: TwoFactorLoginRequest,
+    response: { 200: AccessTokenResponse },
+  };
+  app.post(
+    '/auth/2fa/login',
+    { preHandler: limits.twoFactorLogin, schema: twoFactorSchema },
+    async (request, reply) => {
+      const body = parseRequest(TwoFactorLoginRequest, request.body);
+      return answerSession(reply, s, await s.auth.loginTwoFactor(body.user_id, body.code));
+    },
+  );
 
   // Without a refresh cookie there is no session to resume: an ordinary answer, not an error.
-  app.post('/auth/refresh', async (request, reply) => {
+  const refreshSchema = {
+    summary: 'A new access token from the refresh cookie',
+    description: `${SESSION_COOKIES} It is rotated on every use.`,
+    response: { 200: AccessTokenResponse, 204: NoSession },
+  };
+  app.post('/auth/refresh', { schema: refreshSchema }, async (request, reply) => {
     const presented = cookieOf(request, REFRESH_COOKIE);
     if (presented === undefined) return reply.code(204).send();
     try {
@@ -63,7 +103,12 @@ export default async function authRoutes(app: FastifyInstance) {
     }
   });
 
-  app.post('/auth/auto-login', async (request, reply) => {
+  const autoLoginSchema = {
+    summary: 'Sign in again from a remembered device',
+    description: `The device travels in the \`${DEVICE_COOKIE}\` cookie.`,
+    response: { 200: AccessTokenResponse, 204: NoSession },
+  };
+  app.post('/auth/auto-login', { schema: autoLoginSchema }, async (request, reply) => {
     const presented = cookieOf(request, DEVICE_COOKIE);
     if (presented === undefined) return reply.code(204).send();
     try {
@@ -74,14 +119,19 @@ export default async function authRoutes(app: FastifyInstance) {
     }
   });
 
-  app.post('/auth/logout', async (request, reply) => {
+  const logoutSchema = {
+    summary: 'Sign out: ends the session of the refresh cookie',
+    response: { 200: MessageResponse },
+  };
+  app.post('/auth/logout', { schema: logoutSchema }, async (request, reply) => {
     await s.sessions.logout(cookieOf(request, REFRESH_COOKIE), cookieOf(request, DEVICE_COOKIE));
     clearRefreshCookie(reply, s.cookies);
     clearDeviceCookie(reply, s.cookies);
     return { message: AUTH_MESSAGES.loggedOut };
   });
 
-  app.get('/auth/verify', { preHandler: app.requireUser }, async (request) => {
+  const verifySchema = { summary: 'Whether the access token is valid', response: { 200: VerifyResponse } };
+  app.get('/auth/verify', { preHandler: app.requireUser, schema: verifySchema }, async (request) => {
     const { userId, role } = principalOf(request);
     return { valid: true, user_id: userId, role };
   });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { ProvidersResponse } from '../../../src/contracts/web3';
+import { ProvidersResponse } from '../../../src/contracts/web3';
 import { describeUserAgent } from '../../../src/contracts/userAgent';
 import { parseRequest } from '../../plugins/errors';
 import { OAUTH_COOKIE, clearOAuthCookie, cookieOf, setOAuthCookie, setSessionCookies } from './cookies';
@@ -15,19 +15,27 @@ const CallbackQuery = z.object({
   error: z.string().max(256).optional(),
 });
 
+const Redirect = z.undefined().describe('Found: the browser goes on to the `Location` header.');
+
 /**
  * Google and Twitter sign-in: `/login` sends the browser to the provider, `/callback` comes back with the
  * code, signs in, and sends the browser home (the app resumes the session from the refresh cookie), or
  * to the two-factor step when the account has it on.
  */
 export default async function oauthRoutes(app: FastifyInstance, s: AuthServices) {
-  app.get('/auth/providers', async (): Promise<ProvidersResponse> => ({
+  const providersSchema = { summary: 'Which social sign-ins are on', response: { 200: ProvidersResponse } };
+  app.get('/auth/providers', { schema: providersSchema }, async (): Promise<ProvidersResponse> => ({
     google: s.oauth.enabled('google'),
     twitter: s.oauth.enabled('twitter'),
   }));
 
   for (const provider of ['google', 'twitter'] as const satisfies SocialProvider[]) {
-    app.get(`/auth/${provider}/login`, async (request, reply) => {
+    const loginSchema = {
+      summary: `Start a ${provider} sign-in (a browser redirect)`,
+      querystring: LoginQuery,
+      response: { 302: Redirect },
+    };
+    app.get(`/auth/${provider}/login`, { schema: loginSchema }, async (request, reply) => {
       const query = parseRequest(LoginQuery, request.query, 'query');
       const remember = query.remember_me === 'true' || query.remember_me === '1';
       const { url, cookie } = await s.oauth.start(provider, remember);
@@ -35,21 +43,30 @@ export default async function oauthRoutes(app: FastifyInstance, s: AuthServices)
       return reply.redirect(url, 302);
     });
 
-    app.get(`/auth/${provider}/callback`, async (request: FastifyRequest, reply) => {
-      const query = parseRequest(CallbackQuery, request.query, 'query');
-      const presented = cookieOf(request, OAUTH_COOKIE);
-      clearOAuthCookie(reply, s.cookies);
-      const { user, remember } = await s.oauth.finish(provider, query, presented);
-      const userAgent = request.headers['user-agent'];
-      const deviceInfo = describeUserAgent(userAgent);
-      const device = { deviceInfo, fingerprint: fingerprintOf(deviceInfo, userAgent) };
-      const outcome = await s.auth.finish(user, remember ? device : null, device, provider);
-      if (outcome.kind === 'two-factor') {
-        // In the fragment: the browser keeps it out of requests, proxies and logs.
-        return reply.redirect(`/#two_factor=${encodeURIComponent(outcome.challenge)}`, 302);
-      }
-      setSessionCookies(reply, outcome.session, s.cookies);
-      return reply.redirect('/', 302);
-    });
+    const callbackSchema = {
+      summary: `Where ${provider} sends the browser back (a redirect home)`,
+      querystring: CallbackQuery,
+      response: { 302: Redirect },
+    };
+    app.get(
+      `/auth/${provider}/callback`,
+      { schema: callbackSchema },
+      async (request: FastifyRequest, reply) => {
+        const query = parseRequest(CallbackQuery, request.query, 'query');
+        const presented = cookieOf(request, OAUTH_COOKIE);
+        clearOAuthCookie(reply, s.cookies);
+        const { user, remember } = await s.oauth.finish(provider, query, presented);
+        const userAgent = request.headers['user-agent'];
+        const deviceInfo = describeUserAgent(userAgent);
+        const device = { deviceInfo, fingerprint: fingerprintOf(deviceInfo, userAgent) };
+        const outcome = await s.auth.finish(user, remember ? device : null, device, provider);
+        if (outcome.kind === 'two-factor') {
+          // In the fragment: the browser keeps it out of requests, proxies and logs.
+          return reply.redirect(`/#two_factor=${encodeURIComponent(outcome.challenge)}`, 302);
+        }
+        setSessionCookies(reply, outcome.session, s.cookies);
+        return reply.redirect('/', 302);
+      },
+    );
   }
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { SocketTicketResponse } from '../../../src/contracts/auth';
+import { SocketTicketResponse } from '../../../src/contracts/auth';
 import { principalOf } from './http';
 import { SocketTickets } from './socket-tickets';
 
@@ -21,7 +21,13 @@ export default fp(
     app.decorate('socketTickets', tickets);
     app.post(
       '/ws/ticket',
-      { preHandler: app.requireUser },
+      {
+        preHandler: app.requireUser,
+        schema: {
+          summary: 'A one-use ticket to open a socket with (`?ticket=` on /api/ws/positions)',
+          response: { 200: SocketTicketResponse },
+        },
+      },
       async (request): Promise<SocketTicketResponse> => {
         return { ticket: await tickets.issue(principalOf(request)) };
       },

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { StepUpRequest, type StepUpState } from '../../../src/contracts/auth';
+import { StepUpRequest, StepUpResponse, StepUpState } from '../../../src/contracts/auth';
 import { appError, parseRequest } from '../../plugins/errors';
 import { AUTH_LIMIT, limiter } from '../../plugins/rate-limit';
 import { principalOf } from './http';
@@ -13,23 +13,40 @@ import type { AuthServices } from './services';
 export default async function stepUpRoutes(app: FastifyInstance, s: AuthServices) {
   const limited = limiter(app, 'step-up', { ...AUTH_LIMIT, accountOf: (r) => r.principal?.userId ?? null });
 
-  app.get('/auth/step-up', { preHandler: app.requireUser }, async (request): Promise<StepUpState> => {
-    const { userId, familyId } = principalOf(request);
-    const user = await s.users.findById(userId);
-    if (user === undefined) throw appError('UNAUTHORIZED');
-    const until = familyId === undefined ? null : await s.sessions.steppedUpUntil(userId, familyId);
-    return {
-      password: user.passwordHash !== null,
-      two_factor: user.twoFactorEnabled,
-      confirmed_until: until?.toISOString() ?? null,
-    };
-  });
+  const stateSchema = {
+    summary: 'How this account can confirm its sign-in, and until when it is confirmed',
+    response: { 200: StepUpState },
+  };
+  app.get(
+    '/auth/step-up',
+    { preHandler: app.requireUser, schema: stateSchema },
+    async (request): Promise<StepUpState> => {
+      const { userId, familyId } = principalOf(request);
+      const user = await s.users.findById(userId);
+      if (user === undefined) throw appError('UNAUTHORIZED');
+      const until = familyId === undefined ? null : await s.sessions.steppedUpUntil(userId, familyId);
+      return {
+        password: user.passwordHash !== null,
+        two_factor: user.twoFactorEnabled,
+        confirmed_until: until?.toISOString() ?? null,
+      };
+    },
+  );
 
-  app.post('/auth/step-up', { preHandler: [app.requireUser, limited] }, async (request) => {
-    const { userId, familyId } = principalOf(request);
-    const body = parseRequest(StepUpRequest, request.body);
-    if (familyId === undefined) throw appError('SIGN_IN_REQUIRED');
-    const until = await s.auth.stepUp(userId, familyId, body);
-    return { confirmed_until: until.toISOString() };
-  });
+  const confirmSchema = {
+    summary: 'Confirm the sign-in with the password or a 2FA code',
+    body: StepUpRequest,
+    response: { 200: StepUpResponse },
+  };
+  app.post(
+    '/auth/step-up',
+    { preHandler: [app.requireUser, limited], schema: confirmSchema },
+    async (request) => {
+      const { userId, familyId } = principalOf(request);
+      const body = parseRequest(StepUpRequest, request.body);
+      if (familyId === undefined) throw appError('SIGN_IN_REQUIRED');
+      const until = await s.auth.stepUp(userId, familyId, body);
+      return { confirmed_until: until.toISOString() };
+    },
+  );
 }

@@ -1,5 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { AUTH_MESSAGES, TwoFactorDisableRequest, TwoFactorVerifyRequest } from '../../../src/contracts/auth';
+import { z } from 'zod';
+import {
+  AUTH_MESSAGES,
+  MessageResponse,
+  TwoFactorDisableRequest,
+  TwoFactorEnabledResponse,
+  TwoFactorSetupResponse,
+  TwoFactorVerifyRequest,
+} from '../../../src/contracts/auth';
 import { appError, parseRequest } from '../../plugins/errors';
 import { principalOf } from './http';
 import { AUTH_LIMIT, limiter } from '../../plugins/rate-limit';
@@ -17,18 +25,28 @@ export default async function twoFactorRoutes(app: FastifyInstance, s: AuthServi
     return user.username;
   };
 
-  app.post('/auth/2fa/setup', guarded, async (request) => {
+  const setupSchema = { summary: 'Start two-factor setup', response: { 200: TwoFactorSetupResponse } };
+  app.post('/auth/2fa/setup', { ...guarded, schema: setupSchema }, async (request) => {
     const { userId } = principalOf(request);
     return s.twoFactor.setup(userId, await labelOf(userId));
   });
 
-  app.get('/auth/2fa/qr-code', { preHandler: app.requireUser }, async (request, reply) => {
+  const qrSchema = {
+    summary: 'The setup secret as a QR code',
+    response: { 200: { description: 'A PNG image', content: { 'image/png': { schema: z.string() } } } },
+  };
+  app.get('/auth/2fa/qr-code', { preHandler: app.requireUser, schema: qrSchema }, async (request, reply) => {
     const { userId } = principalOf(request);
     const png = await s.twoFactor.qrPng(userId, await labelOf(userId));
     return reply.type('image/png').send(png);
   });
 
-  app.post('/auth/2fa/verify', guarded, async (request) => {
+  const verifySchema = {
+    summary: 'Turn two-factor on with a first code',
+    body: TwoFactorVerifyRequest,
+    response: { 200: TwoFactorEnabledResponse },
+  };
+  app.post('/auth/2fa/verify', { ...guarded, schema: verifySchema }, async (request) => {
     const { userId } = principalOf(request);
     const { code } = parseRequest(TwoFactorVerifyRequest, request.body);
     const codes = await s.twoFactor.enable(userId, code);
@@ -36,7 +54,12 @@ export default async function twoFactorRoutes(app: FastifyInstance, s: AuthServi
     return { message: AUTH_MESSAGES.twoFactorEnabled, recovery_codes: codes };
   });
 
-  app.post('/auth/2fa/disable', guarded, async (request) => {
+  const disableSchema = {
+    summary: 'Turn two-factor off',
+    body: TwoFactorDisableRequest,
+    response: { 200: MessageResponse },
+  };
+  app.post('/auth/2fa/disable', { ...guarded, schema: disableSchema }, async (request) => {
     const { userId } = principalOf(request);
     const { password } = parseRequest(TwoFactorDisableRequest, request.body);
     await s.twoFactor.disable(userId, password);

@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
+import { LoginResponse, MessageResponse } from '../../../src/contracts/auth';
 import { describeUserAgent } from '../../../src/contracts/userAgent';
 import {
   LinkRequest,
   NonceRequest,
+  NonceResponse,
   VerifyRequest,
   WEB3_MESSAGES,
+  Wallet,
+  WalletList,
   WalletParams,
 } from '../../../src/contracts/web3';
 import { parseRequest } from '../../plugins/errors';
@@ -20,12 +24,22 @@ export default async function web3Routes(app: FastifyInstance, s: AuthServices) 
     accountOf: (r) => bodyField(r, 'address')?.toLowerCase() ?? null,
   });
 
-  app.post('/auth/web3/nonce', { preHandler: limited }, async (request) => {
+  const nonceSchema = {
+    summary: 'A message for the wallet to sign',
+    body: NonceRequest,
+    response: { 200: NonceResponse },
+  };
+  app.post('/auth/web3/nonce', { preHandler: limited, schema: nonceSchema }, async (request) => {
     const body = parseRequest(NonceRequest, request.body);
     return s.web3.nonce(body.address, body.chain_id);
   });
 
-  app.post('/auth/web3/verify', { preHandler: limited }, async (request, reply) => {
+  const verifySchema = {
+    summary: 'Sign in with a signed message (SIWE)',
+    body: VerifyRequest,
+    response: { 200: LoginResponse },
+  };
+  app.post('/auth/web3/verify', { preHandler: limited, schema: verifySchema }, async (request, reply) => {
     const body = parseRequest(VerifyRequest, request.body);
     const userAgent = request.headers['user-agent'];
     const info = body.device_info ?? describeUserAgent(userAgent);
@@ -37,24 +51,44 @@ export default async function web3Routes(app: FastifyInstance, s: AuthServices) 
     return answerSession(reply, s, outcome.session);
   });
 
-  app.get('/auth/web3/wallets', { preHandler: app.requireUser }, async (request) => {
+  const walletsSchema = { summary: 'Your linked wallets', response: { 200: WalletList } };
+  app.get('/auth/web3/wallets', { preHandler: app.requireUser, schema: walletsSchema }, async (request) => {
     return s.web3.list(principalOf(request).userId);
   });
 
-  app.post('/auth/web3/wallets/link', { preHandler: [app.requireUser, limited] }, async (request, reply) => {
-    const body = parseRequest(LinkRequest, request.body);
-    const wallet = await s.web3.link(principalOf(request).userId, body);
-    reply.code(201);
-    return { ...wallet, message: WEB3_MESSAGES.linked };
-  });
+  const linkSchema = {
+    summary: 'Link a wallet to your account',
+    body: LinkRequest,
+    response: { 201: Wallet.extend({ message: MessageResponse.shape.message }) },
+  };
+  app.post(
+    '/auth/web3/wallets/link',
+    { preHandler: [app.requireUser, limited], schema: linkSchema },
+    async (request, reply) => {
+      const body = parseRequest(LinkRequest, request.body);
+      const wallet = await s.web3.link(principalOf(request).userId, body);
+      reply.code(201);
+      return { ...wallet, message: WEB3_MESSAGES.linked };
+    },
+  );
 
-  app.delete('/auth/web3/wallets/:id', { preHandler: app.requireUser }, async (request) => {
-    const { id } = parseRequest(WalletParams, request.params, 'path');
-    const { userId, familyId } = principalOf(request);
-    // Unlinking the account's last wallet asks for a confirmed sign-in (step-up) first.
-    await s.web3.unlink(userId, id, async () =>
-      familyId === undefined ? false : (await s.sessions.steppedUpUntil(userId, familyId)) !== null,
-    );
-    return { message: WEB3_MESSAGES.unlinked };
-  });
+  const unlinkSchema = {
+    summary: 'Unlink a wallet',
+    description: 'Unlinking the last wallet needs a sign-in confirmed in the last minutes.',
+    params: WalletParams,
+    response: { 200: MessageResponse },
+  };
+  app.delete(
+    '/auth/web3/wallets/:id',
+    { preHandler: app.requireUser, schema: unlinkSchema },
+    async (request) => {
+      const { id } = parseRequest(WalletParams, request.params, 'path');
+      const { userId, familyId } = principalOf(request);
+      // Unlinking the account's last wallet asks for a confirmed sign-in (step-up) first.
+      await s.web3.unlink(userId, id, async () =>
+        familyId === undefined ? false : (await s.sessions.steppedUpUntil(userId, familyId)) !== null,
+      );
+      return { message: WEB3_MESSAGES.unlinked };
+    },
+  );
 }

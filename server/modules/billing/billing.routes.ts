@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { CreatePaymentSessionRequest } from '../../../src/contracts/billing';
+import { z } from 'zod';
+import {
+  CreatePaymentSessionRequest,
+  PaymentSession,
+  SubscriptionView,
+} from '../../../src/contracts/billing';
 import { parseRequest } from '../../plugins/errors';
 import { BillingRepo } from './billing.repo';
 import { BillingService } from './billing.service';
@@ -17,6 +22,10 @@ declare module 'fastify' {
  * The sandbox page is the one HTML answer under /api: its own inline styles and its form (posting to
  * this origin) are allowed, nothing else (no script, no frame, no other origin).
  */
+const SandboxParams = z.object({ id: z.string() });
+/** What a webhook answers the provider (`WebhookResult`). */
+const WebhookAnswer = z.object({ received: z.literal(true), applied: z.boolean() });
+
 const SANDBOX_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
@@ -60,29 +69,52 @@ async function billingRoutes(app: FastifyInstance) {
   const billing = buildService(app);
   app.decorate('billing', billing);
 
-  app.post('/subscriptions/create-payment-session', { preHandler: app.requireUser }, async (request) =>
+  const sessionSchema = {
+    summary: 'Start a checkout for Premium',
+    body: CreatePaymentSessionRequest,
+    response: { 200: PaymentSession },
+  };
+  const sessionOptions = { preHandler: app.requireUser, schema: sessionSchema };
+  app.post('/subscriptions/create-payment-session', sessionOptions, async (request) =>
     billing.createSession(userOf(request), parseRequest(CreatePaymentSessionRequest, request.body)),
   );
 
-  app.get('/subscriptions/me', { preHandler: app.requireUser }, async (request) =>
+  const meSchema = { summary: 'Your subscription', response: { 200: SubscriptionView } };
+  app.get('/subscriptions/me', { preHandler: app.requireUser, schema: meSchema }, async (request) =>
     billing.me(userOf(request)),
   );
 
-  app.get<{ Params: { id: string } }>('/subscriptions/sandbox/:id', async (request, reply) => {
-    const row = await billing.sandboxCheckout(request.params.id);
-    return (
-      reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .header('content-security-policy', SANDBOX_CSP)
-        // With the API's no-referrer, a form post carries `Origin: null`, which the origin guard refuses.
-        .header('referrer-policy', 'same-origin')
-        .send(sandboxPage(row))
-    );
-  });
+  const sandboxSchema = {
+    summary: 'The sandbox checkout page (the offline payment provider)',
+    params: SandboxParams,
+    response: { 200: { description: 'An HTML page', content: { 'text/html': { schema: z.string() } } } },
+  };
+  app.get<{ Params: { id: string } }>(
+    '/subscriptions/sandbox/:id',
+    { schema: sandboxSchema },
+    async (request, reply) => {
+      const row = await billing.sandboxCheckout(request.params.id);
+      return (
+        reply
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .header('content-security-policy', SANDBOX_CSP)
+          // With the API's no-referrer, a form post carries `Origin: null`, which the origin guard refuses.
+          .header('referrer-policy', 'same-origin')
+          .send(sandboxPage(row))
+      );
+    },
+  );
 
-  app.post<{ Params: { id: string } }>('/subscriptions/sandbox/:id/pay', async (request, reply) =>
-    reply.redirect(await billing.sandboxPay(request.params.id), 303),
+  const paySchema = {
+    summary: 'Pay a sandbox checkout (a browser form post)',
+    params: SandboxParams,
+    response: { 303: z.undefined().describe('See Other: on to the success page.') },
+  };
+  app.post<{ Params: { id: string } }>(
+    '/subscriptions/sandbox/:id/pay',
+    { schema: paySchema },
+    async (request, reply) => reply.redirect(await billing.sandboxPay(request.params.id), 303),
   );
 
   // Signatures are over the exact bytes received, so these two routes keep the body as text.
@@ -96,10 +128,18 @@ async function billingRoutes(app: FastifyInstance) {
       const value = request.headers[name];
       return typeof value === 'string' ? value : undefined;
     };
-    hooks.post('/subscriptions/webhooks/stripe', async (request) =>
+    const webhook = (provider: string, signature: string) => ({
+      schema: {
+        summary: `${provider} payment events`,
+        description: `The provider's own JSON, signed in the \`${signature}\` header; called by ${provider} only.`,
+        headers: z.object({ [signature]: z.string() }),
+        response: { 200: WebhookAnswer },
+      },
+    });
+    hooks.post('/subscriptions/webhooks/stripe', webhook('Stripe', 'stripe-signature'), async (request) =>
       billing.receiveStripe(raw(request), header(request, 'stripe-signature')),
     );
-    hooks.post('/subscriptions/webhooks/btcpay', async (request) =>
+    hooks.post('/subscriptions/webhooks/btcpay', webhook('BTCPay', 'btcpay-sig'), async (request) =>
       billing.receiveBtcpay(raw(request), header(request, 'btcpay-sig')),
     );
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ExchangeKeyCreate } from '../../../src/contracts/exchanges';
+import { ExchangeKey, ExchangeKeyCreate, ExchangeKeys } from '../../../src/contracts/exchanges';
+import { MessageResponse } from '../../../src/contracts/auth';
 import { appError, parseRequest } from '../../plugins/errors';
 import type { ExchangesService } from './exchanges.service';
 
@@ -16,9 +17,16 @@ const IdParam = z.object({ id: z.string().trim().min(1).max(64) });
 export function registerExchangeRoutes(app: FastifyInstance, service: ExchangesService): void {
   const authed = { preHandler: app.requireUser };
 
-  app.get('/exchanges/', authed, async (request) => service.list(userOf(request)));
+  const listSchema = { summary: 'Your exchange keys (hints only)', response: { 200: ExchangeKeys } };
+  app.get('/exchanges/', { ...authed, schema: listSchema }, async (request) => service.list(userOf(request)));
 
-  app.post('/exchanges/', authed, async (request, reply) => {
+  const addSchema = {
+    summary: 'Add an exchange key',
+    description: 'Needs a sign-in confirmed in the last minutes (403 step_up_required otherwise).',
+    body: ExchangeKeyCreate,
+    response: { 201: ExchangeKey },
+  };
+  app.post('/exchanges/', { ...authed, schema: addSchema }, async (request, reply) => {
     const body = parseRequest(ExchangeKeyCreate, request.body);
     // A key can trade the account's money: the sign-in must have been confirmed in the last minutes.
     await app.requireStepUp(request);
@@ -31,7 +39,12 @@ export function registerExchangeRoutes(app: FastifyInstance, service: ExchangesS
     return key;
   });
 
-  app.delete('/exchanges/:id', authed, async (request) => {
+  const deleteSchema = {
+    summary: 'Delete an exchange key',
+    params: IdParam,
+    response: { 200: MessageResponse },
+  };
+  app.delete('/exchanges/:id', { ...authed, schema: deleteSchema }, async (request) => {
     const { id } = parseRequest(IdParam, request.params, 'path');
     const hint = (await service.list(userOf(request))).find((k) => k.id === id)?.keyHint ?? '';
     await service.remove(userOf(request), id);

@@ -8,7 +8,13 @@ const healthJsonSchema = z.toJSONSchema(Health, { target: 'draft-7' });
 export default async function healthRoutes(app: FastifyInstance) {
   app.get(
     '/healthz',
-    { schema: { response: { 200: healthJsonSchema, 503: healthJsonSchema } } },
+    {
+      schema: {
+        summary: 'Whether this server can serve, and what stands in for what',
+        tags: ['health'],
+        response: { 200: healthJsonSchema, 503: healthJsonSchema },
+      },
+    },
     async (_request, reply) => {
       const health = await app.health.snapshot();
       // 503 only when this server cannot serve (its database or its bus is gone), so that a load balancer

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { KlinesQuery } from '../../../src/contracts/market';
+import { CandleList, KlinesQuery, PriceQuote, SymbolList } from '../../../src/contracts/market';
 import { parseRequest } from '../../plugins/errors';
 import type { MarketService } from './market.service';
 import type { PriceHub } from './price-hub';
@@ -9,14 +9,28 @@ const PriceParams = z.object({ symbol: z.string().min(1).max(20) });
 
 /** HTTP and WebSocket routes of the market module: parse, call the service or the hub, answer. */
 export function registerMarketRoutes(app: FastifyInstance, service: MarketService, hub: PriceHub): void {
-  app.get('/symbols', async () => service.symbols());
+  app.get(
+    '/symbols',
+    { schema: { summary: 'The tradable symbols', response: { 200: SymbolList } } },
+    async () => service.symbols(),
+  );
 
-  app.get('/price/:symbol', async (request) => {
+  const priceSchema = {
+    summary: 'Last price of a symbol',
+    params: PriceParams,
+    response: { 200: PriceQuote },
+  };
+  app.get('/price/:symbol', { schema: priceSchema }, async (request) => {
     const { symbol } = parseRequest(PriceParams, request.params, 'path');
     return service.price(symbol);
   });
 
-  app.get('/klines', async (request) => {
+  const klinesSchema = {
+    summary: 'Candles of a symbol',
+    querystring: KlinesQuery,
+    response: { 200: CandleList },
+  };
+  app.get('/klines', { schema: klinesSchema }, async (request) => {
     const query = parseRequest(KlinesQuery, request.query, 'query');
     return service.klines(query);
   });

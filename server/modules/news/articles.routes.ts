@@ -56,7 +56,12 @@ ${media}
 /** The replay items' article pages, so the card's source link and `open` work offline. */
 export function registerArticleRoutes(app: FastifyInstance): void {
   const bySlug = new Map(REPLAY_ITEMS.map((e) => [e.slug, e]));
-  app.get('/news/articles/:slug', async (request, reply) => {
+  const schema = {
+    summary: 'The article page of a replay item',
+    params: ArticleParams,
+    response: { 200: { description: 'An HTML page', content: { 'text/html': { schema: z.string() } } } },
+  };
+  app.get('/news/articles/:slug', { schema }, async (request, reply) => {
     const { slug } = parseRequest(ArticleParams, request.params, 'path');
     const entry = bySlug.get(slug);
     if (entry === undefined) throw appError('NOT_FOUND', 'No such article.');

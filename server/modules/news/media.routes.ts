@@ -16,6 +16,11 @@ const AssetParams = z.object({
 
 const ProxyQuery = z.object({ url: z.string().trim().min(1).max(2048) });
 
+const Image = {
+  description: 'An image',
+  content: { 'image/png': { schema: z.string() }, 'image/svg+xml': { schema: z.string() } },
+};
+
 /** Replies with an image: long-lived caching, never sniffed, and no script even inside an SVG. */
 const IMAGE_HEADERS = {
   'cache-control': 'public, max-age=86400',
@@ -28,7 +33,12 @@ const IMAGE_HEADERS = {
 export function registerMediaRoutes(app: FastifyInstance, proxy: ImageProxy): void {
   const files = new Map<string, Buffer>();
 
-  app.get('/news/assets/:dir/:file', async (request, reply) => {
+  const assetSchema = {
+    summary: 'A bundled icon or picture of the replay source',
+    params: AssetParams,
+    response: { 200: Image },
+  };
+  app.get('/news/assets/:dir/:file', { schema: assetSchema }, async (request, reply) => {
     const { dir, file } = parseRequest(AssetParams, request.params, 'path');
     const key = `${dir}/${file}`;
     let body = files.get(key);
@@ -45,13 +55,24 @@ export function registerMediaRoutes(app: FastifyInstance, proxy: ImageProxy): vo
   });
 
   const limited = limiter(app, 'image-proxy', { perIp: 600, windowMs: 60_000 });
-  app.get('/proxy/image', { preHandler: limited }, async (request, reply) => {
-    const { url } = parseRequest(ProxyQuery, request.query, 'query');
-    const image = await proxy.get(url);
-    return reply
-      .headers(IMAGE_HEADERS)
-      .header('x-proxy-cache', image.cached ? 'hit' : 'miss')
-      .type(image.contentType)
-      .send(image.body);
-  });
+  app.get(
+    '/proxy/image',
+    {
+      preHandler: limited,
+      schema: {
+        summary: 'A remote image of a signal, fetched and cached by the server',
+        querystring: ProxyQuery,
+        response: { 200: { description: 'An image', content: { 'image/*': { schema: z.string() } } } },
+      },
+    },
+    async (request, reply) => {
+      const { url } = parseRequest(ProxyQuery, request.query, 'query');
+      const image = await proxy.get(url);
+      return reply
+        .headers(IMAGE_HEADERS)
+        .header('x-proxy-cache', image.cached ? 'hit' : 'miss')
+        .type(image.contentType)
+        .send(image.body);
+    },
+  );
 }

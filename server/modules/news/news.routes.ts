@@ -1,13 +1,16 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import {
   IngestBody,
+  IngestResponse,
+  SignalList,
   SignalsQuery,
   type IngestOutcome,
-  type IngestResponse,
   type StreamStatus,
 } from '../../../src/contracts/signals';
 import { appError, parseRequest } from '../../plugins/errors';
+import { BEARER } from '../../plugins/openapi';
 import type { NewsService } from './news.service';
 import { rawItem } from './news.types';
 import type { SignalStream } from './signal-stream';
@@ -27,6 +30,13 @@ export interface NewsRouteDeps {
   viewerIsPremium: (request: FastifyRequest) => Promise<boolean>;
 }
 
+const StreamQuery = z.object({
+  lastEventId: z.string().optional().describe('For clients that cannot set the Last-Event-ID header.'),
+});
+const StreamHeaders = z.object({
+  'last-event-id': z.string().optional().describe('Resume after this event id: what was missed is replayed.'),
+});
+
 /** `Last-Event-ID` (header, or `lastEventId` in the query for clients that cannot set headers). */
 function resumeCursor(request: FastifyRequest): number | null {
   const header = request.headers['last-event-id'];
@@ -41,7 +51,13 @@ export function registerNewsRoutes(app: FastifyInstance, deps: NewsRouteDeps): v
   const { service, stream } = deps;
 
   // The history is public; the items of premium sources are in it only for a Premium account's token.
-  app.get('/signals', async (request) => {
+  const historySchema = {
+    summary: 'Signals, newest first',
+    description: "Public; the items of premium sources are in it only for a Premium account's token.",
+    querystring: SignalsQuery,
+    response: { 200: SignalList },
+  };
+  app.get('/signals', { schema: historySchema }, async (request) => {
     const query = parseRequest(SignalsQuery, request.query, 'query');
     const hidden =
       deps.premiumSources.length > 0 && !(await deps.viewerIsPremium(request)) ? deps.premiumSources : [];
@@ -61,7 +77,17 @@ export function registerNewsRoutes(app: FastifyInstance, deps: NewsRouteDeps): v
 
   app.post(
     '/signals/ingest',
-    { bodyLimit: INGEST_BODY_LIMIT, onRequest: checkToken },
+    {
+      bodyLimit: INGEST_BODY_LIMIT,
+      onRequest: checkToken,
+      schema: {
+        summary: 'Push news items (the webhook source)',
+        description: "Bearer: the `NEWS_WEBHOOK_TOKEN`, not a user's access token.",
+        security: [{ [BEARER]: [] }],
+        body: IngestBody,
+        response: { 202: IngestResponse },
+      },
+    },
     async (request, reply): Promise<IngestResponse> => {
       const body = parseRequest(IngestBody, request.body, 'body');
       const items = Array.isArray(body) ? body : 'items' in body ? body.items : [body];
@@ -101,7 +127,18 @@ export function registerNewsRoutes(app: FastifyInstance, deps: NewsRouteDeps): v
     },
   );
 
-  app.get('/signals/stream', async (request, reply) => {
+  const streamSchema = {
+    summary: 'Live signals (server-sent events)',
+    description:
+      '`event: status` first (a StreamStatus), then `event: signal` frames (a Signal each) with an `id:` ' +
+      'to resume from, and `: heartbeat` comments.',
+    querystring: StreamQuery,
+    headers: StreamHeaders,
+    response: {
+      200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
+    },
+  };
+  app.get('/signals/stream', { schema: streamSchema }, async (request, reply) => {
     const cursor = resumeCursor(request);
     reply.hijack();
     const res = reply.raw;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ScorecardQuery, type Scorecard } from '../../../src/contracts/scorecard';
+import { Scorecard, ScorecardQuery } from '../../../src/contracts/scorecard';
 import { parseRequest } from '../../plugins/errors';
 import type { ScorecardService } from './scorecard.service';
 
@@ -11,7 +11,12 @@ export interface ScorecardRouteDeps {
 
 /** `GET /signals/scorecard`: public, like the feed's history. */
 export function registerScorecardRoutes(app: FastifyInstance, deps: ScorecardRouteDeps): void {
-  app.get('/signals/scorecard', async (request): Promise<Scorecard> => {
+  const schema = {
+    summary: "How the signals' calls fared against the price afterwards",
+    querystring: ScorecardQuery,
+    response: { 200: Scorecard },
+  };
+  app.get('/signals/scorecard', { schema }, async (request): Promise<Scorecard> => {
     const query = parseRequest(ScorecardQuery, request.query, 'query');
     return deps.service.report(query, await deps.hiddenFor(request));
   });

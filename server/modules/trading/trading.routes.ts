@@ -2,9 +2,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   AccountChoice,
+  AccountState,
+  Balance,
   ClosePositionRequest,
   LeverageRequest,
+  MessageResponse,
+  OrderPreview,
   OrderRequest,
+  OrderResponse,
+  Position,
 } from '../../../src/contracts/trading';
 import { appError, parseRequest } from '../../plugins/errors';
 import { limiter } from '../../plugins/rate-limit';
@@ -19,6 +25,12 @@ function userOf(request: FastifyRequest): string {
 }
 
 const SocketQuery = z.object({ ticket: z.string().max(256).optional() });
+const IdempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .optional()
+    .describe('Sent again with the same key, an order is placed once and its first answer repeated.'),
+});
 
 /** HTTP and socket routes of trading; rules live in TradingService. */
 export function registerTradingRoutes(
@@ -35,42 +47,81 @@ export function registerTradingRoutes(
     accountOf: (request) => request.principal?.userId ?? null,
   });
 
-  app.post('/orders', { preHandler: [app.requireUser, orderLimit] }, async (request) => {
+  const orderSchema = {
+    summary: 'Place a market order',
+    headers: IdempotencyHeaders,
+    body: OrderRequest,
+    response: { 200: OrderResponse },
+  };
+  app.post('/orders', { preHandler: [app.requireUser, orderLimit], schema: orderSchema }, async (request) => {
     const body = parseRequest(OrderRequest, request.body);
     const key = request.headers['idempotency-key'];
     return service.placeOrder(userOf(request), body, typeof key === 'string' ? key : undefined);
   });
 
-  app.post('/orders/preview', authed, async (request) =>
+  const previewSchema = {
+    summary: 'What an order would be, without placing it',
+    body: OrderRequest,
+    response: { 200: OrderPreview },
+  };
+  app.post('/orders/preview', { ...authed, schema: previewSchema }, async (request) =>
     service.preview(userOf(request), parseRequest(OrderRequest, request.body)),
   );
 
-  app.get('/positions', authed, async (request) => service.positions(userOf(request)));
+  const positionsSchema = { summary: 'Open positions', response: { 200: z.array(Position) } };
+  app.get('/positions', { ...authed, schema: positionsSchema }, async (request) =>
+    service.positions(userOf(request)),
+  );
 
-  app.post('/close_position', authed, async (request) => {
+  const closeSchema = {
+    summary: 'Close one position at market',
+    body: ClosePositionRequest,
+    response: { 200: MessageResponse },
+  };
+  app.post('/close_position', { ...authed, schema: closeSchema }, async (request) => {
     const body = parseRequest(ClosePositionRequest, request.body);
     return service.closePosition(userOf(request), body.symbol);
   });
 
-  app.post('/close_all_positions', authed, async (request) => service.closeAll(userOf(request)));
+  const closeAllSchema = { summary: 'Close every position at market', response: { 200: MessageResponse } };
+  app.post('/close_all_positions', { ...authed, schema: closeAllSchema }, async (request) =>
+    service.closeAll(userOf(request)),
+  );
 
-  app.get('/account', authed, async (request) => service.account(userOf(request)));
+  const accountSchema = { summary: 'Which account orders go to', response: { 200: AccountState } };
+  app.get('/account', { ...authed, schema: accountSchema }, async (request) =>
+    service.account(userOf(request)),
+  );
 
-  app.put('/account', authed, async (request) => {
+  const chooseSchema = {
+    summary: 'Choose the account orders go to',
+    body: AccountChoice,
+    response: { 200: AccountState },
+  };
+  app.put('/account', { ...authed, schema: chooseSchema }, async (request) => {
     const body = parseRequest(AccountChoice, request.body);
     const state = await service.chooseAccount(userOf(request), body.account);
     hub.accountChosen(userOf(request));
     return state;
   });
 
-  app.get('/account/balance', authed, async (request) => service.balance(userOf(request)));
+  const balanceSchema = { summary: 'Balance of the chosen account', response: { 200: Balance } };
+  app.get('/account/balance', { ...authed, schema: balanceSchema }, async (request) =>
+    service.balance(userOf(request)),
+  );
 
-  app.post('/account/leverage', authed, async (request) => {
+  const leverageSchema = {
+    summary: 'Set the leverage of a symbol',
+    body: LeverageRequest,
+    response: { 200: MessageResponse },
+  };
+  app.post('/account/leverage', { ...authed, schema: leverageSchema }, async (request) => {
     const body = parseRequest(LeverageRequest, request.body);
     return service.setLeverage(userOf(request), body.symbol, body.leverage);
   });
 
-  app.post('/account/paper/reset', authed, async (request) => {
+  const resetSchema = { summary: 'Reset the paper account', response: { 200: MessageResponse } };
+  app.post('/account/paper/reset', { ...authed, schema: resetSchema }, async (request) => {
     await paper.reset(userOf(request));
     return { message: 'Paper account reset to 10,000 USDT with no positions.' };
   });

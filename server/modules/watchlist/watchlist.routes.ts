@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { WatchlistAdd } from '../../../src/contracts/watchlist';
+import { WatchlistAdd, WatchlistItem, WatchlistItems } from '../../../src/contracts/watchlist';
 import { appError, parseRequest } from '../../plugins/errors';
 import { WatchlistRepo } from './watchlist.repo';
 import { WatchlistService } from './watchlist.service';
@@ -18,16 +18,30 @@ export default async function watchlistRoutes(app: FastifyInstance) {
   const service = new WatchlistService(new WatchlistRepo(app.database.db));
   const authed = { preHandler: app.requireUser };
 
-  app.get('/watchlist/', authed, async (request) => service.list(userOf(request)));
+  const listSchema = { summary: 'Your watchlist', response: { 200: WatchlistItems } };
+  app.get('/watchlist/', { ...authed, schema: listSchema }, async (request) => service.list(userOf(request)));
 
-  app.post('/watchlist/', authed, async (request, reply) => {
+  const addSchema = {
+    summary: 'Watch a ticker',
+    body: WatchlistAdd,
+    response: {
+      200: WatchlistItem.describe('Already watched'),
+      201: WatchlistItem.describe('Added'),
+    },
+  };
+  app.post('/watchlist/', { ...authed, schema: addSchema }, async (request, reply) => {
     const body = parseRequest(WatchlistAdd, request.body);
     const { item, created } = await service.add(userOf(request), body.ticker);
     reply.code(created ? 201 : 200);
     return item;
   });
 
-  app.delete('/watchlist/:ticker', authed, async (request, reply) => {
+  const removeSchema = {
+    summary: 'Stop watching a ticker',
+    params: TickerParam,
+    response: { 204: z.undefined().describe('Removed') },
+  };
+  app.delete('/watchlist/:ticker', { ...authed, schema: removeSchema }, async (request, reply) => {
     const { ticker } = parseRequest(TickerParam, request.params, 'path');
     await service.remove(userOf(request), ticker);
     reply.code(204);
