@@ -384,7 +384,13 @@ export class PaperExchange implements ExchangeAdapter {
     if (seq > 0) return { state, seq };
     const opening: LedgerEvent = { type: 'deposit', amount: STARTING_BALANCE.toString(), reason: 'initial' };
     const applied = applyEvent(state, opening);
-    await this.opts.repo.append(account, 1, opening, applied.effects, applied.state.cash.toString());
+    try {
+      await this.opts.repo.append(account, 1, opening, applied.effects, applied.state.cash.toString());
+    } catch (err) {
+      // Another process opened the account at the same moment: its opening row is the one to read.
+      if (isUniqueViolation(err)) return this.replay(account);
+      throw err;
+    }
     return { state: applied.state, seq: 1 };
   }
 
