@@ -6,12 +6,14 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { LedgerEvent } from '../../modules/trading/paper/account';
+import type { SnapshotState } from '../../modules/trading/paper/snapshot';
 import { exchangeKeys } from './exchanges';
 import { users } from './users';
 
@@ -47,6 +49,23 @@ export const paperLedger = pgTable(
       .where(sql`${t.clientOrderId} is not null`),
     index('paper_ledger_symbol_idx').on(t.userId, t.symbol),
   ],
+);
+
+/**
+ * An account's state as of ledger row `seq`, so that loading it replays only the rows after the latest
+ * one. Only a committed row's seq is ever recorded; a missing snapshot costs replay time, nothing else.
+ */
+export const paperSnapshots = pgTable(
+  'paper_snapshots',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    state: jsonb('state').$type<SnapshotState>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.seq] })],
 );
 
 export const ORDER_REQUEST_STATES = ['claimed', 'sent', 'filled', 'failed'] as const;

@@ -1,7 +1,8 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { paperLedger } from '../../../db/schema/trading';
+import { paperLedger, paperSnapshots } from '../../../db/schema/trading';
 import type { EventEffects, LedgerEvent } from './account';
+import type { SnapshotState } from './snapshot';
 
 export interface LedgerRow {
   seq: number;
@@ -14,7 +15,8 @@ export interface LedgerRow {
 export class LedgerRepo {
   constructor(private readonly db: Db) {}
 
-  async load(userId: string): Promise<LedgerRow[]> {
+  /** The account's rows after `afterSeq` (all of them by default), in ledger order. */
+  async load(userId: string, afterSeq = 0): Promise<LedgerRow[]> {
     return this.db
       .select({
         seq: paperLedger.seq,
@@ -23,7 +25,7 @@ export class LedgerRepo {
         realizedPnl: paperLedger.realizedPnl,
       })
       .from(paperLedger)
-      .where(eq(paperLedger.userId, userId))
+      .where(and(eq(paperLedger.userId, userId), gt(paperLedger.seq, afterSeq)))
       .orderBy(asc(paperLedger.seq));
   }
 
@@ -68,6 +70,35 @@ export class LedgerRepo {
       .from(paperLedger)
       .where(and(eq(paperLedger.userId, userId), eq(paperLedger.clientOrderId, clientOrderId)));
     return row;
+  }
+
+  async latestSnapshot(userId: string): Promise<{ seq: number; state: SnapshotState } | undefined> {
+    const [row] = await this.db
+      .select({ seq: paperSnapshots.seq, state: paperSnapshots.state })
+      .from(paperSnapshots)
+      .where(eq(paperSnapshots.userId, userId))
+      .orderBy(desc(paperSnapshots.seq))
+      .limit(1);
+    return row;
+  }
+
+  /**
+   * Records the state as of ledger row `seq` (which must be committed) and deletes all but the `keep`
+   * latest snapshots of the account. A snapshot already there for that seq is left as it is: only one
+   * event can hold a seq, so both describe the same state.
+   */
+  async saveSnapshot(userId: string, seq: number, state: SnapshotState, keep: number): Promise<void> {
+    await this.db.insert(paperSnapshots).values({ userId, seq, state }).onConflictDoNothing();
+    const oldestKept = this.db
+      .select({ seq: paperSnapshots.seq })
+      .from(paperSnapshots)
+      .where(eq(paperSnapshots.userId, userId))
+      .orderBy(desc(paperSnapshots.seq))
+      .offset(keep - 1)
+      .limit(1);
+    await this.db
+      .delete(paperSnapshots)
+      .where(and(eq(paperSnapshots.userId, userId), lt(paperSnapshots.seq, sql`(${oldestKept})`)));
   }
 
   /** Every account that has a ledger, so that open positions are watched again after a restart. */

@@ -24,6 +24,7 @@ import type { LedgerRepo } from './ledger.repo';
 import { isLiquidated, liquidationPrice, maintenanceMargin, unrealizedPnl, ZERO } from './math';
 import { checkLeverage, planMarketOrder, planOrder, type OrderSize, type PlannedOrder } from './orders';
 import { accountUpdate, orderTradeUpdate, toOrderResult } from './paper-events';
+import { fromSnapshot, SNAPSHOT_EVERY, SNAPSHOTS_KEPT, toSnapshot } from './snapshot';
 
 /** Where the paper exchange reads prices from (the trading module's mark book). */
 export interface MarkSource {
@@ -40,7 +41,19 @@ export interface PaperExchangeOptions {
   slippageBps?: number;
   takerFeeRate?: Decimal.Value;
   onLiquidation?: (account: string, symbol: string, price: string) => void;
+  /**
+   * Ledger rows between snapshots of an account's state (default SNAPSHOT_EVERY). `null` neither writes
+   * nor reads snapshots: every load replays the whole ledger.
+   */
+  snapshotEvery?: number | null;
+  /** A snapshot could not be written; the account is fine, its next load only replays more. */
+  onSnapshotError?: (account: string, err: unknown) => void;
+  /** Waits between attempts after a conflict with another process (injected so tests can skip it). */
+  sleep?: (ms: number) => Promise<void>;
 }
+
+/** Attempts of one task when other processes keep appending to the same ledger first. */
+export const MAX_ATTEMPTS = 5;
 
 interface Loaded {
   state: PaperAccountState;
@@ -61,9 +74,13 @@ export class PaperExchange implements ExchangeAdapter {
   private readonly now: () => number;
   private readonly slippageBps: number;
   private readonly takerFeeRate: Decimal;
+  private readonly snapshotEvery: number | null;
+  private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(private readonly opts: PaperExchangeOptions) {
     this.now = opts.now ?? Date.now;
+    this.snapshotEvery = opts.snapshotEvery === undefined ? SNAPSHOT_EVERY : opts.snapshotEvery;
+    this.sleep = opts.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.slippageBps = opts.slippageBps ?? 2;
     this.takerFeeRate = new Decimal(opts.takerFeeRate ?? '0.0005');
   }
@@ -318,7 +335,21 @@ export class PaperExchange implements ExchangeAdapter {
     const seq = loaded.seq + 1;
     const createdAt = await this.opts.repo.append(account, seq, event, effects, state.cash.toString());
     this.accounts.set(account, Promise.resolve({ state, seq }));
+    // After the append, not with it: the row is committed by now, so the snapshot can never name a seq
+    // whose event is not in the ledger.
+    if (this.snapshotEvery !== null && seq % this.snapshotEvery === 0) {
+      await this.saveSnapshot(account, seq, state);
+    }
     return { effects, at: createdAt.getTime() };
+  }
+
+  /** Never fails: the event is booked whatever happens here, and a missing snapshot only costs replay. */
+  private async saveSnapshot(account: string, seq: number, state: PaperAccountState): Promise<void> {
+    try {
+      await this.opts.repo.saveSnapshot(account, seq, toSnapshot(state), SNAPSHOTS_KEPT);
+    } catch (err) {
+      this.opts.onSnapshotError?.(account, err);
+    }
   }
 
   private load(account: string): Promise<Loaded> {
@@ -331,15 +362,35 @@ export class PaperExchange implements ExchangeAdapter {
     return loading;
   }
 
+  /** The latest snapshot (if any) and the ledger rows after it. */
   private async replay(account: string): Promise<Loaded> {
-    const rows = await this.opts.repo.load(account);
     let state = emptyAccount();
+    let from = 0;
+    if (this.snapshotEvery !== null) {
+      const snapshot = await this.opts.repo.latestSnapshot(account);
+      const restored = snapshot && fromSnapshot(snapshot.state);
+      if (snapshot && restored) {
+        state = restored;
+        from = snapshot.seq;
+      }
+    }
+    const rows = await this.opts.repo.load(account, from);
     for (const row of rows) state = applyEvent(state, row.event).state;
-    const seq = rows.at(-1)?.seq ?? 0;
-    if (rows.length > 0) return { state, seq };
+    const seq = rows.at(-1)?.seq ?? from;
+    // A ledger older than snapshots, or whose snapshots failed: record where this replay got to.
+    if (this.snapshotEvery !== null && rows.length >= this.snapshotEvery) {
+      await this.saveSnapshot(account, seq, state);
+    }
+    if (seq > 0) return { state, seq };
     const opening: LedgerEvent = { type: 'deposit', amount: STARTING_BALANCE.toString(), reason: 'initial' };
     const applied = applyEvent(state, opening);
-    await this.opts.repo.append(account, 1, opening, applied.effects, applied.state.cash.toString());
+    try {
+      await this.opts.repo.append(account, 1, opening, applied.effects, applied.state.cash.toString());
+    } catch (err) {
+      // Another process opened the account at the same moment: its opening row is the one to read.
+      if (isUniqueViolation(err)) return this.replay(account);
+      throw err;
+    }
     return { state: applied.state, seq: 1 };
   }
 
@@ -350,17 +401,20 @@ export class PaperExchange implements ExchangeAdapter {
 
   /**
    * Runs `task` after every earlier task of the same account. If another process appended to the same
-   * ledger first (a unique-key conflict), the account is replayed and the task runs once more on the
-   * fresh state.
+   * ledger first (a unique-key conflict), the account is replayed and the task runs again on the fresh
+   * state, up to MAX_ATTEMPTS times in all. Each new attempt waits a random while that doubles each
+   * time, so that two processes busy on one account stop colliding in step.
    */
   private serial<T>(account: string, task: (retry: boolean) => Promise<T>): Promise<T> {
     const attempt = async (): Promise<T> => {
-      try {
-        return await task(false);
-      } catch (err) {
-        if (!isUniqueViolation(err)) throw err;
-        this.invalidate(account);
-        return task(true);
+      for (let n = 1; ; n++) {
+        try {
+          return await task(n > 1);
+        } catch (err) {
+          if (!isUniqueViolation(err) || n >= MAX_ATTEMPTS) throw err;
+          this.invalidate(account);
+          await this.sleep(Math.random() * 5 * 2 ** (n - 1));
+        }
       }
     };
     const previous = this.queues.get(account) ?? Promise.resolve();
