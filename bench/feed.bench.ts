@@ -50,15 +50,18 @@ const PROBE = `
   window.__bench.stop = () => { window.__bench.running = false; };
 `;
 
+/** Where `vite build` puts the web app (the server bundle goes beside it, in dist/server). */
+const WEB_DIST = path.join(ROOT, 'dist/web');
+
 /** The gzip size of the JS the page loads at start: its module script and the module preloads. */
 function firstLoadJsGzip(): { bytes: number; files: string[] } {
-  const html = readFileSync(path.join(ROOT, 'dist/index.html'), 'utf8');
+  const html = readFileSync(path.join(WEB_DIST, 'index.html'), 'utf8');
   const files = [
     ...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"/g),
   ]
     .map((m) => m[1] ?? '')
     .filter((f) => f !== '');
-  const bytes = files.reduce((sum, f) => sum + gzipSync(readFileSync(path.join(ROOT, 'dist', f))).length, 0);
+  const bytes = files.reduce((sum, f) => sum + gzipSync(readFileSync(path.join(WEB_DIST, f))).length, 0);
   return { bytes, files };
 }
 
@@ -83,7 +86,7 @@ function percentile(values: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(path.join(ROOT, 'dist/index.html'))) {
+  if (!existsSync(path.join(WEB_DIST, 'index.html'))) {
     const built = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
     if (built.status !== 0) throw new Error('the build failed');
   }
