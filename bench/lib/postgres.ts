@@ -25,10 +25,19 @@ export async function freshDatabase(
 }
 
 async function admin(url: string, statement: string): Promise<void> {
+  await query(url, statement);
+}
+
+/** One statement on a connection of its own. */
+export async function query<R extends pg.QueryResultRow>(
+  url: string,
+  statement: string,
+  params: unknown[] = [],
+): Promise<R[]> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   await client.connect();
   try {
-    await client.query(statement);
+    return (await client.query<R>(statement, params)).rows;
   } finally {
     await client.end();
   }

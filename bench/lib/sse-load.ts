@@ -125,7 +125,10 @@ export function treeUsage(pid: number): { cpu: number; rss: number } {
 export interface Paced {
   sent: number;
   ok: number;
+  /** Answered with an error status. */
   failed: number;
+  /** Abandoned after the timeout (the server may still take them in later). */
+  timedOut: number;
   /** Request round trips of the accepted posts, sorted (ms). */
   latencies: number[];
   seconds: number;
@@ -145,6 +148,7 @@ export async function paced(
   const pending: Promise<void>[] = [];
   const latencies: number[] = [];
   let failed = 0;
+  let timedOut = 0;
   const total = Math.round(rate * seconds);
   for (let i = 0; i < total; i++) {
     const due = started + (i * 1000) / rate;
@@ -158,14 +162,22 @@ export async function paced(
           if (r.ok) latencies.push(now() - at);
           else failed += 1;
         })
-        .catch(() => {
-          failed += 1;
+        .catch((err: unknown) => {
+          if (err instanceof DOMException && err.name === 'TimeoutError') timedOut += 1;
+          else failed += 1;
         }),
     );
   }
   await Promise.all(pending);
   latencies.sort((a, b) => a - b);
-  return { sent: total, ok: latencies.length, failed, latencies, seconds: (now() - started) / 1000 };
+  return {
+    sent: total,
+    ok: latencies.length,
+    failed,
+    timedOut,
+    latencies,
+    seconds: (now() - started) / 1000,
+  };
 }
 
 export const sortedPercentile = (sorted: number[], p: number) =>
