@@ -148,12 +148,17 @@ async function run(label: string, nodes: Node[], databaseUrl: string): Promise<v
     return fetch(`${api?.base}/api/signals/ingest`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ content: story(n), source_name: 'Bench Wire', external_id: `${phase}-${n}` }),
+      body: JSON.stringify({
+        content: story(n, phase === 'run'),
+        source_name: 'Bench Wire',
+        external_id: `${phase}-${n}`,
+      }),
       signal,
     });
   };
-  await paced(Math.min(RATE, 50), 1, ingester('warm-up')); // stories of its own
-  await drain(workers); // so that no late warm-up event is counted in the run
+  // Unstamped: a warm-up signal still queued when the run starts is not counted in it.
+  await paced(Math.min(RATE, 50), 1, ingester('warm-up'));
+  await drain(workers);
   resetStats(workers);
 
   const before = nodes.map((n) => treeUsage(n.server.child.pid ?? 0));

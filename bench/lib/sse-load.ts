@@ -19,11 +19,15 @@ const TEMPLATES = [
   (t: string, n: string) =>
     `Attacker drains funds from a ${n} bridge; ${t} holders urged to revoke approvals`,
 ];
-/** A story stamped `[t=…]` with the time it is sent, which the clients subtract from its arrival. */
-export function story(i: number): string {
+/**
+ * A story stamped `[t=…]` with the time it is sent, which the clients subtract from its arrival; an
+ * unstamped one (`stamped` false, for warm-ups) is not counted by the clients however late it arrives.
+ */
+export function story(i: number, stamped = true): string {
   const s = SYMBOLS[i % SYMBOLS.length] ?? SYMBOLS[0];
   const tpl = TEMPLATES[Math.floor(i / SYMBOLS.length) % TEMPLATES.length] ?? TEMPLATES[0];
-  return `${tpl?.(s?.ticker ?? 'BTC', s?.name ?? 'Bitcoin')} [t=${now().toFixed(3)}]`;
+  const mark = stamped ? `[t=${now().toFixed(3)}]` : `(${now().toFixed(3)})`;
+  return `${tpl?.(s?.ticker ?? 'BTC', s?.name ?? 'Bitcoin')} ${mark}`;
 }
 
 /** [bucket, count] pairs; a bucket is 0.05 ms. */
