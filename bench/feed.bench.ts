@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { SYMBOLS } from '../src/contracts/symbols';
 import { ROOT, freePort, startServerProcess, waitForHealth } from '../tests/helpers/process';
 import { report } from './lib/report';
@@ -104,12 +104,14 @@ async function main(): Promise<void> {
     INGEST_TOKEN: TOKEN,
     MARKET_SIM_TICK_MS: '250',
   });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  // Launched inside the try: a missing browser must not leave the server running.
+  let browser: Browser | undefined;
   try {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
     await waitForHealth(base);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     const cdp = await page.context().newCDPSession(page);
@@ -178,7 +180,7 @@ async function main(): Promise<void> {
     report(BENCH, 'heap_after_cap', baseline / 1048576, 'MiB');
     report(BENCH, 'heap_growth', (end - baseline) / 1048576, 'MiB');
   } finally {
-    await browser.close();
+    await browser?.close();
     await server.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
