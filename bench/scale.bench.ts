@@ -76,7 +76,8 @@ async function startNode(name: string, nodeEnv: Record<string, string>): Promise
   undo.push(() => rm(dataDir, { recursive: true, force: true }));
   const port = await freePort();
   const server = startServerProcess({ ...nodeEnv, PORT: String(port), DATA_DIR: dataDir });
-  undo.push(() => server.stop());
+  // A node that does not shut down in time is killed: the run must end.
+  undo.push(() => Promise.race([server.stop(), sleep(15_000).then(() => server.stop('SIGKILL'))]));
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitForHealth(base, 120_000);
