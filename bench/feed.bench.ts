@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { SYMBOLS } from '../src/contracts/symbols';
 import { ROOT, freePort, startServerProcess, waitForHealth } from '../tests/helpers/process';
 import { report } from './lib/report';
@@ -50,15 +50,18 @@ const PROBE = `
   window.__bench.stop = () => { window.__bench.running = false; };
 `;
 
+/** Where `vite build` puts the web app (the server bundle goes beside it, in dist/server). */
+const WEB_DIST = path.join(ROOT, 'dist/web');
+
 /** The gzip size of the JS the page loads at start: its module script and the module preloads. */
 function firstLoadJsGzip(): { bytes: number; files: string[] } {
-  const html = readFileSync(path.join(ROOT, 'dist/index.html'), 'utf8');
+  const html = readFileSync(path.join(WEB_DIST, 'index.html'), 'utf8');
   const files = [
     ...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"/g),
   ]
     .map((m) => m[1] ?? '')
     .filter((f) => f !== '');
-  const bytes = files.reduce((sum, f) => sum + gzipSync(readFileSync(path.join(ROOT, 'dist', f))).length, 0);
+  const bytes = files.reduce((sum, f) => sum + gzipSync(readFileSync(path.join(WEB_DIST, f))).length, 0);
   return { bytes, files };
 }
 
@@ -83,7 +86,7 @@ function percentile(values: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(path.join(ROOT, 'dist/index.html'))) {
+  if (!existsSync(path.join(WEB_DIST, 'index.html'))) {
     const built = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
     if (built.status !== 0) throw new Error('the build failed');
   }
@@ -101,12 +104,14 @@ async function main(): Promise<void> {
     INGEST_TOKEN: TOKEN,
     MARKET_SIM_TICK_MS: '250',
   });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  // Launched inside the try: a missing browser must not leave the server running.
+  let browser: Browser | undefined;
   try {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
     await waitForHealth(base);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     const cdp = await page.context().newCDPSession(page);
@@ -175,7 +180,7 @@ async function main(): Promise<void> {
     report(BENCH, 'heap_after_cap', baseline / 1048576, 'MiB');
     report(BENCH, 'heap_growth', (end - baseline) / 1048576, 'MiB');
   } finally {
-    await browser.close();
+    await browser?.close();
     await server.stop();
     await rm(dataDir, { recursive: true, force: true });
   }

@@ -1,0 +1,44 @@
+import pg from 'pg';
+
+/** PostgreSQL at `adminUrl` answers, or the reason it does not. */
+export async function postgresProblem(adminUrl: string): Promise<string | null> {
+  try {
+    await admin(adminUrl, 'SELECT 1');
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/** A fresh database next to `adminUrl`'s; `drop` removes it, connections still open included. */
+export async function freshDatabase(
+  adminUrl: string,
+  name: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  await admin(adminUrl, `CREATE DATABASE "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => admin(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
+
+async function admin(url: string, statement: string): Promise<void> {
+  await query(url, statement);
+}
+
+/** One statement on a connection of its own. */
+export async function query<R extends pg.QueryResultRow>(
+  url: string,
+  statement: string,
+  params: unknown[] = [],
+): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    return (await client.query<R>(statement, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
