@@ -43,6 +43,8 @@ export default fp(
       repo: new LedgerRepo(app.database.db),
       marks: { price: (symbol) => marks.price(symbol), fillPrice: (symbol) => marks.last(symbol) },
       slippageBps: opts.slippageBps ?? 2,
+      // A snapshot that could not be written costs only replay time on the next load.
+      onSnapshotError: (userId, err) => log.warn({ err, userId }, 'paper snapshot not written'),
       onLiquidation: (userId, symbol, price) => {
         log.warn({ userId, symbol, price, mark: marks.at(symbol) }, 'paper position liquidated');
         hub?.liquidated(userId, symbol, Number(price));
