@@ -110,6 +110,11 @@ export default fp(
     });
     registerMediaRoutes(app, proxy);
     registerArticleRoutes(app);
+    // An api node clusters the webhook's items in a window of its own: it starts with the recent stories.
+    if (app.config.ROLE === 'api') {
+      const warmed = await service.warmUp();
+      if (warmed > 0) log.info({ stories: warmed }, 'recent stories loaded for clustering');
+    }
     // One process at a time runs the pollers (and so the ingest lock and the story window they share).
     // Winning the lease is also when analyses left unfinished by a process that died are taken up.
     const running: Disposer[] = [];
