@@ -33,7 +33,8 @@ export default fp(
     const service = new MarketService(source, {
       bus: app.bus,
       log,
-      staleMs: app.config.MARKET_STALE_MS,
+      // A slow simulator is not a stalled one: a few of its ticks may pass before the feed is called stalled.
+      staleMs: Math.max(app.config.MARKET_STALE_MS, 3 * app.config.MARKET_SIM_TICK_MS),
       now: () => clock.now(),
     });
     service.start();
