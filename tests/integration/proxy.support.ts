@@ -10,6 +10,7 @@ import { ImageCache } from '../../server/modules/news/proxy/image-cache';
 import { ImageProxy, type ImageProxyOptions } from '../../server/modules/news/proxy/image-proxy';
 import errorsPlugin from '../../server/plugins/errors';
 import limitsPlugin from '../../server/plugins/limits';
+import openapiPlugin from '../../server/plugins/openapi';
 
 /** A resolver from a table: names in tests never reach DNS. Unknown names fail like NXDOMAIN. */
 export function tableResolver(
@@ -43,7 +44,14 @@ export async function proxyApp(
   await app.register(errorsPlugin);
   await app.register(limitsPlugin, { prefix: '' });
   await app.register(rateLimit, { global: false });
-  await app.register(async (api) => registerMediaRoutes(api, proxy), { prefix: '/api' });
+  // The routes declare zod schemas, which the OpenAPI plugin documents and keeps from being compiled.
+  await app.register(
+    async (api) => {
+      await api.register(openapiPlugin, { version: 'test' });
+      registerMediaRoutes(api, proxy);
+    },
+    { prefix: '/api' },
+  );
   await app.ready();
   return {
     app,
