@@ -1,5 +1,4 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +8,7 @@ import { createAnalyzer } from '../server/modules/analysis/analysis.service';
 import { REPLAY_ITEMS, replayContent } from '../server/modules/news/sources/replay-data';
 import { freePort, startServerProcess, waitForHealth } from '../tests/helpers/process';
 import { report } from './lib/report';
+import { now, percentile, sleep, treeUsage, type Hist } from './lib/sse-load';
 
 /**
  * The signal pipeline under a news burst: CLIENTS server-sent-event clients on /api/signals/stream while
@@ -23,8 +23,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const BARE_SECONDS = Number(process.env.BENCH_BARE_SECONDS ?? 15);
 const WORKERS = 2;
 const TOKEN = 'bench-ingest-token';
-const now = () => performance.timeOrigin + performance.now();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Distinct stories (one per ticker and template), so none is clustered as a duplicate of another. */
 const TEMPLATES = [
@@ -41,26 +39,12 @@ function story(i: number): string {
   return `${tpl?.(s?.ticker ?? 'BTC', s?.name ?? 'Bitcoin')} [t=${now().toFixed(3)}]`;
 }
 
-type Hist = [number, number][];
 interface WorkerStats {
   ready: number;
   events: number;
   dropped: number;
   analyzing: Hist;
   completed: Hist;
-}
-
-function percentile(hists: Hist[], p: number): number {
-  const merged = new Map<number, number>();
-  for (const h of hists) for (const [b, n] of h) merged.set(b, (merged.get(b) ?? 0) + n);
-  const sorted = [...merged].sort((a, b) => a[0] - b[0]);
-  const total = sorted.reduce((n, [, c]) => n + c, 0);
-  let seen = 0;
-  for (const [b, c] of sorted) {
-    seen += c;
-    if (seen >= p * total) return b * 0.05;
-  }
-  return NaN;
 }
 
 function startClients(url: string): ChildProcess[] {
@@ -100,26 +84,6 @@ async function allConnected(workers: ChildProcess[]): Promise<void> {
 }
 
 /** CPU seconds and RSS of a process and its children (tsx runs the server in a child). */
-function treeUsage(pid: number): { cpu: number; rss: number } {
-  const tick = 100;
-  let cpu = 0;
-  let rss = 0;
-  const visit = (p: number) => {
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      cpu += (Number(stat[11]) + Number(stat[12])) / tick;
-      rss += Number(stat[21]) * 4096;
-      const kids = readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim();
-      for (const k of kids === '' ? [] : kids.split(' ')) visit(Number(k));
-    } catch {
-      // gone
-    }
-  };
-  visit(pid);
-  return { cpu, rss };
-}
-
-/** Posts RATE items/s for `seconds` to `post`; resolves when the last answer is in. */
 async function drive(seconds: number, post: (i: number) => Promise<Response>): Promise<number> {
   const started = now();
   const pending: Promise<unknown>[] = [];
