@@ -2,13 +2,12 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SYMBOLS } from '../src/contracts/symbols';
 import { loadConfig } from '../server/config';
 import { createAnalyzer } from '../server/modules/analysis/analysis.service';
 import { REPLAY_ITEMS, replayContent } from '../server/modules/news/sources/replay-data';
 import { freePort, startServerProcess, waitForHealth } from '../tests/helpers/process';
 import { report } from './lib/report';
-import { now, percentile, sleep, treeUsage, type Hist } from './lib/sse-load';
+import { now, percentile, sleep, story, treeUsage, type Hist } from './lib/sse-load';
 
 /**
  * The signal pipeline under a news burst: CLIENTS server-sent-event clients on /api/signals/stream while
@@ -23,21 +22,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const BARE_SECONDS = Number(process.env.BENCH_BARE_SECONDS ?? 15);
 const WORKERS = 2;
 const TOKEN = 'bench-ingest-token';
-
-/** Distinct stories (one per ticker and template), so none is clustered as a duplicate of another. */
-const TEMPLATES = [
-  (t: string, n: string) => `Binance will list ${n} (${t}) perpetual contracts with 20x leverage`,
-  (t: string, n: string) => `${n} network upgrade goes live, ${t} deposits resume on major exchanges`,
-  (t: string) => `Whale moves a large ${t} position to an exchange, traders brace for volatility`,
-  (t: string, n: string) => `${n} team announces a ${t} buyback funded by protocol revenue`,
-  (t: string, n: string) =>
-    `Attacker drains funds from a ${n} bridge; ${t} holders urged to revoke approvals`,
-];
-function story(i: number): string {
-  const s = SYMBOLS[i % SYMBOLS.length] ?? SYMBOLS[0];
-  const tpl = TEMPLATES[Math.floor(i / SYMBOLS.length) % TEMPLATES.length] ?? TEMPLATES[0];
-  return `${tpl?.(s?.ticker ?? 'BTC', s?.name ?? 'Bitcoin')} [t=${now().toFixed(3)}]`;
-}
 
 interface WorkerStats {
   ready: number;

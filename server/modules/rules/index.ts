@@ -61,7 +61,8 @@ export default fp(
       log,
     });
     const changed = (userId: string) => {
-      void engine.reload();
+      // Only the process running the engine keeps rules in memory; the others hear of it on the bus.
+      if (running.length > 0) void engine.reload();
       void app.bus.publish('rules.changed', { userId, origin }).catch(() => undefined);
     };
     const service = new RulesService(repo, app.plans, () => changed(''));
