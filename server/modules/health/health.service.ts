@@ -49,6 +49,12 @@ export function standinsOf(driver: Database['driver'], bus: Bus['kind'], c: Comp
  */
 export type ProblemProbe = () => string | null;
 
+/** The health check as sent: its status code and its serialised body. */
+export interface HealthAnswer {
+  status: 200 | 503;
+  body: string;
+}
+
 /**
  * Answers the health check from a snapshot that a background probe refreshes, so that a burst of health
  * checks never turns into a burst of database queries.
@@ -59,6 +65,9 @@ export class HealthService {
   private probing: Promise<void> | null = null;
   private readonly startedAt: number;
   private readonly probes = new Map<string, ProblemProbe>();
+  /** Bumped whenever a component is reported, so that a cached answer is never older than the state. */
+  private generation = 0;
+  private cached: { key: string; answer: HealthAnswer } | null = null;
 
   constructor(
     private readonly deps: {
@@ -85,6 +94,7 @@ export class HealthService {
   /** Modules call this when their real state is known or changes. */
   report<K extends keyof Components>(name: K, value: Components[K]): void {
     this.deps.components[name] = value;
+    this.generation++;
   }
 
   /**
@@ -132,12 +142,51 @@ export class HealthService {
   }
 
   async snapshot(): Promise<Health> {
-    const every = this.deps.probeEveryMs ?? 2000;
     if (this.lastProbe === 0) await this.probe();
-    else if (this.now() - this.lastProbe > every) void this.probe();
-    const { database, bus, components } = this.deps;
-    const busOk = bus.healthy();
+    else this.probeIfDue();
+    const busOk = this.deps.bus.healthy();
+    return this.build(busOk, this.degraded(busOk), this.uptimeSeconds(), this.deps.leases?.() ?? []);
+  }
+
+  /**
+   * The health check's answer as it goes on the wire: the status code and the JSON body. The state is
+   * read afresh at every call; the body is serialised again only when something in it changed, which
+   * is about once a second (the uptime). Null until the first database probe has answered.
+   */
+  answer(): HealthAnswer | null {
+    if (this.lastProbe === 0) return null;
+    this.probeIfDue();
+    const busOk = this.deps.bus.healthy();
     const degraded = this.degraded(busOk);
+    const uptime = this.uptimeSeconds();
+    const leases = this.deps.leases?.() ?? [];
+    const key = `${this.generation}|${this.dbOk}|${busOk}|${uptime}|${leases.join(',')}|${degraded.join('|')}`;
+    if (this.cached?.key !== key) {
+      const health = this.build(busOk, degraded, uptime, leases);
+      this.cached = { key, answer: HealthService.toAnswer(health) };
+    }
+    return this.cached.answer;
+  }
+
+  /**
+   * 503 only when this server cannot serve (its database or its bus is gone), so that a load balancer
+   * takes it out; a stalled market feed or a rate-limited exchange is named in `degraded` with a 200,
+   * since every node would share it and taking them all out helps nobody.
+   */
+  static toAnswer(health: Health): HealthAnswer {
+    return { status: health.dbOk && health.busOk ? 200 : 503, body: JSON.stringify(health) };
+  }
+
+  private probeIfDue(): void {
+    if (this.now() - this.lastProbe > (this.deps.probeEveryMs ?? 2000)) void this.probe();
+  }
+
+  private uptimeSeconds(): number {
+    return Math.round((this.now() - this.startedAt) / 1000);
+  }
+
+  private build(busOk: boolean, degraded: string[], uptimeSeconds: number, leases: string[]): Health {
+    const { database, bus, components } = this.deps;
     return {
       status: degraded.length === 0 ? 'ok' : 'degraded',
       degraded,
@@ -153,9 +202,9 @@ export class HealthService {
       mail: components.mail,
       standins: standinsOf(database.driver, bus.kind, components),
       version: this.deps.version,
-      uptimeSeconds: Math.round((this.now() - this.startedAt) / 1000),
+      uptimeSeconds,
       role: this.deps.role ?? 'all',
-      leases: this.deps.leases?.() ?? [],
+      leases,
     };
   }
 }
