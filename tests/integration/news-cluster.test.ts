@@ -5,7 +5,7 @@ import type { Database } from '../../server/db/client';
 import { createAnalyzer } from '../../server/modules/analysis/analysis.service';
 import { sameStory, storyKey } from '../../server/modules/news/cluster';
 import { NewsRepo } from '../../server/modules/news/news.repo';
-import { CLUSTER_WINDOW_MS, NewsService } from '../../server/modules/news/news.service';
+import { CLUSTER_WINDOW_MS, lockedAdmission, NewsService } from '../../server/modules/news/news.service';
 import { rawItem } from '../../server/modules/news/news.types';
 import { cleanUrl, normalizeText } from '../../server/modules/news/normalize';
 import type { PriceSource } from '../../server/modules/news/price-book';
@@ -56,7 +56,7 @@ describe.each(dbTargets())('news service with a fake clock and prices ($name)', 
     await target.cleanup();
   });
 
-  function setup() {
+  function setup(opts: { shared?: boolean } = {}) {
     const clock = createFakeClock(Date.parse('2025-01-01T00:00:00Z'));
     const bus = new MemoryBus();
     const published: BusEventMap['signal.published'][] = [];
@@ -85,6 +85,7 @@ describe.each(dbTargets())('news service with a fake clock and prices ($name)', 
       prices,
       clock,
       log: { info: () => undefined, warn: () => undefined },
+      ...(opts.shared ? { exclusive: lockedAdmission(database.db, '7310001') } : {}),
     });
     return { clock, service, published, quoted };
   }
@@ -152,5 +153,44 @@ describe.each(dbTargets())('news service with a fake clock and prices ($name)', 
       rawItem({ content: 'Network upgrade: Upbit halts ONDO deposits', source_name: 'Wire Z' }),
     );
     expect(again).toEqual({ result: 'clustered', id: first.id });
+  });
+
+  it('makes one story of near-duplicates that reach different processes at the same moment', async () => {
+    // Two services on one database stand for two api nodes; each warmed its window before the story.
+    const nodes = [setup({ shared: true }), setup({ shared: true })];
+    for (const n of nodes) await n.service.warmUp();
+    const reports = [
+      'Coinbase pauses SUI withdrawals after validator fault',
+      'Validator fault: Coinbase pauses withdrawals of SUI',
+      'Coinbase pauses SUI withdrawals following a validator fault',
+      'SUI withdrawals paused at Coinbase after validator fault',
+    ];
+    const outcomes = await Promise.all(
+      reports.map((content, i) =>
+        nodes[i % 2]!.service.ingest('webhook', rawItem({ content, source_name: `Wire ${i}` })),
+      ),
+    );
+    const created = outcomes.filter((o) => o.result === 'created');
+    expect(created).toHaveLength(1);
+    expect(outcomes.filter((o) => o.result === 'clustered').map((o) => o.id)).toEqual([
+      created[0]!.id,
+      created[0]!.id,
+      created[0]!.id,
+    ]);
+    // What one process credited to the story, the other knows: the same reporter again is a duplicate.
+    const again = await nodes[0]!.service.ingest(
+      'webhook',
+      rawItem({
+        content: 'Coinbase has paused SUI withdrawals after a validator fault',
+        source_name: 'Wire 1',
+      }),
+    );
+    expect(again.result).toBe('duplicate');
+    const row = await new NewsRepo(database.db).receivedSince(new Date(0), 5000);
+    const story = row.find((r) => String(r.id) === created[0]!.id);
+    expect(story?.alsoReportedBy.map((r) => r.source_name).sort()).toEqual(
+      ['Wire 0', 'Wire 1', 'Wire 2', 'Wire 3'].filter((w) => w !== story?.sourceName),
+    );
+    for (const n of nodes) await n.service.drain();
   });
 });

@@ -167,6 +167,24 @@ describe.each(scaleTargets())('two api nodes and two workers on %s', () => {
     }
   });
 
+  it('near-duplicates posted to node A and node B at the same moment become one story', async () => {
+    const post = (server: CrashableServer, content: string, source: string) => {
+      const api = new Api(server.base);
+      api.token = token;
+      return api.send('POST', '/signals/ingest', { content, source_name: source });
+    };
+    const answers = await Promise.all([
+      post(apiA, `Bybit freezes QNT deposits after a bridge exploit, desk ${tag}`, 'Wire A'),
+      post(apiB, `Bridge exploit: Bybit freezes deposits of QNT, desk ${tag}`, 'Wire B'),
+    ]);
+    const outcomes = answers.map((a) => {
+      expect(a?.status, answerText(a)).toBe(202);
+      return IngestResponse.parse(a?.body).results[0];
+    });
+    expect(outcomes.map((o) => o?.result).sort()).toEqual(['clustered', 'created']);
+    expect(outcomes[0]?.id).toBe(outcomes[1]?.id);
+  });
+
   it('a session made on node A works on node B, refresh included', async () => {
     const user = await signUp(apiA.base, `scale${tag}`);
     const onB = new Api(apiB.base);

@@ -7,7 +7,8 @@ import { registerArticleRoutes } from './articles.routes';
 import { registerMediaRoutes } from './media.routes';
 import { NewsRepo } from './news.repo';
 import { registerNewsRoutes } from './news.routes';
-import { NewsService } from './news.service';
+import { lockedAdmission, NewsService } from './news.service';
+import { PgLeases } from '../../plugins/leases';
 import { every, systemClock, type Clock, type Disposer } from './news.types';
 import { PriceBook } from './price-book';
 import { ImageCache } from './proxy/image-cache';
@@ -53,6 +54,15 @@ export default fp(
       clock,
       log,
       analyseHere: app.config.ROLE !== 'api',
+      // On PostgreSQL several processes may ingest (api nodes take the webhook, a worker polls).
+      ...(app.database.driver === 'postgres'
+        ? {
+            exclusive: lockedAdmission(
+              app.database.db,
+              PgLeases.keyOf(app.config.REDIS_PREFIX, 'news-ingest'),
+            ),
+          }
+        : {}),
     });
     const stream = new SignalStream({ clock, onDrop: () => log.info('slow stream client dropped') });
     // What every process says about the sources: the states the process running them last published.
@@ -110,7 +120,8 @@ export default fp(
     });
     registerMediaRoutes(app, proxy);
     registerArticleRoutes(app);
-    // An api node clusters the webhook's items in a window of its own: it starts with the recent stories.
+    // An api node clusters the webhook's items too: it starts with the recent stories, and each admission
+    // reads what the other processes stored since (lockedAdmission).
     if (app.config.ROLE === 'api') {
       const warmed = await service.warmUp();
       if (warmed > 0) log.info({ stories: warmed }, 'recent stories loaded for clustering');

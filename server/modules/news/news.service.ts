@@ -4,7 +4,9 @@ import type { IngestOutcome, NewsSourceKind, Signal, SignalsQuery } from '../../
 import { ARRIVAL_PRICE_MS, ArrivalPrices } from './arrival-prices';
 import { storyKey, StoryWindow } from './cluster';
 import { toSignal } from './news.mapper';
-import type { NewsRepo, SignalRow } from './news.repo';
+import { NewsRepo, type SignalRow } from './news.repo';
+import type { Db } from '../../db/client';
+import { sql } from 'drizzle-orm';
 import type { Clock, NewsLog, RawItem } from './news.types';
 import { fingerprint, normalizeItem } from './normalize';
 import { pricesAt, type PriceSource } from './price-book';
@@ -15,6 +17,25 @@ export const CLUSTER_WINDOW_MS = 30 * 60_000;
 interface Story {
   id: number;
   reporters: Set<string>;
+}
+
+/** Bound of the story index by id; the window itself keeps at most 5,000 entries. */
+const MAX_STORIES = 10_000;
+
+/** Admission's check-and-insert, given the repository to run it with. */
+export type Admission<T> = (repo: NewsRepo) => Promise<T>;
+
+/**
+ * Admission where several processes share the database: one transaction holding a transaction-scoped
+ * advisory lock (`key`), so that the checks for a copy or a story and the insert run one at a time
+ * across every process. The lock goes with the transaction, also when the process dies in between.
+ */
+export function lockedAdmission(db: Db, key: string) {
+  return <T>(admission: Admission<T>): Promise<T> =>
+    db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(${key}::bigint)`);
+      return admission(new NewsRepo(tx));
+    });
 }
 
 export interface NewsServiceDeps {
@@ -29,6 +50,13 @@ export interface NewsServiceDeps {
    * and says so on the bus, and the worker running the news sources analyses it (`sweep`).
    */
   analyseHere?: boolean;
+  /**
+   * Where several processes ingest into one database: runs an admission under a lock they all share,
+   * with a repository inside it (on PostgreSQL, a transaction holding an advisory lock). Each admission
+   * first reads what the others stored or clustered since, so that the story window is the same for
+   * all. Absent, this process is the only one that ingests and its own queue is the lock.
+   */
+  exclusive?: <T>(admission: Admission<T>) => Promise<T>;
 }
 
 const reporterKey = (sourceName: string, username: string | null) =>
@@ -44,6 +72,10 @@ export const RESUME_PRICE_MS = ARRIVAL_PRICE_MS;
  */
 export class NewsService {
   private readonly window = new StoryWindow<Story>(CLUSTER_WINDOW_MS);
+  /** The stories in the window by id, so that another process's report lands on the same story. */
+  private readonly stories = new Map<number, Story & { at: number }>();
+  /** The newest change to the signals this process has read into its window (shared admission). */
+  private seenRev = 0;
   private readonly pending = new Set<Promise<void>>();
   /** Signals being analysed by this process, so that a sweep never starts a second analysis of one. */
   private readonly analysing = new Set<number>();
@@ -68,16 +100,43 @@ export class NewsService {
   /** Loads the last 30 minutes of stories so that clustering survives a restart. */
   async warmUp(): Promise<number> {
     const since = new Date(this.deps.clock.now() - CLUSTER_WINDOW_MS);
+    if (this.deps.exclusive) this.seenRev = Math.max(this.seenRev, await this.deps.repo.headRev());
     const rows = await this.deps.repo.receivedSince(since, 5000);
-    for (const row of rows) {
-      const reporters = new Set([reporterKey(row.sourceName, row.username)]);
-      for (const r of row.alsoReportedBy) reporters.add(reporterKey(r.source_name, r.username));
-      this.window.add(row.receivedAt.getTime(), storyKey(row.content), row.fingerprint, {
-        id: row.id,
-        reporters,
-      });
-    }
+    for (const row of rows) this.remember(row);
     return rows.length;
+  }
+
+  /** Puts a stored signal in the story window, or adds the reporters it gained to the story there. */
+  private remember(row: SignalRow): void {
+    const reporters = [reporterKey(row.sourceName, row.username)];
+    for (const r of row.alsoReportedBy) reporters.push(reporterKey(r.source_name, r.username));
+    const known = this.stories.get(row.id);
+    if (known !== undefined) {
+      for (const r of reporters) known.reporters.add(r);
+      return;
+    }
+    const at = row.receivedAt.getTime();
+    const story = { id: row.id, reporters: new Set(reporters), at };
+    this.stories.set(row.id, story);
+    this.window.add(at, storyKey(row.content), row.fingerprint, story);
+  }
+
+  /** Reads into the window what other processes stored or clustered since the last admission. */
+  private async catchUp(repo: NewsRepo): Promise<void> {
+    const from = this.deps.clock.now() - CLUSTER_WINDOW_MS;
+    for (const row of await repo.changedSince(this.seenRev, 1000)) {
+      this.seenRev = Math.max(this.seenRev, row.rev);
+      if (row.receivedAt.getTime() >= from) this.remember(row);
+    }
+  }
+
+  /** The window drops what is older than itself; so does the index by id (oldest first, bounded). */
+  private forget(now: number): void {
+    const from = now - CLUSTER_WINDOW_MS;
+    for (const [id, story] of this.stories) {
+      if (story.at >= from && this.stories.size <= MAX_STORIES) break;
+      this.stories.delete(id);
+    }
   }
 
   /**
@@ -124,15 +183,40 @@ export class NewsService {
   }
 
   ingest(source: NewsSourceKind, raw: RawItem): Promise<IngestOutcome> {
-    const run = this.lock.then(() => this.admit(source, raw));
+    const run = this.lock.then(() => this.admitOnce(source, raw));
     this.lock = run.catch(() => undefined);
     return run;
   }
 
-  private async admit(source: NewsSourceKind, raw: RawItem): Promise<IngestOutcome> {
+  /**
+   * Admits one item. What it changes here (the window, the stream, the analysis) happens only once its
+   * rows are committed: a rolled-back admission leaves no story behind that the database lacks.
+   */
+  private async admitOnce(source: NewsSourceKind, raw: RawItem): Promise<IngestOutcome> {
+    const effects: (() => void)[] = [];
+    const { exclusive } = this.deps;
+    this.forget(this.deps.clock.now());
+    const outcome =
+      exclusive === undefined
+        ? await this.admit(this.deps.repo, source, raw, effects)
+        : await exclusive(async (repo) => {
+            effects.length = 0;
+            await this.catchUp(repo);
+            return this.admit(repo, source, raw, effects);
+          });
+    for (const effect of effects) effect();
+    return outcome;
+  }
+
+  private async admit(
+    repo: NewsRepo,
+    source: NewsSourceKind,
+    raw: RawItem,
+    effects: (() => void)[],
+  ): Promise<IngestOutcome> {
     const item = normalizeItem(raw);
     if (item === null) return { result: 'empty', id: null };
-    const { repo, clock } = this.deps;
+    const { clock } = this.deps;
     const arrived = raw.received_at === undefined ? Number.NaN : Date.parse(raw.received_at);
     const now = Number.isFinite(arrived) ? Math.min(arrived, clock.now()) : clock.now();
     const fp = fingerprint(item.content);
@@ -148,16 +232,21 @@ export class NewsService {
     const reporter = reporterKey(item.source_name, item.username);
     const story = this.window.findStory(key, now);
     if (story !== undefined) {
-      this.window.add(now, key, fp, story);
-      if (story.reporters.has(reporter)) return this.duplicate();
-      story.reporters.add(reporter);
+      if (story.reporters.has(reporter)) {
+        effects.push(() => this.window.add(now, key, fp, story));
+        return this.duplicate();
+      }
       const row = await repo.addAlsoReported(story.id, {
         source_name: item.source_name,
         username: item.username,
         url: item.url,
         received_at: new Date(now).toISOString(),
       });
-      if (row !== null) this.publish(row);
+      effects.push(() => {
+        this.window.add(now, key, fp, story);
+        story.reporters.add(reporter);
+        if (row !== null) this.publish(row);
+      });
       this.stats.clustered += 1;
       return { result: 'clustered', id: String(story.id) };
     }
@@ -182,16 +271,20 @@ export class NewsService {
       alsoReportedBy: [],
     });
     if (row === null) return this.duplicate();
-    this.window.add(now, key, fp, { id: row.id, reporters: new Set([reporter]) });
+    effects.push(() => {
+      const story = { id: row.id, reporters: new Set([reporter]), at: now };
+      this.stories.set(row.id, story);
+      this.window.add(now, key, fp, story);
+      this.publish(row);
+      if (this.deps.analyseHere === false) {
+        this.deps.bus
+          .publish('news.stored', { id: row.id })
+          .catch((err: unknown) => this.deps.log.warn({ err }, 'news.stored not published'));
+      } else {
+        this.track(this.analyse(row, snapshot));
+      }
+    });
     this.stats.created += 1;
-    this.publish(row);
-    if (this.deps.analyseHere === false) {
-      this.deps.bus
-        .publish('news.stored', { id: row.id })
-        .catch((err: unknown) => this.deps.log.warn({ err }, 'news.stored not published'));
-    } else {
-      this.track(this.analyse(row, snapshot));
-    }
     return { result: 'created', id: String(row.id) };
   }
 
