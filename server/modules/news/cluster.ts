@@ -15,6 +15,10 @@ const STOPWORDS = new Set(
 export interface StoryKey {
   words: ReadonlySet<string>;
   keys: ReadonlySet<string>;
+  /** The keys split by kind once, since one key is compared with every story in the window. */
+  tickers: readonly string[];
+  numbers: readonly string[];
+  names: readonly string[];
 }
 
 function stem(word: string): string {
@@ -44,7 +48,14 @@ export function storyKey(content: string): StoryKey {
     if (word.length < 2 || STOPWORDS.has(word)) continue;
     words.add(/^\d/.test(word) ? word.replace(/[^0-9.]+$/, '') : stem(word));
   }
-  return { words, keys };
+  const all = [...keys];
+  return {
+    words,
+    keys,
+    tickers: all.filter((x) => /^[a-z]|^\d+[a-z]/.test(x)),
+    numbers: all.filter((x) => /^[0-9.]+$/.test(x)),
+    names: all.filter((x) => x.startsWith('@')),
+  };
 }
 
 function disjoint(a: readonly string[], b: readonly string[]): boolean {
@@ -60,14 +71,7 @@ function bothExclusive(a: readonly string[], b: readonly string[]): boolean {
 export function sameStory(a: StoryKey, b: StoryKey): boolean {
   if (a.words.size < 3 || b.words.size < 3) return false;
   // Key tokens must agree: "lists ABC" and "lists XYZ", or "$5M" and "$90M", are different stories.
-  const tickers = (k: StoryKey) => [...k.keys].filter((x) => /^[a-z]|^\d+[a-z]/.test(x));
-  const numbers = (k: StoryKey) => [...k.keys].filter((x) => /^[0-9.]+$/.test(x));
-  const names = (k: StoryKey) => [...k.keys].filter((x) => x.startsWith('@'));
-  if (
-    disjoint(tickers(a), tickers(b)) ||
-    disjoint(numbers(a), numbers(b)) ||
-    bothExclusive(names(a), names(b))
-  )
+  if (disjoint(a.tickers, b.tickers) || disjoint(a.numbers, b.numbers) || bothExclusive(a.names, b.names))
     return false;
   let overlap = 0;
   for (const x of a.words) if (b.words.has(x)) overlap += 1;
