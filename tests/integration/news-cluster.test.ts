@@ -5,7 +5,12 @@ import type { Database } from '../../server/db/client';
 import { createAnalyzer } from '../../server/modules/analysis/analysis.service';
 import { sameStory, storyKey } from '../../server/modules/news/cluster';
 import { NewsRepo } from '../../server/modules/news/news.repo';
-import { CLUSTER_WINDOW_MS, lockedAdmission, NewsService } from '../../server/modules/news/news.service';
+import {
+  CLUSTER_WINDOW_MS,
+  lockedAdmission,
+  NewsService,
+  type NewsServiceDeps,
+} from '../../server/modules/news/news.service';
 import { rawItem } from '../../server/modules/news/news.types';
 import { cleanUrl, normalizeText } from '../../server/modules/news/normalize';
 import type { PriceSource } from '../../server/modules/news/price-book';
@@ -56,7 +61,7 @@ describe.each(dbTargets())('news service with a fake clock and prices ($name)', 
     await target.cleanup();
   });
 
-  function setup(opts: { shared?: boolean } = {}) {
+  function setup(opts: { shared?: boolean; exclusive?: NewsServiceDeps['exclusive'] } = {}) {
     const clock = createFakeClock(Date.parse('2025-01-01T00:00:00Z'));
     const bus = new MemoryBus();
     const published: BusEventMap['signal.published'][] = [];
@@ -86,6 +91,7 @@ describe.each(dbTargets())('news service with a fake clock and prices ($name)', 
       clock,
       log: { info: () => undefined, warn: () => undefined },
       ...(opts.shared ? { exclusive: lockedAdmission(database.db, '7310001') } : {}),
+      ...(opts.exclusive ? { exclusive: opts.exclusive } : {}),
     });
     return { clock, service, published, quoted };
   }
@@ -192,5 +198,54 @@ describe.each(dbTargets())('news service with a fake clock and prices ($name)', 
       ['Wire 0', 'Wire 1', 'Wire 2', 'Wire 3'].filter((w) => w !== story?.sourceName),
     );
     for (const n of nodes) await n.service.drain();
+  });
+
+  it('admits a batch in one transaction; an item that fails there fails alone and leaves no story', async () => {
+    class PoisonRepo extends NewsRepo {
+      override insert(row: Parameters<NewsRepo['insert']>[0]) {
+        if (row.content.includes('poison')) return Promise.reject(new Error('insert refused'));
+        return super.insert(row);
+      }
+    }
+    let transactions = 0;
+    const { service } = setup({
+      exclusive: (admission) =>
+        database.db.transaction((tx) => {
+          transactions += 1;
+          return admission(new PoisonRepo(tx));
+        }),
+    });
+    const texts = [
+      'Gemini lists PYTH spot trading against USD today',
+      'OKX delists three margin pairs for LUNC next week',
+      'poison: Huobi wallet maintenance for ATOM tonight',
+      'Gemini has listed PYTH for spot trading against USD today',
+    ];
+    const settled = await Promise.allSettled(
+      texts.map((content, i) => service.ingest('webhook', rawItem({ content, source_name: `Desk ${i}` }))),
+    );
+    expect(settled.map((r) => (r.status === 'fulfilled' ? r.value.result : 'failed'))).toEqual([
+      'created',
+      'created',
+      'failed',
+      'clustered',
+    ]);
+    // The first item went alone (the queue was empty), the other three in one batch that failed, then
+    // each of them again on its own.
+    expect(transactions).toBe(1 + 1 + 3);
+    const [first, , , fourth] = settled.map((r) => (r.status === 'fulfilled' ? r.value.id : null));
+    expect(fourth).toBe(first);
+    // Nothing of the failed batch stayed in the window: the refused item is a new story when it comes
+    // again, and the item clustered in the failed batch was credited once.
+    const retry = await service.ingest(
+      'webhook',
+      rawItem({ content: 'Huobi wallet maintenance for ATOM tonight (update)', source_name: 'Desk 9' }),
+    );
+    expect(retry.result).toBe('created');
+    const rows = await new NewsRepo(database.db).receivedSince(new Date(0), 5000);
+    expect(rows.find((r) => String(r.id) === first)?.alsoReportedBy.map((r) => r.source_name)).toEqual([
+      'Desk 3',
+    ]);
+    await service.drain();
   });
 });

@@ -126,6 +126,10 @@ export class StoryWindow<T> {
     this.prune(at);
   }
 
+  clear(): void {
+    this.entries = [];
+  }
+
   get size(): number {
     return this.entries.length;
   }

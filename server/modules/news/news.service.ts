@@ -19,6 +19,16 @@ interface Story {
   reporters: Set<string>;
 }
 
+/** Most items admitted in one transaction where processes share a lock. */
+const MAX_BATCH = 50;
+
+interface Queued {
+  source: NewsSourceKind;
+  raw: RawItem;
+  resolve: (outcome: IngestOutcome) => void;
+  reject: (err: unknown) => void;
+}
+
 /** Bound of the story index by id; the window itself keeps at most 5,000 entries. */
 const MAX_STORIES = 10_000;
 
@@ -83,8 +93,12 @@ export class NewsService {
   private sweepAgain = false;
   /** Fills the prices at arrival the market did not have when an analysis completed. */
   private readonly arrival: ArrivalPrices;
-  /** Dedupe checks and inserts run one at a time, so two copies arriving together cannot both pass. */
-  private lock: Promise<unknown> = Promise.resolve();
+  /**
+   * Items waiting for admission. Dedupe checks and inserts run one batch at a time, so two copies
+   * arriving together cannot both pass.
+   */
+  private readonly queue: Queued[] = [];
+  private admitting = false;
   readonly stats = { created: 0, clustered: 0, duplicates: 0, analysed: 0, analysisMs: 0 };
 
   constructor(private readonly deps: NewsServiceDeps) {
@@ -183,29 +197,69 @@ export class NewsService {
   }
 
   ingest(source: NewsSourceKind, raw: RawItem): Promise<IngestOutcome> {
-    const run = this.lock.then(() => this.admitOnce(source, raw));
-    this.lock = run.catch(() => undefined);
-    return run;
+    return new Promise((resolve, reject) => {
+      this.queue.push({ source, raw, resolve, reject });
+      if (!this.admitting) void this.admitQueued();
+    });
   }
 
   /**
-   * Admits one item. What it changes here (the window, the stream, the analysis) happens only once its
-   * rows are committed: a rolled-back admission leaves no story behind that the database lacks.
+   * Admits what waits, one item at a time, or with a shared lock as many as `MAX_BATCH` in one
+   * transaction: the lock, the catch-up and the commit are then paid once for all of them.
    */
-  private async admitOnce(source: NewsSourceKind, raw: RawItem): Promise<IngestOutcome> {
-    const effects: (() => void)[] = [];
+  private async admitQueued(): Promise<void> {
+    this.admitting = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.deps.exclusive ? MAX_BATCH : 1);
+        this.forget(this.deps.clock.now());
+        await this.admitBatch(batch);
+      }
+    } finally {
+      this.admitting = false;
+    }
+  }
+
+  /**
+   * What an admission shows outside (the stream, the bus, the analysis) happens once its rows are
+   * committed. The window changes at once, so that the next item of a batch sees the story; an admission
+   * that fails reloads the window from the database, so no story is left there that the database lacks.
+   * A batch that fails is admitted again item by item, so that one bad item fails alone.
+   */
+  private async admitBatch(batch: Queued[]): Promise<void> {
     const { exclusive } = this.deps;
-    this.forget(this.deps.clock.now());
-    const outcome =
-      exclusive === undefined
-        ? await this.admit(this.deps.repo, source, raw, effects)
-        : await exclusive(async (repo) => {
-            effects.length = 0;
-            await this.catchUp(repo);
-            return this.admit(repo, source, raw, effects);
-          });
+    const effects: (() => void)[] = [];
+    const outcomes: IngestOutcome[] = [];
+    try {
+      if (exclusive === undefined) {
+        for (const q of batch) outcomes.push(await this.admit(this.deps.repo, q.source, q.raw, effects));
+      } else {
+        await exclusive(async (repo) => {
+          effects.length = 0;
+          outcomes.length = 0;
+          await this.catchUp(repo);
+          for (const q of batch) outcomes.push(await this.admit(repo, q.source, q.raw, effects));
+        });
+      }
+    } catch (err) {
+      await this.reload();
+      if (batch.length > 1) {
+        for (const q of batch) await this.admitBatch([q]);
+      } else {
+        for (const q of batch) q.reject(err);
+      }
+      return;
+    }
     for (const effect of effects) effect();
-    return outcome;
+    batch.forEach((q, i) => q.resolve(outcomes[i] ?? { result: 'empty', id: null }));
+  }
+
+  /** Forgets the window and loads it again from what is stored. */
+  private async reload(): Promise<void> {
+    this.window.clear();
+    this.stories.clear();
+    this.seenRev = 0;
+    await this.warmUp().catch((err: unknown) => this.deps.log.warn({ err }, 'story window not reloaded'));
   }
 
   private async admit(
@@ -232,21 +286,16 @@ export class NewsService {
     const reporter = reporterKey(item.source_name, item.username);
     const story = this.window.findStory(key, now);
     if (story !== undefined) {
-      if (story.reporters.has(reporter)) {
-        effects.push(() => this.window.add(now, key, fp, story));
-        return this.duplicate();
-      }
+      this.window.add(now, key, fp, story);
+      if (story.reporters.has(reporter)) return this.duplicate();
+      story.reporters.add(reporter);
       const row = await repo.addAlsoReported(story.id, {
         source_name: item.source_name,
         username: item.username,
         url: item.url,
         received_at: new Date(now).toISOString(),
       });
-      effects.push(() => {
-        this.window.add(now, key, fp, story);
-        story.reporters.add(reporter);
-        if (row !== null) this.publish(row);
-      });
+      if (row !== null) effects.push(() => this.publish(row));
       this.stats.clustered += 1;
       return { result: 'clustered', id: String(story.id) };
     }
@@ -271,10 +320,10 @@ export class NewsService {
       alsoReportedBy: [],
     });
     if (row === null) return this.duplicate();
+    const created = { id: row.id, reporters: new Set([reporter]), at: now };
+    this.stories.set(row.id, created);
+    this.window.add(now, key, fp, created);
     effects.push(() => {
-      const story = { id: row.id, reporters: new Set([reporter]), at: now };
-      this.stories.set(row.id, story);
-      this.window.add(now, key, fp, story);
       this.publish(row);
       if (this.deps.analyseHere === false) {
         this.deps.bus
