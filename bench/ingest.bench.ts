@@ -23,7 +23,7 @@ const WORDS =
 
 /** A distinct headline per call: no two are copies or near-copies of each other. */
 function headline(n: number): string {
-  const w = (i: number) => WORDS[(n >> (i * 4)) & 15];
+  const w = (i: number) => WORDS[(n >> (i * 4)) & 15] ?? 'quartz';
   return `Project ${w(0)}${w(1)} unlocks ${n} ${w(2).toUpperCase()}${n % 97} tokens for ${w(3)} holders`;
 }
 

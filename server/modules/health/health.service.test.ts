@@ -54,14 +54,20 @@ describe('HealthService.answer', () => {
     expect(health.answer()).toBe(first); // nothing changed: the same serialised body
 
     state.busOk = false;
-    expect(body()).toMatchObject({ status: 503, health: { busOk: false, degraded: ['event bus unreachable'] } });
+    expect(body()).toMatchObject({
+      status: 503,
+      health: { busOk: false, degraded: ['event bus unreachable'] },
+    });
     state.busOk = true;
 
     let stalled = false;
     health.watch('market', () => (stalled ? 'market feed stalled' : null));
     expect(body().health.degraded).toEqual([]);
     stalled = true;
-    expect(body()).toMatchObject({ status: 200, health: { status: 'degraded', degraded: ['market feed stalled'] } });
+    expect(body()).toMatchObject({
+      status: 200,
+      health: { status: 'degraded', degraded: ['market feed stalled'] },
+    });
     stalled = false;
 
     health.report('market', 'binance');
@@ -86,6 +92,9 @@ describe('HealthService.answer', () => {
     expect(body().status).toBe(200); // the probe runs in the background; the last result answers
     await new Promise((resolve) => setImmediate(resolve));
     expect(state.pings).toBe(2);
-    expect(body()).toMatchObject({ status: 503, health: { dbOk: false, degraded: ['database unreachable'] } });
+    expect(body()).toMatchObject({
+      status: 503,
+      health: { dbOk: false, degraded: ['database unreachable'] },
+    });
   });
 });
