@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort, startServerProcess, waitForHealth } from '../tests/helpers/process';
-import { freshDatabase } from './lib/postgres';
+import { onEachDatabase } from './lib/postgres';
 import { report } from './lib/report';
 
 /**
@@ -75,13 +75,4 @@ async function measure(label: string, databaseUrl?: string): Promise<void> {
   }
 }
 
-await measure('pglite');
-const pgUrl = process.env.BENCH_DATABASE_URL;
-if (pgUrl !== undefined && pgUrl !== '') {
-  const database = await freshDatabase(pgUrl, `bench_ingest_${process.pid}`);
-  try {
-    await measure('postgres', database.url);
-  } finally {
-    await database.drop();
-  }
-}
+await onEachDatabase('ingest', measure);

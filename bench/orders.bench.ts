@@ -11,7 +11,7 @@ import { users } from '../server/db/schema';
 import { createAccessTokens } from '../server/plugins/auth-guard';
 import { createSecrets } from '../server/plugins/secrets';
 import { freePort, startServerProcess, waitForHealth } from '../tests/helpers/process';
-import { freshDatabase } from './lib/postgres';
+import { onEachDatabase } from './lib/postgres';
 import { report } from './lib/report';
 
 /**
@@ -176,14 +176,7 @@ async function measure(bench: string, databaseUrl?: string): Promise<void> {
   }
 }
 
-await measure('orders');
-const pgUrl = process.env.BENCH_DATABASE_URL;
-if (pgUrl !== undefined && pgUrl !== '') {
-  const database = await freshDatabase(pgUrl, `bench_orders_${process.pid}`);
-  try {
-    await measure('orders-postgres', database.url);
-  } finally {
-    await database.drop();
-  }
-}
+await onEachDatabase('orders', (target, url) =>
+  measure(target === 'pglite' ? 'orders' : 'orders-postgres', url),
+);
 report('orders', 'engine_in_process', engineAlone(), 'orders/s');

@@ -24,6 +24,25 @@ export async function freshDatabase(
   };
 }
 
+/**
+ * Runs `measure` on PGlite, then, when `BENCH_DATABASE_URL` is set, again on a fresh PostgreSQL database
+ * next to it (dropped afterwards). `measure` gets the database URL, or nothing for PGlite.
+ */
+export async function onEachDatabase(
+  name: string,
+  measure: (target: 'pglite' | 'postgres', databaseUrl?: string) => Promise<void>,
+): Promise<void> {
+  await measure('pglite');
+  const adminUrl = process.env.BENCH_DATABASE_URL;
+  if (adminUrl === undefined || adminUrl === '') return;
+  const database = await freshDatabase(adminUrl, `bench_${name}_${process.pid}`);
+  try {
+    await measure('postgres', database.url);
+  } finally {
+    await database.drop();
+  }
+}
+
 async function admin(url: string, statement: string): Promise<void> {
   await query(url, statement);
 }
