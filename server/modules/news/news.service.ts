@@ -99,6 +99,8 @@ export class NewsService {
    */
   private readonly queue: Queued[] = [];
   private admitting = false;
+  /** An admission failed and the window could not be reloaded since: it may hold what was rolled back. */
+  private stale = false;
   readonly stats = { created: 0, clustered: 0, duplicates: 0, analysed: 0, analysisMs: 0 };
 
   constructor(private readonly deps: NewsServiceDeps) {
@@ -114,9 +116,14 @@ export class NewsService {
   /** Loads the last 30 minutes of stories so that clustering survives a restart. */
   async warmUp(): Promise<number> {
     const since = new Date(this.deps.clock.now() - CLUSTER_WINDOW_MS);
-    if (this.deps.exclusive) this.seenRev = Math.max(this.seenRev, await this.deps.repo.headRev());
+    const head = this.deps.exclusive ? await this.deps.repo.headRev() : 0;
     const rows = await this.deps.repo.receivedSince(since, 5000);
+    // In place of what the window held: the database has all of it, and nothing that was rolled back.
+    this.window.clear();
+    this.stories.clear();
+    this.seenRev = head;
     for (const row of rows) this.remember(row);
+    this.stale = false;
     return rows.length;
   }
 
@@ -211,6 +218,7 @@ export class NewsService {
     this.admitting = true;
     try {
       while (this.queue.length > 0) {
+        if (this.stale) await this.reload();
         const batch = this.queue.splice(0, this.deps.exclusive ? MAX_BATCH : 1);
         this.forget(this.deps.clock.now());
         await this.admitBatch(batch);
@@ -222,8 +230,9 @@ export class NewsService {
 
   /**
    * What an admission shows outside (the stream, the bus, the analysis) happens once its rows are
-   * committed. The window changes at once, so that the next item of a batch sees the story; an admission
-   * that fails reloads the window from the database, so no story is left there that the database lacks.
+   * committed. The window changes at once, so that the next item of a batch sees the story; after an
+   * admission that fails the window is loaded again from the database, so no story is left there that
+   * the database lacks.
    * A batch that fails is admitted again item by item, so that one bad item fails alone.
    */
   private async admitBatch(batch: Queued[]): Promise<void> {
@@ -254,12 +263,12 @@ export class NewsService {
     batch.forEach((q, i) => q.resolve(outcomes[i] ?? { result: 'empty', id: null }));
   }
 
-  /** Forgets the window and loads it again from what is stored. */
+  /** Loads the window again after a failed admission; when the database cannot answer, tries later. */
   private async reload(): Promise<void> {
-    this.window.clear();
-    this.stories.clear();
-    this.seenRev = 0;
-    await this.warmUp().catch((err: unknown) => this.deps.log.warn({ err }, 'story window not reloaded'));
+    this.stale = true;
+    await this.warmUp().catch((err: unknown) =>
+      this.deps.log.warn({ err }, 'story window not reloaded; kept until the database answers'),
+    );
   }
 
   private async admit(
