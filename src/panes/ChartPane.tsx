@@ -1,17 +1,6 @@
 import { effect } from '@preact/signals-core';
 import { useSignals } from '@preact/signals-react/runtime';
-import {
-  CandlestickSeries,
-  ColorType,
-  CrosshairMode,
-  HistogramSeries,
-  createChart,
-  createSeriesMarkers,
-  type IChartApi,
-  type MouseEventParams,
-  type Time,
-  type UTCTimestamp,
-} from 'lightweight-charts';
+import type { IChartApi, MouseEventParams, Time, UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef, useState } from 'react';
 import { useServices } from '../app/AppContext';
 import type { Candle } from '../contracts/market';
@@ -34,81 +23,116 @@ interface Hover {
   y: number;
 }
 
-/** Draws the model on a lightweight-charts chart; every subscription is disposed on unmount. */
+/**
+ * The chart library is a download of its own (a seventh of the app), asked for as the pane mounts: the
+ * console, the feed and the pane's own controls do not wait for it.
+ */
+const loadChartLibrary = () => import('lightweight-charts');
+type ChartLibrary = Awaited<ReturnType<typeof loadChartLibrary>>;
+
+/**
+ * Draws the model on a lightweight-charts chart once the library is loaded; every subscription is
+ * disposed on unmount. Answers the element to draw in, and whether the library failed to load.
+ */
 function useCandleChart(model: ChartModel, onHover: (hover: Hover | null) => void) {
   const container = useRef<HTMLDivElement>(null);
+  const [failed, setFailed] = useState(false);
   useEffect(() => {
     const element = container.current;
     if (element === null) return;
-    const chart: IChartApi = createChart(element, {
-      autoSize: true,
-      layout: {
-        background: { type: ColorType.Solid, color: '#0b0e11' },
-        textColor: '#848e9c',
-        fontSize: 11,
-        attributionLogo: false,
+    let dispose: (() => void) | null = null;
+    let unmounted = false;
+    loadChartLibrary().then(
+      (lib) => {
+        if (!unmounted) dispose = drawChart(lib, element, model, onHover);
       },
-      grid: { vertLines: { color: '#161a1f' }, horzLines: { color: '#161a1f' } },
-      crosshair: { mode: CrosshairMode.Normal },
-      rightPriceScale: { borderColor: '#232a33' },
-      timeScale: { borderColor: '#232a33', timeVisible: true, secondsVisible: false, rightOffset: 4 },
-      localization: { locale: 'en-US' },
-    });
-    const candles = chart.addSeries(CandlestickSeries, {
-      upColor: UP,
-      downColor: DOWN,
-      wickUpColor: UP,
-      wickDownColor: DOWN,
-      borderVisible: false,
-    });
-    const volume = chart.addSeries(HistogramSeries, { priceFormat: { type: 'volume' }, priceScaleId: '' });
-    volume.priceScale().applyOptions({ scaleMargins: { top: 0.82, bottom: 0 } });
-    candles.priceScale().applyOptions({ scaleMargins: { top: 0.08, bottom: 0.22 } });
-    const markers = createSeriesMarkers(candles, []);
-
-    let drawn = -1;
-    const stopView = effect(() => {
-      const { revision, candles: list } = model.view.value;
-      const last = list.at(-1);
-      if (revision !== drawn) {
-        drawn = revision;
-        const precision = pricePrecision(last?.close ?? 0);
-        candles.applyOptions({ priceFormat: { type: 'price', precision, minMove: 10 ** -precision } });
-        candles.setData(list.map(bar));
-        volume.setData(list.map(volumeBar));
-        chart.timeScale().scrollToRealTime();
-      } else if (last !== undefined) {
-        candles.update(bar(last));
-        volume.update(volumeBar(last));
-      }
-    });
-    const stopMarkers = effect(() => {
-      markers.setMarkers(
-        model.markers.value.map((m) => ({
-          id: m.id,
-          time: utc(m.time),
-          position: m.position,
-          shape: m.shape,
-          color: m.color,
-          size: 1.4,
-        })),
-      );
-    });
-    const onMove = (param: MouseEventParams<Time>): void => {
-      const id = param.hoveredObjectId;
-      const marker = model.markers.peek().find((m) => m.id === id);
-      onHover(marker === undefined || param.point === undefined ? null : { marker, ...param.point });
-    };
-    chart.subscribeCrosshairMove(onMove);
+      () => {
+        if (!unmounted) setFailed(true);
+      },
+    );
     return () => {
-      chart.unsubscribeCrosshairMove(onMove);
-      stopView();
-      stopMarkers();
-      markers.detach();
-      chart.remove();
+      unmounted = true;
+      dispose?.();
     };
   }, [model, onHover]);
-  return container;
+  return { container, failed };
+}
+
+function drawChart(
+  lib: ChartLibrary,
+  element: HTMLElement,
+  model: ChartModel,
+  onHover: (hover: Hover | null) => void,
+): () => void {
+  const { CandlestickSeries, ColorType, CrosshairMode, HistogramSeries, createChart, createSeriesMarkers } =
+    lib;
+  const chart: IChartApi = createChart(element, {
+    autoSize: true,
+    layout: {
+      background: { type: ColorType.Solid, color: '#0b0e11' },
+      textColor: '#848e9c',
+      fontSize: 11,
+      attributionLogo: false,
+    },
+    grid: { vertLines: { color: '#161a1f' }, horzLines: { color: '#161a1f' } },
+    crosshair: { mode: CrosshairMode.Normal },
+    rightPriceScale: { borderColor: '#232a33' },
+    timeScale: { borderColor: '#232a33', timeVisible: true, secondsVisible: false, rightOffset: 4 },
+    localization: { locale: 'en-US' },
+  });
+  const candles = chart.addSeries(CandlestickSeries, {
+    upColor: UP,
+    downColor: DOWN,
+    wickUpColor: UP,
+    wickDownColor: DOWN,
+    borderVisible: false,
+  });
+  const volume = chart.addSeries(HistogramSeries, { priceFormat: { type: 'volume' }, priceScaleId: '' });
+  volume.priceScale().applyOptions({ scaleMargins: { top: 0.82, bottom: 0 } });
+  candles.priceScale().applyOptions({ scaleMargins: { top: 0.08, bottom: 0.22 } });
+  const markers = createSeriesMarkers(candles, []);
+
+  let drawn = -1;
+  const stopView = effect(() => {
+    const { revision, candles: list } = model.view.value;
+    const last = list.at(-1);
+    if (revision !== drawn) {
+      drawn = revision;
+      const precision = pricePrecision(last?.close ?? 0);
+      candles.applyOptions({ priceFormat: { type: 'price', precision, minMove: 10 ** -precision } });
+      candles.setData(list.map(bar));
+      volume.setData(list.map(volumeBar));
+      chart.timeScale().scrollToRealTime();
+    } else if (last !== undefined) {
+      candles.update(bar(last));
+      volume.update(volumeBar(last));
+    }
+  });
+  const stopMarkers = effect(() => {
+    markers.setMarkers(
+      model.markers.value.map((m) => ({
+        id: m.id,
+        time: utc(m.time),
+        position: m.position,
+        shape: m.shape,
+        color: m.color,
+        size: 1.4,
+      })),
+    );
+  });
+  const onMove = (param: MouseEventParams<Time>): void => {
+    const id = param.hoveredObjectId;
+    const marker = model.markers.peek().find((m) => m.id === id);
+    onHover(marker === undefined || param.point === undefined ? null : { marker, ...param.point });
+  };
+  chart.subscribeCrosshairMove(onMove);
+  return () => {
+    chart.unsubscribeCrosshairMove(onMove);
+    stopView();
+    stopMarkers();
+    markers.detach();
+    chart.remove();
+  };
 }
 
 /** Spec §2 chart panel: our candles with volume and news markers (UTC, dark), or TradingView's widget. */
@@ -116,7 +140,7 @@ export function ChartPane() {
   useSignals();
   const { chart, stores, terminal } = useServices();
   const [hover, setHover] = useState<Hover | null>(null);
-  const container = useCandleChart(chart, setHover);
+  const { container, failed } = useCandleChart(chart, setHover);
   const interval = chart.interval.value;
   const state = chart.state.value;
   const last = chart.lastPrice.value;
@@ -173,7 +197,12 @@ export function ChartPane() {
         {local && state === 'loading' && (
           <div className="chart-overlay">Loading {stores.ui.symbol.value}…</div>
         )}
-        {local && state === 'error' && (
+        {local && failed && (
+          <div className="chart-overlay chart-error" role="alert">
+            The chart could not be loaded. Reload the page to try again.
+          </div>
+        )}
+        {local && !failed && state === 'error' && (
           <div className="chart-overlay chart-error" role="alert">
             {chart.error.value}
           </div>
