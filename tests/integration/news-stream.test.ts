@@ -83,7 +83,11 @@ describe.each(dbTargets())('signal stream over HTTP ($name)', (target) => {
     expect(resumed.frames[0]?.id).toBe(lastId);
     const replayed = resumed.signals();
     expect(replayed).toHaveLength(50);
-    expect(replayed.map((s) => s.id)).toEqual(ids.slice(10));
+    // The last 50 changes, in the order they were made: analyses of one batch finish in any order, so
+    // these are 50 distinct signals of the 60 missed ones (the first story's change came before them).
+    const replayedIds = replayed.map((s) => s.id);
+    expect(new Set(replayedIds).size).toBe(50);
+    expect(replayedIds.every((id) => ids.includes(id))).toBe(true);
     expect(replayed.every((s) => s.analysis.status === 'completed')).toBe(true);
     const frameIds = resumed.frames.slice(1).map((f) => Number(f.id));
     expect(frameIds).toEqual([...frameIds].sort((a, b) => a - b));
