@@ -239,6 +239,7 @@ export class NewsService {
     const { exclusive } = this.deps;
     const effects: (() => void)[] = [];
     const outcomes: IngestOutcome[] = [];
+    const { created, clustered, duplicates } = this.stats;
     try {
       if (exclusive === undefined) {
         for (const q of batch) outcomes.push(await this.admit(this.deps.repo, q.source, q.raw, effects));
@@ -251,6 +252,8 @@ export class NewsService {
         });
       }
     } catch (err) {
+      // Nothing of a failed admission counts: what was rolled back is counted again when retried.
+      Object.assign(this.stats, { created, clustered, duplicates });
       await this.reload();
       if (batch.length > 1) {
         for (const q of batch) await this.admitBatch([q]);
