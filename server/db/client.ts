@@ -32,8 +32,8 @@ export interface Database {
 export type DatabaseTarget =
   /** PGlite stored in a folder (the embedded default). */
   | { kind: 'pglite'; dataDir: string }
-  /** PGlite in memory (tests). */
-  | { kind: 'pglite-memory' }
+  /** PGlite in memory (tests), empty or loaded from a tarball of a database (`dumpDataDir`). */
+  | { kind: 'pglite-memory'; from?: Blob }
   /** PostgreSQL; `schema` confines every table (and the migrations journal) to one schema (tests). */
   | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
 
@@ -54,7 +54,7 @@ export async function openDatabase(
     if (!existsSync(path.join(target.dataDir, 'PG_VERSION'))) await createInWorker(target.dataDir);
     client = new PGlite(target.dataDir);
   } else {
-    client = new PGlite();
+    client = target.from === undefined ? new PGlite() : new PGlite({ loadDataDir: target.from });
   }
   await client.waitReady;
   const db = drizzlePglite({ client, schema });

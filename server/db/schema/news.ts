@@ -42,6 +42,10 @@ export const signals = pgTable(
     quote: jsonb('quote').$type<QuoteData>(),
     publishedAt: timestamp('published_at', { withTimezone: true }),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    /** When its analysis was stored: the receipt's second stage. */
+    analysedAt: timestamp('analysed_at', { withTimezone: true }),
+    /** From a source's first poll after start: news that was waiting there, which no rule trades. */
+    backlog: boolean('backlog').notNull().default(false),
     status: text('status', { enum: ['analyzing', 'completed'] }).notNull(),
     asset: text('asset'),
     assets: jsonb('assets').$type<string[]>().notNull(),
@@ -55,6 +59,14 @@ export const signals = pgTable(
     disagreement: boolean('disagreement'),
     initialPrices: jsonb('initial_prices').$type<Record<string, number>>().notNull(),
     alsoReportedBy: jsonb('also_reported_by').$type<AlsoReportedBy[]>().notNull(),
+    /** The later signal that retracts this one (a denial, a correction, a hacked-account notice). */
+    retractedBy: bigint('retracted_by', { mode: 'number' }),
+    /** When that retraction arrived, its text (at most 500 characters) and its kind. */
+    retractedAt: timestamp('retracted_at', { withTimezone: true }),
+    retractionReason: text('retraction_reason'),
+    retractionKind: text('retraction_kind'),
+    /** On a retraction: the signal it retracts. */
+    retractsId: bigint('retracts_id', { mode: 'number' }),
   },
   (t) => [
     uniqueIndex('signals_external_idx')

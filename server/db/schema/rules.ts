@@ -33,6 +33,8 @@ export const rules = pgTable(
     side: text('side', { enum: ['long', 'short'] }).notNull(),
     amountUsd: numeric('amount_usd').notNull(),
     exit: jsonb('exit').$type<RuleExit>(),
+    /** Where the rule's orders go: 'paper', or the id of one of the user's exchange keys. */
+    account: text('account').notNull().default('paper'),
     isActive: boolean('is_active').notNull().default(true),
     /** Bumped on every edit, so the ledger says which version of a rule decided. */
     version: integer('version').notNull().default(1),
@@ -74,6 +76,31 @@ export const ruleDecisions = pgTable(
     quantity: numeric('quantity'),
     notional: numeric('notional'),
     latencyMs: real('latency_ms'),
+    /** The account the order went to ('paper' or a key id) and its mode then (paper, demo, live). */
+    account: text('account').notNull().default('paper'),
+    accountMode: text('account_mode', { enum: ['paper', 'demo', 'live'] })
+      .notNull()
+      .default('paper'),
+    /** The asset's price when the news arrived: what slippage is measured from. */
+    arrivalPrice: numeric('arrival_price'),
+    fee: numeric('fee'),
+    /** The news's own times, as the signal had them when the rule decided: the receipt's first stages. */
+    signalPublishedAt: timestamp('signal_published_at', { withTimezone: true }),
+    signalReceivedAt: timestamp('signal_received_at', { withTimezone: true }),
+    signalAnalysedAt: timestamp('signal_analysed_at', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    ackedAt: timestamp('acked_at', { withTimezone: true }),
+    /**
+     * The shadow paper twin of a decision on a key: the fill the paper exchange would have given at the
+     * same moment (price, quantity, fee), or why it would have refused.
+     */
+    twinPrice: numeric('twin_price'),
+    twinQuantity: numeric('twin_quantity'),
+    twinFee: numeric('twin_fee'),
+    twinRefused: text('twin_refused'),
+    /** The exit's own fill: its venue order id and realised PnL. */
+    exitOrderId: text('exit_order_id'),
+    exitPnl: numeric('exit_pnl'),
     /** Exits to run on the opened position, and once closed, how ("take_profit 3.1% at …"). */
     exitPlan: jsonb('exit_plan').$type<RuleExit>(),
     exitState: text('exit_state', { enum: ['open', 'closed'] }),
@@ -99,6 +126,9 @@ export const riskSettings = pgTable('risk_settings', {
   maxPositions: integer('max_positions').notNull(),
   cooldownMinutes: integer('cooldown_minutes').notNull(),
   maxAgeSeconds: integer('max_age_seconds').notNull(),
+  /** Limits of automated orders on LIVE keys, apart from paper's; null: the defaults. */
+  liveMaxOrderUsd: numeric('live_max_order_usd'),
+  liveDailyBudgetUsd: numeric('live_daily_budget_usd'),
   killSwitch: boolean('kill_switch').notNull().default(false),
   resumeAt: timestamp('resume_at', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

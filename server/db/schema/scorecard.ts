@@ -41,3 +41,13 @@ export const signalScores = pgTable(
     index('signal_scores_received_idx').on(t.receivedAt),
   ],
 );
+
+/**
+ * Signals the scorecard counts apart: a story later retracted (`retracted`) and the retraction itself
+ * (`retraction`), so that the hit rate of the rest is not blurred by them and theirs is seen on its own.
+ * Filled from the bus's `signal.retracted`.
+ */
+export const signalScoreRoles = pgTable('signal_score_roles', {
+  signalId: bigint('signal_id', { mode: 'number' }).primaryKey(),
+  role: text('role', { enum: ['retracted', 'retraction'] }).notNull(),
+});

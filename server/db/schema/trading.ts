@@ -110,3 +110,38 @@ export const tradingAccounts = pgTable('trading_accounts', {
   keyId: uuid('key_id').references(() => exchangeKeys.id, { onDelete: 'set null' }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The trade history: every fill the server answered (orders, closes, rule entries and exits), as the
+ * venue answered it, on the account it went to. A retry answered from an earlier try adds nothing: the
+ * venue's order id is unique per user and account.
+ */
+export const trades = pgTable(
+  'trades',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** `paper` or the key id; the key's mode and hint as they were, since a key may be deleted later. */
+    account: text('account').notNull(),
+    accountMode: text('account_mode', { enum: ['paper', 'demo', 'live'] }).notNull(),
+    keyHint: text('key_hint'),
+    orderId: text('order_id').notNull(),
+    /** `BTC/USDT` */
+    symbol: text('symbol').notNull(),
+    side: text('side', { enum: ['buy', 'sell'] }).notNull(),
+    quantity: numeric('quantity').notNull(),
+    price: numeric('price').notNull(),
+    realizedPnl: numeric('realized_pnl').notNull(),
+    fee: numeric('fee').notNull(),
+    source: text('source', { enum: ['manual', 'card', 'rule'] }).notNull(),
+    ruleId: uuid('rule_id'),
+    ruleName: text('rule_name'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('trades_order_idx').on(t.userId, t.account, t.orderId),
+    index('trades_user_idx').on(t.userId, t.id),
+  ],
+);
