@@ -9,9 +9,19 @@ export interface BinanceCredentials {
   secret: string;
 }
 
-/** The exchange could not be reached or did not answer in time: the request's outcome is unknown. */
+/**
+ * The exchange could not be reached, did not answer in time, or answered with a server error (any 5xx,
+ * with or without a code): the request's outcome is unknown. `code`/`msg` are Binance's when it sent them.
+ */
 export class BinanceUnreachable extends Error {
   override name = 'BinanceUnreachable';
+  constructor(
+    message: string,
+    readonly code: number | null = null,
+    readonly msg: string | null = null,
+  ) {
+    super(message);
+  }
 }
 
 /** 429 (too many requests) or 418 (IP banned): wait `retryAfterSeconds` before the next call. */
@@ -53,8 +63,12 @@ type Params = Record<string, string | number | boolean | undefined>;
 export class BinanceClient {
   private offsetMs = 0;
   private synced = false;
-  private bannedUntil = 0;
-  private bannedStatus: 429 | 418 = 429;
+  /**
+   * Back-offs by scope: `host` for a 418 (the IP is banned: every call waits) and for a 429 on a call
+   * without a key; an API key for a 429 on that key's calls, so one account's limit never holds back the
+   * other accounts on this host.
+   */
+  private readonly banned = new Map<string, { until: number; status: 429 | 418 }>();
   private readonly fetchImpl: typeof fetch;
   private readonly now: () => number;
 
@@ -110,12 +124,24 @@ export class BinanceClient {
     return (await this.send(method, path, '', apiKey)) as T;
   }
 
+  /** The back-off that holds this call, if any: the host's, then the key's. */
+  private heldBy(apiKey: string | undefined): { until: number; status: 429 | 418 } | undefined {
+    const now = this.now();
+    for (const scope of apiKey === undefined ? ['host'] : ['host', `key:${apiKey}`]) {
+      const ban = this.banned.get(scope);
+      if (ban === undefined) continue;
+      if (ban.until > now) return ban;
+      this.banned.delete(scope);
+    }
+    return undefined;
+  }
+
   private async send(method: string, path: string, query: string, apiKey: string | undefined) {
-    const wait = this.bannedUntil - this.now();
-    if (wait > 0) {
+    const held = this.heldBy(apiKey);
+    if (held !== undefined) {
       throw new BinanceRateLimited(
-        this.bannedStatus,
-        Math.ceil(wait / 1000),
+        held.status,
+        Math.ceil((held.until - this.now()) / 1000),
         -1003,
         'Too many requests; waiting out Retry-After.',
       );
@@ -146,13 +172,19 @@ export class BinanceClient {
     const body = parseJson(text);
     if (res.status === 429 || res.status === 418) {
       const waitMs = this.waitOf(res);
-      this.bannedUntil = this.now() + waitMs;
-      this.bannedStatus = res.status;
+      const scope = res.status === 418 || apiKey === undefined ? 'host' : `key:${apiKey}`;
+      this.banned.set(scope, { until: this.now() + waitMs, status: res.status });
       const { code, msg } = errorOf(body, res.status);
       throw new BinanceRateLimited(res.status, Math.ceil(waitMs / 1000), code, msg);
     }
-    if (res.status >= 500 && !isError(body)) {
-      throw new BinanceUnreachable(`${method} ${path}: Binance answered ${res.status}.`);
+    if (res.status >= 500) {
+      // Binance: a 5xx is not a failure, the execution status is unknown (with a code or without).
+      const coded = isError(body) ? body : null;
+      throw new BinanceUnreachable(
+        `${method} ${path}: Binance answered ${res.status}${coded ? ` (${coded.code} ${coded.msg})` : ''}.`,
+        coded?.code ?? null,
+        coded?.msg ?? null,
+      );
     }
     if (!res.ok || isError(body)) {
       const { code, msg } = errorOf(body, res.status);

@@ -12,6 +12,8 @@ export interface ResolvedAccount {
   /** `paper`, or the key id: what an Idempotency-Key record remembers. */
   name: string;
   mode: AccountState['mode'];
+  /** The key's hint (first and last characters); null on paper. */
+  keyHint: string | null;
 }
 
 /** The part of the exchanges module the resolver reads: the user's own keys. */
@@ -54,6 +56,7 @@ export class AccountResolver {
       account: liveAccount(userId, key.id),
       name: key.id,
       mode: key.environment,
+      keyHint: key.keyHint,
     };
   }
 
@@ -67,6 +70,7 @@ export class AccountResolver {
       account: liveAccount(userId, key.id),
       name,
       mode: key.environment,
+      keyHint: key.keyHint,
     };
   }
 
@@ -90,6 +94,6 @@ export class AccountResolver {
   }
 
   private paperOf(userId: string): ResolvedAccount {
-    return { adapter: this.paper, account: userId, name: 'paper', mode: 'paper' };
+    return { adapter: this.paper, account: userId, name: 'paper', mode: 'paper', keyHint: null };
   }
 }

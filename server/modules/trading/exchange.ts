@@ -20,14 +20,34 @@ export interface MarketOrderRequest {
   newClientOrderId: string;
 }
 
-/** `POST /fapi/v1/order` with newOrderRespType=RESULT, plus the fill's fee and realised PnL. */
+/** An order's state on the venue, as Binance names it. */
+export type VenueOrderStatus =
+  'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'REJECTED' | 'EXPIRED' | 'EXPIRED_IN_MATCH';
+
+/** The states an order never leaves: whatever it executed by then is all it will. */
+export const FINAL_STATUSES: ReadonlySet<VenueOrderStatus> = new Set([
+  'FILLED',
+  'CANCELED',
+  'REJECTED',
+  'EXPIRED',
+  'EXPIRED_IN_MATCH',
+]);
+
+/**
+ * `POST /fapi/v1/order` with newOrderRespType=RESULT (or the order looked up by its client id), plus the
+ * fill's fee and realised PnL. A market order usually answers FILLED; on a thin book it may end
+ * PARTIALLY_FILLED then EXPIRED, and a look-up soon after sending may still see it NEW: `executedQty` is
+ * what it did, never `origQty`.
+ */
 export interface OrderResult {
   orderId: string;
   clientOrderId: string;
   symbol: string;
   side: OrderSide;
   type: 'MARKET';
-  status: 'FILLED';
+  status: VenueOrderStatus;
+  /** The quantity asked (Binance's origQty). */
+  origQty?: string;
   reduceOnly: boolean;
   executedQty: string;
   avgPrice: string;
@@ -125,10 +145,22 @@ export type ExchangeEvent = AccountUpdateEvent | OrderTradeUpdateEvent;
 export interface ExchangeAdapter {
   readonly kind: 'paper' | 'binance-usdm';
   placeMarketOrder(account: string, request: MarketOrderRequest): Promise<OrderResult>;
-  /** An order by its client id (Binance asks for its symbol too), or null: what to ask before a retry. */
+  /**
+   * An order by its client id (Binance asks for its symbol too), in whatever state it is, or null only
+   * when the venue says it does not exist (-2013): what to ask before a retry.
+   */
   queryOrder(account: string, clientOrderId: string, symbol: string): Promise<OrderResult | null>;
   /** Market, reduce-only, for the whole position; null when there is none. */
   closePosition(account: string, symbol: string, clientOrderId: string): Promise<OrderResult | null>;
+  /**
+   * Market, reduce-only, closing up to `quantity` of the position on `symbol` that `opened` (BUY: a long,
+   * SELL: a short) built: never more than what is left of it, never the other way. Null when no such
+   * position is left (it was closed by hand, or flipped).
+   */
+  reducePosition(
+    account: string,
+    request: { symbol: string; opened: OrderSide; quantity: string; clientOrderId: string },
+  ): Promise<OrderResult | null>;
   closeAllPositions(account: string, clientOrderIdPrefix: string): Promise<OrderResult[]>;
   positionRisk(account: string): Promise<PositionRisk[]>;
   balance(account: string): Promise<AccountBalance>;

@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { Batcher, updateFromValues } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { orderRequests, type OrderRequestState } from '../../db/schema/trading';
 
@@ -22,20 +23,73 @@ export interface HeldRequest extends StoredRequest {
  * move is a conditional update, so of two requests racing on one key only one sends the order.
  */
 export class IdempotencyRepo {
+  /** First uses of keys by many users at once (one headline's rule orders) go in one insert. */
+  private readonly firstUses = new Batcher<typeof orderRequests.$inferInsert, boolean>(async (rows) => {
+    const inserted = await this.db
+      .insert(orderRequests)
+      .values(rows)
+      .onConflictDoNothing({ target: [orderRequests.userId, orderRequests.idempotencyKey] })
+      .returning({
+        userId: orderRequests.userId,
+        key: orderRequests.idempotencyKey,
+        requestHash: orderRequests.requestHash,
+      });
+    // The same key twice in one batch: one row went in. It is the first use of the call whose request
+    // it holds (the first such call, when both sent the same request).
+    const stored = new Map(inserted.map((r) => [`${r.userId} ${r.key}`, r.requestHash]));
+    return rows.map((r) => {
+      const id = `${r.userId} ${r.idempotencyKey}`;
+      if (stored.get(id) !== r.requestHash) return false;
+      stored.delete(id);
+      return true;
+    });
+  });
+  private readonly fills = new Batcher<{ userId: string; key: string; orderId: string }, void>(
+    async (items) => {
+      const updatedAt = new Date();
+      if (items.length === 1 || new Set(items.map((i) => `${i.userId} ${i.key}`)).size < items.length) {
+        for (const i of items) {
+          await this.db
+            .update(orderRequests)
+            .set({ state: 'filled', orderId: i.orderId, error: null, updatedAt })
+            .where(and(eq(orderRequests.userId, i.userId), eq(orderRequests.idempotencyKey, i.key)));
+        }
+      } else {
+        await this.db.execute(
+          updateFromValues(
+            orderRequests,
+            [orderRequests.userId, orderRequests.idempotencyKey],
+            ['state', 'orderId', 'error', 'updatedAt'],
+            items.map((i) => ({
+              key: [i.userId, i.key],
+              set: { state: 'filled', orderId: i.orderId, error: null, updatedAt },
+            })),
+          ),
+        );
+      }
+      return items.map(() => undefined);
+    },
+  );
+
   constructor(private readonly db: Db) {}
 
-  /** Records the key's first use. Returns `{ fresh: true }` on first use, otherwise the earlier record. */
+  /**
+   * Records the key's first use, in `state` (`sent` when the caller sends at once: the first use then
+   * holds the right to send in the same statement). Returns `{ fresh: true }` on first use, otherwise
+   * the earlier record.
+   */
   async claim(
     userId: string,
     key: string,
     record: StoredRequest,
+    state: 'claimed' | 'sent' = 'claimed',
   ): Promise<{ fresh: true } | ({ fresh: false } & HeldRequest)> {
-    const inserted = await this.db
-      .insert(orderRequests)
-      .values({ userId, idempotencyKey: key, ...record })
-      .onConflictDoNothing({ target: [orderRequests.userId, orderRequests.idempotencyKey] })
-      .returning({ clientOrderId: orderRequests.clientOrderId });
-    if (inserted.length > 0) return { fresh: true };
+    const fresh = await this.firstUses.add(
+      // Written in milliseconds like every later state change: a retry takes over a `sent` key by
+      // comparing this time, and the database's own now() (microseconds) would never compare equal.
+      { userId, idempotencyKey: key, ...record, state, updatedAt: new Date() },
+    );
+    if (fresh) return { fresh: true };
     const row = await this.get(userId, key);
     if (!row) throw new Error('idempotency record vanished');
     return { fresh: false, ...row };
@@ -78,10 +132,7 @@ export class IdempotencyRepo {
   }
 
   async markFilled(userId: string, key: string, orderId: string): Promise<void> {
-    await this.db
-      .update(orderRequests)
-      .set({ state: 'filled', orderId, error: null, updatedAt: new Date() })
-      .where(and(eq(orderRequests.userId, userId), eq(orderRequests.idempotencyKey, key)));
+    await this.fills.add({ userId, key, orderId });
   }
 
   /**

@@ -7,12 +7,12 @@ import { AccountsRepo } from './accounts.repo';
 import { IdempotencyRepo } from './idempotency.repo';
 import { ExchangeHealth } from './exchange-health';
 import { BinanceUsdmExchange } from './live/binance-usdm';
-import { MarkBook } from './marks';
 import { LedgerRepo } from './paper/ledger.repo';
 import { PaperExchange } from './paper/paper-exchange';
 import { PositionsHub } from './positions-hub';
 import { registerTradingRoutes } from './trading.routes';
 import { TradingService } from './trading.service';
+import { TradesRepo } from './trades.repo';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,12 +36,12 @@ export default fp(
   async function tradingModule(app: FastifyInstance, opts: TradingPluginOptions) {
     const log = app.log.child({ module: 'trading' });
     const origin = randomUUID();
-    const marks = new MarkBook({ now: Date.now });
+    const marks = app.prices;
     let hub: PositionsHub | null = null;
 
     const paper = new PaperExchange({
       repo: new LedgerRepo(app.database.db),
-      marks: { price: (symbol) => marks.price(symbol), fillPrice: (symbol) => marks.last(symbol) },
+      marks: { price: (symbol) => marks.markPrice(symbol), fillPrice: (symbol) => marks.last(symbol) },
       slippageBps: opts.slippageBps ?? 2,
       // A snapshot that could not be written costs only replay time on the next load.
       onSnapshotError: (userId, err) => log.warn({ err, userId }, 'paper snapshot not written'),
@@ -57,11 +57,9 @@ export default fp(
         });
       },
     });
-    /** Before an order or a read: a last price to fill around and to mark at until a tick comes. */
+    /** Before an order or a read: a young last price to fill around (the market is asked when older). */
     const ensureMark = async (symbol: string) => {
-      if (marks.last(symbol) !== undefined) return;
-      const quote = await app.market.price(symbol);
-      marks.recordLast([{ s: quote.symbol, p: quote.price, t: quote.time }]);
+      await marks.fresh(symbol);
     };
     // Rate limits, 5xx and calls without an answer on the live and demo venues, for the health check.
     const exchangeHealth = new ExchangeHealth();
@@ -92,6 +90,9 @@ export default fp(
     const accounts = new AccountResolver(new AccountsRepo(app.database.db), app.exchanges, paper, live);
     const service = new TradingService(accounts, paper, new IdempotencyRepo(app.database.db), ensureMark, {
       settleMs: app.config.BINANCE_ORDER_SETTLE_MS,
+      trades: new TradesRepo(app.database.db),
+      onRecordError: (err, userId, orderId) =>
+        log.error({ err, userId, orderId }, 'fill not written to the trade history'),
     });
     /** While a user on a live account has a positions socket open, their user-data stream runs. */
     const watchLive = (userId: string): (() => void) => {
@@ -109,7 +110,11 @@ export default fp(
         stop?.();
       };
     };
-    hub = new PositionsHub({ positions: (userId) => service.positions(userId), watch: watchLive });
+    hub = new PositionsHub({
+      positions: (userId, account) => service.positions(userId, account),
+      account: async (userId) => (await service.account(userId)).account,
+      watch: watchLive,
+    });
     const positionsHub = hub;
     // One process watches every paper position for liquidation (the holder of `paper-liquidations`).
     let liquidating = false;
@@ -135,8 +140,9 @@ export default fp(
         adapter.subscribeAll((account) => positionsHub.accountChanged(parseLiveAccount(account).userId)),
       ),
       // Either batch can move a symbol's mark: trades move those without a fresh mark of their own.
-      app.bus.subscribe('price.tick', ({ ticks }) => marksMoved(marks.recordLast(ticks))),
-      app.bus.subscribe('price.mark', ({ marks: batch }) => marksMoved(marks.recordMarks(batch))),
+      marks.onMarksMoved((moved) => {
+        marksMoved(moved)?.catch((err: unknown) => log.warn({ err }, 'liquidation check failed'));
+      }),
       app.bus.subscribe('trading.account', (event) => {
         if (event.origin === origin) return;
         paper.invalidate(event.userId);

@@ -130,6 +130,90 @@ describe('PositionsHub', () => {
   });
 });
 
+describe('PositionsHub account changes', () => {
+  it('shows a fill at once, even right after a snapshot for moved marks', async () => {
+    const time = fakeTime();
+    let size = 0.1;
+    const hub = new PositionsHub({ positions: async () => [{ ...btc(60_000), size }], ...time });
+    const client = socket();
+    hub.connect('u1', client.s);
+    await flush();
+    await time.advance(10);
+    hub.marksMoved(new Set(['BTCUSDT'])); // throttled: due 250 ms after the first snapshot
+    size = 0.2;
+    hub.accountChanged('u1');
+    await flush();
+    expect(client.sent).toHaveLength(2);
+    expect((JSON.parse(client.sent[1]!) as { positions: Position[] }).positions[0]?.size).toBe(0.2);
+    // The fresh snapshot stands for the marks' one too.
+    await time.advance(1000);
+    expect(client.sent).toHaveLength(2);
+  });
+
+  it('sends one snapshot per client for many changes at once, and one more for a change during a read', async () => {
+    const time = fakeTime();
+    let reads = 0;
+    let release: () => void = () => undefined;
+    const hub = new PositionsHub({
+      positions: async () => {
+        reads += 1;
+        if (reads === 2) await new Promise<void>((r) => (release = r));
+        return [];
+      },
+      ...time,
+    });
+    const client = socket();
+    hub.connect('u1', client.s);
+    await flush();
+    for (let i = 0; i < 5; i++) hub.accountChanged('u1');
+    await flush();
+    expect(reads).toBe(2); // the read for the five changes is under way
+    hub.accountChanged('u1');
+    await flush();
+    expect(reads).toBe(2);
+    release();
+    await flush();
+    await flush();
+    expect(reads).toBe(3);
+    expect(client.sent).toHaveLength(3);
+  });
+
+  it('reads snapshots on the account it keeps for the user, read again when they choose another', async () => {
+    const time = fakeTime();
+    const asked: string[] = [];
+    const read: (string | undefined)[] = [];
+    let chosen = 'paper';
+    const hub = new PositionsHub({
+      positions: async (_userId, account) => {
+        read.push(account);
+        return [];
+      },
+      account: async (userId) => {
+        asked.push(userId);
+        return chosen;
+      },
+      ...time,
+    });
+    hub.connect('u1', socket().s);
+    await flush();
+    hub.accountChanged('u1');
+    hub.accountChanged('u1');
+    await flush();
+    hub.accountChanged('u1');
+    await flush();
+    expect(asked).toEqual(['u1']);
+    expect(read).toEqual([undefined, 'paper', 'paper']);
+    chosen = 'key-1';
+    hub.accountChosen('u1');
+    await flush();
+    await flush();
+    hub.accountChanged('u1');
+    await flush();
+    expect(asked).toEqual(['u1', 'u1']);
+    expect(read.at(-1)).toBe('key-1');
+  });
+});
+
 describe('PositionsHub watching', () => {
   it('watches a user once while any of their sockets is open, and again after a new account choice', async () => {
     const log: string[] = [];

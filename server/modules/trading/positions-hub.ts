@@ -13,18 +13,34 @@ interface Client {
   symbols: Set<string>;
   timer: ReturnType<typeof setTimeout> | null;
   lastSent: number;
+  /** A snapshot is being read for this client; `again` asks for one more once it is sent. */
+  sending: boolean;
+  again: boolean;
 }
 
 export interface PositionsHubOptions {
-  /** Reads a user's positions. */
-  positions(userId: string): Promise<Position[]>;
+  /** Reads a user's positions: on `account` when given, else on the account they chose. */
+  positions(userId: string, account?: string): Promise<Position[]>;
+  /**
+   * The account a user's sockets show ('paper' or a key id). Read when their first socket connects, on
+   * `accountChosen`, and in the background once it is older than `accountTtlMs`, so that a snapshot
+   * never waits for it.
+   */
+  account?(userId: string): Promise<string>;
+  accountTtlMs?: number;
   /**
    * Called when a user's first socket connects; the disposer it returns runs when their last one
    * closes (the live account's user-data stream lives that long).
    */
   watch?(userId: string): () => void;
-  /** At most one snapshot per client per this many ms (250 → ≤ 4/s). */
+  /** Snapshots for moved marks: at most one per client per this many ms (250 → ≤ 4/s). */
   minIntervalMs?: number;
+  /**
+   * Runs the snapshots that account changes asked for (default: on a microtask, so that a fill is shown
+   * at once even while other work keeps the event loop busy; the changes made before it runs still make
+   * one snapshot per client).
+   */
+  defer?: (fn: () => void) => void;
   /** A client whose unsent bytes exceed this is dropped, never buffered without bound. */
   maxBufferedBytes?: number;
   now?: () => number;
@@ -34,7 +50,7 @@ export interface PositionsHubOptions {
 
 /**
  * Pushes each connected user's positions: a snapshot on connect, then again whenever the account changes
- * or the mark of a held symbol moves, throttled per client.
+ * (at once, coalesced per client) or the mark of a held symbol moves (throttled per client).
  */
 export class PositionsHub {
   private readonly clients = new Set<Client>();
@@ -44,6 +60,11 @@ export class PositionsHub {
   private readonly now: () => number;
   private readonly setTimer: NonNullable<PositionsHubOptions['setTimer']>;
   private readonly clearTimer: NonNullable<PositionsHubOptions['clearTimer']>;
+  private readonly defer: (fn: () => void) => void;
+  /** Clients whose account changed since the last deferred run: each gets one snapshot. */
+  private readonly changed = new Set<Client>();
+  /** The account each connected user's sockets show, and when it was read. */
+  private readonly shown = new Map<string, { account: string | undefined; at: number; reading: boolean }>();
 
   constructor(private readonly opts: PositionsHubOptions) {
     this.minInterval = opts.minIntervalMs ?? 250;
@@ -51,6 +72,7 @@ export class PositionsHub {
     this.now = opts.now ?? Date.now;
     this.setTimer = opts.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
     this.clearTimer = opts.clearTimer ?? ((t) => clearTimeout(t));
+    this.defer = opts.defer ?? ((fn) => queueMicrotask(fn));
   }
 
   get size(): number {
@@ -59,7 +81,15 @@ export class PositionsHub {
 
   /** Registers a socket and sends its first snapshot; returns the disposer to call on close. */
   connect(userId: string, socket: PositionsSocket): () => void {
-    const client: Client = { userId, socket, symbols: new Set(), timer: null, lastSent: 0 };
+    const client: Client = {
+      userId,
+      socket,
+      symbols: new Set(),
+      timer: null,
+      lastSent: 0,
+      sending: false,
+      again: false,
+    };
     this.clients.add(client);
     if (this.opts.watch !== undefined && !this.watching.has(userId)) {
       this.watching.set(userId, this.opts.watch(userId));
@@ -68,8 +98,36 @@ export class PositionsHub {
     return () => this.drop(client);
   }
 
+  /** The account to read a user's snapshot on: known (re-read in the background when old), or undefined. */
+  private accountOf(userId: string): string | undefined {
+    const read = this.opts.account;
+    if (read === undefined) return undefined;
+    let entry = this.shown.get(userId);
+    if (entry === undefined) {
+      entry = { account: undefined, at: -Infinity, reading: false };
+      this.shown.set(userId, entry);
+    }
+    if (!entry.reading && this.now() - entry.at >= (this.opts.accountTtlMs ?? 5_000)) {
+      const e = entry;
+      e.reading = true;
+      read(userId)
+        .then(
+          (account) => {
+            e.account = account;
+            e.at = this.now();
+          },
+          () => undefined,
+        )
+        .finally(() => {
+          e.reading = false;
+        });
+    }
+    return entry.account;
+  }
+
   /** The user chose another account: watch that one instead, and send fresh snapshots. */
   accountChosen(userId: string): void {
+    this.shown.delete(userId);
     const stop = this.watching.get(userId);
     if (stop !== undefined && this.opts.watch !== undefined) {
       stop();
@@ -78,9 +136,21 @@ export class PositionsHub {
     this.accountChanged(userId);
   }
 
-  /** The user's account changed. */
+  /** The user's account changed: a fresh snapshot goes out at once, outside the marks' throttle. */
   accountChanged(userId: string): void {
-    for (const c of this.clients) if (c.userId === userId) this.schedule(c);
+    const first = this.changed.size === 0;
+    for (const c of this.clients) if (c.userId === userId) this.changed.add(c);
+    if (first && this.changed.size > 0) this.defer(() => this.sendChanged());
+  }
+
+  private sendChanged(): void {
+    const due = [...this.changed];
+    this.changed.clear();
+    for (const c of due) {
+      if (c.timer !== null) this.clearTimer(c.timer);
+      c.timer = null;
+      void this.send(c);
+    }
   }
 
   /** Marks moved for these symbols. */
@@ -120,16 +190,34 @@ export class PositionsHub {
 
   private async send(c: Client): Promise<void> {
     if (!this.clients.has(c)) return;
-    c.lastSent = this.now();
-    let positions: Position[];
-    try {
-      positions = await this.opts.positions(c.userId);
-    } catch {
-      // Keep the socket: the next change or tick tries again.
+    // One read at a time per client; a change during it is read again right after, so none is missed.
+    if (c.sending) {
+      c.again = true;
       return;
     }
-    c.symbols = new Set(positions.map((p) => p.symbol.replace('/', '')));
-    this.write(c, { type: 'snapshot', positions, time: this.now() });
+    c.sending = true;
+    c.lastSent = this.now();
+    let positions: Position[] | null = null;
+    try {
+      const account = this.accountOf(c.userId);
+      positions = await (account === undefined
+        ? this.opts.positions(c.userId)
+        : this.opts.positions(c.userId, account));
+    } catch {
+      // Keep the socket: the next change or tick tries again, with the account read afresh (a key the
+      // user deleted is no longer theirs to read).
+      this.shown.delete(c.userId);
+    } finally {
+      c.sending = false;
+    }
+    if (positions !== null) {
+      c.symbols = new Set(positions.map((p) => p.symbol.replace('/', '')));
+      this.write(c, { type: 'snapshot', positions, time: this.now() });
+    }
+    if (c.again) {
+      c.again = false;
+      void this.send(c);
+    }
   }
 
   private write(c: Client, message: PositionsMessage): void {
@@ -145,9 +233,11 @@ export class PositionsHub {
   private drop(c: Client): void {
     if (c.timer !== null) this.clearTimer(c.timer);
     c.timer = null;
+    this.changed.delete(c);
     if (!this.clients.delete(c)) return;
     for (const other of this.clients) if (other.userId === c.userId) return;
     this.watching.get(c.userId)?.();
     this.watching.delete(c.userId);
+    this.shown.delete(c.userId);
   }
 }

@@ -4,17 +4,23 @@ import {
   AccountChoice,
   AccountState,
   Balance,
+  CloseAllResponse,
   ClosePositionRequest,
+  CloseResponse,
   LeverageRequest,
   MessageResponse,
   OrderPreview,
   OrderRequest,
   OrderResponse,
   Position,
+  TradesCsvQuery,
+  TradesPage,
+  TradesQuery,
 } from '../../../src/contracts/trading';
 import { appError, parseRequest } from '../../plugins/errors';
 import { limiter } from '../../plugins/rate-limit';
 import type { PositionsHub } from './positions-hub';
+import { tradesCsv } from './trades-csv';
 import type { TradingService } from './trading.service';
 import type { PaperExchange } from './paper/paper-exchange';
 
@@ -64,8 +70,11 @@ export function registerTradingRoutes(
     body: OrderRequest,
     response: { 200: OrderPreview },
   };
-  app.post('/orders/preview', { ...authed, schema: previewSchema }, async (request) =>
-    service.preview(userOf(request), parseRequest(OrderRequest, request.body)),
+  // A preview does the work of an order short of sending it: it counts in the orders' limits.
+  app.post(
+    '/orders/preview',
+    { preHandler: [app.requireUser, orderLimit], schema: previewSchema },
+    async (request) => service.preview(userOf(request), parseRequest(OrderRequest, request.body)),
   );
 
   const positionsSchema = { summary: 'Open positions', response: { 200: z.array(Position) } };
@@ -76,17 +85,46 @@ export function registerTradingRoutes(
   const closeSchema = {
     summary: 'Close one position at market',
     body: ClosePositionRequest,
-    response: { 200: MessageResponse },
+    response: { 200: CloseResponse },
   };
   app.post('/close_position', { ...authed, schema: closeSchema }, async (request) => {
     const body = parseRequest(ClosePositionRequest, request.body);
     return service.closePosition(userOf(request), body.symbol);
   });
 
-  const closeAllSchema = { summary: 'Close every position at market', response: { 200: MessageResponse } };
+  const closeAllSchema = { summary: 'Close every position at market', response: { 200: CloseAllResponse } };
   app.post('/close_all_positions', { ...authed, schema: closeAllSchema }, async (request) =>
     service.closeAll(userOf(request)),
   );
+
+  const tradesSchema = {
+    summary: 'Your fills, newest first',
+    description: "A page at a time: pass the answer's nextCursor as cursor for older ones; account filters.",
+    querystring: TradesQuery,
+    response: { 200: TradesPage },
+  };
+  app.get('/trades', { ...authed, schema: tradesSchema }, async (request) =>
+    service.tradeHistory(userOf(request), parseRequest(TradesQuery, request.query, 'query')),
+  );
+
+  const tradesCsvSchema = {
+    summary: 'Your fills as CSV, newest first',
+    description:
+      'One row per fill; the same cursor and account as /trades, pages up to 10,000 rows (all by default). ' +
+      'When older fills remain, the X-Next-Cursor header gives the cursor of the next page.',
+    querystring: TradesCsvQuery,
+    response: { 200: { description: 'A CSV file', content: { 'text/csv': { schema: z.string() } } } },
+  };
+  app.get('/trades.csv', { ...authed, schema: tradesCsvSchema }, async (request, reply) => {
+    const page = await service.tradeHistory(
+      userOf(request),
+      parseRequest(TradesCsvQuery, request.query, 'query'),
+    );
+    reply.header('content-type', 'text/csv; charset=utf-8');
+    reply.header('content-disposition', 'attachment; filename="trades.csv"');
+    if (page.nextCursor !== null) reply.header('x-next-cursor', page.nextCursor);
+    return tradesCsv(page.trades);
+  });
 
   const accountSchema = { summary: 'Which account orders go to', response: { 200: AccountState } };
   app.get('/account', { ...authed, schema: accountSchema }, async (request) =>
@@ -95,11 +133,16 @@ export function registerTradingRoutes(
 
   const chooseSchema = {
     summary: 'Choose the account orders go to',
+    description: 'Choosing a LIVE key needs a sign-in confirmed in the last minutes (403 step_up_required).',
     body: AccountChoice,
     response: { 200: AccountState },
   };
   app.put('/account', { ...authed, schema: chooseSchema }, async (request) => {
     const body = parseRequest(AccountChoice, request.body);
+    // Manual orders on real funds from now on: a sensitive change, confirmed like adding a key.
+    if (body.account !== 'paper' && (await service.venueOf(userOf(request), body.account)).mode === 'live') {
+      await app.requireStepUp(request);
+    }
     const state = await service.chooseAccount(userOf(request), body.account);
     hub.accountChosen(userOf(request));
     return state;

@@ -12,6 +12,7 @@ import type {
   OrderResult,
   OrderSide,
   PositionRisk,
+  VenueOrderStatus,
   VenuePreview,
 } from '../exchange';
 import { ExchangeError, OrderOutcomeUnknown, exchangeErrors } from '../exchange-error';
@@ -19,6 +20,12 @@ import { buildBrackets, type Bracket, type SymbolFilters } from '../paper/filter
 import { previewLiveOrder } from './preview';
 import { sizeLiveOrder } from './sizing';
 import { UserDataStream, type UserStreamOptions } from './user-stream';
+
+/**
+ * Binance's codes that say the order's execution status is unknown (-1000 unknown error, -1001
+ * disconnected, -1006 unexpected answer from the message bus, -1007 backend timeout): it may have filled.
+ */
+export const UNKNOWN_OUTCOME_CODES: ReadonlySet<number> = new Set([-1000, -1001, -1006, -1007]);
 
 /**
  * A v3 positionRisk row in the adapter's shape. v3 carries no leverage and, for cross positions, no
@@ -50,7 +57,8 @@ interface BinanceOrder {
   orderId: number;
   clientOrderId: string;
   symbol: string;
-  status: string;
+  status: VenueOrderStatus;
+  origQty?: string;
   side: OrderSide;
   type: string;
   reduceOnly: boolean;
@@ -239,11 +247,11 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
         creds,
       );
     } catch (err) {
-      // -2013 "Order does not exist."
+      // -2013 "Order does not exist." is the only proof that it does not.
       if (err instanceof ExchangeError && err.code === -2013) return null;
       throw err;
     }
-    if (order.status !== 'FILLED') return null;
+    // Whatever its state: an order that exists is never sent again under its client id.
     return this.withFees(account, order, creds);
   }
 
@@ -260,6 +268,30 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
       quantity: amt.abs().toFixed(),
       reduceOnly: 'true',
       newClientOrderId: clientOrderId,
+      newOrderRespType: 'RESULT',
+    });
+  }
+
+  async reducePosition(
+    account: string,
+    request: { symbol: string; opened: OrderSide; quantity: string; clientOrderId: string },
+  ): Promise<OrderResult | null> {
+    const position = (await this.positionRisk(account, true)).find(
+      (p) => p.symbol === request.symbol && Number(p.positionAmt) !== 0,
+    );
+    if (position === undefined) return null;
+    const amt = new Decimal(position.positionAmt);
+    // Only the way it was opened: a position turned the other way is someone else's.
+    if (amt.gt(0) !== (request.opened === 'BUY')) return null;
+    const qty = Decimal.min(amt.abs(), new Decimal(request.quantity));
+    if (!qty.gt(0)) return null;
+    return this.order(account, {
+      symbol: request.symbol,
+      side: amt.gt(0) ? 'SELL' : 'BUY',
+      type: 'MARKET',
+      quantity: qty.toFixed(),
+      reduceOnly: 'true',
+      newClientOrderId: request.clientOrderId,
       newOrderRespType: 'RESULT',
     });
   }
@@ -388,15 +420,17 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
     try {
       order = await this.signed<BinanceOrder>(account, 'POST', '/fapi/v1/order', params, creds);
     } catch (err) {
-      if (err instanceof BinanceUnreachable) throw new OrderOutcomeUnknown(err.message);
-      // -1007: "Timeout waiting for response from backend server. Send status unknown; execution status unknown."
-      if (err instanceof ExchangeError && err.code === -1007) throw new OrderOutcomeUnknown(err.msg);
+      // No answer, a timeout, any 5xx (with a code or without): the order may exist.
+      if (err instanceof BinanceUnreachable) throw new OrderOutcomeUnknown(err.msg ?? err.message);
+      if (err instanceof ExchangeError && UNKNOWN_OUTCOME_CODES.has(err.code)) {
+        throw new OrderOutcomeUnknown(err.msg);
+      }
       throw err;
     } finally {
       this.positionsCache.delete(account);
     }
     const result = await this.withFees(account, order, creds);
-    this.emit(account, result);
+    if (Number(result.executedQty) > 0) this.emit(account, result);
     return result;
   }
 
@@ -421,7 +455,8 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
       symbol: order.symbol,
       side: order.side,
       type: 'MARKET',
-      status: 'FILLED',
+      status: order.status,
+      ...(order.origQty === undefined ? {} : { origQty: order.origQty }),
       reduceOnly: order.reduceOnly,
       executedQty: order.executedQty,
       avgPrice: order.avgPrice,

@@ -151,6 +151,20 @@ const BRACKETS = {
  * of symbols without bundled filters.
  */
 export function filtersFor(symbol: string, referencePrice: Decimal.Value = 1): SymbolFilters | undefined {
+  // The price only matters through its power of ten (the default step and tick): one object per pair,
+  // since every snapshot and fill asks again.
+  const exponent = Math.floor(Math.log10(Math.max(new Decimal(referencePrice).toNumber(), 1e-8)));
+  const key = `${symbol} ${exponent}`;
+  const cached = made.get(key);
+  if (cached !== undefined || made.has(key)) return cached;
+  const filters = buildFilters(symbol, referencePrice);
+  if (made.size < 10_000) made.set(key, filters);
+  return filters;
+}
+
+const made = new Map<string, SymbolFilters | undefined>();
+
+function buildFilters(symbol: string, referencePrice: Decimal.Value): SymbolFilters | undefined {
   const info = findSymbol(symbol);
   if (!info) return undefined;
   const lot = lotFiltersFor(symbol, referencePrice);

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
+import { Batcher } from '../../../db/batch';
 import type { Db } from '../../../db/client';
 import { paperLedger, paperSnapshots } from '../../../db/schema/trading';
 import type { EventEffects, LedgerEvent } from './account';
@@ -13,6 +14,20 @@ export interface LedgerRow {
 
 /** SQL for the paper ledger; nothing else. */
 export class LedgerRepo {
+  /** The fills of one headline's orders, one per account, go in one insert. */
+  private readonly appendBatch = new Batcher<typeof paperLedger.$inferInsert, Date>(async (rows) => {
+    const created = await this.db
+      .insert(paperLedger)
+      .values(rows)
+      .returning({ userId: paperLedger.userId, seq: paperLedger.seq, createdAt: paperLedger.createdAt });
+    const at = new Map(created.map((r) => [`${r.userId} ${r.seq}`, r.createdAt]));
+    return rows.map((r) => {
+      const createdAt = at.get(`${r.userId} ${r.seq}`);
+      if (createdAt === undefined) throw new Error('ledger insert returned nothing');
+      return createdAt;
+    });
+  });
+
   constructor(private readonly db: Db) {}
 
   /** The account's rows after `afterSeq` (all of them by default), in ledger order. */
@@ -36,27 +51,22 @@ export class LedgerRepo {
     effects: EventEffects,
     cashAfter: string,
   ): Promise<Date> {
-    const [row] = await this.db
-      .insert(paperLedger)
-      .values({
-        userId,
-        seq,
-        type: event.type,
-        event,
-        clientOrderId: event.type === 'fill' ? event.clientOrderId : null,
-        symbol:
-          event.type === 'fill' || event.type === 'liquidation' || event.type === 'leverage'
-            ? event.symbol
-            : null,
-        cashDelta: effects.cashDelta.toString(),
-        realizedPnl: effects.realizedPnl.toString(),
-        fee: effects.fee.toString(),
-        marginDelta: effects.marginDelta.toString(),
-        cashAfter,
-      })
-      .returning({ createdAt: paperLedger.createdAt });
-    if (!row) throw new Error('ledger insert returned nothing');
-    return row.createdAt;
+    return this.appendBatch.add({
+      userId,
+      seq,
+      type: event.type,
+      event,
+      clientOrderId: event.type === 'fill' ? event.clientOrderId : null,
+      symbol:
+        event.type === 'fill' || event.type === 'liquidation' || event.type === 'leverage'
+          ? event.symbol
+          : null,
+      cashDelta: effects.cashDelta.toString(),
+      realizedPnl: effects.realizedPnl.toString(),
+      fee: effects.fee.toString(),
+      marginDelta: effects.marginDelta.toString(),
+      cashAfter,
+    });
   }
 
   async findFill(userId: string, clientOrderId: string): Promise<LedgerRow | undefined> {

@@ -10,21 +10,17 @@ import type {
   PositionRisk,
 } from '../exchange';
 import { ExchangeError } from '../exchange-error';
-import {
-  applyEvent,
-  DEFAULT_LEVERAGE,
-  emptyAccount,
-  STARTING_BALANCE,
-  type LedgerEvent,
-  type PaperAccountState,
-  type PaperPosition,
-} from './account';
+import { applyEvent, DEFAULT_LEVERAGE, STARTING_BALANCE, type LedgerEvent } from './account';
 import { filtersFor } from './filters';
 import type { LedgerRepo } from './ledger.repo';
-import { isLiquidated, liquidationPrice, maintenanceMargin, unrealizedPnl, ZERO } from './math';
+import { isLiquidated, liquidationPrice, ZERO } from './math';
+import { AccountStore } from './account-store';
 import { checkLeverage, planMarketOrder, planOrder, type OrderSize, type PlannedOrder } from './orders';
 import { accountUpdate, orderTradeUpdate, toOrderResult } from './paper-events';
-import { fromSnapshot, SNAPSHOT_EVERY, SNAPSHOTS_KEPT, toSnapshot } from './snapshot';
+import { balanceOf, positionRiskOf } from './projections';
+import { SNAPSHOT_EVERY } from './snapshot';
+
+export { MAX_ATTEMPTS } from './account-store';
 
 /** Where the paper exchange reads prices from (the trading module's mark book). */
 export interface MarkSource {
@@ -52,14 +48,6 @@ export interface PaperExchangeOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** Attempts of one task when other processes keep appending to the same ledger first. */
-export const MAX_ATTEMPTS = 5;
-
-interface Loaded {
-  state: PaperAccountState;
-  seq: number;
-}
-
 /**
  * The default exchange: one paper account per user, 10 000 USDT to start, isolated margin, one-way
  * mode. Each account's operations run one at a time, and every change is a ledger row written before the
@@ -67,20 +55,21 @@ interface Loaded {
  */
 export class PaperExchange implements ExchangeAdapter {
   readonly kind = 'paper' as const;
-  private readonly accounts = new Map<string, Promise<Loaded>>();
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly store: AccountStore;
   private readonly listeners = new Map<string, Set<(event: ExchangeEvent) => void>>();
   private readonly everyAccount = new Set<(account: string, event: ExchangeEvent) => void>();
   private readonly now: () => number;
   private readonly slippageBps: number;
   private readonly takerFeeRate: Decimal;
-  private readonly snapshotEvery: number | null;
-  private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(private readonly opts: PaperExchangeOptions) {
     this.now = opts.now ?? Date.now;
-    this.snapshotEvery = opts.snapshotEvery === undefined ? SNAPSHOT_EVERY : opts.snapshotEvery;
-    this.sleep = opts.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.store = new AccountStore({
+      repo: opts.repo,
+      snapshotEvery: opts.snapshotEvery === undefined ? SNAPSHOT_EVERY : opts.snapshotEvery,
+      ...(opts.onSnapshotError === undefined ? {} : { onSnapshotError: opts.onSnapshotError }),
+      sleep: opts.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    });
     this.slippageBps = opts.slippageBps ?? 2;
     this.takerFeeRate = new Decimal(opts.takerFeeRate ?? '0.0005');
   }
@@ -157,6 +146,20 @@ export class PaperExchange implements ExchangeAdapter {
     return this.serial(account, () => this.closeLocked(account, symbol, clientOrderId));
   }
 
+  async reducePosition(
+    account: string,
+    request: { symbol: string; opened: 'BUY' | 'SELL'; quantity: string; clientOrderId: string },
+  ): Promise<OrderResult | null> {
+    return this.serial(account, async () => {
+      const position = (await this.load(account)).state.positions.get(request.symbol);
+      // Nothing left of what was opened: closed by hand, or turned the other way.
+      if (!position || position.size.gt(0) !== (request.opened === 'BUY')) return null;
+      const qty = Decimal.min(position.size.abs(), new Decimal(request.quantity));
+      if (!qty.gt(0)) return null;
+      return this.closeLocked(account, request.symbol, request.clientOrderId, qty);
+    });
+  }
+
   async closeAllPositions(account: string, clientOrderIdPrefix: string): Promise<OrderResult[]> {
     return this.serial(account, async () => {
       const { state } = await this.load(account);
@@ -175,24 +178,14 @@ export class PaperExchange implements ExchangeAdapter {
 
   async positionRisk(account: string): Promise<PositionRisk[]> {
     const { state } = await this.load(account);
-    return [...state.positions.values()].map((p) => this.risk(p));
+    return [...state.positions.values()].map((p) =>
+      positionRiskOf(p, this.mark(p.symbol, p.entryPrice), this.takerFeeRate, this.now()),
+    );
   }
 
   async balance(account: string): Promise<AccountBalance> {
     const { state } = await this.load(account);
-    let locked = ZERO;
-    let upnl = ZERO;
-    for (const p of state.positions.values()) {
-      locked = locked.plus(p.isolatedWallet);
-      upnl = upnl.plus(unrealizedPnl(p.size, p.entryPrice, this.mark(p.symbol, p.entryPrice)));
-    }
-    return {
-      asset: 'USDT',
-      balance: state.cash.plus(locked).toFixed(8),
-      availableBalance: state.cash.toFixed(8),
-      crossUnPnl: upnl.toFixed(8),
-      updateTime: this.now(),
-    };
+    return balanceOf(state, (p) => this.mark(p.symbol, p.entryPrice), this.now());
   }
 
   async setLeverage(account: string, symbol: string, leverage: number) {
@@ -249,7 +242,7 @@ export class PaperExchange implements ExchangeAdapter {
    */
   async checkLiquidations(symbols: ReadonlySet<string>): Promise<void> {
     const checks: Promise<unknown>[] = [];
-    for (const [account, loading] of this.accounts) {
+    for (const [account, loading] of this.store.loaded()) {
       checks.push(
         loading.then(({ state }) => {
           for (const p of state.positions.values()) {
@@ -290,10 +283,12 @@ export class PaperExchange implements ExchangeAdapter {
     this.opts.onLiquidation?.(account, symbol, price);
   }
 
+  /** Closes `qty` of the position (all of it by default), reduce-only. */
   private async closeLocked(
     account: string,
     symbol: string,
     clientOrderId: string,
+    qty?: Decimal,
   ): Promise<OrderResult | null> {
     const { state } = await this.load(account);
     const position = state.positions.get(symbol);
@@ -305,7 +300,7 @@ export class PaperExchange implements ExchangeAdapter {
         clientOrderId,
         symbol,
         side: position.size.gt(0) ? 'SELL' : 'BUY',
-        size: { kind: 'quantity', qty: position.size.abs() },
+        size: { kind: 'quantity', qty: qty ?? position.size.abs() },
         reduceOnly: true,
       },
       this.conditions(symbol),
@@ -328,103 +323,21 @@ export class PaperExchange implements ExchangeAdapter {
     return result;
   }
 
-  /** Writes the event to the ledger, then (only then) makes its state current. */
-  private async commit(account: string, event: LedgerEvent) {
-    const loaded = await this.load(account);
-    const { state, effects } = applyEvent(loaded.state, event);
-    const seq = loaded.seq + 1;
-    const createdAt = await this.opts.repo.append(account, seq, event, effects, state.cash.toString());
-    this.accounts.set(account, Promise.resolve({ state, seq }));
-    // After the append, not with it: the row is committed by now, so the snapshot can never name a seq
-    // whose event is not in the ledger.
-    if (this.snapshotEvery !== null && seq % this.snapshotEvery === 0) {
-      await this.saveSnapshot(account, seq, state);
-    }
-    return { effects, at: createdAt.getTime() };
+  private commit(account: string, event: LedgerEvent) {
+    return this.store.commit(account, event);
   }
 
-  /** Never fails: the event is booked whatever happens here, and a missing snapshot only costs replay. */
-  private async saveSnapshot(account: string, seq: number, state: PaperAccountState): Promise<void> {
-    try {
-      await this.opts.repo.saveSnapshot(account, seq, toSnapshot(state), SNAPSHOTS_KEPT);
-    } catch (err) {
-      this.opts.onSnapshotError?.(account, err);
-    }
-  }
-
-  private load(account: string): Promise<Loaded> {
-    let loading = this.accounts.get(account);
-    if (!loading) {
-      loading = this.replay(account);
-      this.accounts.set(account, loading);
-      loading.catch(() => this.accounts.delete(account));
-    }
-    return loading;
-  }
-
-  /** The latest snapshot (if any) and the ledger rows after it. */
-  private async replay(account: string): Promise<Loaded> {
-    let state = emptyAccount();
-    let from = 0;
-    if (this.snapshotEvery !== null) {
-      const snapshot = await this.opts.repo.latestSnapshot(account);
-      const restored = snapshot && fromSnapshot(snapshot.state);
-      if (snapshot && restored) {
-        state = restored;
-        from = snapshot.seq;
-      }
-    }
-    const rows = await this.opts.repo.load(account, from);
-    for (const row of rows) state = applyEvent(state, row.event).state;
-    const seq = rows.at(-1)?.seq ?? from;
-    // A ledger older than snapshots, or whose snapshots failed: record where this replay got to.
-    if (this.snapshotEvery !== null && rows.length >= this.snapshotEvery) {
-      await this.saveSnapshot(account, seq, state);
-    }
-    if (seq > 0) return { state, seq };
-    const opening: LedgerEvent = { type: 'deposit', amount: STARTING_BALANCE.toString(), reason: 'initial' };
-    const applied = applyEvent(state, opening);
-    try {
-      await this.opts.repo.append(account, 1, opening, applied.effects, applied.state.cash.toString());
-    } catch (err) {
-      // Another process opened the account at the same moment: its opening row is the one to read.
-      if (isUniqueViolation(err)) return this.replay(account);
-      throw err;
-    }
-    return { state: applied.state, seq: 1 };
+  private load(account: string) {
+    return this.store.load(account);
   }
 
   /** Forgets a cached account (another process changed it); the next use replays its ledger. */
   invalidate(account: string): void {
-    this.accounts.delete(account);
+    this.store.invalidate(account);
   }
 
-  /**
-   * Runs `task` after every earlier task of the same account. If another process appended to the same
-   * ledger first (a unique-key conflict), the account is replayed and the task runs again on the fresh
-   * state, up to MAX_ATTEMPTS times in all. Each new attempt waits a random while that doubles each
-   * time, so that two processes busy on one account stop colliding in step.
-   */
   private serial<T>(account: string, task: (retry: boolean) => Promise<T>): Promise<T> {
-    const attempt = async (): Promise<T> => {
-      for (let n = 1; ; n++) {
-        try {
-          return await task(n > 1);
-        } catch (err) {
-          if (!isUniqueViolation(err) || n >= MAX_ATTEMPTS) throw err;
-          this.invalidate(account);
-          await this.sleep(Math.random() * 5 * 2 ** (n - 1));
-        }
-      }
-    };
-    const previous = this.queues.get(account) ?? Promise.resolve();
-    const next = previous.then(attempt, attempt);
-    const settled = next.catch(() => undefined);
-    this.queues.set(account, settled);
-    void settled.then(() => {
-      if (this.queues.get(account) === settled) this.queues.delete(account);
-    });
-    return next;
+    return this.store.serial(account, task);
   }
 
   private conditions(symbol: string) {
@@ -439,33 +352,6 @@ export class PaperExchange implements ExchangeAdapter {
   private mark(symbol: string, fallback: Decimal = ZERO): Decimal {
     const price = this.opts.marks.price(symbol);
     return price === undefined ? fallback : new Decimal(price);
-  }
-
-  private risk(p: PaperPosition): PositionRisk {
-    const mark = this.mark(p.symbol, p.entryPrice);
-    const filters = filtersFor(p.symbol, mark);
-    const notional = p.size.mul(mark);
-    const upnl = unrealizedPnl(p.size, p.entryPrice, mark);
-    const fee = this.takerFeeRate.mul(2);
-    return {
-      symbol: p.symbol,
-      positionSide: 'BOTH',
-      positionAmt: p.size.toString(),
-      entryPrice: p.entryPrice.toString(),
-      breakEvenPrice: p.entryPrice.mul(p.size.gt(0) ? fee.plus(1) : new Decimal(1).minus(fee)).toString(),
-      markPrice: mark.toString(),
-      unRealizedProfit: upnl.toFixed(8),
-      liquidationPrice: filters
-        ? liquidationPrice(p.size, p.entryPrice, p.isolatedWallet, filters).toFixed(8)
-        : '0',
-      isolatedMargin: p.isolatedWallet.plus(upnl).toFixed(8),
-      notional: notional.toFixed(8),
-      initialMargin: notional.abs().div(p.leverage).toFixed(8),
-      maintMargin: filters ? maintenanceMargin(notional.abs(), filters).toFixed(8) : '0',
-      leverage: p.leverage,
-      marginType: 'isolated',
-      updateTime: this.now(),
-    };
   }
 
   private emit(account: string, event: ExchangeEvent): void {
@@ -489,13 +375,4 @@ function sizingOf(planned: PlannedOrder): OrderSizing | undefined {
     adjustment: planned.sizing.adjustment,
     note: planned.note,
   };
-}
-
-/** Postgres' unique_violation (23505), through Drizzle's wrapping. */
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 4; depth++) {
-    if (typeof e === 'object' && (e as { code?: unknown }).code === '23505') return true;
-    e = typeof e === 'object' ? (e as { cause?: unknown }).cause : undefined;
-  }
-  return false;
 }

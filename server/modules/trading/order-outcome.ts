@@ -1,0 +1,111 @@
+import { pairOf, type OrderResponse, type OrderVenue, type Position } from '../../../src/contracts/trading';
+import { appError } from '../../plugins/errors';
+import { BinanceRateLimited, BinanceUnreachable } from '../exchanges/binance-client';
+import { FINAL_STATUSES, type OrderResult, type PositionRisk } from './exchange';
+import { ExchangeError, type OrderOutcomeUnknown } from './exchange-error';
+
+/**
+ * What an order's answer means to the user, in one place: a fill (whole or partial), a refusal with the
+ * venue's own words, or an outcome nobody knows yet, which is never called a failure.
+ */
+
+export const UNKNOWN_TEXT =
+  'Binance did not say whether the order was placed, and it was not found by its client order id yet. ' +
+  'Check your positions; sending it again with the same Idempotency-Key looks it up first and never places it twice.';
+
+/** A read from the exchange (never an order: those are looked up, see UNKNOWN_TEXT) that got no answer. */
+export const UNREACHABLE_TEXT = 'Binance did not answer in time. Try again in a moment.';
+
+export function unknownOutcome(err: OrderOutcomeUnknown): unknown {
+  return appError('OUTCOME_UNKNOWN', `${UNKNOWN_TEXT} (${err.reason})`);
+}
+
+/** The venue took the order but has not finished it yet (NEW, or PARTIALLY_FILLED and still working). */
+export function stillWorking(r: OrderResult): unknown {
+  return appError(
+    'OUTCOME_UNKNOWN',
+    `Binance accepted the order (${r.status}, ${r.executedQty} executed so far) but has not finished it yet. ` +
+      'Check your positions; sending it again with the same Idempotency-Key looks it up and never places it twice.',
+  );
+}
+
+const ENDED: Record<string, string> = {
+  CANCELED: 'canceled',
+  REJECTED: 'rejected',
+  EXPIRED: 'expired',
+  EXPIRED_IN_MATCH: 'expired',
+};
+
+/** A final order that executed nothing: a refusal in the venue's terms (nothing was bought or sold). */
+export function noFill(r: OrderResult): ExchangeError {
+  return new ExchangeError(
+    -2010,
+    `Binance ${ENDED[r.status] ?? r.status.toLowerCase()} the order without filling any of it; nothing was placed.`,
+  );
+}
+
+/** Whether the venue is done with the order (whatever it executed is all it will). */
+export const isFinal = (r: OrderResult): boolean => FINAL_STATUSES.has(r.status);
+
+export function refusal(err: unknown): unknown {
+  if (err instanceof BinanceRateLimited) {
+    const what = err.status === 418 ? 'has banned this server' : 'is limiting requests';
+    return appError(
+      'SERVICE_UNAVAILABLE',
+      `Binance ${what} (${err.status}); nothing was placed. Try again in ${err.retryAfterSeconds} s.`,
+      { 'retry-after': String(err.retryAfterSeconds) },
+    );
+  }
+  if (err instanceof ExchangeError) return appError('BAD_REQUEST', err.msg);
+  if (err instanceof BinanceUnreachable) return appError('SERVICE_UNAVAILABLE', UNREACHABLE_TEXT);
+  return err;
+}
+
+/** The answer of a final order that executed something: whole, or the part the venue filled. */
+export function toResponse(r: OrderResult, venue: OrderVenue): OrderResponse {
+  const partial = r.status !== 'FILLED';
+  const quantity = Number(r.executedQty);
+  const partialNote = partial
+    ? `Binance filled ${r.executedQty}${r.origQty === undefined ? '' : ` of ${r.origQty}`} and ${
+        ENDED[r.status] ?? r.status.toLowerCase()
+      } the rest.`
+    : null;
+  const note = [r.sizing?.note ?? null, partialNote].filter((n) => n !== null).join(' ');
+  return {
+    id: r.orderId,
+    symbol: pairOf(r.symbol),
+    side: r.side === 'BUY' ? 'buy' : 'sell',
+    quantity,
+    price: Number(r.avgPrice),
+    notional: Number(r.cumQuote),
+    fee: Number(r.commission),
+    status: partial ? 'partially_filled' : 'filled',
+    realizedPnl: Number(r.realizedPnl),
+    requested: r.sizing ? Number(r.sizing.requested) : null,
+    adjustment: r.sizing?.adjustment ?? null,
+    note: note === '' ? null : note,
+    account: { mode: venue.mode, keyHint: venue.keyHint },
+    position: null,
+  };
+}
+
+export function toPosition(r: PositionRisk): Position {
+  const size = Number(r.positionAmt);
+  const mark = Number(r.markPrice);
+  const upnl = Number(r.unRealizedProfit);
+  const margin = Number(r.isolatedMargin) - upnl;
+  const initial = (Math.abs(size) * mark) / r.leverage;
+  return {
+    symbol: pairOf(r.symbol),
+    side: size > 0 ? 'long' : 'short',
+    size: Math.abs(size),
+    entryPrice: Number(r.entryPrice),
+    markPrice: mark,
+    liquidationPrice: Number(r.liquidationPrice),
+    margin,
+    unrealizedPnl: upnl,
+    leverage: r.leverage,
+    roe: initial === 0 ? 0 : upnl / initial,
+    notional: Math.abs(Number(r.notional)),
+  };
+}

@@ -1,0 +1,80 @@
+import { and, desc, eq, lt } from 'drizzle-orm';
+import type { Trade, TradeSource } from '../../../src/contracts/trading';
+import { Batcher } from '../../db/batch';
+import type { Db } from '../../db/client';
+import { trades } from '../../db/schema/trading';
+
+/** A fill to record: the answer's figures and where and by what it was placed. */
+export interface NewTrade {
+  account: string;
+  accountMode: 'paper' | 'demo' | 'live';
+  keyHint: string | null;
+  orderId: string;
+  symbol: string;
+  side: 'buy' | 'sell';
+  quantity: number;
+  price: number;
+  realizedPnl: number;
+  fee: number;
+  source: TradeSource;
+  ruleId: string | null;
+  ruleName: string | null;
+}
+
+/** SQL for the trade history; one user's rows only, always. */
+export class TradesRepo {
+  /** The fills of one headline's orders go in one insert. */
+  private readonly records = new Batcher<typeof trades.$inferInsert, void>(async (rows) => {
+    await this.db
+      .insert(trades)
+      .values(rows)
+      .onConflictDoNothing({ target: [trades.userId, trades.account, trades.orderId] });
+    return rows.map(() => undefined);
+  });
+
+  constructor(private readonly db: Db) {}
+
+  /** Records a fill once: the same order answered again (a retry) adds nothing. */
+  async record(userId: string, fill: NewTrade): Promise<void> {
+    await this.records.add({
+      userId,
+      ...fill,
+      quantity: String(fill.quantity),
+      price: String(fill.price),
+      realizedPnl: String(fill.realizedPnl),
+      fee: String(fill.fee),
+    });
+  }
+
+  /** Newest first: up to `limit` fills older than row `before`, of one account when `account` is given. */
+  async page(userId: string, opts: { before?: number; limit: number; account?: string }): Promise<Trade[]> {
+    const rows = await this.db
+      .select()
+      .from(trades)
+      .where(
+        and(
+          eq(trades.userId, userId),
+          opts.before === undefined ? undefined : lt(trades.id, opts.before),
+          opts.account === undefined ? undefined : eq(trades.account, opts.account),
+        ),
+      )
+      .orderBy(desc(trades.id))
+      .limit(opts.limit);
+    return rows.map((r) => ({
+      id: String(r.id),
+      time: r.createdAt.getTime(),
+      symbol: r.symbol,
+      side: r.side,
+      quantity: Number(r.quantity),
+      price: Number(r.price),
+      realizedPnl: Number(r.realizedPnl),
+      fee: Number(r.fee),
+      accountId: r.account,
+      account: { mode: r.accountMode, keyHint: r.keyHint },
+      source: r.source,
+      ruleId: r.ruleId,
+      ruleName: r.ruleName,
+      orderId: r.orderId,
+    }));
+  }
+}
