@@ -4,12 +4,15 @@ import { systemClock, type Clock } from './clock';
 import { registerMarketRoutes } from './market.routes';
 import { resolveMarketSource } from './market.resolve';
 import { MarketService } from './market.service';
+import type { PriceBook } from './price-book';
 import { PriceHub, type HubOptions } from './price-hub';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Prices and candles for other modules (trading's mark price, signals' price at arrival). */
     market: MarketService;
+    /** The process's one book of prices, with their age: orders, exits, marks and arrival prices. */
+    prices: PriceBook;
   }
 }
 
@@ -35,6 +38,7 @@ export default fp(
       log,
       // A slow simulator is not a stalled one: a few of its ticks may pass before the feed is called stalled.
       staleMs: Math.max(app.config.MARKET_STALE_MS, 3 * app.config.MARKET_SIM_TICK_MS),
+      priceMaxAgeMs: app.config.PRICE_MAX_AGE_MS,
       now: () => clock.now(),
     });
     service.start();
@@ -49,6 +53,7 @@ export default fp(
     });
     hub.start();
     app.decorate('market', service);
+    app.decorate('prices', service.book);
     registerMarketRoutes(app, service, hub);
     app.addHook('onClose', async () => {
       await releaseFeed();

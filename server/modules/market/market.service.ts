@@ -10,6 +10,7 @@ import { SYMBOLS, findSymbol, type SymbolInfo } from '../../../src/contracts/sym
 import type { Bus } from '../../plugins/bus';
 import { appError } from '../../plugins/errors';
 import type { Disposer } from './clock';
+import { PriceBook } from './price-book';
 import { Listeners, type MarketSource } from './source';
 
 export interface MarketLog {
@@ -25,7 +26,8 @@ export class MarketService {
   private readonly disposers: Disposer[] = [];
   private readonly publishers: Disposer[] = [];
   private readonly ticks = new Listeners<readonly PriceItem[]>();
-  private readonly latest = new Map<string, PriceItem>();
+  /** The process's one book of prices, every module's (`app.prices`). */
+  readonly book: PriceBook;
   private leading = false;
   private heardAt: number;
 
@@ -36,10 +38,17 @@ export class MarketService {
       log: MarketLog;
       /** Without a tick on the bus for this long, a process that does not publish calls the feed stalled. */
       staleMs?: number;
+      /** How old a price may be and still size or fill an order, or price a signal's arrival. */
+      priceMaxAgeMs?: number;
       now?: () => number;
     },
   ) {
     this.heardAt = this.now();
+    this.book = new PriceBook({
+      now: () => this.now(),
+      ...(deps.priceMaxAgeMs === undefined ? {} : { maxAgeMs: deps.priceMaxAgeMs }),
+      ask: (symbol) => this.ask(symbol),
+    });
   }
 
   get kind(): MarketSource['kind'] {
@@ -63,10 +72,11 @@ export class MarketService {
     this.disposers.push(
       this.deps.bus.subscribe('price.tick', ({ ticks }) => {
         this.heardAt = this.now();
-        for (const item of ticks) this.latest.set(item.s, item);
+        this.book.recordLast(ticks);
         if (!this.leading) this.source.follow?.(ticks);
         this.ticks.emit(ticks);
       }),
+      this.deps.bus.subscribe('price.mark', ({ marks }) => this.book.recordMarks(marks)),
     );
   }
 
@@ -129,7 +139,7 @@ export class MarketService {
     return this.source.onStatus(listener);
   }
 
-  /** Every price batch on the bus. */
+  /** Every price batch on the bus (the book has recorded it by then). */
   onTicks(listener: (ticks: readonly PriceItem[]) => void): Disposer {
     return this.ticks.add(listener);
   }
@@ -152,9 +162,24 @@ export class MarketService {
 
   async price(symbol: string): Promise<PriceQuote> {
     const info = this.require(symbol);
-    const item = this.latest.get(info.symbol) ?? (await this.upstream(() => this.source.price(info.symbol)));
-    if (item === null) throw appError('SERVICE_UNAVAILABLE', `No price for ${info.symbol} yet.`);
+    let item: PriceItem;
+    try {
+      item = await this.book.freshItem(info.symbol);
+    } catch (err) {
+      // Shown, not traded on: the last price seen, with its time, while the source does not answer.
+      const seen = this.book.seen(info.symbol);
+      if (seen === undefined) throw err;
+      item = seen;
+    }
     return { symbol: info.symbol, price: item.p, time: item.t };
+  }
+
+  /** The source's price now, for a symbol the book has no young price of. */
+  private async ask(symbol: string): Promise<PriceItem> {
+    const info = this.require(symbol);
+    const item = await this.upstream(() => this.source.price(info.symbol));
+    if (item === null) throw appError('SERVICE_UNAVAILABLE', `No price for ${info.symbol} yet.`);
+    return item;
   }
 
   async klines(query: KlinesQuery): Promise<Candle[]> {

@@ -22,7 +22,9 @@ interface ChartFeed {
 
 /**
  * Fans prices out to price-socket clients. Prices are coalesced per symbol and sent in one frame per
- * client at most every `flushMs`; clients with the same subscription share the serialised frame. Before
+ * client at most every `flushMs`: a tick after a quiet spell goes out on the next turn, ticks that come
+ * sooner wait for the rest of the period and go out together with the latest price of each symbol.
+ * Clients with the same subscription share the serialised (and encoded) frame. Before
  * each send the client's unsent bytes are checked: a slow client is dropped, never buffered without
  * bound. A heartbeat (JSON frame plus a WebSocket ping) goes out every `heartbeatMs`; a client that did
  * not answer the previous ping is dropped.
@@ -34,6 +36,9 @@ export class PriceHub {
   private dirty = new Set<string>();
   private readonly charts = new Map<string, ChartFeed>();
   private readonly disposers: Disposer[] = [];
+  /** The flush waiting to run, and when the last one sent anything. */
+  private flushTimer: Disposer | null = null;
+  private lastFlush = -Infinity;
   readonly stats = { droppedSlow: 0, droppedDead: 0, droppedFlood: 0, frames: 0 };
 
   constructor(
@@ -50,13 +55,25 @@ export class PriceHub {
           this.latest.set(item.s, item);
           this.dirty.add(item.s);
         }
+        this.scheduleFlush();
       }),
-      every(this.o.clock, this.o.flushMs, () => this.flush()),
       every(this.o.clock, this.o.heartbeatMs, () => this.heartbeat()),
     );
   }
 
+  /** A flush as soon as `flushMs` has passed since the last one (on the next turn if it has). */
+  private scheduleFlush(): void {
+    if (this.flushTimer !== null) return;
+    const wait = Math.max(0, this.lastFlush + this.o.flushMs - this.o.clock.now());
+    this.flushTimer = this.o.clock.setTimer(() => {
+      this.flushTimer = null;
+      this.flush();
+    }, wait);
+  }
+
   close(): void {
+    this.flushTimer?.();
+    this.flushTimer = null;
     for (const dispose of this.disposers.splice(0)) dispose();
     for (const client of [...this.clients]) this.disconnect(client);
   }
@@ -206,6 +223,7 @@ export class PriceHub {
     feed.dispose = this.feed.watchCandles(symbol, interval, (candle) => {
       feed.candle = candle;
       feed.dirty = true;
+      this.scheduleFlush();
     });
   }
 
@@ -216,7 +234,8 @@ export class PriceHub {
     if (dirty.size === 0 && !chartsChanged) return;
     this.dirty = new Set();
     const t = this.o.clock.now();
-    const frames = new Map<string, string | null>();
+    this.lastFlush = t;
+    const frames = new Map<string, Buffer | null>();
     const candleFrames = new Map<string, string | null>();
     for (const client of [...this.clients]) {
       if (!this.writable(client)) continue;
@@ -238,7 +257,8 @@ export class PriceHub {
     for (const feed of this.charts.values()) feed.dirty = false;
   }
 
-  private priceFrame(client: HubClient, dirty: Set<string>, t: number): string | null {
+  /** Encoded once for every client of the subscription, rather than once per send. */
+  private priceFrame(client: HubClient, dirty: Set<string>, t: number): Buffer | null {
     const data: PriceItem[] = [];
     if (client.all) {
       for (const s of dirty) data.push(this.latest.get(s) as PriceItem);
@@ -249,7 +269,7 @@ export class PriceHub {
     }
     return data.length === 0
       ? null
-      : JSON.stringify({ type: 'prices', t, data } satisfies PriceSocketMessage);
+      : Buffer.from(JSON.stringify({ type: 'prices', t, data } satisfies PriceSocketMessage));
   }
 
   private candleFrame(key: string): string | null {
@@ -304,8 +324,8 @@ export class PriceHub {
     if (this.writable(client)) this.sendRaw(client, JSON.stringify(message));
   }
 
-  private sendRaw(client: HubClient, frame: string): void {
+  private sendRaw(client: HubClient, frame: string | Buffer): void {
     this.stats.frames += 1;
-    client.socket.send(frame);
+    client.socket.send(frame, { binary: false });
   }
 }

@@ -14,7 +14,8 @@ import type { Clock, Disposer } from './clock';
 /** The part of a socket the hub uses; `ws`'s WebSocket fits, and tests pass a fake. */
 export interface PeerSocket {
   readonly bufferedAmount: number;
-  send(data: string): void;
+  /** A text frame (`binary: false`): a string, or its UTF-8 bytes encoded once for many sockets. */
+  send(data: string | Buffer, options: { binary: boolean }): void;
   /** Drops the connection at once, without waiting for queued data. */
   terminate(): void;
   /** Closes with a WebSocket close code and reason (1008 for a client that breaks the rules). */
@@ -33,7 +34,7 @@ export interface HubFeed {
 
 export interface HubOptions {
   clock: Clock;
-  /** A client gets at most one price frame per this period. */
+  /** A client gets at most one price frame per this period (50 ms: a terminal drawing at 20 fps). */
   flushMs?: number;
   heartbeatMs?: number;
   /** A client whose unsent data exceeds this is dropped instead of buffered without bound. */
@@ -67,7 +68,7 @@ export function parseClientFrame(text: string): PriceSocketRequest | string {
 }
 
 export const HUB_DEFAULTS = {
-  flushMs: 250,
+  flushMs: 50,
   heartbeatMs: 15_000,
   maxBufferedBytes: 1024 * 1024,
   messagesPerSecond: 10,

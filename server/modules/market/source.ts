@@ -34,7 +34,7 @@ export interface MarketSource {
    * history and live candles agree with every other process's.
    */
   follow?(ticks: readonly PriceItem[]): void;
-  /** The latest price, or null when the source has none for the symbol. */
+  /** The price now (Binance: its REST ticker), or null when the source has none for the symbol. */
   price(symbol: string): Promise<PriceItem | null>;
   /** The last `limit` candles, oldest first; the last one is the candle in progress. */
   klines(symbol: string, interval: Interval, limit: number): Promise<Candle[]>;

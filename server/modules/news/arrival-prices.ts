@@ -2,7 +2,7 @@ import type { PriceItem } from '../../../src/contracts/market';
 import { findSymbol } from '../../../src/contracts/symbols';
 import type { SignalRow } from './news.repo';
 import type { Clock, Disposer, NewsLog } from './news.types';
-import { symbolOf, type PriceSource } from './price-book';
+import { symbolOf, type PriceSource } from './prices-at';
 
 /**
  * How long after arrival a price may still stand for the price at arrival (the same bound as for an

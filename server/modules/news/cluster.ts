@@ -112,11 +112,12 @@ export class StoryWindow<T> {
     return this.entries.find((e) => e.fingerprint === fingerprint)?.value;
   }
 
-  findStory(key: StoryKey, now: number): T | undefined {
+  /** The newest story `key` belongs to, among those `accept` takes (all by default). */
+  findStory(key: StoryKey, now: number, accept: (value: T) => boolean = () => true): T | undefined {
     this.prune(now);
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const e = this.entries[i];
-      if (e !== undefined && sameStory(key, e.key)) return e.value;
+      if (e !== undefined && accept(e.value) && sameStory(key, e.key)) return e.value;
     }
     return undefined;
   }

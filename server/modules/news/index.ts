@@ -10,11 +10,11 @@ import { registerNewsRoutes } from './news.routes';
 import { lockedAdmission, NewsService } from './news.service';
 import { PgLeases } from '../../plugins/leases';
 import { every, systemClock, type Clock, type Disposer } from './news.types';
-import { PriceBook } from './price-book';
 import { ImageCache } from './proxy/image-cache';
 import { ImageProxy } from './proxy/image-proxy';
 import { SignalStream } from './signal-stream';
 import { SourceManager } from './source-manager';
+import { SourceLags } from './source-receipts';
 import { premiumViewer } from './viewer';
 import { buildSources } from './sources';
 
@@ -22,6 +22,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The signal pipeline (ingest, history) for other modules (rules). */
     news: NewsService;
+    /** Each source's lag from publication to arrival (admin, health). */
+    newsSources: SourceLags;
   }
 }
 
@@ -29,6 +31,8 @@ declare module 'fastify' {
 const healthName = (s: SourceState) => (s.state === 'degraded' ? `${s.name} (degraded)` : s.name);
 /** How often the process running the sources repeats their states on the bus. */
 const STATES_EVERY_MS = 5_000;
+/** How often each process reads the sources' lag figures for health. */
+const LAGS_EVERY_MS = 30_000;
 /** How often the worker running the sources looks for stored items still waiting for their analysis. */
 const SWEEP_EVERY_MS = 5_000;
 
@@ -44,8 +48,7 @@ export default fp(
     const analyzer = createAnalyzer(app.config, { log });
     app.health.report('analyzer', analyzer.kind);
     const unwatch = app.health.watch('analyzer', () => analyzer.problem());
-    const prices = new PriceBook(app.bus, app.market);
-    prices.start();
+    const prices = app.prices;
     const service = new NewsService({
       repo: new NewsRepo(app.database.db),
       analyzer,
@@ -54,6 +57,7 @@ export default fp(
       clock,
       log,
       analyseHere: app.config.ROLE !== 'api',
+      premiumSources: new Set(app.config.PREMIUM_NEWS_SOURCES),
       // On PostgreSQL several processes may ingest (api nodes take the webhook, a worker polls).
       ...(app.database.driver === 'postgres'
         ? {
@@ -71,9 +75,27 @@ export default fp(
       state: 'degraded',
       detail: 'starting',
     }));
+    const lags = new SourceLags({
+      repo: new NewsRepo(app.database.db),
+      clock,
+      log,
+      thresholdMs: app.config.SOURCE_LAG_DEGRADED_SECONDS * 1000,
+      states: () => states,
+    });
+    // A source late after publication is degraded too, however well it answers.
+    const reportNews = () => {
+      const late = lags.laggingNames();
+      app.health.report(
+        'news',
+        states.map((s) =>
+          late.has(s.name) && s.state !== 'degraded' ? `${s.name} (degraded)` : healthName(s),
+        ),
+      );
+    };
+    const unwatchLags = app.health.watch('news-lag', () => lags.problem());
     const statesChanged = (next: SourceState[]) => {
       states = next;
-      app.health.report('news', states.map(healthName));
+      reportNews();
       stream.status((cursor) => status(cursor, 0));
     };
     const publishStates = () =>
@@ -110,8 +132,12 @@ export default fp(
     const proxy = new ImageProxy({ cache, clock });
 
     app.decorate('news', service);
+    app.decorate('newsSources', lags);
+    const refreshLags = () => void lags.refresh().then(reportNews);
+    const stopLags = every(clock, LAGS_EVERY_MS, refreshLags);
     registerNewsRoutes(app, {
       service,
+      lags,
       stream,
       status,
       webhook: { enabled: app.config.NEWS_SOURCES.includes('webhook'), token: app.config.INGEST_TOKEN },
@@ -159,10 +185,11 @@ export default fp(
     });
     app.addHook('onClose', async () => {
       unwatch();
+      unwatchLags();
+      stopLags();
       unsubscribe();
       unsubscribeStates();
       await service.close();
-      prices.stop();
       await analyzer.close();
     });
   },

@@ -1,5 +1,11 @@
 import { AnalysisEngine, EventType, Sentiment } from '../../../src/contracts/analysis';
-import { NewsSourceKind, type Signal, type SignalAnalysis } from '../../../src/contracts/signals';
+import {
+  NewsSourceKind,
+  RetractionKind,
+  type Retraction,
+  type Signal,
+  type SignalAnalysis,
+} from '../../../src/contracts/signals';
 import type { SignalRow } from './news.repo';
 
 function analysisOf(row: SignalRow): SignalAnalysis {
@@ -14,6 +20,17 @@ function analysisOf(row: SignalRow): SignalAnalysis {
     engine: engine.success ? engine.data : 'local',
     ...(row.engineVersion === null ? {} : { engine_version: row.engineVersion }),
     ...(row.disagreement === null ? {} : { disagreement: row.disagreement }),
+  };
+}
+
+function retractionOf(row: SignalRow): Retraction | null {
+  if (row.retractedBy === null || row.retractedAt === null) return null;
+  const kind = RetractionKind.safeParse(row.retractionKind);
+  return {
+    signal_id: String(row.retractedBy),
+    received_at: row.retractedAt.toISOString(),
+    reason: row.retractionReason ?? '',
+    kind: kind.success ? kind.data : 'denial',
   };
 }
 
@@ -43,5 +60,13 @@ export function toSignal(row: SignalRow): Signal {
     published_at: row.publishedAt?.toISOString() ?? null,
     received_at: row.receivedAt.toISOString(),
     also_reported_by: row.alsoReportedBy,
+    retraction: retractionOf(row),
+    retracts: row.retractsId === null ? null : String(row.retractsId),
+    timeline: {
+      published_at: row.publishedAt?.toISOString() ?? null,
+      received_at: row.receivedAt.toISOString(),
+      analysed_at: row.analysedAt?.toISOString() ?? null,
+    },
+    backlog: row.backlog,
   };
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, lt, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { SignalsQuery } from '../../../src/contracts/signals';
 import type { AlsoReportedBy } from '../../../src/contracts/signals';
 import type { Db } from '../../db/client';
@@ -18,9 +18,42 @@ export type AnalysisColumns = Pick<
   | 'engineVersion'
   | 'disagreement'
   | 'initialPrices'
+  | 'analysedAt'
 >;
 
 const nextRev = sql`nextval('signals_rev_seq')`;
+
+/** What a retracted signal records of the signal that retracts it. */
+export interface RetractionMark {
+  by: number;
+  at: Date;
+  reason: string;
+  kind: string;
+}
+
+/** Where a retraction looks for the story it retracts. */
+export interface CandidateQuery {
+  /** The retraction's id: only earlier signals qualify. */
+  before: number;
+  since: Date;
+  /** The retraction's assets: a story naming one of them, or none, qualifies. */
+  assets: readonly string[];
+  /** Lower-case account names the retraction comes from or names: their posts qualify. */
+  accounts: readonly string[];
+  limit: number;
+}
+
+/** One source's lag figures (`sourceLags`). */
+export interface SourceLagRow {
+  source: string;
+  items: number;
+  p50: number | null;
+  p95: number | null;
+  last: Date | null;
+}
+
+/** Thrown inside a transaction to roll it back when one of its updates did not apply. */
+class NotApplied extends Error {}
 
 /** SQL for the signal store; nothing else. */
 export class NewsRepo {
@@ -68,7 +101,10 @@ export class NewsRepo {
   }
 
   /** Completes a signal still `analyzing`; null when it was not (done already, by this node or another). */
-  async complete(id: number, analysis: AnalysisColumns): Promise<SignalRow | null> {
+  async complete(
+    id: number,
+    analysis: AnalysisColumns & Partial<Pick<SignalRow, 'retractsId'>>,
+  ): Promise<SignalRow | null> {
     const [row] = await this.db
       .update(signals)
       .set({ ...analysis, status: 'completed', rev: nextRev })
@@ -107,6 +143,78 @@ export class NewsRepo {
       .where(eq(signals.status, 'analyzing'))
       .orderBy(asc(signals.id))
       .limit(limit);
+  }
+
+  /**
+   * Completed signals a retraction may retract: earlier than it, received since `since`, neither
+   * retracted already nor retractions themselves; with one of its assets, none, or from one of the
+   * accounts it names. Newest first.
+   */
+  async retractionCandidates(q: CandidateQuery): Promise<SignalRow[]> {
+    const reach: SQL[] = [sql`${signals.assets} = '[]'::jsonb`];
+    if (q.assets.length > 0)
+      reach.push(
+        sql`${signals.assets} ?| array[${sql.join(
+          q.assets.map((a) => sql`${a}`),
+          sql`, `,
+        )}]::text[]`,
+      );
+    if (q.accounts.length > 0) reach.push(inArray(sql`lower(${signals.username})`, [...q.accounts]));
+    const where = [
+      eq(signals.status, 'completed'),
+      lt(signals.id, q.before),
+      gte(signals.receivedAt, q.since),
+      isNull(signals.retractedBy),
+      isNull(signals.retractsId),
+    ];
+    // A retraction without assets may speak of any recent story.
+    if (q.assets.length > 0) where.push(or(...reach) as SQL);
+    return this.db
+      .select()
+      .from(signals)
+      .where(and(...where))
+      .orderBy(desc(signals.id))
+      .limit(q.limit);
+  }
+
+  /**
+   * Completes a retraction and marks the signal it retracts, in one transaction; null when either does
+   * not apply (the retraction was completed already, or the story was retracted by another signal).
+   */
+  async completeRetraction(
+    id: number,
+    analysis: AnalysisColumns,
+    target: number,
+    mark: RetractionMark,
+  ): Promise<{ done: SignalRow; retracted: SignalRow } | null> {
+    try {
+      return await this.db.transaction(async (tx) => {
+        const repo = new NewsRepo(tx);
+        const done = await repo.complete(id, { ...analysis, retractsId: target });
+        const retracted = done === null ? null : await repo.markRetracted(target, mark);
+        if (done === null || retracted === null) throw new NotApplied();
+        return { done, retracted };
+      });
+    } catch (err) {
+      if (err instanceof NotApplied) return null;
+      throw err;
+    }
+  }
+
+  /** Marks a signal retracted, once: null when it was retracted already. */
+  async markRetracted(id: number, mark: RetractionMark): Promise<SignalRow | null> {
+    const [row] = await this.db
+      .update(signals)
+      .set({
+        retractedBy: mark.by,
+        retractedAt: mark.at,
+        retractionReason: mark.reason,
+        retractionKind: mark.kind,
+        rev: nextRev,
+      })
+      .where(and(eq(signals.id, id), isNull(signals.retractedBy)))
+      .returning();
+    return row ?? null;
   }
 
   async addAlsoReported(id: number, entry: AlsoReportedBy): Promise<SignalRow | null> {
@@ -186,6 +294,36 @@ export class NewsRepo {
       .groupBy(signals.source)
       .orderBy(asc(signals.source));
     return rows.map((r) => ({ source: r.source, total: Number(r.total), recent: Number(r.recent) }));
+  }
+
+  /**
+   * Per source: items received since `hour`, the 50th and 95th percentile of publication-to-arrival lag
+   * (ms) over those that said when they were published (not backlog, not published in the future), and
+   * the newest item's arrival since `since`.
+   */
+  async sourceLags(hour: Date, since: Date): Promise<SourceLagRow[]> {
+    const lag = sql`greatest(0, extract(epoch from (${signals.receivedAt} - ${signals.publishedAt})) * 1000)`;
+    const recent = sql`${signals.receivedAt} >= ${hour.toISOString()}`;
+    const timed = sql`${recent} and not ${signals.backlog} and ${signals.publishedAt} is not null
+      and ${signals.publishedAt} <= ${signals.receivedAt} + interval '5 seconds'`;
+    const rows = await this.db
+      .select({
+        source: signals.source,
+        items: sql<string>`count(*) filter (where ${recent})`,
+        p50: sql<string | null>`percentile_cont(0.5) within group (order by ${lag}) filter (where ${timed})`,
+        p95: sql<string | null>`percentile_cont(0.95) within group (order by ${lag}) filter (where ${timed})`,
+        last: sql<string | null>`max(${signals.receivedAt})`,
+      })
+      .from(signals)
+      .where(gte(signals.receivedAt, since))
+      .groupBy(signals.source);
+    return rows.map((r) => ({
+      source: r.source,
+      items: Number(r.items),
+      p50: r.p50 === null ? null : Number(r.p50),
+      p95: r.p95 === null ? null : Number(r.p95),
+      last: r.last === null ? null : new Date(r.last),
+    }));
   }
 
   async headRev(): Promise<number> {

@@ -4,8 +4,10 @@ import { z } from 'zod';
 import {
   IngestBody,
   IngestResponse,
+  ingestForm,
   SignalList,
   SignalsQuery,
+  SourceReceipts,
   type IngestOutcome,
   type StreamStatus,
 } from '../../../src/contracts/signals';
@@ -14,6 +16,7 @@ import { BEARER } from '../../plugins/openapi';
 import type { NewsService } from './news.service';
 import { rawItem } from './news.types';
 import type { SignalStream } from './signal-stream';
+import type { SourceLags } from './source-receipts';
 
 export const INGEST_BODY_LIMIT = 256 * 1024;
 
@@ -21,6 +24,7 @@ const sha = (s: string) => createHash('sha256').update(s).digest();
 
 export interface NewsRouteDeps {
   service: NewsService;
+  lags: SourceLags;
   stream: SignalStream;
   status: (cursor: number, resumed: number) => StreamStatus;
   webhook: { enabled: boolean; token: string | undefined };
@@ -64,6 +68,13 @@ export function registerNewsRoutes(app: FastifyInstance, deps: NewsRouteDeps): v
     return service.list(query, hidden);
   });
 
+  const sourcesSchema = {
+    summary: "Each source's lag from publication to arrival, items per hour, newest item",
+    description: 'Public: the sources are named in the stream status too.',
+    response: { 200: SourceReceipts },
+  };
+  app.get('/signals/sources', { schema: sourcesSchema }, () => deps.lags.list());
+
   const expected = deps.webhook.token === undefined ? null : sha(deps.webhook.token);
   const checkToken = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!deps.webhook.enabled) throw appError('NOT_FOUND', 'The webhook source is off (NEWS_SOURCES).');
@@ -89,7 +100,7 @@ export function registerNewsRoutes(app: FastifyInstance, deps: NewsRouteDeps): v
       },
     },
     async (request, reply): Promise<IngestResponse> => {
-      const body = parseRequest(IngestBody, request.body, 'body');
+      const body = parseRequest(ingestForm(request.body), request.body, 'body');
       const items = Array.isArray(body) ? body : 'items' in body ? body.items : [body];
       const results: IngestOutcome[] = [];
       for (const item of items) {

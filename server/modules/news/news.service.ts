@@ -9,7 +9,9 @@ import type { Db } from '../../db/client';
 import { sql } from 'drizzle-orm';
 import type { Clock, NewsLog, RawItem } from './news.types';
 import { fingerprint, normalizeItem } from './normalize';
-import { pricesAt, type PriceSource } from './price-book';
+import { pricesAt, type PriceSource } from './prices-at';
+import { retractionCue } from './retraction';
+import { Retractions } from './retraction.service';
 
 /** Near-duplicates of one story within this window are credited to its first report. */
 export const CLUSTER_WINDOW_MS = 30 * 60_000;
@@ -17,6 +19,8 @@ export const CLUSTER_WINDOW_MS = 30 * 60_000;
 interface Story {
   id: number;
   reporters: Set<string>;
+  /** A denial, correction or hacked-account notice: it clusters only with other reports of one. */
+  retraction: boolean;
 }
 
 /** Most items admitted in one transaction where processes share a lock. */
@@ -67,7 +71,11 @@ export interface NewsServiceDeps {
    * all. Absent, this process is the only one that ingests and its own queue is the lock.
    */
   exclusive?: <T>(admission: Admission<T>) => Promise<T>;
+  /** Sources only Premium accounts see: a retraction from one marks only their stories (its words show). */
+  premiumSources?: ReadonlySet<string>;
 }
+
+const isRetraction = (content: string) => retractionCue(content) !== null;
 
 const reporterKey = (sourceName: string, username: string | null) =>
   `${sourceName.toLowerCase()}|${(username ?? '').toLowerCase()}`;
@@ -93,6 +101,8 @@ export class NewsService {
   private sweepAgain = false;
   /** Fills the prices at arrival the market did not have when an analysis completed. */
   private readonly arrival: ArrivalPrices;
+  /** Completes analyses, linking a retraction to the story it retracts. */
+  private readonly retractions: Retractions;
   /**
    * Items waiting for admission. Dedupe checks and inserts run one batch at a time, so two copies
    * arriving together cannot both pass.
@@ -104,6 +114,12 @@ export class NewsService {
   readonly stats = { created: 0, clustered: 0, duplicates: 0, analysed: 0, analysisMs: 0 };
 
   constructor(private readonly deps: NewsServiceDeps) {
+    this.retractions = new Retractions({
+      repo: deps.repo,
+      bus: deps.bus,
+      log: deps.log,
+      ...(deps.premiumSources === undefined ? {} : { premiumSources: deps.premiumSources }),
+    });
     this.arrival = new ArrivalPrices({
       prices: deps.prices,
       clock: deps.clock,
@@ -137,7 +153,7 @@ export class NewsService {
       return;
     }
     const at = row.receivedAt.getTime();
-    const story = { id: row.id, reporters: new Set(reporters), at };
+    const story = { id: row.id, reporters: new Set(reporters), at, retraction: isRetraction(row.content) };
     this.stories.set(row.id, story);
     this.window.add(at, storyKey(row.content), row.fingerprint, story);
   }
@@ -296,7 +312,9 @@ export class NewsService {
 
     const key = storyKey(item.content);
     const reporter = reporterKey(item.source_name, item.username);
-    const story = this.window.findStory(key, now);
+    // A denial of a story is never one more report of it: it is a signal of its own.
+    const retraction = isRetraction(item.content);
+    const story = this.window.findStory(key, now, (s) => s.retraction === retraction);
     if (story !== undefined) {
       this.window.add(now, key, fp, story);
       if (story.reporters.has(reporter)) return this.duplicate();
@@ -326,13 +344,14 @@ export class NewsService {
       quote: item.quote,
       publishedAt: item.published_at === null ? null : new Date(item.published_at),
       receivedAt: new Date(now),
+      backlog: raw.backlog === true,
       status: 'analyzing',
       assets: [],
       initialPrices: {},
       alsoReportedBy: [],
     });
     if (row === null) return this.duplicate();
-    const created = { id: row.id, reporters: new Set([reporter]), at: now };
+    const created = { id: row.id, reporters: new Set([reporter]), at: now, retraction };
     this.stories.set(row.id, created);
     this.window.add(now, key, fp, created);
     effects.push(() => {
@@ -392,7 +411,7 @@ export class NewsService {
     this.stats.analysisMs += performance.now() - started;
     this.stats.analysed += 1;
     const initialPrices = priceNow ? await pricesAt(result.assets, snapshot, this.deps.prices) : {};
-    const done = await this.deps.repo.complete(row.id, {
+    const { done, retracted } = await this.retractions.complete(row, {
       asset: result.asset,
       assets: result.assets,
       eventType: result.event_type,
@@ -403,9 +422,14 @@ export class NewsService {
       engineVersion: result.engine_version ?? null,
       disagreement: result.disagreement ?? null,
       initialPrices,
+      analysedAt: new Date(this.deps.clock.now()),
     });
     if (done === null) return;
     this.publish(done);
+    if (retracted !== null) {
+      this.publish(retracted);
+      this.retractions.announce(retracted);
+    }
     if (priceNow && result.assets.some((a) => initialPrices[a] === undefined)) {
       this.arrival.start();
       this.arrival.watch(done);

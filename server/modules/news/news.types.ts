@@ -20,6 +20,11 @@ export interface RawItem {
    * time, so it sorts and ages as the old item it is. Absent: it arrives now.
    */
   received_at?: string;
+  /**
+   * From a source's first poll after start: news that was waiting there, whatever its age. It is shown
+   * and stored like any item; no rule trades it.
+   */
+  backlog?: boolean;
 }
 
 export interface RawQuote {

@@ -35,6 +35,16 @@ export function signalFrame(rev: number, signal: Signal): string {
   return `id: ${rev}\nevent: signal\ndata: ${JSON.stringify(signal)}\n\n`;
 }
 
+/** The signal with the server's send time in its timeline: the receipt's last server-side stage. */
+export function stamped(signal: Signal, sentAt: number): Signal {
+  const timeline = signal.timeline ?? {
+    published_at: signal.published_at,
+    received_at: signal.received_at,
+    analysed_at: null,
+  };
+  return { ...signal, timeline: { ...timeline, sent_at: new Date(sentAt).toISOString() } };
+}
+
 export function statusFrame(rev: number, status: StreamStatus): string {
   return `id: ${rev}\nevent: status\ndata: ${JSON.stringify(status)}\n\n`;
 }
@@ -96,7 +106,7 @@ export class SignalStream {
     const sent = new Set<number>();
     for (const m of missed) {
       sent.add(m.rev);
-      this.write(client, signalFrame(m.rev, m.signal));
+      this.write(client, signalFrame(m.rev, stamped(m.signal, this.o.clock.now())));
     }
     const held = client.held ?? [];
     client.held = null;
@@ -111,7 +121,7 @@ export class SignalStream {
   publish(rev: number, signal: Signal): void {
     this.lastRev = Math.max(this.lastRev, rev);
     if (this.clients.size === 0) return;
-    this.pending.push({ rev, frame: signalFrame(rev, signal) });
+    this.pending.push({ rev, frame: signalFrame(rev, stamped(signal, this.o.clock.now())) });
     if (this.pending.length === 1) this.defer(() => this.flush());
   }
 

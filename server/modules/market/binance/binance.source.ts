@@ -6,7 +6,6 @@ import {
   ALL_MINI_TICKERS,
   RestKlines,
   RestTickerPrice,
-  RestTickerPrices,
   klineStream,
   parseStreamFrame,
   rowToCandle,
@@ -34,7 +33,6 @@ const REST_TIMEOUT_MS = 5_000;
 export class BinanceSource implements MarketSource {
   readonly kind = 'binance' as const;
   readonly stream: BinanceStream;
-  private readonly latest = new Map<string, PriceItem>();
   private readonly ticks = new Listeners<readonly PriceItem[]>();
   private readonly marks = new Listeners<readonly PriceItem[]>();
   private readonly candles = new Map<string, Listeners<Candle>>();
@@ -95,17 +93,10 @@ export class BinanceSource implements MarketSource {
   }
 
   async price(symbol: string): Promise<PriceItem | null> {
-    const cached = this.latest.get(symbol);
-    if (cached !== undefined) return cached;
+    // The stream's prices are in the app's price book; this is asked when the book's is too old.
     const body = await this.get('/fapi/v1/ticker/price', { symbol });
     const parsed = RestTickerPrice.parse(body);
     return { s: parsed.symbol, p: parsed.price, t: parsed.time };
-  }
-
-  /** Every symbol's last price over REST (used to fill the cache at start). */
-  async allPrices(): Promise<PriceItem[]> {
-    const parsed = RestTickerPrices.parse(await this.get('/fapi/v1/ticker/price', {}));
-    return parsed.map((t) => ({ s: t.symbol, p: t.price, t: t.time }));
   }
 
   async klines(symbol: string, interval: Interval, limit: number): Promise<Candle[]> {
@@ -136,7 +127,6 @@ export class BinanceSource implements MarketSource {
     const frame = parseStreamFrame(text);
     switch (frame.kind) {
       case 'tickers':
-        for (const item of frame.items) this.latest.set(item.s, item);
         this.ticks.emit(frame.items);
         return;
       case 'marks':

@@ -18,7 +18,6 @@ const decimal = z
 
 /** `GET /fapi/v1/ticker/price` → `{symbol, price, time}` (or an array of them without `symbol`). */
 export const RestTickerPrice = z.object({ symbol: z.string(), price: decimal, time: z.number() });
-export const RestTickerPrices = z.array(RestTickerPrice);
 
 /** `GET /fapi/v1/klines` row: [openTime, o, h, l, c, v, closeTime, quoteVol, trades, takerBase, takerQuote, ignore]. */
 export const RestKlineRow = z.tuple([

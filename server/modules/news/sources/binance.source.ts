@@ -78,7 +78,7 @@ export class BinanceAnnouncementsSource implements NewsSource {
       clock: ctx.clock,
       intervalMs: this.o.intervalMs,
       maxBackoffMs: this.o.maxBackoffMs ?? 15 * 60_000,
-      run: async (signal) => {
+      run: async (signal, first) => {
         const res = await http(endpoint, {
           headers: { accept: 'application/json' },
           signal: AbortSignal.any([signal, AbortSignal.timeout(15_000)]),
@@ -93,7 +93,8 @@ export class BinanceAnnouncementsSource implements NewsSource {
         for (const item of announcementItems(body, site)) {
           if (item.external_id === null || seen.has(item.external_id)) continue;
           seen.add(item.external_id);
-          await ctx.emit(item);
+          // The first answer lists what was announced before start: shown, never traded (backlog).
+          await ctx.emit(first ? { ...item, backlog: true } : item);
         }
       },
       onSuccess: () => ctx.setState('live'),

@@ -6,8 +6,11 @@ export interface PollOptions {
   intervalMs: number;
   /** Upper bound of the back-off after failures. */
   maxBackoffMs: number;
-  /** One poll; throws on failure. May return a delay the server asked for (Retry-After). */
-  run: (signal: AbortSignal) => Promise<number | void>;
+  /**
+   * One poll; throws on failure. May return a delay the server asked for (Retry-After). `first`: no poll
+   * has succeeded since start, so what it brings was waiting there (backlog), not news arriving now.
+   */
+  run: (signal: AbortSignal, first: boolean) => Promise<number | void>;
   onSuccess: () => void;
   onFailure: (err: unknown, failures: number, retryInMs: number) => void;
   /** The jitter's randomness (`Math.random`); tests pass a fixed one. */
@@ -41,13 +44,15 @@ export class RetryAfterError extends Error {
 export function startPolling(o: PollOptions): Disposer {
   let stopped = false;
   let failures = 0;
+  let succeeded = false;
   let cancelTimer: Disposer = () => undefined;
   const controller = new AbortController();
   const tick = async (): Promise<void> => {
     if (stopped) return;
     let next = o.intervalMs;
     try {
-      const asked = await o.run(controller.signal);
+      const asked = await o.run(controller.signal, !succeeded);
+      succeeded = true;
       failures = 0;
       if (typeof asked === 'number') next = asked;
       if (!stopped) o.onSuccess();

@@ -99,10 +99,12 @@ export class RssSource implements NewsSource {
           state.lastModified = res.headers.get('last-modified');
           const items = feedItems(feed, url);
           const fresh = items.filter((it) => it.external_id === null || !state.seen.has(it.external_id));
-          const take = state.polled ? fresh : fresh.slice(0, this.o.firstPollItems ?? 10);
+          // A feed's first answer is what was waiting there: shown, never traded (backlog).
+          const backlog = !state.polled;
+          const take = backlog ? fresh.slice(0, this.o.firstPollItems ?? 10) : fresh;
           state.polled = true;
           state.seen = new Set(items.flatMap((it) => it.external_id ?? []));
-          for (const item of take.reverse()) await ctx.emit(item);
+          for (const item of take.reverse()) await ctx.emit(backlog ? { ...item, backlog } : item);
         },
         onSuccess: () => {
           state.failing = false;

@@ -94,7 +94,8 @@ export class TelegramSource implements NewsSource {
       clock: ctx.clock,
       intervalMs: this.o.intervalMs,
       maxBackoffMs: 5 * 60_000,
-      run: async (signal) => {
+      run: async (signal, first) => {
+        const asked = ctx.clock.now();
         const url = new URL(`${this.o.baseUrl.replace(/\/+$/, '')}/bot${this.o.botToken}/getUpdates`);
         url.searchParams.set('offset', String(offset));
         url.searchParams.set('timeout', String(timeout));
@@ -111,7 +112,10 @@ export class TelegramSource implements NewsSource {
         for (const update of body.result) {
           offset = Math.max(offset, update.update_id + 1);
           const item = updateItem(update);
-          if (item !== null) await ctx.emit(item);
+          // The first answer holds the posts queued while nothing polled: shown, never traded (backlog).
+          // A post made while that long poll waited is news arriving now.
+          const queued = first && item !== null && Date.parse(item.published_at ?? '') < asked;
+          if (item !== null) await ctx.emit(queued ? { ...item, backlog: true } : item);
         }
         return body.result.length > 0 ? 0 : this.o.intervalMs;
       },
