@@ -1,10 +1,12 @@
 import {
+  DEFAULT_RISK,
   RULE_DETAILS,
   type RiskSettings,
   type RiskState,
   type RiskUpdate,
   type SkipReason,
 } from '../../../src/contracts/rules';
+import { formatSpan } from '../../../src/contracts/timeline';
 import { appError } from '../../plugins/errors';
 import type { Clock } from '../market/clock';
 import { toRiskSettings } from './rules.mapper';
@@ -13,6 +15,28 @@ import type { RiskRow, RulesRepo } from './rules.repo';
 export interface RiskCheck {
   reason: SkipReason;
   detail: string;
+}
+
+/** What the stale guard reads of a headline: when it happened, whether its source said, and backlog. */
+export interface Headline {
+  /** The earlier of its receipt and its (believable) publication, ms. */
+  startMs: number;
+  /** Whether `startMs` is the source's publication time rather than the receipt. */
+  published: boolean;
+  /** From the source's first poll after start. */
+  backlog: boolean;
+  source: string;
+}
+
+/**
+ * Why a headline is too old to trade, or null. Its age runs from its publication (a relay that forwards
+ * hours-old news does not make it fresh), and nothing from a source's first poll after start trades.
+ */
+export function staleHeadline(h: Headline, now: number, maxAgeSeconds: number): string | null {
+  const age = now - h.startMs;
+  const said = `${h.published ? 'published' : 'received'} ${formatSpan(age)} ago`;
+  if (h.backlog) return `${said}, waiting in ${h.source}'s first poll after start (backlog)`;
+  return age > maxAgeSeconds * 1000 ? `${said} (max ${maxAgeSeconds} s)` : null;
 }
 
 /** How long a risk row read from the database is used without reading it again. */
@@ -45,10 +69,14 @@ export class RiskService {
     this.cache.delete(userId);
   }
 
-  private async save(row: Omit<RiskRow, 'updatedAt'>): Promise<RiskRow> {
-    const saved = await this.repo.saveRisk(row);
-    this.cache.set(row.userId, { row: saved, at: this.clock.now() });
-    this.onChange(row.userId);
+  /**
+   * Writes only the columns given (an edit of a limit never writes the kill switch back, nor the other
+   * way), on top of the defaults for a user without a row.
+   */
+  private async save(userId: string, set: RiskColumns): Promise<RiskRow> {
+    const saved = await this.repo.saveRisk(userId, set, defaultRow(userId));
+    this.cache.set(userId, { row: saved, at: this.clock.now() });
+    this.onChange(userId);
     return saved;
   }
 
@@ -65,7 +93,7 @@ export class RiskService {
     }
     // A kill switch with a resume time turns itself off once that time has passed.
     if (row?.killSwitch && row.resumeAt !== null && row.resumeAt.getTime() <= this.clock.now()) {
-      return this.save({ ...withoutStamp(row), killSwitch: false, resumeAt: null });
+      return this.save(userId, { killSwitch: false, resumeAt: null });
     }
     return row;
   }
@@ -76,41 +104,38 @@ export class RiskService {
 
   async state(userId: string): Promise<RiskState> {
     const row = await this.row(userId);
-    const { spent } = await this.repo.firedStats(userId, '', startOfUtcDay(this.clock.now()));
+    const since = startOfUtcDay(this.clock.now());
+    const [all, live] = await Promise.all([
+      this.repo.firedStats(userId, '', since),
+      this.repo.firedStats(userId, '', since, 'live'),
+    ]);
     return {
       ...toRiskSettings(row),
       kill_switch: row?.killSwitch ?? false,
       resume_at: row?.resumeAt?.toISOString() ?? null,
-      spent_today_usd: Math.round(spent * 100) / 100,
+      spent_today_usd: Math.round(all.spent * 100) / 100,
+      live_spent_today_usd: Math.round(live.spent * 100) / 100,
     };
   }
 
   async update(userId: string, change: RiskUpdate): Promise<RiskState> {
-    const row = await this.row(userId);
-    const next = { ...toRiskSettings(row), ...change };
-    await this.save({
-      userId,
-      maxOrderUsd: String(next.max_order_usd),
-      dailyBudgetUsd: String(next.daily_budget_usd),
-      maxPositions: next.max_positions,
-      cooldownMinutes: next.cooldown_minutes,
-      maxAgeSeconds: next.max_age_seconds,
-      killSwitch: row?.killSwitch ?? false,
-      resumeAt: row?.resumeAt ?? null,
-    });
+    const set: RiskColumns = {};
+    if (change.max_order_usd !== undefined) set.maxOrderUsd = String(change.max_order_usd);
+    if (change.daily_budget_usd !== undefined) set.dailyBudgetUsd = String(change.daily_budget_usd);
+    if (change.max_positions !== undefined) set.maxPositions = change.max_positions;
+    if (change.cooldown_minutes !== undefined) set.cooldownMinutes = change.cooldown_minutes;
+    if (change.max_age_seconds !== undefined) set.maxAgeSeconds = change.max_age_seconds;
+    if (change.live_max_order_usd !== undefined) set.liveMaxOrderUsd = String(change.live_max_order_usd);
+    if (change.live_daily_budget_usd !== undefined) {
+      set.liveDailyBudgetUsd = String(change.live_daily_budget_usd);
+    }
+    await this.save(userId, set);
     return this.state(userId);
   }
 
   /** Turns every automated order of the user off (or back on); `resumeInMinutes` turns it on again by itself. */
   async killSwitch(userId: string, on: boolean, resumeInMinutes?: number): Promise<RiskState> {
-    const settings = toRiskSettings(await this.row(userId));
-    await this.save({
-      userId,
-      maxOrderUsd: String(settings.max_order_usd),
-      dailyBudgetUsd: String(settings.daily_budget_usd),
-      maxPositions: settings.max_positions,
-      cooldownMinutes: settings.cooldown_minutes,
-      maxAgeSeconds: settings.max_age_seconds,
+    await this.save(userId, {
       killSwitch: on,
       resumeAt:
         on && resumeInMinutes !== undefined ? new Date(this.clock.now() + resumeInMinutes * 60_000) : null,
@@ -130,18 +155,27 @@ export class RiskService {
    */
   async checkAutomated(
     userId: string,
-    o: { asset: string; amountUsd: number; receivedAt: number; openPositions: () => Promise<number> },
+    o: {
+      asset: string;
+      amountUsd: number;
+      receivedAt: number;
+      /** The headline's age from its publication; without it, the age runs from `receivedAt`. */
+      headline?: Headline;
+      /** The mode of the account the order would go to: LIVE keys have limits of their own too. */
+      mode?: 'paper' | 'demo' | 'live';
+      /** The decision's own ledger row (pending while it is checked), left out of the totals. */
+      decisionId?: number;
+      /** The user's other decisions claimed but not checked yet, left out of the totals too. */
+      unchecked?: readonly number[];
+      openPositions: () => Promise<number>;
+    },
   ): Promise<RiskCheck | null> {
     const now = this.clock.now();
     const row = await this.row(userId);
     const s = toRiskSettings(row);
-    const age = now - o.receivedAt;
-    if (age > s.max_age_seconds * 1000) {
-      return {
-        reason: 'stale',
-        detail: `The signal was ${(age / 1000).toFixed(1)} s old (max ${s.max_age_seconds} s).`,
-      };
-    }
+    const headline = o.headline ?? { startMs: o.receivedAt, published: false, backlog: false, source: '' };
+    const stale = staleHeadline(headline, now, s.max_age_seconds);
+    if (stale !== null) return { reason: 'stale', detail: stale };
     if (row?.killSwitch) {
       const until = row.resumeAt === null ? '' : ` until ${row.resumeAt.toISOString()}`;
       return { reason: 'kill_switch', detail: `Automated trading is off${until}.` };
@@ -149,7 +183,21 @@ export class RiskService {
     if (o.amountUsd > s.max_order_usd) {
       return { reason: 'max_order', detail: RULE_DETAILS.maxOrder(o.amountUsd, s.max_order_usd) };
     }
-    const { spent, lastOnAsset: last } = await this.repo.firedStats(userId, o.asset, startOfUtcDay(now));
+    const live = o.mode === 'live';
+    if (live && o.amountUsd > s.live_max_order_usd) {
+      return {
+        reason: 'max_order',
+        detail: `The order of ${o.amountUsd} USDT is above your live maximum order of ${s.live_max_order_usd} USDT (risk settings).`,
+      };
+    }
+    const except = [...(o.decisionId === undefined ? [] : [o.decisionId]), ...(o.unchecked ?? [])];
+    const { spent, lastOnAsset: last } = await this.repo.firedStats(
+      userId,
+      o.asset,
+      startOfUtcDay(now),
+      undefined,
+      except,
+    );
     if (last !== null && now - last.getTime() < s.cooldown_minutes * 60_000) {
       const wait = Math.ceil((s.cooldown_minutes * 60_000 - (now - last.getTime())) / 60_000);
       return {
@@ -163,6 +211,16 @@ export class RiskService {
         detail: `Today's automated orders total ${spent.toFixed(2)} USDT; ${o.amountUsd} more would pass the daily budget of ${s.daily_budget_usd} USDT.`,
       };
     }
+    if (live) {
+      const liveSpent = (await this.repo.firedStats(userId, o.asset, startOfUtcDay(now), 'live', except))
+        .spent;
+      if (liveSpent + o.amountUsd > s.live_daily_budget_usd) {
+        return {
+          reason: 'budget',
+          detail: `Today's automated orders on live keys total ${liveSpent.toFixed(2)} USDT; ${o.amountUsd} more would pass the live daily budget of ${s.live_daily_budget_usd} USDT.`,
+        };
+      }
+    }
     const open = await o.openPositions();
     if (open >= s.max_positions) {
       return {
@@ -174,7 +232,21 @@ export class RiskService {
   }
 }
 
-function withoutStamp(row: RiskRow): Omit<RiskRow, 'updatedAt'> {
-  const { updatedAt: _stamp, ...rest } = row;
-  return rest;
+/** Columns of a risk row that one change writes. */
+export type RiskColumns = Partial<Omit<RiskRow, 'userId' | 'updatedAt'>>;
+
+/** The row a user without one starts from: the defaults, switch off. */
+function defaultRow(userId: string): Omit<RiskRow, 'updatedAt'> {
+  return {
+    userId,
+    maxOrderUsd: String(DEFAULT_RISK.max_order_usd),
+    dailyBudgetUsd: String(DEFAULT_RISK.daily_budget_usd),
+    maxPositions: DEFAULT_RISK.max_positions,
+    cooldownMinutes: DEFAULT_RISK.cooldown_minutes,
+    maxAgeSeconds: DEFAULT_RISK.max_age_seconds,
+    liveMaxOrderUsd: null,
+    liveDailyBudgetUsd: null,
+    killSwitch: false,
+    resumeAt: null,
+  };
 }

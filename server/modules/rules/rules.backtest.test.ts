@@ -9,7 +9,7 @@ const rule = (exit?: Rule['action']['exit']): Rule => ({
   id: 'r1',
   ruleName: 'test',
   conditions: { asset: 'SOL', sentiment: 'positive' },
-  action: { type: 'trade', side: 'long', amount_usd: 1000, ...(exit ? { exit } : {}) },
+  action: { type: 'trade', side: 'long', amount_usd: 1000, account: 'paper', ...(exit ? { exit } : {}) },
   isActive: true,
   version: 1,
   created_at: new Date(0).toISOString(),

@@ -1,11 +1,13 @@
 import { findTicker } from '../../../src/contracts/symbols';
 import type { Signal } from '../../../src/contracts/signals';
-import type { OrderRequest, OrderResponse } from '../../../src/contracts/trading';
+import { publishedMs } from '../../../src/contracts/timeline';
+import type { OrderRequest, OrderResponse, OrderVenue } from '../../../src/contracts/trading';
+import { AppError } from '../../plugins/errors';
 import type { Clock } from '../market/clock';
-import type { PlanReader } from '../billing/plans';
-import type { RiskService } from './risk.service';
+import { PLAN_LIMITS, type PlanReader } from '../billing/plans';
+import type { Headline, RiskService } from './risk.service';
 import { RuleIndex, type Match } from './rule-index';
-import type { DecisionRow, RuleRow, RulesRepo } from './rules.repo';
+import type { DecisionRow, NewDecisionRow, RuleRow, RulesRepo } from './rules.repo';
 
 export interface EngineLog {
   info(obj: object, msg: string): void;
@@ -22,11 +24,22 @@ export interface EngineDeps {
     headRev(): Promise<number>;
   };
   trading: {
-    placeOrder(userId: string, request: OrderRequest, idempotencyKey: string): Promise<OrderResponse>;
+    /** Places the order on `account` ('paper' or a key id), whatever the user trades on by hand. */
+    placeOrder(
+      userId: string,
+      request: OrderRequest,
+      idempotencyKey: string,
+      opts: { account: string; origin?: { source: 'rule'; ruleId: string; ruleName: string } },
+    ): Promise<OrderResponse>;
     findOrder(userId: string, idempotencyKey: string): Promise<OrderResponse | null>;
-    openPositions(userId: string): Promise<number>;
-    /** Where the user's orders go now: the paper exchange, or a Binance key (live or demo). */
-    accountMode(userId: string): Promise<'paper' | 'live' | 'demo'>;
+    openPositions(userId: string, account: string): Promise<number>;
+    /** The account's mode and key hint; throws when the key is gone. */
+    venueOf(userId: string, account: string): Promise<OrderVenue>;
+    /** What the paper exchange would fill now (a decision on a key's shadow twin), or why it would refuse. */
+    paperTwin(
+      userId: string,
+      request: OrderRequest,
+    ): Promise<{ price: number; quantity: number; fee: number } | { refused: string }>;
   };
   /** The latest mark of a symbol, if one was seen. */
   priceOf(symbol: string): number | undefined;
@@ -34,10 +47,12 @@ export interface EngineDeps {
   log: EngineLog;
   /** The cursor's name: processes that share one share the work (and the once-per-signal key). */
   consumer?: string;
+  /** How long after an unknown outcome its order is looked up again (default 6 s, past Binance's recvWindow). */
+  unknownRecheckMs?: number;
 }
 
-export const LIVE_ACCOUNT_DETAIL =
-  'Rules trade on paper and on Binance demo keys only; your orders go to a LIVE key now (account use paper).';
+/** How long after an unknown outcome the engine looks the order up again before settling the decision. */
+const UNKNOWN_RECHECK_MS = 6_000;
 
 const BATCH = 200;
 /** How far back a periodic sweep re-reads, for a `rev` taken before ours that committed after it. */
@@ -46,6 +61,11 @@ const SWEEP_MS = 2000;
 const SEEN_CAP = 20_000;
 /** A decision still pending after this long was interrupted (an order takes milliseconds). */
 const INTERRUPTED_MS = 60_000;
+
+/** Below the smallest plan limit a rule trades whatever the plan: no need to read the user's plan. */
+const LOWEST_RULE_LIMIT = Math.min(
+  ...Object.values(PLAN_LIMITS).map((l) => l.activeRules ?? Number.MAX_SAFE_INTEGER),
+);
 
 /** The idempotency key of the order a rule places for a signal: one order per (rule, signal), ever. */
 export const ruleOrderKey = (ruleId: string, signalId: string) => `rule-${ruleId}-${signalId}`;
@@ -63,12 +83,17 @@ export class RuleEngine {
   private running: Promise<void> | null = null;
   private again = false;
   private lastSweep = 0;
+  private sweepDue = true;
   /** Signals already evaluated by this process (a signal's `rev` changes when another source reports it). */
   private readonly seen = new Set<string>();
   private readonly consumer: string;
   /** Each user's decisions run one after another (their budget and cooldown read in order); users run side by side. */
   private readonly chains = new Map<string, Promise<void>>();
+  /** Per user, decisions claimed whose turn in the user's chain has not come yet. */
+  private readonly claimedAhead = new Map<string, Set<number>>();
   readonly stats = { evaluated: 0, matched: 0, fired: 0, skipped: 0, matchNs: 0 };
+  /** Look-ups scheduled for orders whose outcome was unknown. */
+  private readonly unknown = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(private readonly d: EngineDeps) {
     this.consumer = d.consumer ?? 'rules';
@@ -94,8 +119,13 @@ export class RuleEngine {
     return this.index.size;
   }
 
-  /** Reads and decides what arrived since the cursor; calls made while it runs coalesce into one more run. */
-  pump(): Promise<void> {
+  /**
+   * Reads and decides what arrived since the cursor; calls made while it runs coalesce into one more run.
+   * `sweep` (the periodic safety net, never a new signal) also re-reads a little behind the cursor and
+   * settles interrupted decisions when their time has come, so that a signal never waits for those.
+   */
+  pump(opts: { sweep?: boolean } = {}): Promise<void> {
+    if (opts.sweep === true) this.sweepDue = true;
     if (this.running) {
       this.again = true;
       return this.running;
@@ -115,7 +145,8 @@ export class RuleEngine {
 
   private async drain(): Promise<void> {
     const now = this.d.clock.now();
-    const sweep = now - this.lastSweep >= SWEEP_MS;
+    const sweep = this.sweepDue && now - this.lastSweep >= SWEEP_MS;
+    this.sweepDue = false;
     let from = sweep ? Math.max(0, this.cursor - SWEEP_BACK) : this.cursor;
     if (sweep) {
       this.lastSweep = now;
@@ -145,7 +176,10 @@ export class RuleEngine {
     }
   }
 
-  /** Every rule the signal matches, decided in arrival order per user; resolves when all are decided. */
+  /**
+   * Every rule the signal matches, decided in arrival order per user; resolves when all are decided. The
+   * decisions of one signal are claimed in one insert; each user's chain then decides its own in turn.
+   */
   async evaluate(signal: Signal): Promise<void> {
     if (signal.analysis.status !== 'completed') return;
     this.remember(signal.id);
@@ -157,7 +191,80 @@ export class RuleEngine {
       impact: signal.analysis.impact_score,
     });
     this.stats.matchNs += Number(process.hrtime.bigint() - started);
-    await Promise.all(matches.map((m) => this.inOrder(m.rule.userId, () => this.decide(m, signal))));
+    const tradable = matches.filter((m) => findTicker(m.asset) !== undefined);
+    if (tradable.length === 0) return;
+    this.stats.matched += tradable.length;
+    // Started now, awaited inside each user's chain: the chains keep the order signals arrived in.
+    const { analysis } = signal;
+    const claims = this.d.repo.claimDecisions(tradable.map((m) => this.claimOf(m, signal, analysis)));
+    // Until its turn comes, a claimed decision is pending in the ledger without being decided: the
+    // user's earlier decisions must not count it against their budget or cooldown.
+    claims.then(
+      (rows) => {
+        for (const row of rows.values()) this.unchecked(row.userId).add(row.id);
+      },
+      () => undefined,
+    );
+    await Promise.all(
+      tradable.map((m) =>
+        this.inOrder(m.rule.userId, async () => {
+          const claimed = (await claims).get(m.rule.id);
+          // Absent: another process, or an earlier run, decided this one.
+          if (claimed === undefined) return;
+          this.checked(claimed);
+          await this.decide(m, signal, claimed);
+        }),
+      ),
+    );
+  }
+
+  private unchecked(userId: string): Set<number> {
+    let ids = this.claimedAhead.get(userId);
+    if (ids === undefined) {
+      ids = new Set();
+      this.claimedAhead.set(userId, ids);
+    }
+    return ids;
+  }
+
+  private checked(decision: DecisionRow): void {
+    const ids = this.claimedAhead.get(decision.userId);
+    ids?.delete(decision.id);
+    if (ids?.size === 0) this.claimedAhead.delete(decision.userId);
+  }
+
+  /** The ledger row of a match, pending until its order is answered. */
+  private claimOf(
+    { rule, asset }: Match<RuleRow>,
+    signal: Signal,
+    analysis: Extract<Signal['analysis'], { status: 'completed' }>,
+  ): NewDecisionRow {
+    const symbol = findTicker(asset)?.symbol ?? `${asset}USDT`;
+    return {
+      userId: rule.userId,
+      ruleId: rule.id,
+      ruleName: rule.name,
+      ruleVersion: rule.version,
+      signalId: Number(signal.id),
+      asset,
+      symbol,
+      side: rule.side,
+      amountUsd: rule.amountUsd,
+      outcome: 'pending',
+      // The ledger names the analyzer and its version: a decision can be traced to the model that made it.
+      engine:
+        analysis.engine_version === undefined
+          ? analysis.engine
+          : `${analysis.engine} ${analysis.engine_version}`,
+      sentiment: analysis.nlp.sentiment,
+      impact: analysis.impact_score,
+      price: priceText(this.d.priceOf(symbol) ?? signal.initial_prices[asset]),
+      arrivalPrice: priceText(signal.initial_prices[asset]),
+      account: rule.account,
+      exitPlan: rule.exit,
+      decidedAt: new Date(this.d.clock.now()),
+      ...receiptOf(signal),
+    };
   }
 
   private inOrder(userId: string, task: () => Promise<void>): Promise<void> {
@@ -172,57 +279,60 @@ export class RuleEngine {
     return next;
   }
 
-  private async decide({ rule, asset }: Match<RuleRow>, signal: Signal): Promise<void> {
-    if (signal.analysis.status !== 'completed') return;
-    const info = findTicker(asset);
-    if (info === undefined) return;
-    this.stats.matched += 1;
+  private async decide({ rule, asset }: Match<RuleRow>, signal: Signal, claimed: DecisionRow): Promise<void> {
     const amount = Number(rule.amountUsd);
-    const claimed = await this.d.repo.claimDecision({
-      userId: rule.userId,
-      ruleId: rule.id,
-      ruleName: rule.name,
-      ruleVersion: rule.version,
-      signalId: Number(signal.id),
-      asset,
-      symbol: info.symbol,
-      side: rule.side,
-      amountUsd: rule.amountUsd,
-      outcome: 'pending',
-      // The ledger names the analyzer and its version: a decision can be traced to the model that made it.
-      engine:
-        signal.analysis.engine_version === undefined
-          ? signal.analysis.engine
-          : `${signal.analysis.engine} ${signal.analysis.engine_version}`,
-      sentiment: signal.analysis.nlp.sentiment,
-      impact: signal.analysis.impact_score,
-      price: priceText(this.d.priceOf(info.symbol) ?? signal.initial_prices[asset]),
-      exitPlan: rule.exit,
-      decidedAt: new Date(this.d.clock.now()),
-    });
-    if (claimed === null) return; // another process, or an earlier run, decided this one
     const receivedAt = Date.parse(signal.received_at);
-    const limit = (await this.d.plans.limitsOf(rule.userId)).activeRules;
-    if (limit !== null && this.index.rank(rule.id) >= limit) {
+    const rank = this.index.rank(rule.id);
+    const limit = rank < LOWEST_RULE_LIMIT ? null : (await this.d.plans.limitsOf(rule.userId)).activeRules;
+    if (limit !== null && rank >= limit) {
       return this.skip(
         claimed,
         'plan_limit',
         `The free plan runs ${limit} active rules; this one is beyond them.`,
       );
     }
-    // A person confirms the first live order of a session; a rule has nobody to ask, so it does not
-    // send real-money orders. Paper and Binance's demo environment are fine.
-    if ((await this.d.trading.accountMode(rule.userId)) === 'live') {
-      return this.skip(claimed, 'live_account', LIVE_ACCOUNT_DETAIL);
+    // The rule's own account, whatever the user picked for manual trading since.
+    let venue: OrderVenue;
+    try {
+      venue = await this.d.trading.venueOf(rule.userId, rule.account);
+    } catch {
+      return this.skip(
+        claimed,
+        'account_missing',
+        "The rule's exchange key is no longer saved; move the rule to paper or to another key.",
+      );
     }
+    if (venue.mode !== 'paper') await this.d.repo.updateDecision(claimed.id, { accountMode: venue.mode });
     const check = await this.d.risk.checkAutomated(rule.userId, {
       asset,
       amountUsd: amount,
       receivedAt,
-      openPositions: () => this.d.trading.openPositions(rule.userId),
+      headline: headlineOf(signal),
+      mode: venue.mode,
+      decisionId: claimed.id,
+      unchecked: [...(this.claimedAhead.get(rule.userId) ?? [])],
+      openPositions: () => this.d.trading.openPositions(rule.userId, rule.account),
     });
-    if (check !== null) return this.skip(claimed, check.reason, check.detail);
-    await this.send(claimed, rule, signal, receivedAt);
+    if (check !== null) {
+      // What paper would have done with a decision the key's limits refused: part of the reality gap.
+      if (venue.mode !== 'paper') await this.recordTwin(claimed, rule);
+      return this.skip(claimed, check.reason, check.detail);
+    }
+    await this.send(claimed, rule, signal, receivedAt, venue);
+  }
+
+  private orderOf(decision: DecisionRow, rule: RuleRow): OrderRequest {
+    return { symbol: decision.symbol, side: rule.side, type: 'market', amount: Number(rule.amountUsd) };
+  }
+
+  private async recordTwin(decision: DecisionRow, rule: RuleRow): Promise<void> {
+    const twin = await this.d.trading.paperTwin(rule.userId, this.orderOf(decision, rule));
+    await this.d.repo.updateDecision(
+      decision.id,
+      'refused' in twin
+        ? { twinRefused: twin.refused }
+        : { twinPrice: String(twin.price), twinQuantity: String(twin.quantity), twinFee: String(twin.fee) },
+    );
   }
 
   private async send(
@@ -230,16 +340,31 @@ export class RuleEngine {
     rule: RuleRow,
     signal: Signal,
     receivedAt: number,
+    venue: OrderVenue,
   ): Promise<void> {
     const key = ruleOrderKey(rule.id, signal.id);
+    const request = this.orderOf(decision, rule);
+    const sentAt = this.d.clock.now();
+    // A decision on a key gets its shadow paper twin at the same moment: what paper would have filled.
+    const twin = venue.mode === 'paper' ? null : this.recordTwin(decision, rule).catch(() => undefined);
     try {
-      const order = await this.d.trading.placeOrder(
-        rule.userId,
-        { symbol: decision.symbol, side: rule.side, type: 'market', amount: Number(rule.amountUsd) },
-        key,
-      );
-      await this.fired(decision, order, this.d.clock.now() - receivedAt);
+      const order = await this.d.trading.placeOrder(rule.userId, request, key, {
+        account: rule.account,
+        origin: { source: 'rule', ruleId: rule.id, ruleName: rule.name },
+      });
+      await twin;
+      await this.fired(decision, order, this.d.clock.now() - receivedAt, sentAt);
     } catch (err) {
+      await twin;
+      if (err instanceof AppError && err.code === 'OUTCOME_UNKNOWN') {
+        // Not failed: it stays pending (its budget counted) until a look-up settles it.
+        await this.d.repo.updateDecision(decision.id, {
+          detail: `Outcome unknown; looking the order up. ${err.detail}`,
+          sentAt: new Date(sentAt),
+        });
+        this.recheckLater(decision);
+        return;
+      }
       const detail = err instanceof Error && 'detail' in err ? String(err.detail) : 'The order failed.';
       await this.skip(decision, 'exchange', detail);
       if (!(err instanceof Error && 'detail' in err))
@@ -247,17 +372,75 @@ export class RuleEngine {
     }
   }
 
-  private async fired(decision: DecisionRow, order: OrderResponse, latencyMs: number | null): Promise<void> {
+  /** Looks an order of unknown outcome up again after the settle time, then settles its decision. */
+  private recheckLater(decision: DecisionRow): void {
+    const timer = setTimeout(() => {
+      this.unknown.delete(timer);
+      void this.settle(decision).catch((err: unknown) =>
+        this.d.log.warn({ err, decision: decision.id }, 'unknown rule order not settled yet'),
+      );
+    }, this.d.unknownRecheckMs ?? UNKNOWN_RECHECK_MS);
+    timer.unref();
+    this.unknown.add(timer);
+  }
+
+  /**
+   * Settles a pending decision by looking its order up: found, it fired; not found once the order can no
+   * longer arrive, nothing was placed. Still unknown (the venue does not answer), it stays pending for
+   * the next sweep.
+   */
+  private async settle(decision: DecisionRow, crashed = false): Promise<void> {
+    const key = ruleOrderKey(decision.ruleId, String(decision.signalId));
+    let order: OrderResponse | null;
+    try {
+      order = await this.d.trading.findOrder(decision.userId, key);
+    } catch {
+      return; // no answer: the sweep asks again
+    }
+    if (order !== null) {
+      await this.fired(decision, order, decision.latencyMs, decision.sentAt?.getTime() ?? null);
+    } else if (crashed) {
+      await this.skip(
+        decision,
+        'stale',
+        'The server stopped before this order was sent; it was not sent late.',
+      );
+    } else {
+      await this.skip(
+        decision,
+        'exchange',
+        'The exchange did not say whether the order was placed; looked up by its client id, it was not.',
+      );
+    }
+  }
+
+  /** Stops the look-ups scheduled for unknown outcomes (shutdown); the sweep settles them later. */
+  stop(): void {
+    for (const timer of this.unknown) clearTimeout(timer);
+    this.unknown.clear();
+  }
+
+  private async fired(
+    decision: DecisionRow,
+    order: OrderResponse,
+    latencyMs: number | null,
+    sentAt: number | null,
+  ): Promise<void> {
     this.stats.fired += 1;
-    const hasExit = decision.exitPlan !== null && Object.keys(decision.exitPlan).length > 0;
     await this.d.repo.updateDecision(decision.id, {
       outcome: 'fired',
       orderId: order.id,
       price: String(order.price),
       quantity: String(order.quantity),
       notional: String(Math.round(order.quantity * order.price * 100) / 100),
+      fee: String(order.fee),
+      detail: order.note,
       latencyMs,
-      exitState: hasExit ? 'open' : null,
+      ...(sentAt === null ? {} : { sentAt: new Date(sentAt) }),
+      ackedAt: new Date(this.d.clock.now()),
+      // Every position a rule opens is its own to unwind (exits, flatten, retractions): it stays open
+      // until one of those closes it or finds it closed by hand.
+      exitState: 'open',
     });
   }
 
@@ -272,20 +455,33 @@ export class RuleEngine {
    */
   private async recoverPending(): Promise<void> {
     const pending = await this.d.repo.pendingDecisions(new Date(this.d.clock.now() - INTERRUPTED_MS));
-    for (const decision of pending) {
-      const key = ruleOrderKey(decision.ruleId, String(decision.signalId));
-      const order = await this.d.trading.findOrder(decision.userId, key).catch(() => null);
-      if (order !== null) await this.fired(decision, order, decision.latencyMs);
-      else
-        await this.skip(
-          decision,
-          'stale',
-          'The server stopped before this order was sent; it was not sent late.',
-        );
-    }
+    // A decision with a send time was sent (its outcome unknown); one without one may never have been.
+    for (const decision of pending) await this.settle(decision, decision.sentAt === null);
     if (pending.length > 0)
       this.d.log.info({ pending: pending.length }, 'interrupted rule decisions resolved');
   }
+}
+
+/** The stale guard's view of a signal: its age from publication, and whether it is backlog. */
+function headlineOf(signal: Signal): Headline {
+  const received = Date.parse(signal.received_at);
+  const published = publishedMs(signal.published_at, received);
+  return {
+    startMs: published === null ? received : Math.min(published, received),
+    published: published !== null && published <= received,
+    backlog: signal.backlog === true,
+    source: signal.source,
+  };
+}
+
+/** The news's own times, kept on the decision for its receipt. */
+function receiptOf(signal: Signal) {
+  const at = (iso: string | null | undefined) => (iso === null || iso === undefined ? null : new Date(iso));
+  return {
+    signalPublishedAt: at(signal.published_at),
+    signalReceivedAt: at(signal.received_at),
+    signalAnalysedAt: at(signal.timeline?.analysed_at),
+  };
 }
 
 function priceText(price: number | undefined): string | null {

@@ -1,4 +1,4 @@
-import { pairOf } from '../../../src/contracts/trading';
+import type { OrderResponse } from '../../../src/contracts/trading';
 import type { Clock } from '../market/clock';
 import type { DecisionRow, RulesRepo } from './rules.repo';
 
@@ -6,7 +6,11 @@ export interface ExitDeps {
   repo: RulesRepo;
   clock: Clock;
   priceOf(symbol: string): number | undefined;
-  closePosition(userId: string, pair: string): Promise<{ message: string }>;
+  /**
+   * Reduce-only on the decision's account: closes up to the quantity it opened, never more and never
+   * the other way; null when nothing of it is left (the user closed it by hand).
+   */
+  reduce(decision: DecisionRow): Promise<OrderResponse | null>;
   log: { warn(obj: object, msg: string): void };
 }
 
@@ -32,8 +36,9 @@ export function exitReason(d: DecisionRow, mark: number | undefined, now: number
 
 /**
  * Runs the exits of positions that rules opened: take profit and stop loss on every mark that moves,
- * max hold on a timer. Closing claims the ledger row first, so two processes never close one twice.
- * It closes the whole position on that symbol (positions are one-way, as on Binance).
+ * max hold on a timer. Closing claims the ledger row first, so two processes never close one twice. An
+ * exit closes what its own decision opened, on that decision's account: the quantity it filled (or what
+ * is left of it), reduce-only; never a manual position's size, never another account.
  */
 export class ExitWatcher {
   private open: DecisionRow[] = [];
@@ -41,8 +46,9 @@ export class ExitWatcher {
 
   constructor(private readonly d: ExitDeps) {}
 
+  /** The open positions of rules that have exits to watch (those without a plan wait for flatten). */
   async reload(): Promise<void> {
-    this.open = await this.d.repo.openExits();
+    this.open = (await this.d.repo.openExits()).filter((d) => d.exitPlan !== null);
   }
 
   get count(): number {
@@ -65,16 +71,47 @@ export class ExitWatcher {
     }
   }
 
-  private async close(d: DecisionRow, why: string): Promise<void> {
+  /**
+   * Closes every position the user's rules opened, on every account (the kill switch's flatten):
+   * exits already due first, then the rest. Answers how many were closed and how many were gone.
+   */
+  async flatten(userId: string): Promise<{ closed: number; gone: number; failed: string[] }> {
+    const mine = await this.d.repo.openExits(userId);
+    const now = this.d.clock.now();
+    const due = (d: DecisionRow) => (exitReason(d, this.d.priceOf(d.symbol), now) === null ? 1 : 0);
+    mine.sort((a, b) => due(a) - due(b));
+    const result = { closed: 0, gone: 0, failed: [] as string[] };
+    for (const d of mine) {
+      const outcome = await this.close(d, 'flattened (rules flatten)');
+      if (outcome === 'closed') result.closed += 1;
+      else if (outcome === 'gone') result.gone += 1;
+      else if (outcome !== 'taken') result.failed.push(outcome.failed);
+    }
+    return result;
+  }
+
+  /** Closes one decision's position; what happened to it. */
+  async close(d: DecisionRow, why: string): Promise<'closed' | 'gone' | 'taken' | { failed: string }> {
     this.open = this.open.filter((o) => o.id !== d.id);
-    if (!(await this.d.repo.closeExit(d.id, why))) return;
+    if (!(await this.d.repo.closeExit(d.id, why))) return 'taken';
     try {
-      await this.d.closePosition(d.userId, pairOf(d.symbol));
+      const fill = await this.d.reduce(d);
+      if (fill === null) {
+        // The user closed it by hand: the exit ends quietly.
+        await this.d.repo.updateDecision(d.id, { exitNote: `${why}; already closed by hand` });
+        return 'gone';
+      }
+      await this.d.repo.updateDecision(d.id, {
+        exitNote: `${why}; closed ${fill.quantity} at ${fill.price}`,
+        exitOrderId: fill.id,
+        exitPnl: String(fill.realizedPnl - fill.fee),
+      });
+      return 'closed';
     } catch (err) {
       const detail = err instanceof Error && 'detail' in err ? String(err.detail) : 'close failed';
-      await this.d.repo.closeExit(d.id, `${why}; not closed: ${detail}`).catch(() => false);
       await this.d.repo.updateDecision(d.id, { exitNote: `${why}; not closed: ${detail}` });
       this.d.log.warn({ decision: d.id, detail }, 'rule exit could not close the position');
+      return { failed: detail };
     }
   }
 }

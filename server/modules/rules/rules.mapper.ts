@@ -9,6 +9,7 @@ import {
 import type { DecisionRow, RiskRow, RuleRow } from './rules.repo';
 
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
+const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 
 /** A stored rule as the API shows it (spec §3): "any" conditions are left out, not null. */
 export function toRule(row: RuleRow): Rule {
@@ -26,6 +27,7 @@ export function toRule(row: RuleRow): Rule {
       side: row.side,
       amount_usd: Number(row.amountUsd),
       ...(row.exit !== null && Object.keys(row.exit).length > 0 ? { exit: row.exit } : {}),
+      account: row.account,
     },
     isActive: row.isActive,
     version: row.version,
@@ -58,8 +60,27 @@ export function toDecision(row: DecisionRow): Decision {
     quantity: num(row.quantity),
     notional: num(row.notional),
     latency_ms: row.latencyMs === null ? null : Math.round(row.latencyMs * 10) / 10,
-    exit: row.exitNote ?? (row.exitState === 'open' ? 'open' : null),
+    exit: row.exitNote ?? (row.exitState === 'open' && row.exitPlan !== null ? 'open' : null),
     decided_at: row.decidedAt.toISOString(),
+    account: row.account,
+    account_mode: row.accountMode,
+    fee: num(row.fee),
+    arrival_price: num(row.arrivalPrice),
+    twin:
+      row.twinRefused !== null
+        ? { refused: row.twinRefused }
+        : row.twinPrice === null
+          ? null
+          : { price: Number(row.twinPrice), quantity: Number(row.twinQuantity), fee: Number(row.twinFee) },
+    exit_pnl: num(row.exitPnl),
+    timeline: {
+      published_at: iso(row.signalPublishedAt),
+      received_at: iso(row.signalReceivedAt),
+      analysed_at: iso(row.signalAnalysedAt),
+      decided_at: row.decidedAt.toISOString(),
+      sent_at: iso(row.sentAt),
+      acked_at: iso(row.ackedAt),
+    },
   };
 }
 
@@ -71,6 +92,8 @@ export function toRiskSettings(row: RiskRow | null): RiskSettings {
     max_positions: row.maxPositions,
     cooldown_minutes: row.cooldownMinutes,
     max_age_seconds: row.maxAgeSeconds,
+    live_max_order_usd: num(row.liveMaxOrderUsd) ?? DEFAULT_RISK.live_max_order_usd,
+    live_daily_budget_usd: num(row.liveDailyBudgetUsd) ?? DEFAULT_RISK.live_daily_budget_usd,
   };
 }
 
@@ -95,6 +118,11 @@ const CSV_COLUMNS: (keyof Decision)[] = [
   'notional',
   'latency_ms',
   'exit',
+  'account',
+  'account_mode',
+  'fee',
+  'arrival_price',
+  'exit_pnl',
 ];
 
 /** RFC 4180 quoting; a leading = + - @ is prefixed with ' so a spreadsheet never runs a cell as a formula. */

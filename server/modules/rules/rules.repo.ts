@@ -1,4 +1,5 @@
-import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { Batcher, updateFromValues } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { riskSettings, ruleCursor, ruleDecisions, rules } from '../../db/schema/rules';
 
@@ -11,6 +12,15 @@ export type RiskRow = typeof riskSettings.$inferSelect;
 
 /** SQL for rules, the decision ledger, risk settings and the engine's cursor; nothing else. */
 export class RulesRepo {
+  /** The decisions of one headline move together (claimed, sent, fired): their updates go as one. */
+  private readonly updates = new Batcher<{ id: number; set: DecisionUpdate }, void>((items) =>
+    this.updateMany(items),
+  );
+  /** The risk reads of one headline's decisions, one per user, go as one. */
+  private readonly stats = new Batcher<FiredStatsQuery, { spent: number; lastOnAsset: Date | null }>(
+    (queries) => this.firedStatsMany(queries),
+  );
+
   constructor(private readonly db: Db) {}
 
   async list(userId: string): Promise<RuleRow[]> {
@@ -76,8 +86,51 @@ export class RulesRepo {
     return created ?? null;
   }
 
+  /**
+   * Records the decisions of one signal in one insert, skipping each (rule, signal) that exists already:
+   * the rows recorded here by rule id. A rule missing from the answer was decided by another process or
+   * an earlier run.
+   */
+  async claimDecisions(rows: NewDecisionRow[]): Promise<Map<string, DecisionRow>> {
+    if (rows.length === 0) return new Map();
+    const created = await this.db
+      .insert(ruleDecisions)
+      .values(rows)
+      .onConflictDoNothing({ target: [ruleDecisions.ruleId, ruleDecisions.signalId] })
+      .returning();
+    return new Map(created.map((row) => [row.ruleId, row]));
+  }
+
   async updateDecision(id: number, set: DecisionUpdate): Promise<void> {
-    await this.db.update(ruleDecisions).set(set).where(eq(ruleDecisions.id, id));
+    await this.updates.add({ id, set });
+  }
+
+  /**
+   * Updates that set the same columns go in one statement; a decision updated twice in one batch is
+   * updated in order, one statement each.
+   */
+  private async updateMany(items: { id: number; set: DecisionUpdate }[]): Promise<void[]> {
+    const ids = new Set(items.map((i) => i.id));
+    if (items.length === 1 || ids.size < items.length) {
+      for (const { id, set } of items)
+        await this.db.update(ruleDecisions).set(set).where(eq(ruleDecisions.id, id));
+      return items.map(() => undefined);
+    }
+    const groups = new Map<string, { columns: string[]; rows: { key: number[]; set: DecisionUpdate }[] }>();
+    for (const { id, set } of items) {
+      const columns = Object.keys(set)
+        .filter((k) => set[k as keyof DecisionUpdate] !== undefined)
+        .sort();
+      const signature = columns.join(',');
+      const group = groups.get(signature) ?? { columns, rows: [] };
+      group.rows.push({ key: [id], set });
+      groups.set(signature, group);
+    }
+    for (const { columns, rows } of groups.values()) {
+      if (columns.length === 0) continue;
+      await this.db.execute(updateFromValues(ruleDecisions, [ruleDecisions.id], columns, rows));
+    }
+    return items.map(() => undefined);
   }
 
   async decisions(
@@ -93,6 +146,16 @@ export class RulesRepo {
       .where(and(...where))
       .orderBy(desc(ruleDecisions.id))
       .limit(q.limit);
+  }
+
+  /** One rule's decisions, newest first (its reports read them). */
+  async decisionsOfRule(userId: string, ruleId: string, limit = 5000): Promise<DecisionRow[]> {
+    return this.db
+      .select()
+      .from(ruleDecisions)
+      .where(and(eq(ruleDecisions.userId, userId), eq(ruleDecisions.ruleId, ruleId)))
+      .orderBy(desc(ruleDecisions.id))
+      .limit(limit);
   }
 
   async decisionsForSignals(userId: string, signalIds: number[]): Promise<DecisionRow[]> {
@@ -111,19 +174,53 @@ export class RulesRepo {
     userId: string,
     asset: string,
     since: Date,
+    mode?: 'live',
+    /** The decision being checked, and others claimed but not checked yet: their pending rows do not count. */
+    except?: number | readonly number[],
   ): Promise<{ spent: number; lastOnAsset: Date | null }> {
-    const [row] = await this.db
-      .select({
-        spent: sql<
-          string | null
-        >`sum(${ruleDecisions.notional}) filter (where ${ruleDecisions.decidedAt} >= ${since})`,
-        last: sql<
-          string | null
-        >`max(${ruleDecisions.decidedAt}) filter (where ${ruleDecisions.asset} = ${asset})`,
-      })
-      .from(ruleDecisions)
-      .where(and(eq(ruleDecisions.userId, userId), eq(ruleDecisions.outcome, 'fired')));
-    return { spent: Number(row?.spent ?? 0), lastOnAsset: row?.last ? new Date(row.last) : null };
+    const excluded = except === undefined ? [] : typeof except === 'number' ? [except] : [...except];
+    return this.stats.add({ userId, asset, since, mode: mode ?? null, except: excluded });
+  }
+
+  /** Each query's figures, all in one statement (a lateral read per query). */
+  private async firedStatsMany(
+    queries: FiredStatsQuery[],
+  ): Promise<{ spent: number; lastOnAsset: Date | null }[]> {
+    // A pending decision (its order's outcome not known yet) counts at its amount until it is settled.
+    const cost = sql`coalesce(d.notional, d.amount_usd)`;
+    const values = sql.join(
+      queries.map(
+        (q, i) =>
+          sql`(${i}::int, ${q.userId}::uuid, ${q.asset}::text, ${q.since.toISOString()}::timestamptz, ${q.mode}::text, ${`{${q.except.join(',')}}`}::bigint[])`,
+      ),
+      sql`, `,
+    );
+    const result = await this.db.execute(sql`
+      select q.i, s.spent, s.last
+      from (values ${values}) as q(i, user_id, asset, since, mode, except_ids)
+      cross join lateral (
+        select
+          sum(${cost}) filter (where d.decided_at >= q.since) as spent,
+          max(d.decided_at) filter (where d.asset = q.asset) as last
+        from ${ruleDecisions} d
+        where d.user_id = q.user_id
+          and d.outcome in ('fired', 'pending')
+          -- The cooldown looks back at most a day (its maximum), the budget to midnight UTC.
+          and d.decided_at >= q.since - interval '1 day'
+          and (q.mode is null or d.account_mode = q.mode)
+          and d.id <> all(q.except_ids)
+      ) s`);
+    const rows = (
+      result as unknown as { rows: { i: number; spent: string | null; last: string | Date | null }[] }
+    ).rows;
+    const byIndex = new Map(rows.map((r) => [Number(r.i), r]));
+    return queries.map((_, i) => {
+      const row = byIndex.get(i);
+      return {
+        spent: Number(row?.spent ?? 0),
+        lastOnAsset: row?.last ? new Date(row.last) : null,
+      };
+    });
   }
 
   /** Decisions still `pending` that were claimed before `before`: what a crash interrupted. */
@@ -135,8 +232,45 @@ export class RulesRepo {
       .limit(500);
   }
 
-  async openExits(): Promise<DecisionRow[]> {
-    return this.db.select().from(ruleDecisions).where(eq(ruleDecisions.exitState, 'open'));
+  /**
+   * Positions rules opened and nothing closed yet: one user's (all of them, for flatten), or every
+   * user's that have exits to watch (a plan), which is what the exit watcher keeps in memory.
+   */
+  async openExits(userId?: string): Promise<DecisionRow[]> {
+    const where = [eq(ruleDecisions.exitState, 'open')];
+    if (userId !== undefined) where.push(eq(ruleDecisions.userId, userId));
+    else where.push(isNotNull(ruleDecisions.exitPlan));
+    return this.db
+      .select()
+      .from(ruleDecisions)
+      .where(and(...where));
+  }
+
+  /** The positions rules opened on a signal that are still open. */
+  async openOnSignal(signalId: number): Promise<DecisionRow[]> {
+    return this.db
+      .select()
+      .from(ruleDecisions)
+      .where(and(eq(ruleDecisions.signalId, signalId), eq(ruleDecisions.exitState, 'open')));
+  }
+
+  /**
+   * Skips the decisions on a signal whose order was not sent yet (pending, no send time): a retracted
+   * story is not traded late. Answers how many.
+   */
+  async cancelUnsent(signalId: number, detail: string): Promise<number> {
+    const done = await this.db
+      .update(ruleDecisions)
+      .set({ outcome: 'skipped', reason: 'retracted', detail })
+      .where(
+        and(
+          eq(ruleDecisions.signalId, signalId),
+          eq(ruleDecisions.outcome, 'pending'),
+          isNull(ruleDecisions.sentAt),
+        ),
+      )
+      .returning({ id: ruleDecisions.id });
+    return done.length;
   }
 
   /** Marks an exit done; false when another process closed it first. */
@@ -154,11 +288,18 @@ export class RulesRepo {
     return row ?? null;
   }
 
-  async saveRisk(row: Omit<RiskRow, 'updatedAt'>): Promise<RiskRow> {
-    const { userId: _key, ...set } = row;
+  /**
+   * Inserts the user's row from `base` with `set` on top, or on conflict updates only `set`'s columns:
+   * two changes of different columns at once (a limit here, the kill switch on another node) both hold.
+   */
+  async saveRisk(
+    userId: string,
+    set: Partial<Omit<RiskRow, 'userId' | 'updatedAt'>>,
+    base: Omit<RiskRow, 'updatedAt'>,
+  ): Promise<RiskRow> {
     const [saved] = await this.db
       .insert(riskSettings)
-      .values(row)
+      .values({ ...base, ...set, userId })
       .onConflictDoUpdate({ target: riskSettings.userId, set: { ...set, updatedAt: new Date() } })
       .returning();
     if (!saved) throw new Error('risk upsert returned nothing');
@@ -183,4 +324,12 @@ export class RulesRepo {
         set: { rev: sql`greatest(${ruleCursor.rev}, ${rev})`, updatedAt: new Date() },
       });
   }
+}
+
+interface FiredStatsQuery {
+  userId: string;
+  asset: string;
+  since: Date;
+  mode: 'live' | null;
+  except: number[];
 }

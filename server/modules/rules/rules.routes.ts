@@ -4,7 +4,11 @@ import {
   BacktestRequest,
   BacktestResult,
   Decision,
+  FlattenResult,
+  GapReport,
   KillSwitchRequest,
+  PromotionReport,
+  RuleAccountChange,
   LedgerQuery,
   RiskState,
   RiskUpdate,
@@ -15,6 +19,7 @@ import {
   RulePatch,
 } from '../../../src/contracts/rules';
 import { appError, parseRequest } from '../../plugins/errors';
+import type { OrderVenue } from '../../../src/contracts/trading';
 import type { RiskService } from './risk.service';
 import type { RulesService } from './rules.service';
 
@@ -22,7 +27,15 @@ export interface RulesRouteDeps {
   service: RulesService;
   risk: RiskService;
   backtest(userId: string, ruleId: string, body: BacktestRequest): Promise<unknown>;
+  /** The mode of one of the user's accounts ('paper' or a key id); 404 for a key that is not theirs. */
+  venueOf(userId: string, account: string): Promise<OrderVenue>;
+  /** Closes every position the user's rules opened, on every account. */
+  flatten(userId: string): Promise<{ closed: number; gone: number; failed: string[] }>;
+  gap(userId: string, ruleId: string): Promise<GapReport>;
+  promotion(userId: string, ruleId: string, account: string): Promise<PromotionReport>;
 }
+
+const PromotionQuery = z.object({ account: RuleAccountChange.shape.account });
 
 function userOf(request: FastifyRequest): string {
   if (request.principal === null) throw appError('UNAUTHORIZED');
@@ -43,6 +56,8 @@ export function loosens(current: RiskSettings, change: RiskUpdate): boolean {
     above(change.daily_budget_usd, current.daily_budget_usd) ||
     above(change.max_positions, current.max_positions) ||
     above(change.max_age_seconds, current.max_age_seconds) ||
+    above(change.live_max_order_usd, current.live_max_order_usd) ||
+    above(change.live_daily_budget_usd, current.live_daily_budget_usd) ||
     (change.cooldown_minutes !== undefined && change.cooldown_minutes < current.cooldown_minutes)
   );
 }
@@ -51,6 +66,12 @@ export function loosens(current: RiskSettings, change: RiskUpdate): boolean {
 export function registerRulesRoutes(app: FastifyInstance, deps: RulesRouteDeps): void {
   const { service, risk } = deps;
   const authed = { preHandler: app.requireUser };
+
+  /** A rule may trade only on the user's own accounts; sending it to a LIVE key needs step-up. */
+  const checkAccount = async (request: FastifyRequest, account: string | undefined) => {
+    if (account === undefined || account === 'paper') return;
+    if ((await deps.venueOf(userOf(request), account)).mode === 'live') await app.requireStepUp(request);
+  };
 
   app.get(
     '/rules/',
@@ -61,6 +82,7 @@ export function registerRulesRoutes(app: FastifyInstance, deps: RulesRouteDeps):
   const createSchema = { summary: 'Add a rule', body: RuleCreate, response: { 201: Rule } };
   app.post('/rules/', { ...authed, schema: createSchema }, async (request, reply) => {
     const body = parseRequest(RuleCreate, request.body);
+    await checkAccount(request, body.action.account);
     reply.code(201);
     return service.create(userOf(request), body);
   });
@@ -68,7 +90,46 @@ export function registerRulesRoutes(app: FastifyInstance, deps: RulesRouteDeps):
   const patchSchema = { summary: 'Change a rule', params: IdParam, body: RulePatch, response: { 200: Rule } };
   app.patch('/rules/:id', { ...authed, schema: patchSchema }, async (request) => {
     const { id } = parseRequest(IdParam, request.params, 'path');
-    return service.update(userOf(request), id, parseRequest(RulePatch, request.body));
+    const patch = parseRequest(RulePatch, request.body);
+    await checkAccount(request, patch.action?.account);
+    return service.update(userOf(request), id, patch);
+  });
+
+  const accountSchema = {
+    summary: "Move a rule's orders to paper or to one of your keys",
+    description: 'To a LIVE key this needs a sign-in confirmed in the last minutes (403 step_up_required).',
+    params: IdParam,
+    body: RuleAccountChange,
+    response: { 200: Rule },
+  };
+  app.post('/rules/:id/account', { ...authed, schema: accountSchema }, async (request) => {
+    const { id } = parseRequest(IdParam, request.params, 'path');
+    const { account } = parseRequest(RuleAccountChange, request.body);
+    await service.get(userOf(request), id);
+    await checkAccount(request, account);
+    return service.setAccount(userOf(request), id, account);
+  });
+
+  const promotionSchema = {
+    summary: 'Before a rule goes live: its paper record, its backtest and what the venue changes',
+    params: IdParam,
+    querystring: PromotionQuery,
+    response: { 200: PromotionReport },
+  };
+  app.get('/rules/:id/promotion', { ...authed, schema: promotionSchema }, async (request) => {
+    const { id } = parseRequest(IdParam, request.params, 'path');
+    const { account } = parseRequest(PromotionQuery, request.query, 'query');
+    return deps.promotion(userOf(request), id, account);
+  });
+
+  const gapSchema = {
+    summary: "A rule's reality gap: its fills on keys against paper twins and the news's price",
+    params: IdParam,
+    response: { 200: GapReport },
+  };
+  app.get('/rules/:id/gap', { ...authed, schema: gapSchema }, async (request) => {
+    const { id } = parseRequest(IdParam, request.params, 'path');
+    return deps.gap(userOf(request), id);
   });
 
   const deleteSchema = { summary: 'Delete a rule', params: IdParam, response: { 204: Deleted } };
@@ -115,14 +176,29 @@ export function registerRulesRoutes(app: FastifyInstance, deps: RulesRouteDeps):
 
   const killSchema = {
     summary: 'Stop (or resume) every rule',
+    description:
+      'Turning it off (resuming) needs a sign-in confirmed in the last minutes (403 step_up_required).',
     body: KillSwitchRequest,
     response: { 200: RiskState },
   };
   app.post('/rules/kill-switch', { ...authed, schema: killSchema }, async (request) => {
     const body = parseRequest(KillSwitchRequest, request.body);
+    // Stopping is always welcome; starting automated orders again is confirmed like a loosened limit.
+    if (!body.on) await app.requireStepUp(request);
     const state = await risk.killSwitch(userOf(request), body.on, body.resume_in_minutes);
     await app.activity.record(userOf(request), { kind: 'kill_switch', detail: { on: String(body.on) } });
     return state;
+  });
+
+  const flattenSchema = {
+    summary: 'Stop every rule and close every position rules opened, on every account',
+    response: { 200: FlattenResult },
+  };
+  app.post('/rules/flatten', { ...authed, schema: flattenSchema }, async (request) => {
+    const userId = userOf(request);
+    await risk.killSwitch(userId, true);
+    await app.activity.record(userId, { kind: 'kill_switch', detail: { on: 'true', flatten: 'true' } });
+    return deps.flatten(userId);
   });
 
   const backtestSchema = {

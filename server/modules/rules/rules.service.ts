@@ -14,7 +14,7 @@ import type { NewRuleRow, RulesRepo } from './rules.repo';
 /** Rule columns from the validated body: "any" conditions are stored as null. */
 function columns(
   body: Pick<RuleCreate, 'conditions' | 'action'>,
-): Omit<NewRuleRow, 'userId' | 'name' | 'isActive'> {
+): Omit<NewRuleRow, 'userId' | 'name' | 'isActive'> & { account: string } {
   const { conditions: c, action: a } = body;
   return {
     asset: c.asset ?? null,
@@ -24,6 +24,7 @@ function columns(
     side: a.side,
     amountUsd: String(a.amount_usd),
     exit: a.exit !== undefined && Object.keys(a.exit).length > 0 ? a.exit : null,
+    account: a.account,
   };
 }
 
@@ -65,15 +66,34 @@ export class RulesService {
       const base = toRule(current);
       const merged = columns({
         conditions: patch.conditions ?? base.conditions,
-        action: patch.action ?? { ...base.action, exit: base.action.exit },
+        action:
+          patch.action === undefined
+            ? { ...base.action, exit: base.action.exit }
+            : { ...patch.action, account: patch.action.account ?? current.account },
       });
       if (patch.conditions !== undefined)
         Object.assign(set, pick(merged, ['asset', 'sentiment', 'minImpact', 'maxImpact']));
-      if (patch.action !== undefined) Object.assign(set, pick(merged, ['side', 'amountUsd', 'exit']));
+      if (patch.action !== undefined)
+        Object.assign(set, pick(merged, ['side', 'amountUsd', 'exit', 'account']));
     }
     const row = await this.repo.update(userId, id, set);
     if (row === null) throw appError('NOT_FOUND', RULE_DETAILS.notFound);
     this.onChange();
+    return toRule(row);
+  }
+
+  /** Moves a rule's orders to `account` ('paper' or a key id the caller checked is the user's). */
+  async setAccount(userId: string, id: string, account: string): Promise<Rule> {
+    const row = await this.repo.update(userId, id, { account });
+    if (row === null) throw appError('NOT_FOUND', RULE_DETAILS.notFound);
+    this.onChange();
+    return toRule(row);
+  }
+
+  /** The stored rule (404 when it is not the user's). */
+  async get(userId: string, id: string): Promise<Rule> {
+    const row = await this.repo.get(userId, id);
+    if (row === null) throw appError('NOT_FOUND', RULE_DETAILS.notFound);
     return toRule(row);
   }
 

@@ -1,12 +1,13 @@
 import { inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { signalScores } from '../../db/schema/scorecard';
+import type { RetractionRole } from '../../../src/contracts/scorecard';
+import { signalScoreRoles, signalScores } from '../../db/schema/scorecard';
 
 export type ScoreRow = typeof signalScores.$inferInsert;
 
 /** The grouping a figure belongs to: everything, or one source, sentiment or impact band. */
-export type GroupKind = 'all' | 'source' | 'sentiment' | 'impact';
+export type GroupKind = 'all' | 'source' | 'sentiment' | 'impact' | 'retraction';
 
 const count = z.coerce.number().int();
 const mean = z.coerce.number().nullable();
@@ -16,7 +17,7 @@ const mean = z.coerce.number().nullable();
  * null), where only `signals` is read.
  */
 export const ScoreAggregate = z.object({
-  kind: z.enum(['all', 'source', 'sentiment', 'impact']),
+  kind: z.enum(['all', 'source', 'sentiment', 'impact', 'retraction']),
   key: z.string(),
   horizon_s: z.coerce.number().int().nullable(),
   count,
@@ -42,6 +43,23 @@ export interface ScoreWindow {
 export class ScorecardRepo {
   constructor(private readonly db: Db) {}
 
+  /** The prices recorded for these signals, by signal id, asset and horizon (seconds after arrival). */
+  async pricesOf(signalIds: readonly number[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    if (signalIds.length === 0) return out;
+    const rows = await this.db
+      .select({
+        signalId: signalScores.signalId,
+        asset: signalScores.asset,
+        horizonS: signalScores.horizonS,
+        price: signalScores.price,
+      })
+      .from(signalScores)
+      .where(inArray(signalScores.signalId, [...signalIds]));
+    for (const r of rows) out.set(`${r.signalId}|${r.asset}|${r.horizonS}`, r.price);
+    return out;
+  }
+
   /** Inserts the prices not recorded yet (by any process); answers how many were new. */
   async record(rows: readonly ScoreRow[]): Promise<number> {
     if (rows.length === 0) return 0;
@@ -51,6 +69,15 @@ export class ScorecardRepo {
       .onConflictDoNothing({ target: [signalScores.signalId, signalScores.asset, signalScores.horizonS] })
       .returning({ id: signalScores.signalId });
     return created.length;
+  }
+
+  /** Counts signals apart from now on: a retracted story and its retraction (each recorded once). */
+  async markRoles(roles: readonly { signalId: number; role: RetractionRole }[]): Promise<void> {
+    if (roles.length === 0) return;
+    await this.db
+      .insert(signalScoreRoles)
+      .values([...roles])
+      .onConflictDoNothing();
   }
 
   /** `signal|asset|horizon_s` of every price already recorded for these signals. */
@@ -66,7 +93,8 @@ export class ScorecardRepo {
   /**
    * Every later price against the same asset's price at arrival, as a percent move, aggregated per
    * group and horizon, and per group over all horizons (the signal count). The impact bands are the
-   * README's, as in `impactBandOf`.
+   * README's, as in `impactBandOf`. A retracted story or a retraction counts in its `retraction` group
+   * only, never in the others.
    */
   async aggregates(w: ScoreWindow): Promise<ScoreAggregate[]> {
     const hidden =
@@ -93,11 +121,16 @@ export class ScorecardRepo {
         join ${signalScores} a
           on a.signal_id = h.signal_id and a.asset = h.asset and a.horizon_s = 0
           and a.price_source = h.price_source
-        cross join lateral (values
-          ('all', 'all'),
-          ('source', h.source_name),
-          ('sentiment', h.sentiment),
-          ('impact', case when h.impact >= 80 then '80+' when h.impact >= 50 then '50-79' else '<50' end)
+        left join ${signalScoreRoles} r on r.signal_id = h.signal_id
+        cross join lateral (
+          select v.kind, v.key from (values
+            ('all', 'all'),
+            ('source', h.source_name),
+            ('sentiment', h.sentiment),
+            ('impact', case when h.impact >= 80 then '80+' when h.impact >= 50 then '50-79' else '<50' end)
+          ) as v(kind, key) where r.role is null
+          union all
+          select 'retraction', r.role where r.role is not null
         ) as g(kind, key)
         where h.horizon_s > 0 and a.price > 0 and h.price_source = ${w.priceSource}
           and h.received_at >= ${w.since.toISOString()} and h.received_at < ${w.until.toISOString()}

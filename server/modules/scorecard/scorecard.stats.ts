@@ -2,6 +2,7 @@ import type { MarketSourceKind } from '../../../src/contracts/market';
 import {
   HORIZON_MS,
   IMPACT_BANDS,
+  RETRACTION_ROLES,
   SCORE_HORIZONS,
   type HorizonScore,
   type ScoreGroup,
@@ -93,5 +94,6 @@ export function scorecardOf(
     by_source: groupsOf(rows, 'source', []),
     by_sentiment: groupsOf(rows, 'sentiment', SENTIMENTS),
     by_impact: groupsOf(rows, 'impact', IMPACT_BANDS),
+    by_retraction: groupsOf(rows, 'retraction', RETRACTION_ROLES),
   };
 }
