@@ -13,10 +13,38 @@
 export type SymbolGuard = 'a' | 'u' | 'c' | 's';
 
 export const ASSET_TABLE: Readonly<Record<string, readonly [SymbolGuard, ...string[]]>> = {
-  BTC: ['a', 'bitcoin', 'xbt', 'bitcoins', 'gbtc', 'ibit', 'fbtc'],
-  ETH: ['a', 'ethereum', 'ether', 'eth2', 'etha', 'ethe', 'holesky', 'sepolia', 'dencun', 'pectra', 'fusaka'],
-  BNB: ['a', 'bnb chain', 'bnb smart chain'],
-  SOL: ['a', 'solana'],
+  BTC: [
+    'a',
+    'bitcoin',
+    'xbt',
+    'bitcoins',
+    'gbtc',
+    'ibit',
+    'fbtc',
+    'lightning network',
+    '=Taproot',
+    'bitcoin ordinals',
+  ],
+  // Ethereum's upgrades and test networks name the chain ("the Dencun upgrade" is ETH news).
+  ETH: [
+    'a',
+    'ethereum',
+    'ether',
+    'eth2',
+    'etha',
+    'ethe',
+    'holesky',
+    'sepolia',
+    'hoodi',
+    'dencun',
+    'pectra',
+    'fusaka',
+    'shapella',
+    'glamsterdam',
+  ],
+  BNB: ['a', 'bnb chain', 'bnb smart chain', 'binance smart chain', 'opbnb'],
+  // Solana's validator clients and consensus upgrades name the chain.
+  SOL: ['a', 'solana', 'firedancer', 'frankendancer', 'alpenglow'],
   XRP: ['a', '=Ripple', 'ripplenet', 'xrpl', 'xrp ledger'],
   DOGE: ['a', 'dogecoin'],
   ADA: ['c', 'cardano'],
@@ -30,7 +58,7 @@ export const ASSET_TABLE: Readonly<Record<string, readonly [SymbolGuard, ...stri
   BCH: ['a', 'bitcoin cash'],
   NEAR: ['c', 'near protocol', 'near foundation', '~Near'],
   APT: ['u', 'aptos'],
-  UNI: ['c', 'uniswap'],
+  UNI: ['c', 'uniswap', 'unichain'],
   ICP: ['u', 'internet computer', 'dfinity'],
   ETC: ['c', 'ethereum classic'],
   XLM: ['a', '=Stellar'],
@@ -140,6 +168,11 @@ export const ASSET_TABLE: Readonly<Record<string, readonly [SymbolGuard, ...stri
  * symbol is not in coins.json is ignored.
  */
 export const EXTRA_TABLE: Readonly<Record<string, readonly [SymbolGuard, ...string[]]>> = {
+  // Symbols the generated table gives to an older coin of the same ticker.
+  ATH: ['s', 'aethir'],
+  RED: ['s', 'redstone'],
+  GPS: ['s', 'goplus security'],
+  TORN: ['s', 'tornado cash'],
   FTT: ['u', 'ftx token', '=FTX'],
   CEL: ['u', '=Celsius', 'celsius network'],
   LUNA: ['u', '=Terra', 'terra luna', 'terraform labs'],
@@ -286,6 +319,11 @@ export const NOT_ASSETS = [
   'bitcoin suisse',
   'bitcoin depot',
   'crypto.com',
+  'arkham alert',
+  // "the biggest wipeout since FTX": a time, not the story's coin.
+  'since ftx',
+  'since the ftx',
+  'post ftx',
 ];
 
 /** Quote currencies that make `X/USDT`, `XUSDT` or `X-PERP` a pair. */

@@ -8,6 +8,7 @@ import {
   SYMBOL_ALIASES,
   type SymbolGuard,
 } from './assets-table';
+import { afterListingVerb, inList, inNotice, isVenueChain } from './assets-context';
 import { isNumberToken, type NormalizedText, type Token } from './normalize';
 import { fromRoot } from '../../paths';
 
@@ -188,55 +189,7 @@ interface Hit {
   /** A word-like symbol in capitals: accepted only in a list beside another tagged coin. */
   needsList?: boolean;
   /** A chain named as where something happens ("on the Tron network"): dropped beside another coin. */
-  venueChain?: 'weak' | 'strong';
-}
-
-/** Chains that are often only the place where something happens. */
-const CHAINS = new Set([
-  'ETH',
-  'SOL',
-  'BNB',
-  'ARB',
-  'OP',
-  'AVAX',
-  'POL',
-  'TRX',
-  'TON',
-  'SUI',
-  'APT',
-  'NEAR',
-  'FTM',
-  'S',
-]);
-
-/**
- * "on (the) X network|chain|blockchain", "on BNB Chain", or "fork on Arbitrum" for a chain: the chain is
- * the venue, not the subject ("bullish on SOL" stays the subject).
- */
-function isVenueChain(
-  tokens: Token[],
-  i: number,
-  span: number,
-  ticker: string,
-): 'weak' | 'strong' | undefined {
-  const before = tokens[i - 1]?.lower ?? '';
-  const before2 = tokens[i - 2]?.lower ?? '';
-  const after = tokens[i + span]?.lower ?? '';
-  const last = tokens[i + span - 1]?.lower ?? '';
-  const preposition = /^(on|via|across)$/;
-  const onBefore = preposition.test(before) || (before === 'the' && preposition.test(before2));
-  const chainWord = /^(network|chain|blockchain|mainnet|ecosystem|l2)$/;
-  // "(Ethereum network deposits only)": a chain's network named for transfers.
-  if (
-    chainWord.test(after) &&
-    /^(deposits?|withdrawals?|only|transfers?)$/.test(tokens[i + span + 1]?.lower ?? '')
-  )
-    return 'strong';
-  if (!onBefore) return undefined;
-  if (chainWord.test(after) || (span > 1 && chainWord.test(last))) return 'strong';
-  const weak =
-    CHAINS.has(ticker) && !/^(bullish|bearish|long|short|betting|bet|focus|focused|all-in)$/.test(before2);
-  return weak ? 'weak' : undefined;
+  venueChain?: 'weak' | 'strong' | 'place';
 }
 
 /** A hit that matches words but tags nothing (a firm's name, a quote market, a venue). */
@@ -294,7 +247,9 @@ function matchSymbol(tokens: Token[], text: string, i: number): Hit | undefined 
   if (!capitals) return undefined;
   if (entry.guard === 's') {
     const bracketed = tokens[i - 1]?.raw === '(' && tokens[i + 1]?.raw === ')';
-    const pairNext = tokens[i + 1]?.raw === '/' && (entry.curated || QUOTE_SET.has(tokens[i + 2]?.raw ?? ''));
+    const pairNext =
+      (tokens[i + 1]?.raw === '/' && (entry.curated || QUOTE_SET.has(tokens[i + 2]?.raw ?? ''))) ||
+      (text[t.start + t.raw.length] === '-' && QUOTE_SET.has(tokens[i + 1]?.raw ?? '')); // `AERO-USD`
     // A word-like symbol of the generated table needs its own name before the bracket.
     const named = entry.curated || (bracketed && namedBefore(tokens, i - 1, entry.nameWords));
     if ((bracketed && named) || pairNext)
@@ -304,42 +259,6 @@ function matchSymbol(tokens: Token[], text: string, i: number): Hit | undefined 
   if (!entry.curated && tokens[i - 1]?.raw === '(' && tokens[i + 1]?.raw === ')')
     return { ticker: entry.ticker, pos: i, span: 1, needsEvidence: false };
   return { ticker: entry.ticker, pos: i, span: 1, needsEvidence: entry.guard === 'c' };
-}
-
-/**
- * The position of the next list item after `j` in direction `d`, or -1: "A, B and C" (commas are not
- * tokens, so a neighbour counts only across a comma or a joining word).
- */
-function listStep(tokens: Token[], text: string, j: number, d: 1 | -1): number {
-  const next = j + d;
-  if (/^(and|&|\/|or)$/.test(tokens[next]?.lower ?? '')) return next + d;
-  const [a, b] = d === 1 ? [tokens[j], tokens[next]] : [tokens[next], tokens[j]];
-  if (!a || !b) return -1;
-  return /^\s*,\s*$/.test(text.slice(a.start + a.raw.length, b.start)) ? next : -1;
-}
-
-/** "BTT, JST and SUN": a neighbour in the list is a tagged coin. */
-function inList(tokens: Token[], text: string, i: number, sure: ReadonlySet<number>): boolean {
-  return sure.has(listStep(tokens, text, i, -1)) || sure.has(listStep(tokens, text, i, 1));
-}
-
-/**
- * "Monitoring Tag to MEME, ACT and DOGS": a run of three or more symbols in capitals joined by commas and
- * `and`, after a trading word, is a list of coins even when each is also a word.
- */
-function inNotice(tokens: Token[], text: string, i: number, hits: readonly Hit[]): boolean {
-  const at = new Set(hits.filter((h) => h.ticker !== '').map((h) => h.pos));
-  const isItem = (j: number) => at.has(j) && /^[A-Z0-9]{2,10}$/.test(tokens[j]?.raw ?? '');
-  let lo = i;
-  let count = 1;
-  while (isItem(listStep(tokens, text, lo, -1))) {
-    lo = listStep(tokens, text, lo, -1);
-    count++;
-  }
-  for (let hi = i; isItem(listStep(tokens, text, hi, 1)); hi = listStep(tokens, text, hi, 1)) count++;
-  if (count < 3) return false;
-  for (let j = Math.max(0, lo - 6); j < lo; j++) if (CONTEXT_WORDS.has(tokens[j]?.lower ?? '')) return true;
-  return false;
 }
 
 /** The coins in `text`, in the order they first appear. */
@@ -353,6 +272,7 @@ export function tagAssets(text: NormalizedText): string[] {
     hits.push(hit);
     i += hit.span - 1;
   }
+  const tickerAt = new Set(hits.filter((h) => h.ticker !== '').map((h) => h.pos));
   const sure = new Set<number>();
   for (const h of hits)
     if (!h.needsEvidence && !h.needsList && h.ticker !== '')
@@ -364,7 +284,10 @@ export function tagAssets(text: NormalizedText): string[] {
     for (const h of hits) {
       if (h.ticker === '' || accepted.has(h)) continue;
       const ok = h.needsList
-        ? !shouting && (inList(tokens, text.text, h.pos, sure) || inNotice(tokens, text.text, h.pos, hits))
+        ? !shouting &&
+          (inList(tokens, text.text, h.pos, sure) ||
+            inNotice(tokens, text.text, h.pos, tickerAt) ||
+            afterListingVerb(tokens, h.pos))
         : hasEvidence(tokens, h.pos, h.span, sure);
       if (!ok) continue;
       accepted.add(h);
@@ -379,7 +302,12 @@ export function tagAssets(text: NormalizedText): string[] {
   const out: string[] = [];
   for (const h of kept) {
     const other = [...subjects].some((x) => x !== h.ticker);
-    if ((h.venueChain !== undefined && other) || (h.venueChain === 'strong' && stable)) continue;
+    if (
+      h.venueChain === 'place' ||
+      (h.venueChain !== undefined && other) ||
+      (h.venueChain === 'strong' && stable)
+    )
+      continue;
     if (!out.includes(h.ticker)) out.push(h.ticker);
   }
   return out;

@@ -18,11 +18,18 @@ export interface EventMatch {
 
 /** "reportedly", "rumour", "considering", "may", a question: the event may not happen (§2). */
 const HEDGE =
-  /\breportedly\b|\brumou?r\w*|\bsources?(?: say|:)|\bconsidering\b|\bweighs?\b|\bin talks\b|\bmay\b|\bmight\b|\bcould\b|\bplans? to\b|\bexpected to\b|\bspeculat\w+|\bunconfirmed\b|\ballegedly\b|\bif true\b|\bhints?\b|\bpreparing\b|\?\?|\?$|\bheard from\b|\btake it with salt\b|\bincoming\?/;
+  /\breportedly\b|\brumou?r\w*|\bsources?(?: say|:)|\bconsidering\b|\bweighs?\b|\bin talks\b|\bmay\b|\bmight\b|\bcould\b|\bplans? to\b|\bexpected to\b|\bspeculat\w+|\bunconfirmed\b|\ballegedly\b|\bif true\b|\bhints?\b|\bpreparing\b|\?\?|\?$|\bheard from\b|\btake it with salt\b|\bincoming\?|\bproposes\b|\bdraft (?:shows|law|bill|rules?)\b/;
 
 /** "denies", "fake", "no funds lost": the event did not happen. */
 const DENIAL =
-  /\bden(?:y|ies|ied)\b|\bfalse\b|\bdebunk\w*|\bnot true\b|\b(?:is|was|are|were|be) (?:a )?fake\b|\bfake (?:screenshot|news|headline|report)|\bno plans\b|\bnot happening\b|\bno (?:user |customer |holder )?funds (?:were )?(?:lost|at risk)\b|\bfunds are safe\b|\bsafu\b|\bnot (?:affected|compromised)\b|\bwas not compromised\b|\bunaffected\b|\bnever (?:at risk|been hacked)\b|\bposed no risk\b|\bno exploit\b|\bcontrary to\b|\bwere frozen\b|\bno partnership\b|\bnope\b|\bnot a (?:sale|depeg)\b|\bno risk\b|\bno plans to\b|\bnot affected\b|\bnot adding\b|\bnot happening\b|\bbalances were affected\b|\bwere never at risk\b|\bno holder balances\b/;
+  /\bden(?:y|ies|ied)\b|\bfalse\b|\bdebunk\w*|\bnot true\b|\b(?:is|was|are|were|be) (?:a )?fake\b|\bfake (?:screenshot|news|headline|report)|\bno plans\b|\bnot happening\b|\bno (?:user |customer |holder )?funds (?:were )?(?:lost|at risk)\b|\bfunds (?:are )?safe\b|\bsays no\b|\bsafu\b|\bnot (?:affected|compromised)\b|\bwas not compromised\b|\bunaffected\b|\bnever (?:at risk|been hacked)\b|\bposed no risk\b|\bno exploit\b|\bcontrary to\b|\bwere frozen\b|\bno partnership\b|\bnope\b|\bnot a (?:sale|depeg)\b|\bno risk\b|\bno plans to\b|\bnot affected\b|\bnot adding\b|\bnot happening\b|\bbalances were affected\b|\bwere never at risk\b|\bno holder balances\b/;
+
+/**
+ * A regulator or court refusing a request ("denies the application", "motion to dismiss is denied") is an
+ * event of its own, not a denial of the news: these phrases are left out before DENIAL is read.
+ */
+const REFUSAL =
+  /\b(?:motion|request|application|petition|bid|appeal)s?\b[^.;]{0,40}\bden(?:y|ies|ied)\b|\bden(?:y|ies|ied)\b (?:the |a |an |its |their )?(?:\w+ )?(?:requests?|applications?|approval|bids?|motions?|petitions?|proposals?|registration|licen[cs]e)\b/g;
 
 /** Trader advice and chatter ("don't chase", "take profits"): no news, whatever the price words say. */
 const ADVICE =
@@ -32,7 +39,7 @@ const ADVICE =
 const MACRO_POS =
   /\bcuts?\b(?! bets)|\bcool\w*|\bbelow (?:forecasts?|estimates|expectations)\b|\bdovish\b|\bstimulus\b|\brall\w*|\byields ease\b|\bsmaller-than-expected\b|\baverted\b|\bend of quantitative tightening\b|\bqt end\w*|\btrade deal\b|\bdollar index falls\b|\bequities rise\b|\bfalls? to [\d.]+%, near\b/g;
 const MACRO_NEG =
-  /\bhik\w*|\braises? rates\b|\bhot(?:ter)?\b|\bhawkish\b|\bno hurry\b|\bpared\b|\bdollar strengthens\b|\byields? (?:rise|climb|jump|spike)\w*|\byield climbs\b|\btumble\w*|\bslides?\b|\bunwind\w*|\brecession\b|\bstandoff\b|\btariffs? [^.;]{0,30}raised\b|\bpressures?\b|\bdisappoint\w*|\bdrops to the lowest\b|\bjumps \d+% after supply\b/g;
+  /\bhik\w*|\braises? rates\b|\bhot(?:ter)?\b|\bhawkish\b|\bno hurry\b|\bpared\b|\bdollar strengthens\b|\byields? (?:rise|climb|jump|spike)\w*|\byield climbs\b|\btumble\w*|\bslides?\b|\bunwind\w*|\brecession\b|\bstandoff\b|\btariffs? [^.;]{0,30}raised\b|\bpressures?\b|\bdisappoint\w*|\bdrops to the lowest\b|\bjumps \d+% after supply\b|\bpare[sd]?\b|\bsinks?\b|\b(?:inflation|prices?|cpi|ppi|pce)\b[^.;]{0,20}\b(?:jump|rise|rose|climb|accelerat|surge)\w*/g;
 
 /** "delays", "postponed", "pushed back": a scheduled event moved later. */
 const DELAY =
@@ -70,16 +77,18 @@ function originalSlice(text: NormalizedText, m: RegExpExecArray): string {
 export function detectEvent(text: NormalizedText): EventMatch {
   const lower = text.lower;
   const hedged = HEDGE.test(lower);
-  const denied = DENIAL.test(lower);
+  const denied = DENIAL.test(lower.replace(REFUSAL, ' '));
   const delayed = DELAY.test(lower);
   for (const rule of EVENT_RULES) {
     const m = rule.trigger.exec(lower);
-    if (!m) continue;
+    if (!m || rule.unless?.test(lower)) continue;
     let dir: -1 | 0 | 1 = rule.dir;
     let explicit = false;
+    let neutralHit = false;
     if (rule.neutral?.test(lower)) {
       dir = 0;
       explicit = true;
+      neutralHit = true;
     } else if (rule.negFirst?.test(lower)) {
       dir = -1;
       explicit = true;
@@ -103,9 +112,16 @@ export function detectEvent(text: NormalizedText): EventMatch {
     if (rule.type === 'price' && !explicit) {
       const pcts = signedPercents(lower);
       const sum = pcts.reduce((a, b) => a + b, 0);
-      dir = sum > 0 ? 1 : sum < 0 ? -1 : 0;
+      // "up 0.3%, down 0.2%, repeat": moves both ways are no direction.
+      const mixed = pcts.some((p) => p > 0) && pcts.some((p) => p < 0);
+      dir = mixed || sum === 0 ? 0 : sum > 0 ? 1 : -1;
     }
-    let confident = (rule.strong || (rule.type === 'macro' && explicit)) && dir !== 0 && !hedged;
+    // A rule that reads its direction from the words ("completes", "little changed") is sure of it.
+    const sure = rule.strongWhenExplicit === true && explicit && (rule.sureOnlyWith?.test(lower) ?? true);
+    let confident =
+      (rule.strong || (rule.type === 'macro' && explicit) || sure) &&
+      (dir !== 0 || (sure && neutralHit)) &&
+      !hedged;
     if (delayed && rule.type !== 'etf' && rule.type !== 'macro') {
       if (POSITIVE_EVENTS.has(rule.type)) dir = -1;
       else if (NEGATIVE_EVENTS.has(rule.type)) dir = 1;

@@ -47,6 +47,8 @@ const AMOUNT_REF: Partial<Record<EventType, readonly [number, number]>> = {
   etf: [500e6, 0.45],
   buyback_burn: [50e6, 0.35],
   insolvency: [1e9, 0.25],
+  // Fines and forfeits: $1.5M is a footnote, $4B a landmark.
+  regulation: [100e6, 0.15],
 };
 
 /** `unknown`: an outlet or account the table does not know; it discounts little, it does not floor. */
@@ -70,9 +72,21 @@ export function sourceAuthority(sourceName: string): Authority {
   ) {
     return 'exchange';
   }
-  if (/whale alert|lookonchain|arkham|nansen|glassnode|on-?chain|coinglass/.test(s)) return 'data';
   if (
-    /reuters|bloomberg|coindesk|the block|theblock|cointelegraph|decrypt|wsj|wall street|financial times|\bft\b|cnbc|associated press|blockworks|dl news|fortune|forbes|rss/.test(
+    /whale alert|lookonchain|arkham|nansen|glassnode|on-?chain|coinglass|peckshield|cyvers|cryptoquant|certik|santiment/.test(
+      s,
+    )
+  )
+    return 'data';
+  // A regulator's, court's or government's own release is the decision itself.
+  if (
+    /\bsec\.gov\b|\bcftc\b|\bdoj\b|\bjustice\b|\bcourt\b|\bfca\b|\besma\b|\bmas\b|\bsfc\b|federal register|treasury|central bank|bank of|regulator|press (?:release|office)|ministry|government/.test(
+      s,
+    )
+  )
+    return 'outlet';
+  if (
+    /reuters|bloomberg|coindesk|the block|theblock|cointelegraph|decrypt|wsj|wall street|financial times|\bft\b|cnbc|associated press|\\bap\\b|afp|dow jones|nikkei|yonhap|kyodo|barron|marketwatch|blockworks|dl news|fortune|forbes|rss/.test(
       s,
     )
   ) {
@@ -86,6 +100,8 @@ const RANK = new Map(SYMBOLS.map((s, i) => [s.ticker.replace(/^1000(?=[A-Z])/, '
 
 function sizeFactor(asset: string | null, type: EventType): number {
   if (asset === null) return type === 'other' ? 0.8 : 1;
+  // Macro news moves the whole market; the coin named beside it is not its size.
+  if (type === 'macro') return 1;
   const rank = RANK.get(asset) ?? 80;
   if (rank < 2) return 0.75;
   if (rank < 10) return 0.9;
@@ -102,10 +118,24 @@ function venueFactor(lower: string): number {
 
 /** Product additions for coins already trading (margin, earn, loans, new quote pairs): far from a listing. */
 const LISTING_MINOR =
-  /\b(?:margin|borrowable|simple earn|earn products?|loans?|collateral|fiat pairs|new (?:fiat |spot )?pairs|usdc pairs|copy[- ]trading|convert|launchpool|hodler airdrops|options|trading bots|roadmap|order types|support for)\b/;
+  /\b(?:margin|borrowable|simple earn|earn products?|loans?|collateral|fiat pairs|new (?:fiat |spot )?pairs|usdc pairs|copy[- ]trading|convert|launchpool|hodler airdrops|options|trading bots|order types|support for|staking product)\b/;
+/** A spot listing announced beside those products ("will list X on HODLer Airdrops and open spot trading"). */
+const LISTING_FULL = /\bwill (?:list|add)\b[^.;]*\b(?:spot|seed tag)\b|\bopens? spot trading\b/;
+/** A coin added to a venue's listing roadmap: often most of a listing's move, but not yet trading. */
+const ROADMAP = /\broadmap\b/;
+/** Wallet maintenance and network upgrades announced in advance: transfers pause, nothing is wrong. */
+const SCHEDULED =
+  /\bscheduled\b|\bmaintenance\b|\b(?:network|system|wallet) upgrade\b|\bhard fork\b|\bbriefly\b/;
+/** A hack of a front-end, a mailbox or an account rather than of funds, with no amount stated. */
+const HACK_MINOR =
+  /\bfront-?end\b|\bdns\b|\bphish\w*|\bimpersonat\w*|\bemail\b|\b(?:x|twitter|discord|telegram) account\b/;
+/** A sum a firm must pay: the dollar amount of a regulation item counts only then. */
+const PENALTY = /\bfine[sd]?\b|\bpenalt\w+|\bforfeit\w*|\bto pay\b|\bpays?\b|\bsettle\w*|\bdisgorge\w*/;
+/** Totals held, not money moving: an ETF's assets are no flow. */
+const ETF_HOLDINGS = /\bin assets\b|\bassets under management\b|\baum\b/;
 /** A watch label or a partial removal rather than a delisting. */
 const DELISTING_MINOR =
-  /\bmonitoring tag\b|\binvestment (?:caution|warning)\b|\blimit-only\b|\bmargin pairs\b|\bstablecoin pairs\b/;
+  /\bremoval of (?:spot )?trading pairs\b(?![^.;]*\bdelist)|\bmonitoring tag\b|\binvestment (?:caution|warning)\b|\blimit-only\b|\bmargin pairs\b|\bstablecoin pairs\b/;
 /** Filings, collapses and freezes, as against the long tail of estates, repayments and deadlines. */
 const INSOLVENCY_CORE =
   /\bbankrupt\w*|\binsolven\w*|\bchapter 11\b|\bliquidation\b|\bcollapses?\b|\bin default\b/;
@@ -122,8 +152,9 @@ const PERP_ONLY = /\b(?:perpetual|perps?|futures|swap)\b/;
 
 /** Decisions by a regulator or a court, against or for a firm or a market. */
 const REGULATOR_DECISION =
-  /\b(?:sec|cftc|doj|justice department|court|judge|regulators?|treasury|government|prosecutors|police)\b[^.;]{0,60}\b(?:sues?|sued|charges?|charged|approv\w*|bans?|banned|dismiss\w*|drops?|rul\w+|fines?|orders?|sanctions?|arrest\w*|raid\w*|sentenc\w*|grants?|licen[cs]\w*)\b|\b(?:arrested|detained|sentenced|pleads? guilty|pardoned|bans? crypto|ban on)\b/;
-const ETF_DECISION = /\bapprov\w*|\breject\w*|\bgreen light\b|\bdenied\b/;
+  /\b(?:sec|cftc|doj|justice department|securities and exchange commission|the commission|fca|esma|sfc|court|judge|jury|regulators?|treasury|government|prosecutors|police)\b[^.;]{0,60}\b(?:sues?|sued|charges?|charged|approv\w*|bans?|banned|dismiss\w*|drops?|rul\w+|fines?|orders?|sanctions?|arrest\w*|raid\w*|sentenc\w*|grants?|licen[cs]\w*)\b|\b(?:arrested|detained|sentenced|pleads? guilty|convicted|pardoned|bans? crypto|ban on)\b|\bfound [^.;]{0,30}\bguilty\b|\bdismissed\b/;
+const ETF_DECISION =
+  /\bapprov\w*|\breject\w*|\bgreen light\b|\bgreen-?lit\b|\bsigned off\b|\bden(?:y|ies|ied)\b|\bgrant(?:s|ed|ing)\b/;
 const MACRO_SURPRISE =
   /\bunexpected\w*|\bsurpris\w*|\b(?:bigger|larger|smaller|hotter|cooler|more|less|higher|lower|worse|better) than (?:expected|forecasts?|estimates)\b|\bthan forecast\b|\bmiss(?:es|ed)? (?:estimates|expectations)\b|\bbeats? (?:estimates|expectations)\b|\b\d+ basis points\b|\bhikes?\b|\bcuts rates\b|\b\d+% tariffs?\b/;
 
@@ -163,6 +194,8 @@ export interface ImpactInput {
   asset: string | null;
   assetCount: number;
   authority: Authority;
+  /** The source's name, lowercased: an exchange's own notice names its venue there. */
+  source?: string;
 }
 
 const NEGATIVE_TYPES: ReadonlySet<EventType> = new Set([
@@ -175,7 +208,15 @@ const NEGATIVE_TYPES: ReadonlySet<EventType> = new Set([
 ]);
 
 /** The expected move in percent (exported so tests can check the ordering of its factors). */
-export function expectedMove({ event, lower, text, asset, assetCount, authority }: ImpactInput): number {
+export function expectedMove({
+  event,
+  lower,
+  text,
+  asset,
+  assetCount,
+  authority,
+  source,
+}: ImpactInput): number {
   let move = TYPICAL_MOVE[event.type];
   if (event.type === 'other' && event.dir !== 0) move = 1.5; // layoffs, shutdowns, rehiring
   // A price move reported with the news ("XRP surges 18% after the ruling"): at least that much again.
@@ -188,8 +229,10 @@ export function expectedMove({ event, lower, text, asset, assetCount, authority 
     move =
       event.type === 'price' ? Math.max(1, 0.4 * Math.max(...pcts)) : Math.max(move, 0.4 * Math.max(...pcts));
   if (event.type === 'price' && NOT_PRICE.test(lower)) move = 0.8;
-  if (event.type === 'listing' || event.type === 'delisting') move *= venueFactor(lower);
-  if (event.type === 'listing' && LISTING_MINOR.test(lower)) move *= 0.35;
+  if (event.type === 'listing' || event.type === 'delisting')
+    move *= venueFactor(authority === 'exchange' ? `${lower} ${source ?? ''}` : lower);
+  if (event.type === 'listing' && ROADMAP.test(lower)) move *= 0.6;
+  if (event.type === 'listing' && LISTING_MINOR.test(lower) && !LISTING_FULL.test(lower)) move *= 0.35;
   // A new venue for a top-ten coin adds little to a market that is already deep.
   if (event.type === 'listing' && asset !== null && (RANK.get(asset) ?? 80) < 10) move *= 0.6;
   if (event.type === 'listing' && asset === null) move *= 0.5;
@@ -198,13 +241,21 @@ export function expectedMove({ event, lower, text, asset, assetCount, authority 
   if (event.type === 'insolvency' && (!INSOLVENCY_CORE.test(lower) || INSOLVENCY_TAIL.test(lower)))
     move *= 0.35;
   if (event.type === 'regulation' && REGULATOR_DECISION.test(lower)) move *= 2;
-  if (event.type === 'etf' && ETF_DECISION.test(lower)) move *= 2.5;
+  const etfDecision = event.type === 'etf' && ETF_DECISION.test(lower);
+  if (etfDecision) move *= 2.5;
+  if ((event.type === 'withdrawals_halted' || event.type === 'outage') && SCHEDULED.test(lower))
+    move = Math.min(move, 0.3);
   if (event.type === 'macro' && MACRO_SURPRISE.test(lower)) move *= 2;
   move *= AUTHORITY_FACTOR[authority];
   move *= sizeFactor(asset, event.type);
   const ref = AMOUNT_REF[event.type];
   const usd = largestUsdAmount(text);
-  if (ref !== undefined && usd > 0) move *= Math.min(3, Math.max(0.4, (usd / ref[0]) ** ref[1]));
+  const notAnAmount =
+    (event.type === 'etf' && ETF_HOLDINGS.test(lower)) ||
+    (event.type === 'regulation' && !PENALTY.test(lower));
+  if (ref !== undefined && usd > 0 && !notAnAmount)
+    move *= Math.min(3, Math.max(0.4, (usd / ref[0]) ** ref[1]));
+  if (event.type === 'hack' && usd === 0 && HACK_MINOR.test(lower)) move *= 0.5;
   if (/\b(?:largest|biggest|record|first-ever|all-time|historic|landmark)\b/.test(lower)) move *= 1.2;
   if (/\b(?:all crypto|entire market|crypto market|across the bloc|nationwide)\b/.test(lower)) move *= 1.2;
   if (assetCount > 2) move *= 1.1;
@@ -213,6 +264,8 @@ export function expectedMove({ event, lower, text, asset, assetCount, authority 
   if (event.hedged) move *= 0.5;
   if (event.denied) move *= 0.4;
   if (event.dir === 0 && event.type !== 'other') move *= 0.35;
+  // Flows, however large, are notable (50-79); a regulator's ruling on a fund is what alerts.
+  if (event.type === 'etf' && !etfDecision) move = Math.min(move, 6);
   return move;
 }
 

@@ -17,7 +17,7 @@ import { fromRoot } from '../../paths';
 export const WEIGHTS_FILE = fromRoot('server/modules/analysis/weights.json');
 
 /** Bumped whenever the rules, the coin table or the impact scale change what the engine answers. */
-export const LOCAL_ENGINE_VERSION = 'local-2';
+export const LOCAL_ENGINE_VERSION = 'local-3';
 
 export function loadWeights(file = WEIGHTS_FILE): ModelWeights {
   try {
@@ -62,6 +62,7 @@ export function createLocalAnalyzer(weights: ModelWeights = loadWeights()): Loca
       asset,
       assetCount: assets.length,
       authority,
+      source: input.source_name.toLowerCase(),
     });
     const result: AnalysisResult = {
       assets,

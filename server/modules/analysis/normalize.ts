@@ -100,6 +100,9 @@ const UNIT: Record<string, number> = {
   k: 1e3,
   thousand: 1e3,
   m: 1e6,
+  mn: 1e6,
+  mln: 1e6,
+  mil: 1e6,
   million: 1e6,
   b: 1e9,
   bn: 1e9,
@@ -108,15 +111,25 @@ const UNIT: Record<string, number> = {
   trillion: 1e12,
 };
 
-/** The largest dollar amount in the text (`$600M`, `$1.4 billion`, `(670,542,185 USD)`), or 0. */
+/** Currencies read as dollars: the dollar's stablecoins, and the euro and the pound (near enough for a log scale). */
+const DOLLAR_WORDS = 'usd|dollars?|usdt|usdc|usde|dai|fdusd|pyusd|eur|euros?|gbp|pounds?';
+
+/**
+ * The largest dollar amount in the text (`$600M`, `US$1.4 billion`, `(670,542,185 USD)`, `1.2 bn USD`,
+ * `12.4m USDC`, `€45 million`, `230k dollars`), or 0. Other currencies (`¥48.2 billion`, `2 bn yen`)
+ * are not dollars and count only through a dollar figure beside them.
+ */
 export function largestUsdAmount(text: string): number {
   let best = 0;
-  const re =
-    /\$\s?(\d[\d,]*(?:\.\d+)?)\s?(billion|million|thousand|trillion|bn|[kmbt])?\b|(\d[\d,]*(?:\.\d+)?)\s?(billion|million|bn|[mb])?\s?(?:usd|dollars)\b/gi;
+  const unit = 'billion|million|thousand|trillion|bn|mn|mln|mil|[kmbt]';
+  const re = new RegExp(
+    `[$€£]\\s?(\\d[\\d,]*(?:\\.\\d+)?)\\s?(${unit})?\\b|(\\d[\\d,]*(?:\\.\\d+)?)\\s?(${unit})?\\s?(?:${DOLLAR_WORDS})\\b`,
+    'gi',
+  );
   for (const m of text.matchAll(re)) {
     const num = Number((m[1] ?? m[3] ?? '0').replace(/,/g, ''));
-    const unit = (m[2] ?? m[4] ?? '').toLowerCase();
-    const value = num * (UNIT[unit] ?? 1);
+    const u = (m[2] ?? m[4] ?? '').toLowerCase();
+    const value = num * (UNIT[u] ?? 1);
     if (Number.isFinite(value) && value > best) best = value;
   }
   return best;
