@@ -129,11 +129,13 @@ const ConfigSchema = z.object({
   MARKET_STALE_MS: intBetween(500, 600_000),
   MARKET_SIM_SEED: decimal(z.number({ error: 'an integer' }).int({ error: 'an integer' })),
   MARKET_SIM_TICK_MS: intBetween(20, 60_000),
+  PRICE_MAX_AGE_MS: intBetween(250, 60_000),
   NEWS_SOURCES: newsSources,
   PREMIUM_NEWS_SOURCES: premiumSources,
   RSS_FEEDS: commaList,
   REPLAY_INTERVAL_MS: intBetween(10, 3_600_000),
   NEWS_POLL_MS: intBetween(50, 86_400_000),
+  SOURCE_LAG_DEGRADED_SECONDS: intBetween(1, 86_400),
   BINANCE_ANNOUNCEMENTS_URL: requiredUrl('http(s)://'),
   X_API_URL: requiredUrl('http(s)://'),
   X_BEARER_TOKEN: optionalText,
@@ -161,6 +163,7 @@ const ConfigSchema = z.object({
   BTCPAY_API_KEY: optionalText,
   BTCPAY_STORE_ID: optionalText,
   BTCPAY_WEBHOOK_SECRET: optionalText,
+  PAYMENT_SANDBOX: z.enum(['auto', 'true', 'false'], { error: 'auto, true or false' }),
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
   TWITTER_CLIENT_ID: optionalText,
@@ -174,6 +177,7 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     error: 'fatal, error, warn, info, debug, trace or silent',
   }),
+  SHUTDOWN_TIMEOUT_MS: intBetween(1_000, 600_000),
 });
 
 type Env = z.infer<typeof ConfigSchema>;
@@ -245,6 +249,10 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   },
   MARKET_SIM_SEED: { default: '1', help: 'seed of the price simulator (same seed, same prices)' },
   MARKET_SIM_TICK_MS: { default: '1000', help: 'milliseconds between simulated price ticks' },
+  PRICE_MAX_AGE_MS: {
+    default: '5000',
+    help: 'the oldest last price that may size or fill an order, move an exit or price a signal’s arrival; older, the market is asked',
+  },
   NEWS_SOURCES: { default: 'replay', help: `comma list of ${NEWS_SOURCE_NAMES.join(', ')}` },
   PREMIUM_NEWS_SOURCES: {
     default: '',
@@ -258,6 +266,10 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   NEWS_POLL_MS: {
     default: '60000',
     help: 'milliseconds between polls of the rss and binance-announcements sources',
+  },
+  SOURCE_LAG_DEGRADED_SECONDS: {
+    default: '300',
+    help: 'a source whose p95 lag from publication to arrival over the last hour passes this is named degraded in health',
   },
   BINANCE_ANNOUNCEMENTS_URL: {
     default: 'https://www.binance.com/bapi/composite/v1/public/cms/article/list/query',
@@ -291,17 +303,21 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   PUBLIC_URL: { default: '', help: 'public address used in mailed links; unset → http://HOST:PORT' },
   STRIPE_SECRET_KEY: {
     default: '',
-    help: 'card payments (Stripe Checkout); unset uses the sandbox provider',
+    help: 'card payments (Stripe Checkout); needs STRIPE_WEBHOOK_SECRET',
   },
-  STRIPE_WEBHOOK_SECRET: { default: '', help: 'Stripe webhook signing secret' },
+  STRIPE_WEBHOOK_SECRET: { default: '', help: 'Stripe webhook signing secret (whsec_…)' },
   STRIPE_API_URL: {
     default: 'https://api.stripe.com',
     help: 'Stripe API base (the tests point it at a double)',
   },
-  BTCPAY_URL: { default: '', help: 'crypto payments (BTCPay Server Greenfield); unset uses the sandbox' },
+  BTCPAY_URL: { default: '', help: 'crypto payments (BTCPay Server Greenfield)' },
   BTCPAY_API_KEY: { default: '', help: 'BTCPay Greenfield API key' },
   BTCPAY_STORE_ID: { default: '', help: 'BTCPay store id' },
   BTCPAY_WEBHOOK_SECRET: { default: '', help: 'BTCPay webhook secret' },
+  PAYMENT_SANDBOX: {
+    default: 'auto',
+    help: 'the TEST MODE checkout that grants Premium without payment: auto offers it only when no payment provider is configured and NODE_ENV is not production; true also in production (named in the log and the header); false never. Off whenever Stripe or BTCPay is configured',
+  },
   GOOGLE_CLIENT_ID: { default: '', help: 'Google sign-in link' },
   GOOGLE_CLIENT_SECRET: { default: '', help: 'Google sign-in link' },
   TWITTER_CLIENT_ID: { default: '', help: 'Twitter sign-in link' },
@@ -322,6 +338,10 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   INGEST_TOKEN: { default: '', help: 'bearer token for POST /api/signals/ingest (webhook source)' },
   ADMIN_EMAILS: { default: '', help: 'comma list of emails that get the admin role' },
   LOG_LEVEL: { default: 'info', help: 'fatal, error, warn, info, debug, trace or silent' },
+  SHUTDOWN_TIMEOUT_MS: {
+    default: '10000',
+    help: 'after SIGTERM or Ctrl+C, what is still open after this long is logged and the process exits with 1',
+  },
 };
 
 export type Config = Omit<Env, 'DATA_DIR' | 'PUBLIC_URL'> & {
@@ -366,6 +386,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
     // Api nodes and workers only meet through the shared database and bus: alone, either does half the job.
     throw new ConfigError(
       `ROLE=${cfg.ROLE} needs DATABASE_URL and REDIS_URL: api nodes and workers share their work through them`,
+    );
+  }
+  if (cfg.STRIPE_SECRET_KEY !== undefined && cfg.STRIPE_WEBHOOK_SECRET === undefined) {
+    // Every Stripe event would be refused as unsigned: customers would pay and never get Premium.
+    throw new ConfigError(
+      'STRIPE_WEBHOOK_SECRET is required with STRIPE_SECRET_KEY: without it no Stripe event can be verified and paying users would never be upgraded',
     );
   }
   const DATA_DIR = path.resolve(cfg.DATA_DIR);

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
+import { stdoutSink } from './log-sink';
 import { fromRoot } from './paths';
+import { exitOnSignals } from './shutdown';
 
 const pkg = JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as {
   version: string;
@@ -20,28 +22,10 @@ try {
 
 // Everything the server writes (the embedded database, the outbox, the secrets key) is the owner's alone.
 process.umask(0o077);
-const app = await buildApp(config);
-
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  app.log.info({ signal }, 'shutting down: no new connections, closing sockets, flushing the database');
-  const force = setTimeout(() => {
-    app.log.error('shutdown took over 10 s; exiting');
-    process.exit(1);
-  }, 10_000);
-  force.unref();
-  try {
-    await app.close();
-    process.exit(0);
-  } catch (err) {
-    app.log.error({ err }, 'shutdown failed');
-    process.exit(1);
-  }
-}
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
+// Log lines never hold the process: a supervisor that stops reading, or is gone, costs lines, not the exit.
+// (Development logs go through pino-pretty instead.)
+const app = await buildApp(config, config.NODE_ENV === 'development' ? {} : { logStream: stdoutSink() });
+exitOnSignals(app, { deadlineMs: config.SHUTDOWN_TIMEOUT_MS, exit: (code) => process.exit(code) });
 
 try {
   await app.listen({ port: config.PORT, host: config.HOST });

@@ -3,17 +3,12 @@ import fp from 'fastify-plugin';
 import { SignJWT, jwtVerify } from 'jose';
 import { Role } from '../../src/contracts/auth';
 import { appError } from './errors';
+import type { Principal } from './principal';
 import { SessionWatch } from './session-watch';
 
-/** Who made a request, from a valid access token. */
-export interface Principal {
-  userId: string;
-  role: Role;
-  /** The sign-in (refresh family) the token was issued to: logging it out ends the token too. */
-  familyId?: string;
-  /** When the credential stops being valid (ms since the epoch): a socket opened with it closes then. */
-  expiresAt?: number;
-}
+export type { Principal } from './principal';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Access tokens: HS256 JWTs, 15 minutes, carrying the user id and role. Kept in browser memory only. */
 export interface AccessTokens {
@@ -78,8 +73,10 @@ export function createAccessTokens(key: Uint8Array, now: () => number = Date.now
           currentDate: new Date(now()),
         });
         const role = Role.safeParse(payload.role);
-        if (typeof payload.sub !== 'string' || !role.success) return null;
+        // Ids go to the database as uuids: anything else is no token of ours (401), never a failed query.
+        if (typeof payload.sub !== 'string' || !UUID.test(payload.sub) || !role.success) return null;
         const sid = payload.sid;
+        if (sid !== undefined && (typeof sid !== 'string' || !UUID.test(sid))) return null;
         const expiresAt = typeof payload.exp === 'number' ? payload.exp * 1000 : undefined;
         return {
           userId: payload.sub,

@@ -25,6 +25,15 @@ export const ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, detail: 'Unsupported content type.' },
   RATE_LIMITED: { status: 429, detail: 'Too many requests. Please try again later.' },
   SERVICE_UNAVAILABLE: { status: 503, detail: 'Service temporarily unavailable.' },
+  /**
+   * An order the exchange did not answer clearly and that was not found yet by its client id: not a
+   * failure. A retry with the same Idempotency-Key looks it up before anything is sent.
+   */
+  OUTCOME_UNKNOWN: {
+    status: 503,
+    detail: 'The exchange did not say whether the order was placed.',
+    code: 'outcome_unknown',
+  },
   INTERNAL: { status: 500, detail: 'Internal Server Error' },
 } as const satisfies Record<string, { status: number; detail: string; code?: string }>;
 
@@ -100,6 +109,26 @@ export function controlCharacterAt(
   return null;
 }
 
+const PARAMS = /\nparams: [\s\S]*$/;
+
+/**
+ * An unknown error as it may be logged: a failed query's parameters (an e-mail, a token hash, whatever
+ * the request sent) and its database cause's text (which quotes values) are left out; the SQL, the
+ * error's name and the cause's code stay, which is what finding the bug needs.
+ */
+export function loggable(err: unknown): unknown {
+  if (!(err instanceof Error)) return err;
+  const safe = new Error(err.message.replace(PARAMS, '\nparams: (not logged)'));
+  safe.name = err.name;
+  safe.stack = (err.stack ?? '').replace(err.message, safe.message);
+  const cause = err.cause;
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code;
+    safe.cause = { name: cause.name, ...(typeof code === 'string' ? { code } : {}) };
+  }
+  return safe;
+}
+
 function isFastifyError(err: unknown): err is FastifyError {
   return err instanceof Error && typeof (err as Partial<FastifyError>).code === 'string';
 }
@@ -163,7 +192,7 @@ export default fp(
         reply.code(503).header('retry-after', '2').send({ detail: DATABASE_UNAVAILABLE });
         return;
       }
-      request.log.error({ err }, 'unhandled error');
+      request.log.error({ err: loggable(err) }, 'unhandled error');
       reply.code(500).send({ detail: ERRORS.INTERNAL.detail });
     });
   },

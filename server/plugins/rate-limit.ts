@@ -7,8 +7,11 @@ export interface LimitSpec {
   /** Requests allowed per window and account, from any address. */
   perAccount?: number;
   windowMs: number;
-  /** The account a request is about (lower-cased username, email, user id…), or null. */
-  accountOf?(request: FastifyRequest): string | null;
+  /**
+   * The account a request is about (lower-cased username, email, user id…), or null. May look it up, so
+   * that the names of one account (its username and its e-mail) share one count.
+   */
+  accountOf?(request: FastifyRequest): string | null | Promise<string | null>;
 }
 
 /** Spec-free but conventional: 10 a minute from one address, and 10 a minute against one account. */
@@ -86,17 +89,23 @@ function window(app: FastifyInstance, max: number, windowMs: number, keyOf: (r: 
 export function limiter(app: FastifyInstance, name: string, spec: LimitSpec) {
   const checks = [window(app, spec.perIp, spec.windowMs, (request) => `${name}:ip:${request.ip}`)];
   const { accountOf, perAccount } = spec;
+  // Resolved once per request before the checks run (the rate limit's key function is synchronous).
+  const accounts = new WeakMap<FastifyRequest, string>();
   if (accountOf !== undefined && perAccount !== undefined) {
     checks.push(
       window(
         app,
         perAccount,
         spec.windowMs,
-        (request) => `${name}:account:${accountOf(request) ?? `ip:${request.ip}`}`,
+        (request) => `${name}:account:${accounts.get(request) ?? `ip:${request.ip}`}`,
       ),
     );
   }
   return async (request: FastifyRequest): Promise<void> => {
+    if (accountOf !== undefined) {
+      const account = await accountOf(request);
+      if (account !== null) accounts.set(request, account);
+    }
     for (const check of checks) {
       const result = await check(request);
       if (result.exceeded) {

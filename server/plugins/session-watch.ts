@@ -1,4 +1,4 @@
-import type { Principal } from './auth-guard';
+import type { Principal } from './principal';
 
 /** Close code for a socket whose sign-in ended or whose credential expired (the client reconnects). */
 export const SESSION_CLOSE_CODE = 4001;

@@ -5,11 +5,11 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 
 /**
- * TradingView's chart widget (`chart tv`): tv.js comes from s3.tradingview.com and draws an iframe of
- * s.tradingview.com (www.tradingview.com when it opens its own pages in a frame). Nothing else of theirs.
+ * TradingView's chart (`chart tv`) is their embed page in a sandboxed frame of s.tradingview.com, which
+ * the page first asks for (an opaque request) to know it can be reached. No script of theirs runs in our
+ * page, which holds the access token: scripts come from this origin only.
  */
-export const TRADINGVIEW_SCRIPT_ORIGIN = 'https://s3.tradingview.com';
-export const TRADINGVIEW_FRAME_ORIGINS = ['https://s.tradingview.com', 'https://www.tradingview.com'];
+export const TRADINGVIEW_ORIGIN = 'https://s.tradingview.com';
 
 /** The browser routes that must load the app on a direct visit or a reload. */
 export const SPA_ROUTES = ['/', '/reset-password', '/payment/success', '/payment/cancel', '/payment/pending'];
@@ -25,13 +25,13 @@ export default async function spaPlugin(app: FastifyInstance, opts: { distDir: s
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", TRADINGVIEW_SCRIPT_ORIGIN],
-        frameSrc: ["'self'", ...TRADINGVIEW_FRAME_ORIGINS],
+        scriptSrc: ["'self'"],
+        frameSrc: ["'self'", TRADINGVIEW_ORIGIN],
         // React and the chart set inline style attributes.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", TRADINGVIEW_ORIGIN],
         workerSrc: ["'self'", 'blob:'],
         mediaSrc: ["'self'", 'blob:'],
         objectSrc: ["'none'"],

@@ -119,12 +119,17 @@ export default async function adminRoutes(app: FastifyInstance) {
     { preHandler: requireAdmin, schema: sourcesSchema },
     async (): Promise<AdminSources> => {
       const since = new Date(Date.now() - DAY_MS);
-      const [health, counts] = await Promise.all([app.health.snapshot(), app.news.ingestionCounts(since)]);
+      const [health, counts, receipts] = await Promise.all([
+        app.health.snapshot(),
+        app.news.ingestionCounts(since),
+        app.newsSources.list(),
+      ]);
       const premium = new Set<string>(app.config.PREMIUM_NEWS_SOURCES);
       // Every configured source is listed, with zero when it has brought nothing in yet.
       const names = [...new Set([...app.config.NEWS_SOURCES, ...counts.map((c) => c.source)])].sort();
       return {
         health,
+        receipts,
         ingestion: names.map((source) => {
           const c = counts.find((x) => x.source === source);
           return {

@@ -18,6 +18,7 @@ import { deviceInfoFrom, fingerprintOf } from './device-info';
 import { answerSession, principalOf } from './http';
 import { AUTH_LIMIT, bodyField, limiter } from '../../plugins/rate-limit';
 import { createAuthServices } from './services';
+import { sha256 } from './crypto';
 
 const NoSession = z.undefined().describe('No cookie: there is no session to resume.');
 const SESSION_COOKIES = `The refresh token travels in the \`${REFRESH_COOKIE}\` cookie (HttpOnly), never in the body.`;
@@ -33,7 +34,25 @@ import web3Routes from './web3.routes';
 export default async function authRoutes(app: FastifyInstance) {
   const s = await createAuthServices(app);
   const limits = {
-    login: limiter(app, 'login', { ...AUTH_LIMIT, accountOf: (r) => bodyField(r, 'username') }),
+    // The username and the e-mail of one account count in one bucket; a device the account remembered
+    // counts in its own, so that guesses from elsewhere do not lock its owner out.
+    login: limiter(app, 'login', {
+      ...AUTH_LIMIT,
+      accountOf: async (r) => {
+        const login = bodyField(r, 'username');
+        // A login that brings a 2FA code is counted per address only: it gets in only with the password
+        // and a fresh code together, and the service counts each miss in the account's failed-login
+        // run, so an account bucket here would serve only to let others keep its owner out.
+        if (login === null || bodyField(r, 'code') !== null) return null;
+        const user = await s.users.findByLogin(login);
+        if (user === undefined) return `login:${login}`;
+        const device = cookieOf(r, DEVICE_COOKIE);
+        if (device !== undefined && (await s.sessions.deviceOwner(device)) === user.id) {
+          return `device:${sha256(device)}`;
+        }
+        return `user:${user.id}`;
+      },
+    }),
     twoFactorLogin: limiter(app, '2fa-login', { ...AUTH_LIMIT, accountOf: (r) => bodyField(r, 'user_id') }),
     signup: limiter(app, 'signup', { ...AUTH_LIMIT, accountOf: (r) => bodyField(r, 'email') }),
   };
@@ -62,11 +81,14 @@ export default async function authRoutes(app: FastifyInstance) {
     const userAgent = request.headers['user-agent'];
     const deviceInfo = deviceInfoFrom(form.device_info, userAgent);
     const device = { deviceInfo, fingerprint: fingerprintOf(deviceInfo, userAgent) };
+    const remembered = cookieOf(request, DEVICE_COOKIE);
     const outcome = await s.auth.login({
       login: form.username,
       password: form.password,
       remember: form.remember_me ? device : null,
       device,
+      rememberedBy: remembered === undefined ? null : await s.sessions.deviceOwner(remembered),
+      code: form.code ?? null,
     });
     if (outcome.kind === 'two-factor') return { two_factor_required: true, user_id: outcome.challenge };
     return answerSession(reply, s, outcome.session);

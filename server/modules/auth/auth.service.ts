@@ -11,6 +11,12 @@ import type { IssuedSession, RememberRequest, SessionsService } from './sessions
 import type { TwoFactorService } from './twofa.service';
 
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+
+/** 429 "Too many requests. Please try again in N s." with Retry-After, while an account must wait. */
+function waitError(waitMs: number) {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return appError('RATE_LIMITED', retryText(seconds), { 'retry-after': String(seconds) });
+}
 export const CHALLENGE_TRIES = 5;
 
 export type LoginOutcome =
@@ -25,6 +31,10 @@ export interface LoginInput {
   remember: RememberRequest | null;
   /** What to remember if the login finishes after a 2FA step. */
   device: RememberRequest;
+  /** The account whose remembered-device cookie came with the request, if any. */
+  rememberedBy?: string | null;
+  /** A 2FA code (or recovery code) sent with the password, for accounts with 2FA on. */
+  code?: string | null;
 }
 
 /** Sign-up, the password step, the finish step every sign-in shares, and the second factor. */
@@ -58,13 +68,13 @@ export class AuthService {
     return user;
   }
 
-  /** Refuses (429) while an account's run of failed attempts makes it wait. */
+  /**
+   * Counts a try before the password (or code) is checked, and refuses it (429) while the account's run
+   * of failed attempts makes it wait. A success clears the run.
+   */
   private async assertMayTry(account: string): Promise<void> {
-    const wait = await this.throttle.waitMs(account);
-    if (wait > 0) {
-      const seconds = Math.ceil(wait / 1000);
-      throw appError('RATE_LIMITED', retryText(seconds), { 'retry-after': String(seconds) });
-    }
+    const wait = await this.throttle.attempt(account);
+    if (wait > 0) throw waitError(wait);
   }
 
   /**
@@ -85,7 +95,6 @@ export class AuthService {
       ? await verifyPassword(user.passwordHash, input.password ?? '')
       : user.twoFactorEnabled && (await this.deps.twoFactor.check(user.id, input.code ?? ''));
     if (!ok) {
-      await this.throttle.failed(account);
       await this.deps.activity?.record(user.id, {
         kind: 'step_up_failed',
         detail: { reason: byPassword ? 'password' : 'code' },
@@ -101,21 +110,49 @@ export class AuthService {
     return until;
   }
 
-  /** The password step. The failure never says whether the account or the password was wrong. */
+  /**
+   * The password step. The failure never says whether the account or the password was wrong.
+   *
+   * With a `code`, an account with 2FA on signs in at once when the password and the code are both right
+   * (no code step). That is also its owner's way in while failed logins from elsewhere make the account
+   * wait: such a try is let past the wait, but counted as a failure before anything is checked (a success
+   * clears the run), and every failure answers the wait, whichever part was wrong. Guessing gains nothing
+   * over the code step: it needs the password and a fresh code at once, and each miss lengthens the wait.
+   */
   async login(input: LoginInput): Promise<LoginOutcome> {
     const user = await this.deps.users.findByLogin(input.login);
     // One count per account, whether its username or its e-mail was typed.
     const account = user === undefined ? `login:${input.login.trim().toLowerCase()}` : `user:${user.id}`;
-    await this.assertMayTry(account);
-    const ok = await verifyPassword(user?.passwordHash, input.password);
+    const code = input.code ?? null;
+    // A device this account remembered is its owner's: guesses from elsewhere do not delay it (its
+    // failures still count for everyone else).
+    const trusted = user !== undefined && input.rememberedBy === user.id;
+    let waiting = false;
+    if (trusted) await this.throttle.failed(account);
+    else {
+      const wait = await this.throttle.attempt(account);
+      if (wait > 0 && code === null) throw waitError(wait);
+      if (wait > 0) {
+        waiting = true;
+        await this.throttle.failed(account);
+      }
+    }
+    const passwordOk = await verifyPassword(user?.passwordHash, input.password);
+    const withCode = user?.twoFactorEnabled === true && code !== null;
+    // The code is looked at (and spent) only after the right password: a wrong one never burns it.
+    const codeOk =
+      withCode && passwordOk && code !== null && (await this.deps.twoFactor.check(user.id, code));
+    const ok = passwordOk && (withCode ? codeOk : !waiting);
     if (user === undefined || !ok) {
-      await this.throttle.failed(account);
-      if (user !== undefined)
-        await this.recordDevice(user.id, 'sign_in_failed', input.device, { reason: 'password' });
+      if (user !== undefined) {
+        const reason = passwordOk ? 'code' : 'password';
+        await this.recordDevice(user.id, 'sign_in_failed', input.device, { reason });
+      }
+      if (waiting) throw waitError(await this.throttle.waitMs(account));
       throw appError('UNAUTHORIZED', AUTH_DETAILS.badCredentials);
     }
     await this.throttle.succeeded(account);
-    return this.finish(user, input.remember, input.device, 'password');
+    return this.finish(user, input.remember, input.device, 'password', codeOk);
   }
 
   /**
@@ -127,10 +164,12 @@ export class AuthService {
     remember: RememberRequest | null,
     device: RememberRequest,
     method: 'password' | 'wallet' | 'google' | 'twitter',
+    /** The 2FA code came with the password and was right: no code step. */
+    codeGiven = false,
   ): Promise<LoginOutcome> {
     // A disabled account signs in by no method at all.
     if (user.disabledAt !== null) throw appError('UNAUTHORIZED', AUTH_DETAILS.badCredentials);
-    if (user.twoFactorEnabled) {
+    if (user.twoFactorEnabled && !codeGiven) {
       const challenge = randomToken();
       await this.deps.twoFactor.repo.startChallenge({
         userId: user.id,
@@ -143,7 +182,7 @@ export class AuthService {
       return { kind: 'two-factor', challenge };
     }
     const session = await this.deps.sessions.issue(user, remember);
-    await this.recordDevice(user.id, 'sign_in', device, { method });
+    await this.recordDevice(user.id, 'sign_in', device, { method: codeGiven ? 'two_factor' : method });
     return { kind: 'session', session };
   }
 
@@ -191,10 +230,5 @@ export class AuthService {
   async roleOf(userId: string): Promise<Role | null> {
     const user = await this.deps.users.findById(userId);
     return user === undefined || user.disabledAt !== null ? null : user.role;
-  }
-
-  async checkPassword(userId: string, password: string): Promise<boolean> {
-    const user = await this.deps.users.findById(userId);
-    return verifyPassword(user?.passwordHash, password);
   }
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, lt, notInArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { identities, web3Nonces } from '../../db/schema';
 
@@ -71,6 +71,19 @@ export class IdentitiesRepo {
       .where(and(eq(web3Nonces.nonce, nonce), isNull(web3Nonces.usedAt)))
       .returning();
     return row;
+  }
+
+  /** Deletes the wallet's nonces (outstanding or spent) but the newest `keep`. */
+  async keepNewestNonces(address: string, keep: number): Promise<void> {
+    const newest = this.db
+      .select({ nonce: web3Nonces.nonce })
+      .from(web3Nonces)
+      .where(eq(web3Nonces.address, address))
+      .orderBy(desc(web3Nonces.createdAt), desc(web3Nonces.nonce))
+      .limit(keep);
+    await this.db
+      .delete(web3Nonces)
+      .where(and(eq(web3Nonces.address, address), notInArray(web3Nonces.nonce, newest)));
   }
 
   async purgeNonces(before: Date): Promise<void> {

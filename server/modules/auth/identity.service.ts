@@ -1,10 +1,15 @@
 import { AUTH_DETAILS } from '../../../src/contracts/auth';
 import { WEB3_DETAILS } from '../../../src/contracts/web3';
 import type { Db } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
 import { appError } from '../../plugins/errors';
-import { SessionsRepo } from './sessions.repo';
 import { UsersService, type AdminPolicy, type UserRow } from '../users/users.service';
 import { IdentitiesRepo, type IdentityRow, type Provider } from './identities.repo';
+
+export const IDENTITY_DETAILS = {
+  emailTaken:
+    'An account with a password already uses this e-mail address, so this sign-in was not joined to it. Sign in to that account with its password (or reset the password by e-mail).',
+} as const;
 
 /** What a provider told us about the person signing in. */
 export interface ExternalProfile {
@@ -16,11 +21,6 @@ export interface ExternalProfile {
   usernameHint: string;
   chainId?: number;
   ensName?: string | null;
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const code = (e: unknown) => (typeof e === 'object' && e !== null && 'code' in e ? e.code : undefined);
-  return code(err) === '23505' || code((err as { cause?: unknown } | null)?.cause) === '23505';
 }
 
 /**
@@ -38,7 +38,10 @@ export class IdentityService {
     this.repo = new IdentitiesRepo(db);
   }
 
-  /** The account of this identity: found, linked by verified e-mail, or made now. */
+  /**
+   * The account of this identity: found, linked by verified e-mail to an account a provider's verified
+   * e-mail made (never to a password account), or made now.
+   */
   async signIn(profile: ExternalProfile): Promise<UserRow> {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
@@ -55,12 +58,10 @@ export class IdentityService {
           const byEmail =
             profile.verifiedEmail === null ? undefined : await users.findByEmail(profile.verifiedEmail);
           if (byEmail !== undefined && byEmail.passwordHash !== null) {
-            // The provider proved this e-mail; nothing proved it when the password account was made.
-            // Whoever set that password may have registered someone else's address in advance, so the
-            // password and every session it opened end here; the owner can set a new one by e-mail.
-            await users.dropPassword(byEmail.id);
-            await new SessionsRepo(tx).revokeUserFamilies(byEmail.id, null, new Date());
-            await new SessionsRepo(tx).deleteDevices(byEmail.id, null);
+            // Nothing of ours proved this address when the password account was made: whoever set the
+            // password may have registered someone else's e-mail in advance, with wallets, 2FA and keys
+            // of their own. Joining the two would hand the provider's user that account.
+            throw appError('CONFLICT', IDENTITY_DETAILS.emailTaken);
           }
           const user =
             byEmail ??

@@ -56,6 +56,21 @@ let n = 0;
 const account = () => `user:${n++}-${randomBytes(3).toString('hex')}`;
 
 describe.each(targets)('$name login throttle', (target) => {
+  it('judges 30 parallel tries one by one before any password is checked, across processes', async () => {
+    let now = 1_700_000_000_000;
+    const [t, u] = target.pair(() => now);
+    const a = account();
+    const waits = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? t : u).attempt(a)));
+    // The free tries and the one that starts the wait go on; the other 24 wait 2 s.
+    expect(waits.filter((w) => w === 0)).toHaveLength(FREE_FAILURES + 1);
+    expect(waits.filter((w) => w === 2000)).toHaveLength(30 - FREE_FAILURES - 1);
+    now += 2000;
+    expect(await u.attempt(a)).toBe(0);
+    expect(await t.attempt(a)).toBe(4000);
+    await t.succeeded(a);
+    expect(await u.attempt(a)).toBe(0);
+  });
+
   it('lets the first failures through, then doubles the wait with each failure, up to the cap', async () => {
     let now = 1_700_000_000_000;
     const [t] = target.pair(() => now);

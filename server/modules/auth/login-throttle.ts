@@ -17,6 +17,13 @@ const MAX_ACCOUNTS = 10_000;
 export interface LoginThrottle {
   /** Milliseconds the account must still wait; 0 when it may try. */
   waitMs(account: string): Promise<number>;
+  /**
+   * One try, judged before the password is checked: while the account must wait, answers the wait and
+   * counts nothing; otherwise counts the try as a failure at once (a success clears it) and answers 0.
+   * Read and count are one step, so that a burst of parallel guesses is judged one by one, not all
+   * against the count before any of them was checked.
+   */
+  attempt(account: string): Promise<number>;
   failed(account: string): Promise<void>;
   succeeded(account: string): Promise<void>;
 }
@@ -48,7 +55,20 @@ export class MemoryLoginThrottle implements LoginThrottle {
     return run === undefined ? 0 : Math.max(0, run.until - this.now());
   }
 
+  async attempt(account: string): Promise<number> {
+    const run = this.current(account);
+    const wait = run === undefined ? 0 : run.until - this.now();
+    if (wait > 0) return wait;
+    this.count(account);
+    return 0;
+  }
+
   async failed(account: string): Promise<void> {
+    this.count(account);
+  }
+
+  /** Synchronous, so that a read before it and this write are one step in this process. */
+  private count(account: string): void {
     const now = this.now();
     const run = this.current(account) ?? { failures: 0, last: now, until: 0 };
     run.failures += 1;
@@ -76,6 +96,36 @@ export class MemoryLoginThrottle implements LoginThrottle {
     return run;
   }
 }
+
+/**
+ * One try (see {@link LoginThrottle.attempt}), atomically: while the run's wait lasts answers the ms left
+ * and counts nothing; otherwise counts a failure as {@link FAILED_LUA} does and answers 0.
+ */
+const ATTEMPT_LUA = `
+local now = tonumber(ARGV[1])
+local memory = tonumber(ARGV[2])
+local free = tonumber(ARGV[3])
+local maxWait = tonumber(ARGV[4])
+local run = redis.call('HMGET', KEYS[1], 'failures', 'last', 'until')
+local failures = tonumber(run[1]) or 0
+local last = tonumber(run[2]) or now
+local untilAt = tonumber(run[3]) or 0
+if now - last > memory and now >= untilAt then
+  failures = 0
+  untilAt = 0
+end
+if untilAt > now then
+  return untilAt - now
+end
+failures = failures + 1
+local over = failures - free
+if over > 0 then
+  untilAt = now + math.min(maxWait, 1000 * 2 ^ math.min(over, 20))
+end
+redis.call('HSET', KEYS[1], 'failures', failures, 'last', now, 'until', untilAt)
+redis.call('PEXPIRE', KEYS[1], math.max(memory, untilAt - now))
+return 0
+`;
 
 /**
  * Counts one failure in a run stored as a hash, atomically, so that failures arriving at two processes
@@ -139,6 +189,16 @@ export class RedisLoginThrottle implements LoginThrottle {
       })
       .catch((err: unknown) => this.lost(err, 0));
     return Math.max(local, shared);
+  }
+
+  async attempt(account: string): Promise<number> {
+    const local = await this.local.waitMs(account);
+    if (local > 0) return local;
+    const shared = await this.opts.redis
+      .eval(ATTEMPT_LUA, 1, this.key(account), this.now(), FAILURE_MEMORY_MS, FREE_FAILURES, MAX_WAIT_MS)
+      .then((wait) => Number(wait))
+      .catch((err: unknown) => this.lost(err, null));
+    return shared ?? this.local.attempt(account);
   }
 
   async failed(account: string): Promise<void> {

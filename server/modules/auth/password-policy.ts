@@ -6,6 +6,47 @@ export const PASSWORD_COMMON =
   'This password is too common: choose one that is not on lists of leaked passwords.';
 export const PASSWORD_PERSONAL = 'The password must not contain your username or email.';
 
+export const PASSWORD_PATTERN =
+  'This password is too easy to guess: choose one that is not a single repeated character or a run of keys.';
+
+/** Runs a guesser tries first: keyboard rows, the alphabet and the digits, either way round. */
+const RUNS = [
+  'qwertyuiop',
+  'asdfghjkl',
+  'zxcvbnm',
+  'azertyuiop',
+  'qwertzuiop',
+  'abcdefghijklmnopqrstuvwxyz',
+  '01234567890',
+];
+
+/**
+ * True for one character repeated (`aaaaaaaa`, eight spaces) or a short pattern repeated (`abababab`),
+ * and for a walk along a keyboard row, the alphabet or the digits (`qwertyui`, `87654321`), possibly
+ * repeated.
+ */
+export function isPattern(password: string): boolean {
+  const lower = password.toLowerCase();
+  for (let size = 1; size <= 3; size++) {
+    if (
+      lower.length > size &&
+      lower ===
+        lower
+          .slice(0, size)
+          .repeat(Math.ceil(lower.length / size))
+          .slice(0, lower.length)
+    ) {
+      return true;
+    }
+  }
+  const walks = RUNS.flatMap((r) => [r, [...r].reverse().join('')]);
+  const chunks = lower.match(/.{1,10}/g) ?? [];
+  return (
+    lower.length > 0 &&
+    walks.some((w) => w.includes(lower) || (chunks.length > 1 && chunks.every((c) => w.includes(c))))
+  );
+}
+
 /** The ~49,000 most common passwords of public leaks (zxcvbn's list), lower-cased. */
 let common: Set<string> | null = null;
 const commonPasswords = (): Set<string> =>
@@ -25,6 +66,7 @@ export function passwordProblem(
 ): string | null {
   const lower = password.toLowerCase();
   if (commonPasswords().has(lower)) return PASSWORD_COMMON;
+  if (isPattern(password)) return PASSWORD_PATTERN;
   const email = names.email?.toLowerCase() ?? '';
   const candidates = [names.username?.toLowerCase() ?? '', email, email.split('@')[0] ?? ''];
   if (candidates.some((n) => n.length >= MIN_NAME && lower.includes(n))) return PASSWORD_PERSONAL;

@@ -51,6 +51,8 @@ export class PasswordService {
     }
     assertPasswordAllowed(next, user, 'new_password');
     await this.deps.users.setPasswordHash(userId, await hashPassword(next));
+    // A reset link mailed before the change would set the password back to the sender's choice.
+    await this.resets.voidAll(userId, this.now());
     await this.deps.sessions.revokeOthers(userId, keep);
     return AUTH_MESSAGES.passwordChanged;
   }
@@ -105,6 +107,7 @@ export class PasswordService {
     if (userId === undefined) throw appError('BAD_REQUEST', AUTH_DETAILS.invalidReset);
     await this.deps.activity?.record(userId, { kind: 'password_reset' });
     await this.deps.users.setPasswordHash(userId, await hashPassword(next));
+    await this.resets.voidAll(userId, this.now());
     await this.deps.sessions.revokeOthers(userId, null);
     return AUTH_MESSAGES.reset;
   }

@@ -40,4 +40,12 @@ export class ResetsRepo {
       .returning({ userId: passwordResets.userId });
     return row?.userId;
   }
+
+  /** Spends every outstanding token of an account: a reset or a password change voids the others. */
+  async voidAll(userId: string, now: Date): Promise<void> {
+    await this.db
+      .update(passwordResets)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
+  }
 }

@@ -35,6 +35,24 @@ export class SessionsRepo {
     return rows.length === 1;
   }
 
+  /**
+   * Spends a rotated token's one grace sibling: its expiry is set to its rotation time, which marks it
+   * (`expiresAt` equal to `rotatedAt`). False when the sibling was already given.
+   */
+  async spendGrace(id: string): Promise<boolean> {
+    const rows = await this.db
+      .update(refreshTokens)
+      .set({ expiresAt: sql`${refreshTokens.rotatedAt}` })
+      .where(and(eq(refreshTokens.id, id), sql`${refreshTokens.expiresAt} > ${refreshTokens.rotatedAt}`))
+      .returning({ id: refreshTokens.id });
+    return rows.length === 1;
+  }
+
+  /** Ends a family's step-up confirmation. */
+  async clearStepUp(familyId: string): Promise<void> {
+    await this.db.delete(stepUps).where(eq(stepUps.familyId, familyId));
+  }
+
   /** Runs `work` in one transaction, with a repo bound to it. */
   async transaction<T>(work: (repo: SessionsRepo) => Promise<T>): Promise<T> {
     return this.db.transaction(async (tx) => work(new SessionsRepo(tx)));

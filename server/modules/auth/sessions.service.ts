@@ -116,8 +116,8 @@ export class SessionsService {
 
   /**
    * `POST /auth/refresh`: exchanges a refresh token for a new pair, in one transaction holding the
-   * family's row locks. A token rotated less than `ROTATION_GRACE_MS` ago buys a sibling (a second tab's
-   * simultaneous refresh); presented later it revokes its family. `roleOf` reads the user's current role
+   * family's row locks. A token rotated less than `ROTATION_GRACE_MS` ago buys one sibling (a second tab's
+   * simultaneous refresh) without the family's step-up; presented later it revokes its family. `roleOf` reads the user's current role
    * (and fails for a deleted user).
    */
   async refresh(presented: string, roleOf: (userId: string) => Promise<Role | null>): Promise<IssuedSession> {
@@ -130,14 +130,22 @@ export class SessionsService {
       await this.hooks.familyLocked?.();
       const now = this.now();
       const row = await repo.findRefresh(hash);
-      if (row === undefined || row.revokedAt !== null || row.expiresAt <= now) {
-        return { failure: AUTH_DETAILS.invalidRefresh };
-      }
+      if (row === undefined || row.revokedAt !== null) return { failure: AUTH_DETAILS.invalidRefresh };
+      // A rotated token whose grace sibling was given has `expiresAt` set to `rotatedAt`: it is not
+      // merely expired, its reuse after the grace still revokes the family.
+      const graceSpent = row.rotatedAt !== null && row.expiresAt.getTime() === row.rotatedAt.getTime();
+      if (!graceSpent && row.expiresAt <= now) return { failure: AUTH_DETAILS.invalidRefresh };
       if (await repo.familyRevoked(row.familyId)) return { failure: AUTH_DETAILS.invalidRefresh };
       const fresh = row.rotatedAt === null && (await repo.markRotated(row.id, now));
-      if (!fresh && (row.rotatedAt === null || now.getTime() - row.rotatedAt.getTime() > ROTATION_GRACE_MS)) {
-        await repo.revokeFamily(row.familyId, now);
-        return { failure: AUTH_DETAILS.refreshReused, userId: row.userId };
+      if (!fresh) {
+        if (row.rotatedAt === null || now.getTime() - row.rotatedAt.getTime() > ROTATION_GRACE_MS) {
+          await repo.revokeFamily(row.familyId, now);
+          return { failure: AUTH_DETAILS.refreshReused, userId: row.userId };
+        }
+        // One sibling per rotated token (a second tab's simultaneous refresh), and it does not carry
+        // the family's step-up: whoever holds the sibling confirms again before a sensitive change.
+        if (!(await repo.spendGrace(row.id))) return { failure: AUTH_DETAILS.invalidRefresh };
+        await repo.clearStepUp(row.familyId);
       }
       return {
         session: await this.addToken(
@@ -154,6 +162,12 @@ export class SessionsService {
       throw appError('UNAUTHORIZED', outcome.failure);
     }
     return outcome.session;
+  }
+
+  /** The account a remembered device's token belongs to, or null when it is unknown or expired. */
+  async deviceOwner(deviceToken: string): Promise<string | null> {
+    const device = await this.repo.findDeviceByToken(sha256(deviceToken), this.now());
+    return device?.userId ?? null;
   }
 
   /** `POST /auth/auto-login`: a new family from a remembered device's token. */

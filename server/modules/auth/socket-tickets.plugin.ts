@@ -17,7 +17,9 @@ declare module 'fastify' {
  */
 export default fp(
   async function socketTicketsPlugin(app: FastifyInstance) {
-    const tickets = new SocketTickets(app.database.db);
+    const tickets = new SocketTickets(app.database.db, undefined, (familyId) =>
+      app.accountGate.sessionEnded(familyId),
+    );
     app.decorate('socketTickets', tickets);
     app.post(
       '/ws/ticket',

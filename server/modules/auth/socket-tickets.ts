@@ -12,6 +12,8 @@ export class SocketTickets {
   constructor(
     private readonly db: Db,
     private readonly now: () => Date = () => new Date(),
+    /** Whether the sign-in a ticket was issued for has ended since (logout, revocation). */
+    private readonly sessionEnded: (familyId: string) => Promise<boolean> = async () => false,
   ) {}
 
   /** A new ticket for the principal; expired tickets are swept on the way. */
@@ -30,13 +32,18 @@ export class SocketTickets {
     return ticket;
   }
 
-  /** The ticket's principal, once: the row is deleted as it is read. Null for unknown or expired. */
+  /**
+   * The ticket's principal, once: the row is deleted as it is read. Null for unknown or expired, and for
+   * a ticket of a sign-in that has ended.
+   */
   async redeem(ticket: string): Promise<Principal | null> {
     const [row] = await this.db
       .delete(socketTickets)
       .where(and(eq(socketTickets.ticketHash, sha256(ticket)), gt(socketTickets.expiresAt, this.now())))
       .returning();
     if (row === undefined) return null;
+    // A ticket issued before a logout opens nothing after it.
+    if (row.familyId !== null && (await this.sessionEnded(row.familyId))) return null;
     return {
       userId: row.userId,
       role: row.role,

@@ -12,24 +12,32 @@ import {
   WalletParams,
 } from '../../../src/contracts/web3';
 import { parseRequest } from '../../plugins/errors';
-import { AUTH_LIMIT, bodyField, limiter } from '../../plugins/rate-limit';
+import { AUTH_LIMIT, limiter } from '../../plugins/rate-limit';
 import { fingerprintOf } from './device-info';
 import { answerSession, principalOf } from './http';
 import type { AuthServices } from './services';
 
 /** Wallet sign-in (SIWE) and the signed-in account's linked wallets. */
 export default async function web3Routes(app: FastifyInstance, s: AuthServices) {
-  const limited = limiter(app, 'web3', {
-    ...AUTH_LIMIT,
-    accountOf: (r) => bodyField(r, 'address')?.toLowerCase() ?? null,
-  });
+  // Nonces and sign-ins are limited per client address only. A per-wallet request limit would let
+  // anyone who knows an address (they are public) keep its owner from signing in by asking for its
+  // nonces from a few machines; guessing gains nothing (a signature cannot be guessed), and what one
+  // wallet may hold is bounded by the service instead (the oldest outstanding nonces give way).
+  const perAddress = (name: string) =>
+    limiter(app, name, { perIp: AUTH_LIMIT.perIp, windowMs: AUTH_LIMIT.windowMs });
+  const limits = {
+    nonce: perAddress('web3-nonce'),
+    verify: perAddress('web3-verify'),
+    // Linking is done signed in: counted per address and per account (the one signed in, not the wallet).
+    link: limiter(app, 'web3-link', { ...AUTH_LIMIT, accountOf: (r) => principalOf(r).userId }),
+  };
 
   const nonceSchema = {
     summary: 'A message for the wallet to sign',
     body: NonceRequest,
     response: { 200: NonceResponse },
   };
-  app.post('/auth/web3/nonce', { preHandler: limited, schema: nonceSchema }, async (request) => {
+  app.post('/auth/web3/nonce', { preHandler: limits.nonce, schema: nonceSchema }, async (request) => {
     const body = parseRequest(NonceRequest, request.body);
     return s.web3.nonce(body.address, body.chain_id);
   });
@@ -39,17 +47,21 @@ export default async function web3Routes(app: FastifyInstance, s: AuthServices) 
     body: VerifyRequest,
     response: { 200: LoginResponse },
   };
-  app.post('/auth/web3/verify', { preHandler: limited, schema: verifySchema }, async (request, reply) => {
-    const body = parseRequest(VerifyRequest, request.body);
-    const userAgent = request.headers['user-agent'];
-    const info = body.device_info ?? describeUserAgent(userAgent);
-    const deviceInfo = { browser: info.browser, os: info.os };
-    const device = { deviceInfo, fingerprint: fingerprintOf(deviceInfo, userAgent) };
-    const user = await s.web3.signIn(body);
-    const outcome = await s.auth.finish(user, body.remember_me ? device : null, device, 'wallet');
-    if (outcome.kind === 'two-factor') return { two_factor_required: true, user_id: outcome.challenge };
-    return answerSession(reply, s, outcome.session);
-  });
+  app.post(
+    '/auth/web3/verify',
+    { preHandler: limits.verify, schema: verifySchema },
+    async (request, reply) => {
+      const body = parseRequest(VerifyRequest, request.body);
+      const userAgent = request.headers['user-agent'];
+      const info = body.device_info ?? describeUserAgent(userAgent);
+      const deviceInfo = { browser: info.browser, os: info.os };
+      const device = { deviceInfo, fingerprint: fingerprintOf(deviceInfo, userAgent) };
+      const user = await s.web3.signIn(body);
+      const outcome = await s.auth.finish(user, body.remember_me ? device : null, device, 'wallet');
+      if (outcome.kind === 'two-factor') return { two_factor_required: true, user_id: outcome.challenge };
+      return answerSession(reply, s, outcome.session);
+    },
+  );
 
   const walletsSchema = { summary: 'Your linked wallets', response: { 200: WalletList } };
   app.get('/auth/web3/wallets', { preHandler: app.requireUser, schema: walletsSchema }, async (request) => {
@@ -63,7 +75,7 @@ export default async function web3Routes(app: FastifyInstance, s: AuthServices) 
   };
   app.post(
     '/auth/web3/wallets/link',
-    { preHandler: [app.requireUser, limited], schema: linkSchema },
+    { preHandler: [app.requireUser, limits.link], schema: linkSchema },
     async (request, reply) => {
       const body = parseRequest(LinkRequest, request.body);
       const wallet = await s.web3.link(principalOf(request).userId, body);

@@ -18,6 +18,12 @@ export interface SignedMessage {
 export const SIWE_STATEMENT = 'Sign in to Signal Console.';
 
 /**
+ * Outstanding nonces one wallet keeps: generous for an owner with a few tabs or retries, and a bound on
+ * what anyone asking for that wallet's nonces (from however many addresses) can make the server hold.
+ */
+export const NONCES_PER_WALLET = 50;
+
+/**
  * Wallet sign-in with EIP-4361 messages: the server writes the message around a single-use nonce (5
  * minutes), then checks what came back (domain, URI, nonce, address, chain, times) and the signature,
  * with viem: offline for ordinary accounts, through the RPC for contract wallets (EIP-1271) when one is
@@ -61,8 +67,12 @@ export class Web3Service {
       expirationTime: expiresAt,
     });
     const repo = this.deps.identities.repo;
+    const wallet = address.toLowerCase();
     await repo.purgeNonces(new Date(now.getTime() - NONCE_TTL_MS));
-    await repo.insertNonce({ nonce, address: address.toLowerCase(), chainId, message, expiresAt });
+    await repo.insertNonce({ nonce, address: wallet, chainId, message, expiresAt });
+    // New nonces are never refused for a wallet (that would let anyone lock its owner out); the oldest
+    // give way instead, so an owner who signs within moments of asking is not disturbed.
+    await repo.keepNewestNonces(wallet, NONCES_PER_WALLET);
     return { message, nonce };
   }
 

@@ -79,7 +79,16 @@ export class BillingRepo {
       .where(eq(subscriptions.externalId, externalId));
   }
 
-  async setCheckoutStatus(id: string, status: CheckoutRow['status']): Promise<void> {
-    await this.db.update(checkoutSessions).set({ status }).where(eq(checkoutSessions.id, id));
+  /**
+   * Moves an open checkout to `status` (paid, cancelled, expired…) in one conditional UPDATE: of two
+   * callers at once only one sees true. False when it was no longer open.
+   */
+  async claimCheckout(id: string, status: Exclude<CheckoutRow['status'], 'open'>): Promise<boolean> {
+    const moved = await this.db
+      .update(checkoutSessions)
+      .set({ status })
+      .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.status, 'open')))
+      .returning({ id: checkoutSessions.id });
+    return moved.length > 0;
   }
 }

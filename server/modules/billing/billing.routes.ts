@@ -5,11 +5,20 @@ import {
   CreatePaymentSessionRequest,
   PaymentSession,
   SubscriptionView,
+  CancelAnswer,
 } from '../../../src/contracts/billing';
 import { parseRequest } from '../../plugins/errors';
 import { BillingRepo } from './billing.repo';
 import { BillingService } from './billing.service';
-import { btcpayGateway, sandboxGateway, stripeClient, stripeGateway, type ReturnUrls } from './providers';
+import {
+  btcpayGateway,
+  paymentSetup,
+  sandboxGateway,
+  stripeClient,
+  stripeGateway,
+  type ReturnUrls,
+} from './providers';
+import { SandboxCheckout } from './sandbox';
 import { sandboxPage } from './sandbox-page';
 
 declare module 'fastify' {
@@ -34,39 +43,66 @@ function userOf(request: FastifyRequest): string {
   return request.principal.userId;
 }
 
-/** Builds the service from the configuration: each provider that is not configured is the sandbox. */
-function buildService(app: FastifyInstance): BillingService {
+/**
+ * Builds the services from the configuration: a configured provider is its real gateway; the sandbox
+ * stands in for both only in the offline demo (`paymentSetup`); any other provider is not offered.
+ */
+function buildServices(app: FastifyInstance): { billing: BillingService; sandbox: SandboxCheckout } {
   const cfg = app.config;
+  const setup = paymentSetup(cfg);
   const urls: ReturnUrls = {
     success: `${cfg.PUBLIC_URL}/payment/success`,
     cancel: `${cfg.PUBLIC_URL}/payment/cancel`,
     pending: `${cfg.PUBLIC_URL}/payment/pending`,
   };
   const sandboxSecret = Buffer.from(app.secrets.deriveKey('billing-sandbox-webhooks')).toString('hex');
-  const stripeKey = cfg.STRIPE_SECRET_KEY;
-  const stripe = stripeClient(stripeKey ?? 'sk_test_sandbox', cfg.STRIPE_API_URL);
+  const stripe = stripeClient(cfg.STRIPE_SECRET_KEY ?? 'sk_test_sandbox', cfg.STRIPE_API_URL);
   const btcpay =
-    cfg.BTCPAY_URL !== undefined && cfg.BTCPAY_API_KEY !== undefined && cfg.BTCPAY_STORE_ID !== undefined
+    setup.crypto === 'btcpay' && cfg.BTCPAY_URL && cfg.BTCPAY_API_KEY && cfg.BTCPAY_STORE_ID
       ? { url: cfg.BTCPAY_URL, apiKey: cfg.BTCPAY_API_KEY, storeId: cfg.BTCPAY_STORE_ID }
       : undefined;
-  return new BillingService({
-    repo: new BillingRepo(app.database.db),
+  const secretOf = (gateway: string | null, own: string | undefined) =>
+    gateway === 'sandbox' ? sandboxSecret : gateway === null ? undefined : own;
+  const repo = new BillingRepo(app.database.db);
+  const billing = new BillingService({
+    repo,
     stripe,
     gateways: {
-      card: stripeKey !== undefined ? stripeGateway(stripe, urls) : sandboxGateway(),
-      crypto: btcpay !== undefined ? btcpayGateway(btcpay, urls) : sandboxGateway(),
+      card:
+        setup.card === 'stripe'
+          ? stripeGateway(stripe, urls)
+          : setup.card === 'sandbox'
+            ? sandboxGateway()
+            : null,
+      crypto:
+        btcpay !== undefined
+          ? btcpayGateway(btcpay, urls)
+          : setup.crypto === 'sandbox'
+            ? sandboxGateway()
+            : null,
     },
     secrets: {
-      stripe: stripeKey !== undefined ? cfg.STRIPE_WEBHOOK_SECRET : sandboxSecret,
-      btcpay: btcpay !== undefined ? cfg.BTCPAY_WEBHOOK_SECRET : sandboxSecret,
+      stripe: secretOf(setup.card, cfg.STRIPE_WEBHOOK_SECRET),
+      btcpay: secretOf(setup.crypto, cfg.BTCPAY_WEBHOOK_SECRET),
     },
     activity: app.activity,
+    portalReturnUrl: `${cfg.PUBLIC_URL}/`,
   });
+  const enabled = setup.card === 'sandbox' || setup.crypto === 'sandbox';
+  if (setup.sandboxOptIn) {
+    app.log.warn(
+      'PAYMENT_SANDBOX=true: the TEST MODE checkout is on in production and grants Premium without payment',
+    );
+  } else if (cfg.PAYMENT_SANDBOX === 'true' && !enabled) {
+    app.log.warn('PAYMENT_SANDBOX=true is ignored: a payment provider is configured');
+  }
+  const sandbox = new SandboxCheckout({ repo, billing, stripe, secret: sandboxSecret, enabled });
+  return { billing, sandbox };
 }
 
 /** `/subscriptions/*`: checkout, the subscription, the two signed webhooks and the sandbox checkout. */
 async function billingRoutes(app: FastifyInstance) {
-  const billing = buildService(app);
+  const { billing, sandbox } = buildServices(app);
   app.decorate('billing', billing);
 
   const sessionSchema = {
@@ -77,6 +113,19 @@ async function billingRoutes(app: FastifyInstance) {
   const sessionOptions = { preHandler: app.requireUser, schema: sessionSchema };
   app.post('/subscriptions/create-payment-session', sessionOptions, async (request) =>
     billing.createSession(userOf(request), parseRequest(CreatePaymentSessionRequest, request.body)),
+  );
+
+  const cancelPlanSchema = {
+    summary: 'Cancel your Premium',
+    description:
+      "With Stripe, answers the address of Stripe's customer portal, where it is cancelled; in the sandbox, " +
+      'ends Premium now. A crypto period or a grant has nothing to cancel (409).',
+    response: { 200: CancelAnswer },
+  };
+  app.post(
+    '/subscriptions/cancel',
+    { preHandler: app.requireUser, schema: cancelPlanSchema },
+    async (request) => billing.cancel(userOf(request)),
   );
 
   const meSchema = { summary: 'Your subscription', response: { 200: SubscriptionView } };
@@ -93,7 +142,7 @@ async function billingRoutes(app: FastifyInstance) {
     '/subscriptions/sandbox/:id',
     { schema: sandboxSchema },
     async (request, reply) => {
-      const row = await billing.sandboxCheckout(request.params.id);
+      const row = await sandbox.checkout(request.params.id);
       return (
         reply
           .type('text/html; charset=utf-8')
@@ -114,7 +163,17 @@ async function billingRoutes(app: FastifyInstance) {
   app.post<{ Params: { id: string } }>(
     '/subscriptions/sandbox/:id/pay',
     { schema: paySchema },
-    async (request, reply) => reply.redirect(await billing.sandboxPay(request.params.id), 303),
+    async (request, reply) => reply.redirect(await sandbox.pay(request.params.id), 303),
+  );
+  const cancelSchema = {
+    summary: 'Cancel a sandbox checkout (a browser form post); it can no longer be paid',
+    params: SandboxParams,
+    response: { 303: z.undefined().describe('See Other: on to the cancel page.') },
+  };
+  app.post<{ Params: { id: string } }>(
+    '/subscriptions/sandbox/:id/cancel',
+    { schema: cancelSchema },
+    async (request, reply) => reply.redirect(await sandbox.cancel(request.params.id), 303),
   );
 
   // Signatures are over the exact bytes received, so these two routes keep the body as text.

@@ -1,5 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import type Stripe from 'stripe';
+import { randomUUID } from 'node:crypto';
+import Stripe from 'stripe';
 import {
   PLANS,
   TRIAL_DAYS,
@@ -7,6 +7,7 @@ import {
   type PaymentSession,
   type SubscriptionStatus,
   type SubscriptionView,
+  type CancelAnswer,
 } from '../../../src/contracts/billing';
 import { appError } from '../../plugins/errors';
 import {
@@ -30,21 +31,28 @@ import {
   StripeSubscription,
 } from './events';
 import type { CheckoutGateway } from './providers';
-import { btcpaySignature, verifyBtcpay, verifyStripe } from './webhooks';
+import { verifyBtcpay, verifyStripe } from './webhooks';
 import type { ActivityService } from '../activity/activity.service';
+import { day, premium, stripeChanges } from './stripe-changes';
 
 const DAY_MS = 86_400_000;
 
 export interface BillingDeps {
   repo: BillingRepo;
-  gateways: { card: CheckoutGateway; crypto: CheckoutGateway };
-  /** Verifies and, for the sandbox, signs Stripe events; never calls the network for that. */
+  /** Null for a provider this server does not offer. */
+  gateways: { card: CheckoutGateway | null; crypto: CheckoutGateway | null };
+  /**
+   * Verifies Stripe events; when the card gateway is the real Stripe, also re-reads a subscription an
+   * event names, so that events delivered late or out of order never undo a newer state.
+   */
   stripe: Stripe;
   /** The secrets webhooks are checked with: the provider's own, or the sandbox's when it stands in. */
   secrets: { stripe: string | undefined; btcpay: string | undefined };
   now?: () => Date;
   /** The account activity log: a plan that starts or is granted is a line in it. */
   activity?: Pick<ActivityService, 'record'>;
+  /** Where Stripe's customer portal sends the browser back to. */
+  portalReturnUrl?: string;
 }
 
 /** A line for the owner's activity log, written once the event's transaction has committed. */
@@ -70,6 +78,14 @@ export class BillingService implements PlanReader {
 
   async createSession(userId: string, req: CreatePaymentSessionRequest): Promise<PaymentSession> {
     const gateway = this.deps.gateways[req.provider];
+    if (gateway === null) {
+      throw appError(
+        'SERVICE_UNAVAILABLE',
+        req.provider === 'card'
+          ? 'Card payments are not offered on this server.'
+          : 'Crypto payments are not offered on this server.',
+      );
+    }
     const checkoutId = randomUUID();
     const opened = await gateway.create({ checkoutId, userId, plan: req.planType, provider: req.provider });
     await this.repo.insertCheckout({
@@ -81,6 +97,48 @@ export class BillingService implements PlanReader {
       externalId: opened.externalId,
     });
     return { checkout_url: opened.url };
+  }
+
+  /**
+   * Cancelling: a Stripe subscription is cancelled in Stripe's customer portal (its address is the
+   * answer); a sandbox one ends now. A crypto period or a grant has nothing to cancel (409, saying why).
+   */
+  async cancel(userId: string): Promise<CancelAnswer> {
+    const row = await this.repo.subscriptionOf(userId);
+    if (row === undefined || !isPremium(row, this.now())) {
+      throw appError('CONFLICT', 'You have no Premium subscription to cancel.');
+    }
+    if (row.gateway === 'stripe' && row.externalId !== null) {
+      const sub = await this.deps.stripe.subscriptions.retrieve(row.externalId).catch(portalUnavailable);
+      const customer = typeof sub.customer === 'string' ? sub.customer : sub.customer.id;
+      const portal = await this.deps.stripe.billingPortal.sessions
+        .create({ customer, ...(this.deps.portalReturnUrl ? { return_url: this.deps.portalReturnUrl } : {}) })
+        .catch(portalUnavailable);
+      return {
+        action: 'portal',
+        url: portal.url,
+        message:
+          "Cancel in Stripe's customer portal: Premium stays until the end of the period you paid for.",
+      };
+    }
+    if (row.gateway === 'sandbox') {
+      await this.repo.upsertSubscription(userId, { status: 'canceled', currentPeriodEnd: this.now() });
+      await this.deps.activity?.record(userId, {
+        kind: 'plan_changed',
+        detail: { plan: 'Premium cancelled in the sandbox: it ended now' },
+      });
+      return {
+        action: 'ended',
+        url: null,
+        message: 'Premium cancelled: it ended now. The sandbox charged nothing and renews nothing.',
+      };
+    }
+    throw appError(
+      'CONFLICT',
+      row.provider === 'admin'
+        ? 'Premium was granted by an administrator: nothing renews and there is nothing to cancel.'
+        : 'A crypto payment covers one period and does not renew: there is nothing to cancel.',
+    );
   }
 
   async me(userId: string): Promise<SubscriptionView> {
@@ -125,13 +183,42 @@ export class BillingService implements PlanReader {
     const event = StripeEvent.safeParse(body);
     if (!event.success) throw appError('BAD_REQUEST', 'Malformed event.');
     const { id, type, data } = event.data;
+    // Read before the transaction: a network call never holds one open.
+    const current = await this.currentSubscription(type, data.object);
     const lines: PlanLine[] = [];
     const applied = await this.repo.applyEvent({ source: 'stripe', eventId: id, type }, (tx) =>
-      this.applyStripe(tx, type, data, lines),
+      this.applyStripe(tx, type, data, current, lines),
     );
     // An event already applied (a replay) records nothing: its lines were written the first time.
     if (applied) await this.recordPlans(lines);
     return { received: true, applied };
+  }
+
+  /**
+   * The subscription an event is about, as Stripe holds it now: events arrive late, twice and out of
+   * order, so their own copy may be older than one already applied. Null when Stripe does not know it;
+   * undefined for an event about no subscription, or when the card gateway is not Stripe (the sandbox
+   * only ever sends its own checkout events). Stripe unreachable is a 503, and Stripe delivers again.
+   */
+  private async currentSubscription(
+    type: string,
+    object: Record<string, unknown>,
+  ): Promise<StripeSubscription | null | undefined> {
+    if (this.deps.gateways.card?.gateway !== 'stripe') return undefined;
+    let subId: string | null | undefined;
+    if (type === 'customer.subscription.updated' || type === 'customer.subscription.deleted') {
+      subId = StripeSubscription.parse(object).id;
+    } else if (type === 'invoice.payment_failed') {
+      const invoice = StripeInvoice.parse(object);
+      subId = invoice.subscription ?? invoice.parent?.subscription_details?.subscription;
+    }
+    if (subId === null || subId === undefined) return undefined;
+    try {
+      return StripeSubscription.parse(await this.deps.stripe.subscriptions.retrieve(subId));
+    } catch (err) {
+      if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return null;
+      throw appError('SERVICE_UNAVAILABLE', 'The payment provider is unavailable. Please try again later.');
+    }
   }
 
   /** Written after the event's transaction, so a line never describes a change that was rolled back. */
@@ -145,18 +232,24 @@ export class BillingService implements PlanReader {
     tx: BillingRepo,
     type: string,
     data: StripeEvent['data'],
+    current: StripeSubscription | null | undefined,
     lines: PlanLine[],
   ): Promise<void> {
     const object = data.object;
     const now = this.now();
+    // A subscription Stripe no longer knows: nothing to apply.
+    if (current === null) return;
     if (type === 'checkout.session.completed') {
       const session = StripeCheckoutSession.parse(object);
-      const checkout =
-        (await tx.checkoutByExternalId('stripe', session.id)) ??
-        (await tx.checkoutByExternalId('sandbox', session.id));
+      const checkout = await tx.checkoutByExternalId(
+        this.deps.gateways.card?.gateway ?? 'stripe',
+        session.id,
+      );
       if (checkout === undefined) return;
+      // A checkout pays once, whatever the event id (a second event for one session is no fresh trial);
+      // the claim is one conditional UPDATE, so two deliveries at once cannot both pass it.
+      if (!(await tx.claimCheckout(checkout.id, 'completed'))) return;
       const trialEnd = new Date(now.getTime() + TRIAL_DAYS * DAY_MS);
-      await tx.setCheckoutStatus(checkout.id, 'completed');
       await tx.upsertSubscription(checkout.userId, {
         status: 'active',
         plan: checkout.plan,
@@ -168,7 +261,7 @@ export class BillingService implements PlanReader {
       });
       lines.push({ userId: checkout.userId, plan: `Premium ${checkout.plan}, paid by card` });
     } else if (type === 'customer.subscription.updated' || type === 'customer.subscription.deleted') {
-      const sub = StripeSubscription.parse(object);
+      const sub = current ?? StripeSubscription.parse(object);
       const end = sub.current_period_end ?? sub.items?.data[0]?.current_period_end;
       const before = await tx.subscriptionByExternalId(sub.id);
       const patch = {
@@ -192,8 +285,10 @@ export class BillingService implements PlanReader {
       const subId = invoice.subscription ?? invoice.parent?.subscription_details?.subscription;
       if (subId !== null && subId !== undefined) {
         const before = await tx.subscriptionByExternalId(subId);
-        await tx.updateSubscriptionByExternalId(subId, { status: 'past_due' });
-        if (before !== undefined && before.status !== 'past_due') {
+        // Stripe's state now: a later payment may already have made it active again.
+        const status = current === undefined ? 'past_due' : fromStripeStatus(current.status);
+        await tx.updateSubscriptionByExternalId(subId, { status });
+        if (before !== undefined && before.status !== 'past_due' && status === 'past_due') {
           lines.push({ userId: before.userId, plan: `${premium(before)} on hold: a card payment failed` });
         }
       }
@@ -211,12 +306,12 @@ export class BillingService implements PlanReader {
     const lines: PlanLine[] = [];
     const applied = await this.repo.applyEvent({ source: 'btcpay', eventId, type }, async (tx) => {
       if (invoiceId === null || invoiceId === undefined) return;
-      const checkout =
-        (await tx.checkoutByExternalId('btcpay', invoiceId)) ??
-        (await tx.checkoutByExternalId('sandbox', invoiceId));
+      const gateway = this.deps.gateways.crypto?.gateway ?? 'btcpay';
+      const checkout = await tx.checkoutByExternalId(gateway, invoiceId);
       if (checkout === undefined) return;
       // An invoice pays once: a second "settled" for it (a new delivery, not a redelivery) adds nothing.
-      if (type === 'InvoiceSettled' && checkout.status !== 'completed') {
+      if (type === 'InvoiceSettled') {
+        if (!(await tx.claimCheckout(checkout.id, 'completed'))) return;
         const until = await this.settleCrypto(tx, checkout);
         lines.push({
           userId: checkout.userId,
@@ -224,8 +319,8 @@ export class BillingService implements PlanReader {
         });
       }
       // An invoice that expires or is invalid was never paid: the plan is what it was, nothing to log.
-      else if (type === 'InvoiceExpired') await tx.setCheckoutStatus(checkout.id, 'expired');
-      else if (type === 'InvoiceInvalid') await tx.setCheckoutStatus(checkout.id, 'invalid');
+      else if (type === 'InvoiceExpired') await tx.claimCheckout(checkout.id, 'expired');
+      else if (type === 'InvoiceInvalid') await tx.claimCheckout(checkout.id, 'invalid');
     });
     if (applied) await this.recordPlans(lines);
     return { received: true, applied };
@@ -239,7 +334,6 @@ export class BillingService implements PlanReader {
       current?.status === 'active' && current.currentPeriodEnd !== null ? current.currentPeriodEnd : now;
     const from = left > now ? left : now;
     const until = new Date(from.getTime() + PLANS[checkout.plan].days * DAY_MS);
-    await tx.setCheckoutStatus(checkout.id, 'completed');
     await tx.upsertSubscription(checkout.userId, {
       status: 'active',
       plan: checkout.plan,
@@ -250,58 +344,6 @@ export class BillingService implements PlanReader {
       currentPeriodEnd: until,
     });
     return until;
-  }
-
-  /** An open sandbox checkout, for its TEST MODE page; 404 for anything else. */
-  async sandboxCheckout(checkoutId: string): Promise<CheckoutRow> {
-    const row = /^[0-9a-f-]{36}$/.test(checkoutId) ? await this.repo.checkoutById(checkoutId) : undefined;
-    if (row === undefined || row.gateway !== 'sandbox') throw appError('NOT_FOUND');
-    return row;
-  }
-
-  /**
-   * The sandbox's Pay button: it signs the event the real provider would send and feeds it through the
-   * same webhook entry point. Returns where the browser goes next.
-   */
-  async sandboxPay(checkoutId: string): Promise<string> {
-    const row = await this.sandboxCheckout(checkoutId);
-    if (row.status !== 'open') return row.provider === 'card' ? '/payment/success' : '/payment/pending';
-    const id = randomBytes(12).toString('hex');
-    if (row.provider === 'card') {
-      const payload = JSON.stringify({
-        id: `evt_sbx_${id}`,
-        object: 'event',
-        type: 'checkout.session.completed',
-        created: Math.floor(this.now().getTime() / 1000),
-        data: {
-          object: {
-            id: row.externalId,
-            object: 'checkout.session',
-            client_reference_id: row.userId,
-            subscription: `sub_sbx_${id}`,
-            metadata: { userId: row.userId, plan: row.plan, checkoutId: row.id },
-          },
-        },
-      });
-      const header = this.deps.stripe.webhooks.generateTestHeaderString({
-        payload,
-        secret: this.deps.secrets.stripe ?? '',
-        timestamp: Math.floor(this.now().getTime() / 1000),
-      });
-      await this.receiveStripe(payload, header);
-      return '/payment/success';
-    }
-    const payload = JSON.stringify({
-      deliveryId: `sbx_${id}`,
-      originalDeliveryId: `sbx_${id}`,
-      isRedelivery: false,
-      type: 'InvoiceSettled',
-      timestamp: Math.floor(this.now().getTime() / 1000),
-      storeId: 'sandbox',
-      invoiceId: row.externalId,
-    });
-    await this.receiveBtcpay(payload, btcpaySignature(payload, this.deps.secrets.btcpay ?? ''));
-    return '/payment/pending';
   }
 
   /** Admin: Premium granted for `days`, or taken away. */
@@ -328,42 +370,8 @@ export class BillingService implements PlanReader {
   }
 }
 
-const day = (d: Date): string => d.toISOString().slice(0, 10);
-
-const premium = (row: SubscriptionRow): string => (row.plan === null ? 'Premium' : `Premium ${row.plan}`);
-
-/**
- * What a Stripe subscription update changed, as activity lines: a status that moved (canceled, on hold,
- * active again), a paid period that moved on (a renewal), and a cancellation at the period's end set or
- * withdrawn (`cancelAtEnd`, only when Stripe says that attribute changed). Nothing when nothing did.
- */
-export function stripeChanges(
-  before: SubscriptionRow,
-  after: SubscriptionRow,
-  cancelAtEnd: boolean | undefined,
-): string[] {
-  const name = premium(before);
-  const lines: string[] = [];
-  if (after.status !== before.status) {
-    if (after.status === 'canceled') lines.push(`Free (${name} canceled)`);
-    else if (after.status === 'expired') lines.push(`Free (${name} expired unpaid)`);
-    else if (after.status === 'past_due') lines.push(`${name} on hold: payment due`);
-    else if (after.status === 'active')
-      lines.push(
-        after.currentPeriodEnd === null
-          ? `${name} active again`
-          : `${name} active again, until ${day(after.currentPeriodEnd)}`,
-      );
-  } else if (
-    after.status === 'active' &&
-    after.currentPeriodEnd !== null &&
-    (before.currentPeriodEnd === null || after.currentPeriodEnd > before.currentPeriodEnd)
-  ) {
-    lines.push(`${name} renewed, paid until ${day(after.currentPeriodEnd)}`);
-  }
-  if (cancelAtEnd === true) {
-    const end = after.currentPeriodEnd;
-    lines.push(`${name} canceled: it ends ${end === null ? 'with the period' : `on ${day(end)}`}, then Free`);
-  } else if (cancelAtEnd === false) lines.push(`${name} continues: the cancellation was withdrawn`);
-  return lines;
+/** Stripe did not answer or refused: a 503 that says to try again, never a crash. */
+function portalUnavailable(err: unknown): never {
+  void err;
+  throw appError('SERVICE_UNAVAILABLE', "Stripe's customer portal is unavailable. Please try again later.");
 }

@@ -36,6 +36,7 @@ export const StripeSubscription = z.object({
   cancel_at_period_end: z.boolean().nullish(),
   items: z.object({ data: z.array(z.object({ current_period_end: epoch })) }).nullish(),
 });
+export type StripeSubscription = z.infer<typeof StripeSubscription>;
 
 export const StripeInvoice = z.object({
   subscription: z.string().nullish(),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { PLANS, TRIAL_DAYS, type PaymentProvider, type PlanType } from '../../../src/contracts/billing';
 import { appError } from '../../plugins/errors';
+import type { Config } from '../../config';
 
 export type Gateway = 'stripe' | 'btcpay' | 'sandbox';
 
@@ -102,7 +103,50 @@ export function btcpayGateway(opts: BtcpayOptions, urls: ReturnUrls): CheckoutGa
   };
 }
 
-/** The built-in TEST MODE checkout on our own origin, used for a provider that is not configured. */
+/** What serves each provider: its real gateway, the sandbox, or nothing (the provider is not offered). */
+export interface PaymentSetup {
+  card: 'stripe' | 'sandbox' | null;
+  crypto: 'btcpay' | 'sandbox' | null;
+  /** The sandbox runs in production because PAYMENT_SANDBOX=true asked for it: said in the log and header. */
+  sandboxOptIn: boolean;
+}
+
+type PaymentConfig = Pick<
+  Config,
+  'NODE_ENV' | 'PAYMENT_SANDBOX' | 'STRIPE_SECRET_KEY' | 'BTCPAY_URL' | 'BTCPAY_API_KEY' | 'BTCPAY_STORE_ID'
+>;
+
+export const btcpayConfigured = (cfg: PaymentConfig): boolean =>
+  cfg.BTCPAY_URL !== undefined && cfg.BTCPAY_API_KEY !== undefined && cfg.BTCPAY_STORE_ID !== undefined;
+
+/**
+ * The sandbox grants Premium without payment, so it serves the offline demo only: never beside a real
+ * provider (which would otherwise sell the other provider's Premium for nothing), and in production only
+ * when PAYMENT_SANDBOX=true says so.
+ */
+export function paymentSetup(cfg: PaymentConfig): PaymentSetup {
+  const stripe = cfg.STRIPE_SECRET_KEY !== undefined;
+  const btcpay = btcpayConfigured(cfg);
+  const sandbox =
+    !stripe &&
+    !btcpay &&
+    (cfg.PAYMENT_SANDBOX === 'true' || (cfg.PAYMENT_SANDBOX === 'auto' && cfg.NODE_ENV !== 'production'));
+  return {
+    card: stripe ? 'stripe' : sandbox ? 'sandbox' : null,
+    crypto: btcpay ? 'btcpay' : sandbox ? 'sandbox' : null,
+    sandboxOptIn: sandbox && cfg.NODE_ENV === 'production',
+  };
+}
+
+/** The names `GET /healthz` lists under `payments`: what the Upgrade modal offers. */
+export function paymentNames(setup: PaymentSetup): string[] {
+  const names: string[] = [];
+  if (setup.card !== null) names.push(setup.card === 'sandbox' ? 'sandbox-card' : 'stripe');
+  if (setup.crypto !== null) names.push(setup.crypto === 'sandbox' ? 'sandbox-crypto' : 'btcpay');
+  return names;
+}
+
+/** The built-in TEST MODE checkout on our own origin, for the offline demo (see {@link paymentSetup}). */
 export function sandboxGateway(): CheckoutGateway {
   return {
     gateway: 'sandbox',

@@ -25,7 +25,9 @@ ${
     : `<form method="post" action="/api/subscriptions/sandbox/${escape(row.id)}/pay">
 <button type="submit" style="font-size: 1.4rem; padding: .6rem 2.5rem; background: #2ea043; color: #fff; border: 0; border-radius: 6px; cursor: pointer">Pay</button>
 </form>
-<p><a href="/payment/cancel" style="color: #7aa2f7">Cancel</a></p>`
+<form method="post" action="/api/subscriptions/sandbox/${escape(row.id)}/cancel">
+<button type="submit" style="background: none; border: 0; color: #7aa2f7; text-decoration: underline; cursor: pointer; font-size: 1rem; margin-top: 1rem">Cancel</button>
+</form>`
 }
 </body></html>`;
 }

@@ -2,6 +2,7 @@ import type { Health } from '../../../src/contracts/health';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { Bus } from '../../plugins/bus';
+import { paymentNames, paymentSetup } from '../billing/providers';
 
 /** What each pluggable part is running as; modules report their real state as they start. */
 export interface Components {
@@ -10,6 +11,8 @@ export interface Components {
   exchange: Health['exchange'];
   analyzer: Health['analyzer'];
   payments: string[];
+  /** The sandbox checkout runs in production because PAYMENT_SANDBOX=true asked for it. */
+  sandboxOptIn?: boolean;
   mail: Health['mail'];
 }
 
@@ -21,10 +24,8 @@ export function initialComponents(config: Config): Components {
     news: config.NEWS_SOURCES,
     exchange: 'paper',
     analyzer: config.ANALYZER,
-    payments: [
-      config.STRIPE_SECRET_KEY ? 'stripe' : 'sandbox-card',
-      config.BTCPAY_URL ? 'btcpay' : 'sandbox-crypto',
-    ],
+    payments: paymentNames(paymentSetup(config)),
+    sandboxOptIn: paymentSetup(config).sandboxOptIn,
     mail: config.SMTP_URL ? 'smtp' : 'outbox',
   };
 }
@@ -38,7 +39,11 @@ export function standinsOf(driver: Database['driver'], bus: Bus['kind'], c: Comp
   if (c.news.includes('replay')) out.push('replayed news');
   if (c.analyzer === 'local') out.push('local analyzer');
   if (c.exchange === 'paper') out.push('paper exchange');
-  if (c.payments.some((p) => p.startsWith('sandbox'))) out.push('sandbox payments');
+  if (c.payments.some((p) => p.startsWith('sandbox'))) {
+    out.push(
+      c.sandboxOptIn === true ? 'sandbox payments (TEST MODE, PAYMENT_SANDBOX=true)' : 'sandbox payments',
+    );
+  }
   if (c.mail === 'outbox') out.push('mail to outbox');
   return out;
 }

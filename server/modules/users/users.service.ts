@@ -1,22 +1,11 @@
 import type { Me } from '../../../src/contracts/auth';
 import { AUTH_DETAILS } from '../../../src/contracts/auth';
 import type { Db } from '../../db/client';
+import { constraintOf, isUniqueViolation } from '../../db/errors';
 import { appError } from '../../plugins/errors';
 import { UsersRepo, type UserRow } from './users.repo';
 
 export type { UserRow } from './users.repo';
-
-/** Postgres' unique_violation, as both drivers report it. */
-function isUniqueViolation(err: unknown): err is { constraint?: string } {
-  const code = (e: unknown) => (typeof e === 'object' && e !== null && 'code' in e ? e.code : undefined);
-  return code(err) === '23505' || code((err as { cause?: unknown } | null)?.cause) === '23505';
-}
-
-function constraintOf(err: unknown): string {
-  const own = (err as { constraint?: unknown }).constraint;
-  const inner = (err as { cause?: { constraint?: unknown } }).cause?.constraint;
-  return String(own ?? inner ?? '');
-}
 
 /**
  * Who is made an admin at sign-up: any e-mail in `emails`; and, when `firstAccount` holds, the first
