@@ -1,12 +1,13 @@
 import { effect, untracked } from '@preact/signals-core';
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Group, Panel, Separator, type Layout } from 'react-resizable-panels';
 import { AccountModal } from '../panes/AccountModal';
 import { AdminPanel } from '../panes/AdminPanel';
 import { AuthModal } from '../panes/AuthModal';
 import { RulesModal } from '../panes/RulesModal';
 import { ScorecardModal } from '../panes/ScorecardModal';
+import { ConfirmDialog } from '../panes/ConfirmDialog';
 import { KeysModal } from '../panes/KeysModal';
 import { StepUpDialog } from '../panes/StepUpDialog';
 import { BottomPanel } from '../panes/BottomPanel';
@@ -14,28 +15,17 @@ import { ChartPane } from '../panes/ChartPane';
 import { CommandPalette } from '../panes/CommandPalette';
 import { FeedPane } from '../panes/FeedPane';
 import { Header } from '../panes/Header';
+import { Toasts } from '../panes/Toasts';
 import { KeyMap } from '../panes/KeyMap';
 import { TerminalPane } from '../panes/TerminalPane';
 import { UpgradeModal } from '../panes/UpgradeModal';
 import '../panes/console.css';
 import type { PaneId } from '../services/keyboard';
 import type { LayoutStore } from '../services/layout';
+import type { PhonePane } from '../services/stores/ui';
 import { useServices } from './AppContext';
 import { useGlobalShortcuts } from './useGlobalShortcuts';
-
-/** Below this width the panes stack in one scrolling column. */
-const NARROW = '(max-width: 767px)';
-
-function useNarrow(): boolean {
-  return useSyncExternalStore(
-    (changed) => {
-      const query = window.matchMedia(NARROW);
-      query.addEventListener('change', changed);
-      return () => query.removeEventListener('change', changed);
-    },
-    () => window.matchMedia(NARROW).matches,
-  );
-}
+import { useNarrow } from './useNarrow';
 
 /** A pane's frame: the target of the focus keys (`g f`, Ctrl+1…). */
 function Slot({ pane, children }: { pane: PaneId; children: ReactNode }) {
@@ -90,35 +80,73 @@ function Tiles({ layout }: { layout: LayoutStore }) {
   );
 }
 
+const PHONE_PANES: ReadonlyArray<{ id: PhonePane; label: string }> = [
+  { id: 'feed', label: 'Feed' },
+  { id: 'chart', label: 'Chart' },
+  { id: 'positions', label: 'Positions' },
+  { id: 'terminal', label: 'Terminal' },
+];
+
 /**
- * One column for screens under 768 px: the feed and the chart first, then positions (as cards) and the
- * terminal, which a fixed button brings into view and focuses in one tap.
+ * The phone layout (under 768 px): one pane fills the screen and a bottom bar switches between the feed,
+ * the chart, positions and the terminal. Every pane stays mounted (the chart keeps its candles, the
+ * terminal its line); the others are hidden.
  */
-function Column({ layout }: { layout: LayoutStore }) {
+function Phone() {
+  useSignals();
+  const { stores } = useServices();
+  const shown = stores.ui.phonePane.value;
+  const pane = (id: PhonePane, children: ReactNode) => (
+    <div
+      className="phone-pane"
+      id={`phone-pane-${id}`}
+      role="tabpanel"
+      aria-labelledby={`phone-tab-${id}`}
+      hidden={shown !== id}
+      data-testid={`phone-pane-${id}`}
+    >
+      {children}
+    </div>
+  );
   return (
-    <div className="dashboard-column" data-testid="dashboard-column">
-      <Slot pane="feed">
-        <FeedPane />
-      </Slot>
-      <Slot pane="chart">
-        <ChartPane />
-      </Slot>
-      <Slot pane="positions">
-        <BottomPanel />
-      </Slot>
-      <div className="column-terminal" id="column-terminal">
-        <TerminalPane focusOnLoad={false} />
-      </div>
-      <button
-        type="button"
-        className="button primary column-terminal-button"
-        onClick={() => {
-          document.getElementById('column-terminal')?.scrollIntoView({ block: 'end' });
-          layout.requestFocus('terminal');
-        }}
-      >
-        Terminal
-      </button>
+    <div className="dashboard-phone" data-testid="dashboard-phone">
+      {pane(
+        'feed',
+        <Slot pane="feed">
+          <FeedPane />
+        </Slot>,
+      )}
+      {pane(
+        'chart',
+        <Slot pane="chart">
+          <ChartPane />
+        </Slot>,
+      )}
+      {pane(
+        'positions',
+        <Slot pane="positions">
+          <BottomPanel />
+        </Slot>,
+      )}
+      {pane('terminal', <TerminalPane focusOnLoad={false} />)}
+      <nav className="phone-bar" role="tablist" aria-label="Panes">
+        {PHONE_PANES.map((p) => (
+          <button
+            key={p.id}
+            type="button"
+            role="tab"
+            id={`phone-tab-${p.id}`}
+            aria-selected={shown === p.id}
+            aria-controls={`phone-pane-${p.id}`}
+            className={shown === p.id ? 'phone-tab active' : 'phone-tab'}
+            onClick={() =>
+              p.id === 'terminal' ? stores.ui.requestTerminalFocus() : stores.ui.showPhonePane(p.id)
+            }
+          >
+            {p.label}
+          </button>
+        ))}
+      </nav>
     </div>
   );
 }
@@ -139,6 +167,7 @@ export function Dashboard() {
         // Only the request is tracked: focusing writes other signals.
         untracked(() => {
           if (request.pane === 'terminal') return stores.ui.requestTerminalFocus();
+          stores.ui.showPhonePane(request.pane);
           if (request.pane === 'positions') stores.ui.showBottomTab('positions');
           document.querySelector<HTMLElement>(`[data-pane="${request.pane}"]`)?.focus();
         });
@@ -148,8 +177,8 @@ export function Dashboard() {
 
   return (
     <div className="dashboard">
-      <Header />
-      {narrow ? <Column layout={layout} /> : <Tiles key={layout.version.value} layout={layout} />}
+      <Header narrow={narrow} />
+      {narrow ? <Phone /> : <Tiles key={layout.version.value} layout={layout} />}
       <AuthModal />
       <AccountModal />
       <RulesModal />
@@ -158,8 +187,10 @@ export function Dashboard() {
       <AdminPanel />
       <ScorecardModal />
       <StepUpDialog />
+      <ConfirmDialog />
       <CommandPalette />
       <KeyMap />
+      <Toasts />
     </div>
   );
 }

@@ -22,7 +22,6 @@ const services = createAppServices({
   userAgent: navigator.userAgent,
   timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
   storage: browserStorage(),
-  dialogs: { confirm: (message) => window.confirm(message), alert: (message) => window.alert(message) },
   signalStream: browserSignalStream(),
   sound: webAudioSound(),
   notifications: browserNotifications(),

@@ -1,5 +1,5 @@
 import { browserLockDeps } from '../services/api/browserLock';
-import { computed } from '@preact/signals-core';
+import { computed, effect, untracked } from '@preact/signals-core';
 import { createCommands, type Commands } from '../commands';
 import { createShell } from '../commands/shell';
 import { createApi, type Api, type FetchImpl } from '../services/api';
@@ -34,9 +34,16 @@ import {
   type TerminalSession,
 } from '../services/terminal/session';
 import type { Dialogs } from '../services/trading/dialogs';
+import { createConfirmations, type Confirmations } from '../services/confirmations';
+import { createWelcome, type Welcome } from '../services/terminal/welcome';
 import { createKeysModal, type KeysModalModel } from '../services/exchanges/keysModal';
 import { approveOrder, fetchAccount, startAccountWatch } from '../services/trading/account';
 import { createOrderPreview, type OrderPreviewModel } from '../services/trading/orderPreview';
+import { closedOutput } from '../services/trading/orders';
+import { fetchTrades } from '../services/trading/trades';
+import { startRuleAnnouncements } from '../services/rules/announce';
+import { createToasts, type Toasts } from '../services/toasts';
+import { createTradesHistory, startTradesWatch, type TradesHistory } from '../services/trading/tradesHistory';
 import { createPositionsActions, type PositionsActions } from '../services/trading/positionsActions';
 import {
   createPositionsChannel,
@@ -59,7 +66,7 @@ export interface AppConfig {
   userAgent?: string;
   /** This browser's IANA time zone: the approximate place of a remembered device. */
   timeZone?: string;
-  /** confirm/alert for the positions pane; the browser's own (window.confirm/alert) in the app. */
+  /** confirm/alert for the positions pane, keys and first live orders; the app's own dialog by default. */
   dialogs?: Dialogs;
   /** Where history, aliases, the layout and palette ranking are kept; localStorage in the app. */
   storage?: StoragePort;
@@ -69,16 +76,13 @@ export interface AppConfig {
   sound?: SoundPort;
   /** Browser notifications (the Notification API in the app); none by default. */
   notifications?: NotificationPort;
-  /** TradingView's tv.js through a script tag in the app; none by default (the offline chart only). */
+  /** TradingView's chart in a sandboxed frame; none by default (the offline chart only). */
   tradingView?: TradingViewPort;
 }
 
 /** No stream: the feed shows what is saved or seeded (tests that do not drive the stream). */
 const NO_STREAM: SignalStreamPort = { connect: () => () => undefined };
 const SILENT: SoundPort = { play: () => undefined };
-
-/** Tests render without real dialogs: nothing is confirmed and alerts go nowhere unless they pass their own. */
-const NO_DIALOGS: Dialogs = { confirm: () => false, alert: () => undefined };
 
 /** Everything the views use, built once at start and handed down through React context. */
 export interface AppServices {
@@ -96,6 +100,14 @@ export interface AppServices {
   tradePanel: TradePanelModel;
   /** The Open Positions pane's buttons: close one (confirmed), close all, refresh. */
   positions: PositionsActions;
+  /** The Trades tab: the user's fills, newest first. */
+  trades: TradesHistory;
+  /** What happened on the user's behalf (a rule fired or was held back), in a corner for a few seconds. */
+  toasts: Toasts;
+  /** The app's own confirm and alert (one dialog at a time), shown by `ConfirmDialog`. */
+  confirmations: Confirmations;
+  /** The terminal's greeting to a first visitor. */
+  welcome: Welcome;
   positionsChannel: PositionsChannel;
   /** The line under the command prompt saying what Enter will do for an order line. */
   orderPreview: OrderPreviewModel;
@@ -150,7 +162,8 @@ export function createAppServices(config: AppConfig): AppServices {
   const commands = createCommands({ stores, api, shell });
   // The prompt names the account orders go to (`kim@BTC/USDT paper ›`, `… live ›`, `… demo ›`).
   const venueTag = computed(() => stores.account.badge.value);
-  const dialogs = config.dialogs ?? NO_DIALOGS;
+  const confirmations = createConfirmations();
+  const dialogs = config.dialogs ?? confirmations;
   const approve = () => approveOrder(stores.account, (question) => dialogs.confirm(question));
   const terminal = createTerminalSession({
     commands,
@@ -158,6 +171,7 @@ export function createAppServices(config: AppConfig): AppServices {
     prompt: promptSignal(stores.session, stores.ui, venueTag),
     history: createHistoryStore(storage, userName),
     clock: config.clock,
+    onLineStart: () => stores.feedView.markLineStart(),
   });
   const palette = createPaletteModel({
     registry: commands.registry,
@@ -207,6 +221,14 @@ export function createAppServices(config: AppConfig): AppServices {
     approveOrder: approve,
   });
   const rules = rulesApi(api.main, stores.rules);
+  const keysModel = createKeysModal({
+    main: api.main,
+    session: stores.session,
+    dialogs,
+    onDeleted: () => void fetchAccount(api.trading, stores.account),
+  });
+  const trades = createTradesHistory({ trading: api.trading });
+  const toasts = createToasts((fn, ms) => config.clock.setTimer(fn, ms));
   const orderPreview = createOrderPreview({
     draft: terminal.draft,
     readOrder: (line) => commands.readOrder(line),
@@ -230,22 +252,26 @@ export function createAppServices(config: AppConfig): AppServices {
       positions: stores.positions,
       approve,
     }),
+    confirmations,
+    welcome: createWelcome({
+      storage,
+      loggedIn: stores.session.isLoggedIn,
+      execute: (line) => terminal.execute(line, 'ui'),
+    }),
     positions: createPositionsActions({
       trading: api.trading,
       positions: stores.positions,
       dialogs,
+      report: (fills) => stores.terminal.print(closedOutput(fills)),
     }),
+    trades,
+    toasts,
     positionsChannel,
     orderPreview,
     auth,
     stepUp,
     rules,
-    keys: createKeysModal({
-      main: api.main,
-      session: stores.session,
-      dialogs,
-      onDeleted: () => void fetchAccount(api.trading, stores.account),
-    }),
+    keys: keysModel,
     prices,
     chart,
     feed,
@@ -263,9 +289,39 @@ export function createAppServices(config: AppConfig): AppServices {
         trading: api.trading,
       });
       const stopFeed = feed.start();
+      const stopAnnouncements = startRuleAnnouncements({
+        loggedIn: stores.session.isLoggedIn,
+        store: stores.rules,
+        print: (lines) => stores.terminal.print(lines),
+        toast: (text, tone) => toasts.push(text, tone),
+        now: () => config.clock.now(),
+        headline: (id) => stores.feed.signals.peek().find((s) => s.id === id)?.content ?? null,
+        recentTrades: async () => {
+          const page = await fetchTrades(api.trading, { limit: 20 });
+          return page.ok ? page.value.trades : [];
+        },
+        reloadRisk: () => void rules.risk(),
+      });
+      const stopTrades = startTradesWatch({
+        history: trades,
+        loggedIn: stores.session.isLoggedIn,
+        shown: computed(() => ['trades', 'closed'].includes(stores.ui.bottomTab.value)),
+        holdings: computed(() =>
+          stores.positions.positions.value.map((p) => `${p.symbol} ${p.side} ${p.size}`).join(','),
+        ),
+      });
+      // `keys --open`: the API Settings window's model lives here, not in the stores commands reach.
+      let keysAsked = stores.ui.keysWindowRequests.peek();
+      const stopKeysWindow = effect(() => {
+        const asked = stores.ui.keysWindowRequests.value;
+        if (asked === keysAsked) return;
+        keysAsked = asked;
+        untracked(() => keysModel.show());
+      });
       const stopRules = startRulesWatch({
         loggedIn: stores.session.isLoggedIn,
         positionsAt: stores.positions.updatedAt,
+        news: stores.feed.signals,
         store: stores.rules,
         api: rules,
         setTimer: (fn, ms) => config.clock.setTimer(fn, ms),
@@ -280,6 +336,10 @@ export function createAppServices(config: AppConfig): AppServices {
           history.replaceState(history.state, '', location.pathname + location.search);
       }
       return () => {
+        stopTrades();
+        stopAnnouncements();
+        toasts.dispose();
+        stopKeysWindow();
         stopRules();
         stopAccount();
         stopFeed();

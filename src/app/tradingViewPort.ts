@@ -1,49 +1,35 @@
-import type { TradingViewPort, TradingViewWidgetOptions } from '../services/market/tradingView';
-
-/** What tv.js puts on `window`, as far as this app uses it. */
-interface TradingViewGlobal {
-  widget: new (options: TradingViewWidgetOptions) => unknown;
-}
-
-const isTradingView = (tv: unknown): tv is TradingViewGlobal =>
-  typeof tv === 'object' && tv !== null && typeof Reflect.get(tv, 'widget') === 'function';
-
-const loaded = (): TradingViewGlobal | null => {
-  const tv: unknown = Reflect.get(window, 'TradingView');
-  return isTradingView(tv) ? tv : null;
-};
+import { TV_FRAME_SANDBOX, type TradingViewPort } from '../services/market/tradingView';
 
 /**
- * TradingView's tv.js through a script tag, added once (a failed load is taken out, so a later try adds
- * it again), and `navigator.onLine`. The core decides when to load it and how long to wait.
+ * TradingView's chart in a sandboxed frame of its own origin, a reachability check and
+ * `navigator.onLine`. The core decides when to show it and how long to wait.
  */
 export function browserTradingView(): TradingViewPort {
-  let loading: Promise<boolean> | null = null;
   return {
     online: () => navigator.onLine,
-    load(url) {
-      if (loading !== null) return loading;
-      const script = document.createElement('script');
-      script.src = url;
-      script.async = true;
-      const request = new Promise<boolean>((resolve) => {
-        script.onload = () => resolve(loaded() !== null);
-        script.onerror = () => resolve(false);
-      });
-      loading = request;
-      void request.then((ok) => {
-        if (ok) return;
-        script.remove();
-        if (loading === request) loading = null;
-      });
-      document.head.append(script);
-      return request;
+    async reach(url) {
+      // An opaque answer is enough to know TradingView answered; nothing of ours goes with the request.
+      try {
+        await fetch(url, { mode: 'no-cors', credentials: 'omit', cache: 'no-store' });
+        return true;
+      } catch {
+        return false;
+      }
     },
-    create(options) {
-      const tv = loaded();
-      if (tv === null) throw new Error('TradingView is not loaded.');
-      new tv.widget(options);
-      return () => document.getElementById(options.container_id)?.replaceChildren();
+    create({ containerId, frameId, url }) {
+      const container = document.getElementById(containerId);
+      if (container === null) throw new Error(`No element #${containerId} for TradingView's chart.`);
+      const frame = document.createElement('iframe');
+      // The sandbox is set before the frame has an address, so its page never runs without it.
+      frame.setAttribute('sandbox', TV_FRAME_SANDBOX);
+      frame.id = frameId;
+      frame.title = "TradingView's chart";
+      frame.className = 'chart-tv-frame';
+      frame.dataset.testid = 'chart-tv-frame';
+      frame.referrerPolicy = 'no-referrer';
+      frame.src = url;
+      container.replaceChildren(frame);
+      return () => frame.remove();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BTC_LONG, ETH_SHORT } from '../services/trading/testing/fixtures';
 import { createTestConsole } from './testing/scripted';
 
 describe('Tab completion from the providers commands declare', () => {
@@ -17,9 +18,12 @@ describe('Tab completion from the providers commands declare', () => {
     const c = createTestConsole();
     expect(c.complete('devices ')).toEqual(['rm', 'revoke-all']);
     expect(c.complete('2fa s')).toEqual(['setup']);
-    // `close` takes `all` as a sub-command, or a ticker.
-    expect(c.complete('close a')[0]).toBe('all');
-    expect(c.complete('close a')).toContain('ada');
+    // `close` takes `all` as a sub-command, or the ticker of an open position only.
+    expect(c.complete('close ')).toEqual(['all']);
+    c.stores.positions.setPositions([BTC_LONG, ETH_SHORT], 0);
+    expect(c.complete('close ')).toEqual(['all', 'btc', 'eth']);
+    expect(c.complete('close a')).toEqual(['all']);
+    expect(c.complete('close e')).toEqual(['eth']);
   });
 
   it('completes tickers, intervals, command names and order words per argument', () => {

@@ -10,7 +10,9 @@ import coreCommands from './areas/core';
 import feedCommands from './areas/feed';
 import keysCommands from './areas/keys';
 import marketCommands from './areas/market';
+import receiptsCommands from './areas/receipts';
 import rulesCommands from './areas/rules';
+import rulesLiveCommands from './areas/rulesLive';
 import scorecardCommands from './areas/scorecard';
 import tradingCommands from './areas/trading';
 import watchlistCommands from './areas/watchlist';
@@ -35,9 +37,11 @@ export const AREAS: readonly (readonly CommandDefinition[])[] = [
   marketCommands,
   tradingCommands,
   rulesCommands,
+  rulesLiveCommands,
   authCommands,
   accountCommands,
   feedCommands,
+  receiptsCommands,
   scorecardCommands,
   watchlistCommands,
   alertsCommands,

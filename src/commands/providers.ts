@@ -28,6 +28,10 @@ export const orderWords: CompletionProvider = (ctx) => {
   return ctx.before.length === 2 ? savedAmounts(ctx) : [];
 };
 
+/** The tickers of the open positions (`close <Tab>` offers only what can be closed). */
+export const openPositionTickers: CompletionProvider = ({ stores }) =>
+  stores.positions.positions.peek().map((p) => (p.symbol.split('/')[0] ?? '').toLowerCase());
+
 /** The first 8 characters of each remembered device the `devices` command listed. */
 export const deviceIds: CompletionProvider = ({ stores }) => {
   const state = stores.auth.devices.peek();

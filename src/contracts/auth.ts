@@ -53,12 +53,27 @@ const formBoolean = z
   .union([z.boolean(), z.enum(['true', 'false', 'on', '1', '0', ''])])
   .transform((v) => v === true || v === 'true' || v === 'on' || v === '1');
 
+/** A TOTP code (6 digits) or a one-time recovery code (`XXXXX-XXXXX`). */
+export const TOTP_CODE = /^\d{6}$/;
+export const RECOVERY_CODE = /^[A-Z2-7]{5}-[A-Z2-7]{5}$/;
+export const TWO_FACTOR_CODE_INVALID = 'Please enter a valid 6-digit code.';
+const code = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine((c) => TOTP_CODE.test(c) || RECOVERY_CODE.test(c), { error: TWO_FACTOR_CODE_INVALID });
+
 /** `POST /auth/token`, sent as a form: device_info is JSON text. */
 export const LoginForm = z.object({
   username: z.string().trim().min(1, { error: 'Username is required.' }).max(254),
   password: anyPassword,
   remember_me: formBoolean.optional().default(false),
   device_info: z.string().max(1024).optional(),
+  /**
+   * A 2FA code (or recovery code) sent with the password: an account with 2FA on then signs in at once,
+   * without the code step, even while failed logins make it wait. Ignored for accounts without 2FA.
+   */
+  code: code.optional(),
 });
 export type LoginForm = z.input<typeof LoginForm>;
 
@@ -79,16 +94,6 @@ export const TwoFactorRequired = z.object({
 
 export const LoginResponse = z.union([AccessTokenResponse, TwoFactorRequired]);
 export type LoginResponse = z.infer<typeof LoginResponse>;
-
-/** A TOTP code (6 digits) or a one-time recovery code (`XXXXX-XXXXX`). */
-export const TOTP_CODE = /^\d{6}$/;
-export const RECOVERY_CODE = /^[A-Z2-7]{5}-[A-Z2-7]{5}$/;
-export const TWO_FACTOR_CODE_INVALID = 'Please enter a valid 6-digit code.';
-const code = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .refine((c) => TOTP_CODE.test(c) || RECOVERY_CODE.test(c), { error: TWO_FACTOR_CODE_INVALID });
 
 /** `user_id` carries the opaque challenge the password step answered with (the spec's field name). */
 export const TwoFactorLoginRequest = z.object({ user_id: z.string().min(1).max(200), code });

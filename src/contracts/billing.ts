@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Health } from './health';
+import { SourceReceipts } from './signals';
 
 /** Subscriptions and payments (spec §1, §3, §7, §8, §9), shared by the server routes and the browser. */
 
@@ -27,6 +28,18 @@ export const SubscriptionView = z.object({
 });
 export type SubscriptionView = z.infer<typeof SubscriptionView>;
 
+/**
+ * `POST /api/subscriptions/cancel`: with Stripe, the address of Stripe's customer portal, where the
+ * subscription is cancelled (`portal`); in the sandbox, Premium ended at once (`ended`).
+ */
+export const CancelAnswer = z.object({
+  action: z.enum(['portal', 'ended']),
+  /** The customer portal's address (portal only). */
+  url: z.string().nullable(),
+  message: z.string(),
+});
+export type CancelAnswer = z.infer<typeof CancelAnswer>;
+
 /** Spec §9. Prices in US dollars. */
 export const PLANS = {
   monthly: { price: 179, per: 'month', days: 30 },
@@ -50,6 +63,8 @@ export const BILLING_MESSAGES = {
     'Could not verify subscription status. Please check your account page or contact support.',
   sessionFailed: 'An unexpected error occurred. Please try again.',
   providerUnavailable: 'The payment provider is unavailable. Please try again later.',
+  /** Ours: a cancel the server did not answer. */
+  cancelFailed: 'Could not cancel your plan. Please try again.',
 } as const;
 
 /** Admin panel (`/admin/*`). */
@@ -91,5 +106,10 @@ export const IngestionCount = z.object({
   premium: z.boolean(),
 });
 export type IngestionCount = z.infer<typeof IngestionCount>;
-export const AdminSources = z.object({ health: Health, ingestion: IngestionCount.array() });
+export const AdminSources = z.object({
+  health: Health,
+  ingestion: IngestionCount.array(),
+  /** Each source's lag from publication to arrival over the last hour; optional for older servers. */
+  receipts: SourceReceipts.optional(),
+});
 export type AdminSources = z.infer<typeof AdminSources>;

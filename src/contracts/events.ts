@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MarketSourceKind, PriceItem } from './market';
-import { Signal, SourceState } from './signals';
+import { RetractionKind, Signal, SourceState } from './signals';
 
 /**
  * The bus's event map: one zod schema per topic. Publishers and subscribers are typed from it, and a
@@ -36,6 +36,20 @@ export const BusEvents = {
   'news.stored': z.object({ id: z.number().int() }),
   /** A news signal was created or changed (analysed, or reported by another source); `rev` orders them. */
   'signal.published': z.object({ rev: z.number().int(), signal: Signal }),
+  /**
+   * A stored, analysed signal retracts an earlier one (a denial, a correction, a withdrawal, a hacked
+   * account): published once both are stored and published, so a consumer may unwind what it did on
+   * `retractedId` (the rules close the positions opened on it). Once per retracted signal.
+   */
+  'signal.retracted': z.object({
+    retractedId: z.string(),
+    retractionId: z.string(),
+    kind: RetractionKind,
+    /** The retraction's text, at most 500 characters. */
+    reason: z.string(),
+    /** When the retraction arrived (ISO time). */
+    receivedAt: z.string(),
+  }),
 } as const;
 
 export type BusEventMap = { [K in keyof typeof BusEvents]: z.infer<(typeof BusEvents)[K]> };

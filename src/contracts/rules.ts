@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decimal } from './numbers';
 import { findTicker } from './symbols';
+import { DecisionTimeline } from './timeline';
 
 /**
  * Auto-trade rules on the wire (spec §3 auto-trade rule, §5 rule validation, §7 `/rules/`): when a
@@ -76,6 +77,14 @@ export const RuleExit = z
         .max(10_080, { error: 'Max hold must be at most 7 days.' })
         .optional(),
     ),
+    /**
+     * What a later retraction of the story (a denial, a correction, a hacked-account notice) does to the
+     * position: `close` it at once (the default) or `keep` it.
+     */
+    on_retraction: z.preprocess(
+      blank,
+      z.enum(['close', 'keep'], { error: 'On retraction must be close or keep.' }).optional(),
+    ),
   })
   .transform((e) => Object.fromEntries(Object.entries(e).filter(([, v]) => v !== undefined)) as typeof e);
 export type RuleExit = z.infer<typeof RuleExit>;
@@ -88,6 +97,16 @@ export const RuleAction = z.object({
     .min(1, { error: 'Trade amount must be at least 1.' })
     .max(10_000_000, { error: 'Trade amount is too large.' }),
   exit: z.preprocess(blank, RuleExit.optional()),
+  /**
+   * Where the rule's orders go: `paper` (the default) or the id of one of the user's exchange keys,
+   * whatever account the user picked for manual trading. Going to a LIVE key needs step-up.
+   */
+  account: z
+    .string({ error: 'Account must be paper or one of your key ids.' })
+    .trim()
+    .min(1, { error: 'Account must be paper or one of your key ids.' })
+    .max(64, { error: 'Account must be paper or one of your key ids.' })
+    .default('paper'),
 });
 export type RuleAction = z.infer<typeof RuleAction>;
 
@@ -104,12 +123,15 @@ export const RuleCreate = z.object({
 });
 export type RuleCreate = z.infer<typeof RuleCreate>;
 
-/** `PATCH /api/rules/{id}` body: any of the fields; conditions and action are replaced whole. */
+/**
+ * `PATCH /api/rules/{id}` body: any of the fields; conditions and action are replaced whole, except the
+ * action's account, which stays where it is unless named.
+ */
 export const RulePatch = z
   .object({
     ruleName: RuleCreate.shape.ruleName.optional(),
     conditions: RuleConditions.optional(),
-    action: RuleAction.optional(),
+    action: RuleAction.extend({ account: RuleAction.shape.account.unwrap().optional() }).optional(),
     isActive: z.boolean().optional(),
   })
   .refine((p) => Object.keys(p).length > 0, { error: 'Nothing to change.' });
@@ -133,8 +155,10 @@ export const Rule = z.object({
         take_profit_pct: z.number().optional(),
         stop_loss_pct: z.number().optional(),
         max_hold_minutes: z.number().optional(),
+        on_retraction: z.enum(['close', 'keep']).optional(),
       })
       .optional(),
+    account: z.string(),
   }),
   isActive: z.boolean(),
   version: z.number(),
@@ -150,6 +174,9 @@ export const RiskSettings = z.object({
   max_positions: z.number().int().min(1).max(200),
   cooldown_minutes: z.number().int().min(0).max(1440),
   max_age_seconds: z.number().int().min(1).max(3600),
+  /** Automated orders on LIVE keys have limits of their own, apart from (and within) paper's. */
+  live_max_order_usd: z.number().min(1).max(10_000_000),
+  live_daily_budget_usd: z.number().min(1).max(100_000_000),
 });
 export type RiskSettings = z.infer<typeof RiskSettings>;
 
@@ -160,14 +187,18 @@ export const DEFAULT_RISK: RiskSettings = {
   max_positions: 5,
   cooldown_minutes: 15,
   max_age_seconds: 15,
+  live_max_order_usd: 500,
+  live_daily_budget_usd: 1000,
 };
 
 export const RiskState = RiskSettings.extend({
   kill_switch: z.boolean(),
   /** When a kill switch turned on with a resume time turns itself off (ISO), else null. */
   resume_at: z.string().nullable(),
-  /** Notional of automated orders since 00:00 UTC. */
+  /** Notional of automated orders since 00:00 UTC (pending ones counted at their amount). */
   spent_today_usd: z.number(),
+  /** The same, of automated orders on LIVE keys only. */
+  live_spent_today_usd: z.number(),
 });
 export type RiskState = z.infer<typeof RiskState>;
 
@@ -193,6 +224,8 @@ export const SKIP_REASONS = [
   'exchange',
   'no_price',
   'live_account',
+  'account_missing',
+  'retracted',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -220,13 +253,96 @@ export const Decision = z.object({
   latency_ms: z.number().nullable(),
   exit: z.string().nullable(),
   decided_at: z.string(),
+  /** Where the order went: 'paper' or the key id, and that account's mode when it decided. */
+  account: z.string(),
+  account_mode: z.enum(['paper', 'demo', 'live']),
+  fee: z.number().nullable(),
+  arrival_price: z.number().nullable(),
+  /** The shadow paper twin of a decision on a key: what paper would have filled, or why it would refuse. */
+  twin: z
+    .object({ price: z.number(), quantity: z.number(), fee: z.number() })
+    .or(z.object({ refused: z.string() }))
+    .nullable(),
+  exit_pnl: z.number().nullable(),
+  /**
+   * The receipt: the news's published, received and analysed times, then decided, sent and acknowledged.
+   * The server always sends it; optional so that a copy saved before it existed still reads.
+   */
+  timeline: DecisionTimeline.optional(),
 });
 export type Decision = z.infer<typeof Decision>;
+
+/** `POST /api/rules/{id}/account`: move a rule to paper or to one of the user's keys. */
+export const RuleAccountChange = z.object({
+  account: RuleAction.shape.account,
+});
+
+/** Per rule: how its live (or demo) fills differ from what paper would have done, and from the news. */
+export const GapReport = z.object({
+  rule_id: z.string(),
+  decisions: z.number(),
+  fired: z.number(),
+  /** Mean slippage of the fills against their paper twins and against the price at the news's arrival, in bps (positive: worse for the trader). */
+  slippage_vs_twin_bps: z.number().nullable(),
+  slippage_vs_arrival_bps: z.number().nullable(),
+  fees_usd: z.number(),
+  twin_fees_usd: z.number(),
+  /** Executed notional over requested amount, over the fired decisions. */
+  fill_ratio: z.number().nullable(),
+  latency_p50_ms: z.number().nullable(),
+  latency_p95_ms: z.number().nullable(),
+  /** Decisions the venue refused (minimum notional, margin, rate limit) that paper would have taken. */
+  refused_live_not_paper: z.array(
+    z.object({ decision_id: z.string(), signal_id: z.string(), detail: z.string() }),
+  ),
+});
+export type GapReport = z.infer<typeof GapReport>;
+
+/** `POST /api/rules/flatten`: positions closed, positions already closed by hand, and closes that failed. */
+export const FlattenResult = z.object({ closed: z.number(), gone: z.number(), failed: z.array(z.string()) });
+export type FlattenResult = z.infer<typeof FlattenResult>;
+
+/** What a user sees before a rule goes live: its paper record, its backtest, and what the venue changes. */
+export const PromotionReport = z.object({
+  rule_id: z.string(),
+  account: z.string(),
+  mode: z.enum(['paper', 'demo', 'live']),
+  key_hint: z.string().nullable(),
+  paper: z.object({
+    fired: z.number(),
+    skipped: z.record(z.string(), z.number()),
+    pnl_usd: z.number(),
+    closed: z.number(),
+    /** Share of fired decisions whose asset moved the rule's way 5 and 30 minutes after the news. */
+    hit_rate_5m: z.number().nullable(),
+    hit_rate_30m: z.number().nullable(),
+  }),
+  backtest: z.object({
+    days: z.number(),
+    trades: z.number(),
+    win_rate: z.number().nullable(),
+    pnl_usd: z.number(),
+    max_drawdown_usd: z.number(),
+  }),
+  venue: z.object({
+    symbol: z.string().nullable(),
+    fee_rate: z.number().nullable(),
+    min_notional: z.number().nullable(),
+    /** What the rule's amount becomes on that venue now (its lot step and minimum), or why it cannot. */
+    order: z.string(),
+  }),
+  limits: z.object({ live_max_order_usd: z.number(), live_daily_budget_usd: z.number() }),
+});
+export type PromotionReport = z.infer<typeof PromotionReport>;
 
 export const LedgerQuery = z.object({
   before: decimal(z.number().int().positive()).optional(),
   limit: decimal(z.number().int().min(1).max(500)).default(50),
-  signal_id: z.string().regex(/^\d+$/).optional(),
+  /** Up to 18 digits: always within the database's bigint. */
+  signal_id: z
+    .string()
+    .regex(/^\d{1,18}$/)
+    .optional(),
 });
 export type LedgerQuery = z.infer<typeof LedgerQuery>;
 

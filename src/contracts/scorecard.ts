@@ -29,6 +29,13 @@ export function impactBandOf(impact: number): ImpactBand {
   return impact >= 50 ? '50-79' : '<50';
 }
 
+/**
+ * Signals counted apart from every other grouping: stories later retracted, and the retractions. The
+ * hit rate of the rest is not blurred by them, and theirs is seen on its own.
+ */
+export const RETRACTION_ROLES = ['retracted', 'retraction'] as const;
+export type RetractionRole = (typeof RETRACTION_ROLES)[number];
+
 /** Days the scorecard looks back when the query names no start. */
 export const SCORECARD_DEFAULT_DAYS = 7;
 export const SCORECARD_MAX_DAYS = 90;
@@ -88,9 +95,12 @@ export const Scorecard = z.object({
   since: z.string(),
   until: z.string(),
   horizons: z.array(ScoreHorizon),
+  /** Every signal but retracted stories and retractions (those are in `by_retraction` only). */
   overall: ScoreGroup,
   by_source: z.array(ScoreGroup),
   by_sentiment: z.array(ScoreGroup),
   by_impact: z.array(ScoreGroup),
+  /** `retracted` (stories a later signal retracted) and `retraction` (the retractions), in that order. */
+  by_retraction: z.array(ScoreGroup),
 });
 export type Scorecard = z.infer<typeof Scorecard>;

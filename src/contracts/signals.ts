@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decimal } from './numbers';
 import { AnalysisEngine, EventType, Sentiment } from './analysis';
+import { SignalTimeline } from './timeline';
 
 /**
  * A news signal (spec §3) as the server stores it, answers it from `GET /api/signals` and pushes it on
@@ -70,6 +71,26 @@ export const AlsoReportedBy = z.object({
 });
 export type AlsoReportedBy = z.infer<typeof AlsoReportedBy>;
 
+/**
+ * What a retraction says of the story it takes back: it denies it ("X denies…", "fake", "did not
+ * file"), corrects it, withdraws it (the post was deleted), or says the account that posted it was
+ * hacked or the post unauthorized.
+ */
+export const RetractionKind = z.enum(['denial', 'correction', 'withdrawal', 'compromised']);
+export type RetractionKind = z.infer<typeof RetractionKind>;
+
+/** On a retracted signal: the later signal that retracts it. */
+export const Retraction = z.object({
+  /** The retracting signal's id. */
+  signal_id: z.string(),
+  /** When the retracting signal arrived. */
+  received_at: z.string(),
+  /** The retraction's own text (at most 500 characters): what the card shows on hover. */
+  reason: z.string(),
+  kind: RetractionKind,
+});
+export type Retraction = z.infer<typeof Retraction>;
+
 export const Signal = z.object({
   /** Decimal digits; ascending with arrival. `signal_id` carries the same value. */
   id: z.string(),
@@ -89,6 +110,20 @@ export const Signal = z.object({
   published_at: z.string().nullable(),
   received_at: z.string(),
   also_reported_by: z.array(AlsoReportedBy),
+  /**
+   * Set once a later signal retracts this one. The server always sends it (null when not retracted);
+   * optional so that copies saved before retractions existed still read.
+   */
+  retraction: Retraction.nullable().optional(),
+  /** On a retraction linked to its story: the id of the signal it retracts (null otherwise). */
+  retracts: z.string().nullable().optional(),
+  /**
+   * Where the time went: published, received, analysed, and on a stream event the server's send time.
+   * The server always sends it; optional so that copies saved before it existed still read.
+   */
+  timeline: SignalTimeline.optional(),
+  /** From a source's first poll after start: old news that was waiting there, never traded by a rule. */
+  backlog: z.boolean().optional(),
 });
 export type Signal = z.infer<typeof Signal>;
 
@@ -115,6 +150,26 @@ export type SignalsQuery = z.infer<typeof SignalsQuery>;
 /** An http(s) address of at most 2,048 characters (links, icons, media). */
 const HttpUrl = z.url({ protocol: /^https?$/ }).max(2048);
 
+const PUBLISHED_AT_ERROR =
+  'published_at must be an ISO 8601 time with its zone (2026-03-05T14:02:00Z) or epoch milliseconds.';
+
+/**
+ * When the item was published: an ISO 8601 time with its zone, or epoch milliseconds (13 digits; seconds
+ * are refused rather than read as 1970). Either way it becomes an ISO time.
+ */
+export const PublishedAt = z.union(
+  [
+    z.iso.datetime({ offset: true, error: PUBLISHED_AT_ERROR }),
+    z
+      .number({ error: PUBLISHED_AT_ERROR })
+      .int({ error: PUBLISHED_AT_ERROR })
+      .min(100_000_000_000, { error: PUBLISHED_AT_ERROR })
+      .max(8_640_000_000_000_000, { error: PUBLISHED_AT_ERROR })
+      .transform((ms) => new Date(ms).toISOString()),
+  ],
+  { error: PUBLISHED_AT_ERROR },
+);
+
 /** One news item as a source (or a webhook caller) hands it in. */
 export const IngestItem = z.object({
   content: z.string().trim().min(1).max(10_000),
@@ -132,18 +187,27 @@ export const IngestItem = z.object({
       media_urls: z.array(HttpUrl).max(8).default([]),
     })
     .nullish(),
-  published_at: z.iso.datetime({ offset: true }).nullish(),
+  published_at: PublishedAt.nullish(),
   /** The caller's own id of the item; the same id twice is a duplicate. */
   external_id: z.string().trim().min(1).max(200).nullish(),
 });
 export type IngestItem = z.infer<typeof IngestItem>;
 
 /** `POST /api/signals/ingest` body: one item, `{items: [...]}` or a bare array (at most 100). */
-export const IngestBody = z.union([
-  z.object({ items: z.array(IngestItem).min(1).max(100) }),
-  z.array(IngestItem).min(1).max(100),
-  IngestItem,
-]);
+const IngestItems = z.object({ items: z.array(IngestItem).min(1).max(100) });
+const IngestArray = z.array(IngestItem).min(1).max(100);
+export const IngestBody = z.union([IngestItems, IngestArray, IngestItem]);
+export type IngestBody = z.infer<typeof IngestBody>;
+
+/**
+ * The form of `IngestBody` a body takes, to parse it with: a bad field is then named with its own
+ * message (`published_at must be…`) rather than the union's "Invalid input" for the whole body.
+ */
+export function ingestForm(body: unknown): z.ZodType<IngestBody> {
+  if (Array.isArray(body)) return IngestArray;
+  if (typeof body === 'object' && body !== null && 'items' in body) return IngestItems;
+  return IngestItem;
+}
 
 export const IngestOutcome = z.object({
   /** `created`: a new signal; `clustered`: credited to an earlier one; `duplicate`, `empty`: dropped. */
@@ -178,3 +242,28 @@ export type StreamStatus = z.infer<typeof StreamStatus>;
 /** The stream's messages by SSE event name; each frame also carries an `id:` (resume cursor). */
 export const StreamMessages = { status: StreamStatus, signal: Signal } as const;
 export type StreamMessage = { event: 'status'; data: StreamStatus } | { event: 'signal'; data: Signal };
+
+/** One source's receipts over the last hour: how late its items arrive after publication, and how many. */
+export const SourceReceipt = z.object({
+  name: NewsSourceKind,
+  state: SourceState.shape.state,
+  detail: z.string().optional(),
+  /** Publication to arrival, over the last hour's items that said when they were published (not backlog). */
+  lag_p50_ms: z.number().nullable(),
+  lag_p95_ms: z.number().nullable(),
+  /** Items received in the last hour. */
+  items_per_hour: z.number(),
+  last_item_at: z.string().nullable(),
+  last_item_age_ms: z.number().nullable(),
+  /** Its p95 lag is past the threshold: health names it degraded. */
+  lagging: z.boolean(),
+});
+export type SourceReceipt = z.infer<typeof SourceReceipt>;
+
+/** `GET /api/signals/sources`. */
+export const SourceReceipts = z.object({
+  /** The p95 lag past which a source is named degraded (`SOURCE_LAG_DEGRADED_SECONDS`). */
+  threshold_ms: z.number(),
+  sources: z.array(SourceReceipt),
+});
+export type SourceReceipts = z.infer<typeof SourceReceipts>;

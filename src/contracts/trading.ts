@@ -60,8 +60,53 @@ export const OrderRequest = z.object({
       .number({ error: 'maxNotional must be a number.' })
       .gt(0, { error: 'maxNotional must be greater than zero.' }),
   ).optional(),
+  /** Ours: what placed the order, for the trade history: typed or clicked (`manual`), or a news card. */
+  source: z.enum(['manual', 'card']).optional(),
 });
 export type OrderRequest = z.infer<typeof OrderRequest>;
+
+/**
+ * `GET /api/account` and `PUT /api/account`: where the user's orders go. `paper` is the built-in paper
+ * exchange; otherwise the id of one of the user's exchange keys, trading LIVE (real funds) or DEMO.
+ */
+export const ACCOUNT_MODES = ['paper', 'live', 'demo'] as const;
+export type AccountMode = (typeof ACCOUNT_MODES)[number];
+/** The account an order went to: its mode and, for a key, the key's hint (null on paper). */
+export const OrderVenue = z.object({ mode: z.enum(ACCOUNT_MODES), keyHint: z.string().nullable() });
+export type OrderVenue = z.infer<typeof OrderVenue>;
+
+/** A position on one symbol at one moment: its side and size (in the base asset). */
+export const PositionSize = z.object({ side: z.enum(['long', 'short']), size: z.number() });
+export type PositionSize = z.infer<typeof PositionSize>;
+
+/**
+ * What a fill did to the position on its symbol, as the venue held it right after the fill: opened it,
+ * added to it, reduced it, closed it, or closed it and opened the other way (flip). `before` is null when
+ * nothing was open, `after` when nothing is left.
+ */
+export const PositionChange = z.object({
+  effect: z.enum(['open', 'add', 'reduce', 'close', 'flip']),
+  before: PositionSize.nullable(),
+  after: PositionSize.nullable(),
+});
+export type PositionChange = z.infer<typeof PositionChange>;
+
+/** The change from a signed size `before` to a signed size `after` (long above zero, short below). */
+export function positionChangeOf(before: number, after: number): PositionChange {
+  const sized = (amount: number): PositionSize | null =>
+    amount === 0 ? null : { side: amount > 0 ? 'long' : 'short', size: Math.abs(amount) };
+  const effect: PositionChange['effect'] =
+    before === 0
+      ? 'open'
+      : after === 0
+        ? 'close'
+        : before > 0 !== after > 0
+          ? 'flip'
+          : Math.abs(after) > Math.abs(before)
+            ? 'add'
+            : 'reduce';
+  return { effect, before: sized(before), after: sized(after) };
+}
 
 export const OrderResponse = z.object({
   id: z.string(),
@@ -72,13 +117,24 @@ export const OrderResponse = z.object({
   /** quantity × price: what the order is actually worth, in USDT. */
   notional: z.number(),
   fee: z.number(),
-  status: z.literal('filled'),
+  /**
+   * `filled`: all of it; `partially_filled`: the venue ended the order with part of it executed (a thin
+   * book): `quantity` is what was executed, `note` says so.
+   */
+  status: z.enum(['filled', 'partially_filled']),
   realizedPnl: z.number(),
   /** The USDT amount asked; null when unknown (an earlier order found again by its Idempotency-Key). */
   requested: z.number().nullable().default(null),
   adjustment: SizingAdjustmentSchema.nullable().default(null),
   /** Why the fill is not worth exactly what was asked (lot step, minimum, cap); null when it is. */
   note: z.string().nullable().default(null),
+  /** Where the order went, from the server's own answer: what every fill line names, never a guess. */
+  account: OrderVenue,
+  /**
+   * What the fill did to the position (opened, added, reduced, closed or flipped it), read from the venue
+   * after the fill; null when the venue could not say.
+   */
+  position: PositionChange.nullable().default(null),
 });
 export type OrderResponse = z.infer<typeof OrderResponse>;
 
@@ -125,6 +181,75 @@ export type Position = z.infer<typeof Position>;
 export const ClosePositionRequest = z.object({ symbol: PairSymbol });
 export const MessageResponse = z.object({ message: z.string() });
 
+/** `POST /api/close_position`: the spec's message, and the closing fill as the venue answered it. */
+export const CloseResponse = MessageResponse.extend({ fill: OrderResponse });
+export type CloseResponse = z.infer<typeof CloseResponse>;
+/** `POST /api/close_all_positions`: the message, and one fill per position closed (none: nothing was open). */
+export const CloseAllResponse = MessageResponse.extend({ fills: z.array(OrderResponse) });
+export type CloseAllResponse = z.infer<typeof CloseAllResponse>;
+
+/** What placed a fill: the user by hand (terminal, panel, CLI), a news card, or one of their rules. */
+export const TRADE_SOURCES = ['manual', 'card', 'rule'] as const;
+export type TradeSource = (typeof TRADE_SOURCES)[number];
+
+/** One fill of the trade history (`GET /api/trades`), as the venue answered it. */
+export const Trade = z.object({
+  id: z.string(),
+  /** When the fill was answered, in ms since the epoch. */
+  time: z.number(),
+  symbol: z.string(),
+  side: z.enum(['buy', 'sell']),
+  quantity: z.number(),
+  price: z.number(),
+  realizedPnl: z.number(),
+  fee: z.number(),
+  /** `paper` or the id of the key it went to, and that account's mode and hint. */
+  accountId: z.string(),
+  account: OrderVenue,
+  source: z.enum(TRADE_SOURCES),
+  /** The rule that placed it (source `rule`): its id and its name then. */
+  ruleId: z.string().nullable(),
+  ruleName: z.string().nullable(),
+  orderId: z.string(),
+});
+export type Trade = z.infer<typeof Trade>;
+
+export const TRADES_PAGE_MAX = 200;
+export const TradesQuery = z.object({
+  /** The `nextCursor` of the page before: the fills older than it. */
+  cursor: z
+    .string()
+    .regex(/^[1-9][0-9]{0,17}$/, { error: 'cursor must be a nextCursor from an earlier page.' })
+    .optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a number.' })
+    .int({ error: 'limit must be a whole number.' })
+    .min(1, { error: `limit must be between 1 and ${TRADES_PAGE_MAX}.` })
+    .max(TRADES_PAGE_MAX, { error: `limit must be between 1 and ${TRADES_PAGE_MAX}.` })
+    .default(50),
+  /** Only the fills of this account: `paper` or a key id. */
+  account: z.string().trim().min(1).max(64).optional(),
+});
+export type TradesQuery = z.infer<typeof TradesQuery>;
+
+/** Rows a page of `GET /api/trades.csv` may hold: a spreadsheet takes a year of fills in one file. */
+export const TRADES_CSV_PAGE_MAX = 10_000;
+/** `GET /api/trades.csv`: the same query, with pages up to {@link TRADES_CSV_PAGE_MAX} (all by default). */
+export const TradesCsvQuery = TradesQuery.extend({
+  limit: z.coerce
+    .number({ error: 'limit must be a number.' })
+    .int({ error: 'limit must be a whole number.' })
+    .min(1, { error: `limit must be between 1 and ${TRADES_CSV_PAGE_MAX}.` })
+    .max(TRADES_CSV_PAGE_MAX, { error: `limit must be between 1 and ${TRADES_CSV_PAGE_MAX}.` })
+    .default(TRADES_CSV_PAGE_MAX),
+});
+export const TradesPage = z.object({
+  trades: z.array(Trade),
+  /** Pass it as `cursor` for the next, older page; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+export type TradesPage = z.infer<typeof TradesPage>;
+
 export const Balance = z.object({
   asset: z.literal('USDT'),
   walletBalance: z.number(),
@@ -135,12 +260,6 @@ export const Balance = z.object({
 });
 export type Balance = z.infer<typeof Balance>;
 
-/**
- * `GET /api/account` and `PUT /api/account`: where the user's orders go. `paper` is the built-in paper
- * exchange; otherwise the id of one of the user's exchange keys, trading LIVE (real funds) or DEMO.
- */
-export const ACCOUNT_MODES = ['paper', 'live', 'demo'] as const;
-export type AccountMode = (typeof ACCOUNT_MODES)[number];
 export const AccountState = z.object({
   account: z.string(),
   mode: z.enum(ACCOUNT_MODES),

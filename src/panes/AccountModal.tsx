@@ -3,18 +3,20 @@ import { useServices } from '../app/AppContext';
 import type { AccountTab } from '../services/stores/ui';
 import { ActivityTab } from './ActivityTab';
 import { DevicesTab } from './DevicesTab';
+import { PlanTab } from './PlanTab';
 import { Dialog } from './Dialog';
 import { SecurityTab } from './SecurityTab';
 import { WalletsTab } from './WalletsTab';
 
 const TABS: readonly [AccountTab, string][] = [
+  ['plan', 'Plan'],
   ['wallets', 'Connected Wallets'],
   ['devices', 'Remembered Devices'],
   ['security', 'Security'],
   ['activity', 'Activity'],
 ];
 
-/** Spec §2 Account modal: Connected Wallets, Remembered Devices and Security; and the account's Activity. */
+/** Spec §2 Account modal: Connected Wallets, Remembered Devices and Security; and the account's Plan and Activity. */
 export function AccountModal() {
   useSignals();
   const { stores, auth } = useServices();
@@ -38,7 +40,9 @@ export function AccountModal() {
         ))}
       </div>
       <div role="tabpanel" className="account-panel">
-        {tab === 'wallets' ? (
+        {tab === 'plan' ? (
+          <PlanTab />
+        ) : tab === 'wallets' ? (
           <WalletsTab />
         ) : tab === 'devices' ? (
           <DevicesTab />

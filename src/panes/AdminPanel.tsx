@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'r
 import { useServices } from '../app/AppContext';
 import type { AdminSources, AdminUser, AuditEntry } from '../contracts/billing';
 import { adminApi, describeAudit } from '../services/admin';
+import { sourceFigures } from '../services/feed/receipt';
 import { formatDay, isActive } from '../services/premium';
 import { Dialog } from './Dialog';
 import './PremiumModals.css';
@@ -244,18 +245,29 @@ export function AdminPanel() {
                       <th>Source</th>
                       <th>Signals</th>
                       <th>Last 24 h</th>
+                      <th>Lag p50 / p95</th>
+                      <th>Items/h</th>
+                      <th>Last item</th>
                       <th>Plan</th>
                     </tr>
                   </thead>
                   <tbody>
-                    {sources.ingestion.map((c) => (
-                      <tr key={c.source} data-testid="admin-source-row">
-                        <td className="admin-user">{c.source}</td>
-                        <td data-label="Signals">{c.total}</td>
-                        <td data-label="Last 24 h">{c.last_24h}</td>
-                        <td data-label="Plan">{c.premium ? 'Premium only' : 'Everyone'}</td>
-                      </tr>
-                    ))}
+                    {sources.ingestion.map((c) => {
+                      const figures = sourceFigures(
+                        sources.receipts?.sources.find((r) => r.name === c.source),
+                      );
+                      return (
+                        <tr key={c.source} data-testid="admin-source-row">
+                          <td className="admin-user">{c.source}</td>
+                          <td data-label="Signals">{c.total}</td>
+                          <td data-label="Last 24 h">{c.last_24h}</td>
+                          <td data-label="Lag p50 / p95">{figures.lag}</td>
+                          <td data-label="Items/h">{figures.perHour}</td>
+                          <td data-label="Last item">{figures.last}</td>
+                          <td data-label="Plan">{c.premium ? 'Premium only' : 'Everyone'}</td>
+                        </tr>
+                      );
+                    })}
                   </tbody>
                 </table>
               </div>

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useServices } from '../app/AppContext';
 import type { AuthModalMode } from '../services/stores/ui';
 import { Dialog } from './Dialog';
@@ -27,6 +27,13 @@ const onSubmit = (action: () => void) => (event: FormEvent) => {
 };
 
 /** Spec §2/§4 auth modal: LOGIN, SIGNUP, FORGOT_PASSWORD and TFA_VERIFY. */
+/** The 2FA step's help: the app's code, or a recovery code saved when 2FA was turned on. */
+export const TFA_HINT =
+  'Enter the 6-digit code from your authenticator app, or one of your recovery codes if you cannot reach it.';
+
+/** Under the login form once the server made the account wait: the way in for an account with 2FA on. */
+export const LOGIN_CODE_HINT = 'Have your 2FA code? Enter it to sign in now.';
+
 export function AuthModal() {
   useSignals();
   const { stores, auth } = useServices();
@@ -37,6 +44,38 @@ export function AuthModal() {
   useEffect(() => {
     if (open) void auth.modal.opened();
   }, [open, auth]);
+
+  // Focus follows the step: after sign-up the login form's first empty field (or Login), on the 2FA
+  // step its code field; once logged in, the window closes and the command line has it back.
+  const form = useRef<HTMLFormElement>(null);
+  const previous = useRef(mode);
+  const focusNext = useRef(false);
+  const loggedIn = stores.session.isLoggedIn.value;
+  const working = stores.auth.busy.value.has('auth');
+  const codeOffered = stores.auth.loginCodeOffered.value;
+  // When the wait is answered, the code field appears and takes focus (once the form is enabled again).
+  const codeField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (codeOffered && !working && mode === 'login') codeField.current?.focus();
+  }, [codeOffered, working, mode]);
+  useEffect(() => {
+    const was = previous.current;
+    previous.current = mode;
+    if (was === mode) return;
+    if (mode === null) {
+      if (loggedIn && (was === 'login' || was === 'tfa-verify')) stores.ui.requestTerminalFocus();
+      return;
+    }
+    focusNext.current = was !== null;
+  }, [mode, loggedIn, stores.ui]);
+  // The fields are disabled while the step's call runs: focus moves once they are enabled again.
+  useEffect(() => {
+    if (!focusNext.current || working || form.current === null) return;
+    focusNext.current = false;
+    const fields = [...form.current.querySelectorAll<HTMLInputElement>('input[required]')];
+    const next = fields.find((f) => f.value === '') ?? form.current.querySelector('button[type="submit"]');
+    (next as HTMLElement | null)?.focus();
+  }, [mode, working]);
 
   if (mode === null) return null;
   // The wallet kit's own windows stand in for this one while it is open (one focus trap at a time).
@@ -68,7 +107,6 @@ export function AuthModal() {
               ? 'one-time-code'
               : name
         }
-        {...(name === 'code' ? { inputMode: 'numeric' as const } : {})}
       />
     </label>
   );
@@ -94,6 +132,7 @@ export function AuthModal() {
       <h2>{TITLES[mode]}</h2>
       {mode === 'login' && (
         <form
+          ref={form}
           className="auth-form"
           onSubmit={onSubmit(
             () =>
@@ -101,11 +140,31 @@ export function AuthModal() {
                 username: fields.username,
                 password: fields.password,
                 rememberMe: fields.remember,
+                ...(codeOffered ? { code: fields.code } : {}),
               }),
           )}
         >
           {input('username', 'Username or email')}
           {input('password', 'Password', 'password')}
+          {codeOffered && (
+            <>
+              <p className="auth-hint" data-testid="login-code-hint">
+                {LOGIN_CODE_HINT}
+              </p>
+              <label className="field wide">
+                <span>2FA code</span>
+                <input
+                  ref={codeField}
+                  type="text"
+                  name="code"
+                  value={fields.code}
+                  onChange={set('code')}
+                  disabled={busy}
+                  autoComplete="one-time-code"
+                />
+              </label>
+            </>
+          )}
           <label className="checkbox">
             <input type="checkbox" checked={fields.remember} onChange={set('remember')} disabled={busy} />
             <span>Remember me</span>
@@ -176,7 +235,14 @@ export function AuthModal() {
         </form>
       )}
       {mode === 'tfa-verify' && (
-        <form className="auth-form" onSubmit={onSubmit(() => void auth.modal.verifyCode(fields.code))}>
+        <form
+          ref={form}
+          className="auth-form"
+          onSubmit={onSubmit(() => void auth.modal.verifyCode(fields.code))}
+        >
+          <p className="auth-hint" data-testid="tfa-hint">
+            {TFA_HINT}
+          </p>
           {input('code', 'Verification code')}
           <button type="submit" className="button primary" disabled={busy}>
             Verify

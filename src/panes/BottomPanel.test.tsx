@@ -63,4 +63,45 @@ describe('bottom panel', () => {
     expect(controls.map((c) => c.disabled)).toEqual([false, false, false]);
     expect(screen.getByTestId('account-badge').textContent).toBe('PAPER');
   });
+
+  it('lists the fills in the Trades tab, newest first, with older ones on demand', async () => {
+    const { services, server } = renderWithServices(<BottomPanel />);
+    const fill = recordedFill('btc long 200');
+    const trade = (id: string) => ({
+      id,
+      time: Date.UTC(2026, 10, 26, 21, 48, Number(id)),
+      symbol: fill.symbol,
+      side: fill.side,
+      quantity: fill.quantity,
+      price: fill.price,
+      realizedPnl: 0,
+      fee: fill.fee,
+      accountId: 'paper',
+      account: fill.account,
+      source: 'rule',
+      ruleId: 'r1',
+      ruleName: 'Bad news short',
+      orderId: fill.id,
+    });
+    server.on('GET /trades', (r) => ({
+      status: 200,
+      body: r.search.includes('cursor=')
+        ? { trades: [trade('1')], nextCursor: null }
+        : { trades: [trade('3'), trade('2')], nextCursor: '2' },
+    }));
+    act(() => services.stores.session.setToken('t'));
+    act(() => services.stores.ui.showBottomTab('trades'));
+    await act(() => services.trades.reload());
+    const rows = () => screen.getAllByTestId('trade-row');
+    expect(rows()).toHaveLength(2);
+    const cells = [...rows()[0]!.querySelectorAll('td')].map((td) => td.textContent);
+    expect(cells.slice(0, 3)).toEqual(['11-26 21:48:03', 'BTC/USDT', 'BUY']);
+    expect(cells.slice(5)).toEqual(['0.00', fill.fee.toFixed(2), 'PAPER', "rule 'Bad news short'"]);
+    fireEvent.click(screen.getByRole('button', { name: 'Older trades' }));
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 10));
+    });
+    expect(rows()).toHaveLength(3);
+    expect(screen.queryByRole('button', { name: 'Older trades' })).toBeNull();
+  });
 });

@@ -3,9 +3,12 @@ import { useServices } from '../app/AppContext';
 import type { BottomTab } from '../services/stores/ui';
 import { PositionsPane } from './PositionsPane';
 import { TradePanel } from './TradePanel';
+import { TradesPane } from './TradesPane';
 
 const TABS: ReadonlyArray<{ id: BottomTab; label: string }> = [
   { id: 'positions', label: 'Positions' },
+  { id: 'closed', label: 'Closed' },
+  { id: 'trades', label: 'Trades' },
   { id: 'trade', label: 'Trade' },
 ];
 
@@ -38,7 +41,15 @@ export function BottomPanel() {
         ))}
       </div>
       <div className="pane-body" role="tabpanel" id={`tabpanel-${active}`} aria-labelledby={`tab-${active}`}>
-        {active === 'positions' ? <PositionsPane /> : <TradePanel />}
+        {active === 'positions' ? (
+          <PositionsPane />
+        ) : active === 'closed' ? (
+          <TradesPane view="closed" />
+        ) : active === 'trades' ? (
+          <TradesPane />
+        ) : (
+          <TradePanel />
+        )}
       </div>
     </section>
   );

@@ -49,6 +49,30 @@ describe('feed pane', () => {
     expect(tagged!.className).toContain('negative');
   });
 
+  it('marks a retracted card RETRACTED with the denial on hover, and the denial links back to it', () => {
+    const { services } = renderWithServices(<FeedPane />);
+    const rumour = completed(makeSignal(1), 'positive', 90, ['BTC']);
+    act(() => {
+      services.stores.feed.receive(rumour);
+      services.stores.feed.receive({ ...completed(makeSignal(2), 'negative', 70, ['BTC']), retracts: '1' });
+      services.stores.feed.receive({
+        ...rumour,
+        retraction: { signal_id: '2', received_at: rumour.received_at, reason: 'Not true.', kind: 'denial' },
+      });
+    });
+    const [denial, retracted] = cards();
+    const mark = within(retracted!).getByTestId('card-retracted');
+    expect(mark.textContent).toContain('RETRACTED');
+    expect(mark.getAttribute('title')).toBe('Retracted by #2 (denied): Not true.');
+    expect(retracted!.className).toContain('retracted');
+    expect(within(denial!).queryByTestId('card-retracted')).toBeNull();
+    const link = within(denial!).getByTestId('card-retracts');
+    expect(link.textContent).toBe('retracts #1');
+    expect(link.getAttribute('href')).toBe('#signal-1');
+    fireEvent.click(link);
+    expect(services.stores.feedView.focusedId.value).toBe('1');
+  });
+
   it('tags a coin not traded here plainly: no watch toggle, no change, and a title that says so', () => {
     const { services } = renderWithServices(<FeedPane />);
     act(() => {

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useServices } from '../app/AppContext';
 import { KEY_TEXTS, type KeyEnvironment } from '../contracts/exchanges';
 import { Dialog } from './Dialog';
@@ -15,6 +15,7 @@ export function KeysModal() {
   useSignals();
   const { keys } = useServices();
   const [draft, setDraft] = useState(EMPTY);
+  const savedHeading = useRef<HTMLHeadingElement>(null);
   if (!keys.open.value) return null;
   const list = keys.list.value;
   const notice = keys.notice.value;
@@ -23,6 +24,15 @@ export function KeysModal() {
   const close = (): void => {
     setDraft(EMPTY);
     keys.hide();
+  };
+  const edit = (next: typeof draft): void => {
+    setDraft(next);
+    keys.edited(next);
+  };
+  // A deleted key's row (and its Delete button) is gone: focus stays in the window, on its list.
+  const keepFocus = (): void => {
+    if (document.activeElement === null || document.activeElement === document.body)
+      savedHeading.current?.focus();
   };
   const save = async (confirm: boolean): Promise<void> => {
     if (await keys.save(pending ?? draft, confirm)) setDraft(EMPTY);
@@ -67,7 +77,7 @@ export function KeysModal() {
             spellCheck={false}
             value={draft.apiKey}
             disabled={busy}
-            onChange={(event) => setDraft({ ...draft, apiKey: event.currentTarget.value })}
+            onChange={(event) => edit({ ...draft, apiKey: event.currentTarget.value })}
           />
         </label>
         <label className="field wide">
@@ -77,7 +87,7 @@ export function KeysModal() {
             autoComplete="new-password"
             value={draft.secretKey}
             disabled={busy}
-            onChange={(event) => setDraft({ ...draft, secretKey: event.currentTarget.value })}
+            onChange={(event) => edit({ ...draft, secretKey: event.currentTarget.value })}
           />
         </label>
         {pending === null ? (
@@ -107,7 +117,9 @@ export function KeysModal() {
         )}
       </form>
       <section className="keys-saved" aria-label="Saved Keys">
-        <h3>Saved Keys</h3>
+        <h3 ref={savedHeading} tabIndex={-1}>
+          Saved Keys
+        </h3>
         {(list.status === 'idle' || list.status === 'loading') && (
           <p className="message">{KEY_TEXTS.loading}</p>
         )}
@@ -133,7 +145,7 @@ export function KeysModal() {
                     className="button"
                     disabled={busy}
                     aria-label={`Delete key ${k.keyHint}`}
-                    onClick={() => void keys.remove(k.id)}
+                    onClick={() => void keys.remove(k.id).then(keepFocus)}
                   >
                     Delete
                   </button>

@@ -1,4 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import { useRef } from 'react';
 import { useServices } from '../app/AppContext';
 import { TRADING_TEXT } from '../services/trading/messages';
 import { POSITION_COLUMNS, positionRow } from '../services/trading/positionsView';
@@ -10,6 +11,11 @@ export function PositionsPane() {
   useSignals();
   const { stores, positions: actions } = useServices();
   const store = stores.positions;
+  const refresh = useRef<HTMLButtonElement>(null);
+  // A closed position's row (and its Close button) is gone: focus stays in the pane, on Refresh.
+  const keepFocus = (): void => {
+    if (document.activeElement === null || document.activeElement === document.body) refresh.current?.focus();
+  };
   if (!stores.session.isLoggedIn.value) {
     return (
       <div className="pane-empty" data-testid="positions">
@@ -22,6 +28,8 @@ export function PositionsPane() {
   const rows = store.positions.value.map(positionRow);
   const closing = store.closing.value;
   const updated = store.updatedText.value;
+  const account = stores.account.state.value?.account ?? 'paper';
+  const byRule = stores.rules.openedByRule.value;
 
   return (
     <div className="positions" data-testid="positions">
@@ -42,10 +50,16 @@ export function PositionsPane() {
           </span>
         ) : null}
         <span className="toolbar-spacer" />
-        <button type="button" className="button small" onClick={() => actions.refresh()}>
+        <button type="button" className="button small" ref={refresh} onClick={() => actions.refresh()}>
           Refresh
         </button>
-        <button type="button" className="button small danger" onClick={() => void actions.closeAll()}>
+        <button
+          type="button"
+          className="button small danger"
+          disabled={rows.length === 0}
+          title={rows.length === 0 ? TRADING_TEXT.noPositions : undefined}
+          onClick={() => void actions.closeAll()}
+        >
           Close All
         </button>
       </div>
@@ -66,47 +80,60 @@ export function PositionsPane() {
             </tr>
           </thead>
           <tbody>
-            {rows.map((row) => (
-              <tr key={row.symbol} data-testid="position-row" data-symbol={row.symbol}>
-                <td className="symbol" data-label={POSITION_COLUMNS[0]}>
-                  {row.cells[0]}
-                </td>
-                <td
-                  className={row.side === 'LONG' ? 'side long' : 'side short'}
-                  data-label={POSITION_COLUMNS[1]}
-                >
-                  {row.cells[1]}
-                </td>
-                <td className="num" data-label={POSITION_COLUMNS[2]}>
-                  {row.cells[2]}
-                </td>
-                <td className="num" data-label={POSITION_COLUMNS[3]}>
-                  {row.cells[3]}
-                </td>
-                <td className="num mark" data-testid="mark-price" data-label={POSITION_COLUMNS[4]}>
-                  {row.cells[4]}
-                </td>
-                <td className="num liq" data-label={POSITION_COLUMNS[5]}>
-                  {row.cells[5]}
-                </td>
-                <td className="num" data-label={POSITION_COLUMNS[6]}>
-                  {row.cells[6]}
-                </td>
-                <td className={`num pnl ${row.pnlTone}`} data-testid="pnl" data-label={POSITION_COLUMNS[7]}>
-                  {row.cells[7]} <small>({row.roe})</small>
-                </td>
-                <td data-label="ACTIONS">
-                  <button
-                    type="button"
-                    className="button small"
-                    disabled={closing.has(row.symbol)}
-                    onClick={() => void actions.close(row.symbol)}
+            {rows.map((row) => {
+              const rule = byRule.get(`${account} ${row.symbol} ${row.side.toLowerCase()}`);
+              return (
+                <tr key={row.symbol} data-testid="position-row" data-symbol={row.symbol}>
+                  <td className="symbol" data-label={POSITION_COLUMNS[0]}>
+                    {row.cells[0]}
+                    {rule === undefined ? null : (
+                      <span
+                        className="auto-tag"
+                        data-testid="auto-tag"
+                        title={`Opened by your rule '${rule.rule_name}'`}
+                        aria-label={`opened by rule ${rule.rule_name}`}
+                      >
+                        AUTO
+                      </span>
+                    )}
+                  </td>
+                  <td
+                    className={row.side === 'LONG' ? 'side long' : 'side short'}
+                    data-label={POSITION_COLUMNS[1]}
                   >
-                    Close
-                  </button>
-                </td>
-              </tr>
-            ))}
+                    {row.cells[1]}
+                  </td>
+                  <td className="num" data-label={POSITION_COLUMNS[2]}>
+                    {row.cells[2]}
+                  </td>
+                  <td className="num" data-label={POSITION_COLUMNS[3]}>
+                    {row.cells[3]}
+                  </td>
+                  <td className="num mark" data-testid="mark-price" data-label={POSITION_COLUMNS[4]}>
+                    {row.cells[4]}
+                  </td>
+                  <td className="num liq" data-label={POSITION_COLUMNS[5]}>
+                    {row.cells[5]}
+                  </td>
+                  <td className="num" data-label={POSITION_COLUMNS[6]}>
+                    {row.cells[6]}
+                  </td>
+                  <td className={`num pnl ${row.pnlTone}`} data-testid="pnl" data-label={POSITION_COLUMNS[7]}>
+                    {row.cells[7]} <small>({row.roe})</small>
+                  </td>
+                  <td data-label="ACTIONS">
+                    <button
+                      type="button"
+                      className="button small"
+                      disabled={closing.has(row.symbol)}
+                      onClick={() => void actions.close(row.symbol).then(keepFocus)}
+                    >
+                      Close
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       )}

@@ -1,5 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useServices } from '../app/AppContext';
+import { latencyText } from '../services/rules/rules';
 
 /** The newest decisions of the ledger: which rule matched which signal, and what came of it. */
 export function RulesLedger() {
@@ -26,7 +27,7 @@ export function RulesLedger() {
                 <th scope="col">Signal</th>
                 <th scope="col">Outcome</th>
                 <th scope="col">Fill</th>
-                <th scope="col">Latency</th>
+                <th scope="col">After the news</th>
               </tr>
             </thead>
             <tbody>
@@ -42,7 +43,7 @@ export function RulesLedger() {
                   <td className={`outcome ${d.outcome}`}>
                     {d.outcome}
                     {d.outcome === 'skipped'
-                      ? `: ${d.reason} — ${d.detail ?? ''}`
+                      ? `: ${d.reason}: ${d.detail ?? ''}`
                       : d.exit
                         ? ` (${d.exit})`
                         : ''}
@@ -52,7 +53,7 @@ export function RulesLedger() {
                       ? ''
                       : `${d.quantity} = ${d.notional.toFixed(2)} USDT`}
                   </td>
-                  <td>{d.latency_ms === null ? '' : `${d.latency_ms} ms`}</td>
+                  <td>{latencyText(d)}</td>
                 </tr>
               ))}
             </tbody>

@@ -21,7 +21,7 @@ type Notice = { tone: 'error' | 'ok'; text: string } | null;
 /** Spec §2 Trade Rules & Settings modal: the rules, an add/edit form, the risk envelope, the ledger, a backtest. */
 export function RulesModal() {
   useSignals();
-  const { stores, rules: api } = useServices();
+  const { stores, rules: api, confirmations } = useServices();
   const store = stores.rules;
   const open = store.modalOpen.value && stores.session.isLoggedIn.value;
   const [form, setForm] = useState<RuleFormFields>(EMPTY_RULE_FORM);
@@ -62,7 +62,11 @@ export function RulesModal() {
     setNotice(done.ok ? null : { tone: 'error', text: done.message });
   };
   const remove = async (rule: Rule) => {
-    if (!window.confirm(`Are you sure you want to delete the rule "${rule.ruleName}"?`)) return;
+    const asked = confirmations.confirm(`Are you sure you want to delete the rule "${rule.ruleName}"?`, {
+      title: 'Delete rule',
+      confirmLabel: 'Delete rule',
+    });
+    if (!(await asked)) return;
     const done = await api.remove(rule.id);
     setNotice(
       done.ok ? { tone: 'ok', text: `Deleted: ${rule.ruleName}.` } : { tone: 'error', text: done.message },

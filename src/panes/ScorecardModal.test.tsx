@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderWithServices } from '../app/testing/renderWithServices';
-import { makeScorecard } from '../services/scorecard/testing/cards';
+import { group, makeScorecard } from '../services/scorecard/testing/cards';
 import { FeedPane } from './FeedPane';
 import { ScorecardModal } from './ScorecardModal';
 
@@ -52,6 +52,27 @@ describe('Scorecard modal', () => {
     expect(r.services.stores.terminal.entries.value.map((e) => e.text).join('\n')).toContain(
       'Scorecard, last 7 days (simulated prices)',
     );
+  });
+
+  it('shows retracted stories and their retractions apart, only when there are some', async () => {
+    setup();
+    fireEvent.click(screen.getByRole('button', { name: 'Scorecard' }));
+    await waitFor(() => expect(screen.getByTestId('scorecard-summary').textContent).toContain('12 signals'));
+    expect(screen.queryByTestId('scorecard-retraction')).toBeNull();
+    cleanup();
+    setup(
+      makeScorecard({
+        by_retraction: [group('retracted', 2, [2, 2, 0, -3.1]), group('retraction', 1, [1, 1, 1, 2.4])],
+      }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Scorecard' }));
+    await waitFor(() => expect(screen.getByTestId('scorecard-retraction')).toBeTruthy());
+    const rows = within(screen.getByTestId('scorecard-retraction')).getAllByRole('row');
+    expect(rows.map((row) => [...row.children].map((c) => c.textContent))).toEqual([
+      ['Role', 'Signals', 'Moves', 'Hit rate', 'Mean move'],
+      ['retracted', '2', '2', '0%', '-3.10%'],
+      ['retraction', '1', '1', '100%', '+2.40%'],
+    ]);
   });
 
   it('switches the horizon of the charts, and Close and Esc close it', async () => {

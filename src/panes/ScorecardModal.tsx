@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { SCORE_HORIZONS } from '../contracts/scorecard';
+import { SCORE_HORIZONS, type ScoreGroup, type ScoreHorizon } from '../contracts/scorecard';
 import { useServices } from '../app/AppContext';
 import { priceNote, type Bar } from '../services/scorecard/scorecard';
 import { rowsAt, summaryText } from '../services/scorecard/view';
@@ -32,6 +32,39 @@ function HitBars({ bars, name }: { bars: readonly Bar[]; name: string }) {
  * The signal scorecard: how often the price followed the sentiment 1, 5 or 30 minutes after arrival, by
  * impact band and by source, and the mean move by sentiment. Opened by the `scorecard` command.
  */
+/** Figures of a few groups at one horizon: signals, moves, hit rate, mean move. */
+function GroupTable(props: {
+  label: string;
+  groups: readonly ScoreGroup[];
+  horizon: ScoreHorizon;
+  testId: string;
+}) {
+  return (
+    <table className="scorecard-table" data-testid={props.testId}>
+      <thead>
+        <tr>
+          <th scope="col">{props.label}</th>
+          <th scope="col">Signals</th>
+          <th scope="col">Moves</th>
+          <th scope="col">Hit rate</th>
+          <th scope="col">Mean move</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rowsAt(props.groups, props.horizon).map((r) => (
+          <tr key={r.key}>
+            <th scope="row">{r.key}</th>
+            <td>{r.signals}</td>
+            <td>{r.moves}</td>
+            <td>{r.hit}</td>
+            <td className={`move ${r.tone}`}>{r.move}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function ScorecardModal() {
   useSignals();
   const { stores } = useServices();
@@ -89,29 +122,24 @@ export function ScorecardModal() {
           </section>
           <section aria-labelledby="scorecard-sentiment">
             <h3 id="scorecard-sentiment">By sentiment</h3>
-            <table className="scorecard-table" data-testid="scorecard-sentiment">
-              <thead>
-                <tr>
-                  <th scope="col">Sentiment</th>
-                  <th scope="col">Signals</th>
-                  <th scope="col">Moves</th>
-                  <th scope="col">Hit rate</th>
-                  <th scope="col">Mean move</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rowsAt(card.by_sentiment, horizon).map((r) => (
-                  <tr key={r.key}>
-                    <th scope="row">{r.key}</th>
-                    <td>{r.signals}</td>
-                    <td>{r.moves}</td>
-                    <td>{r.hit}</td>
-                    <td className={`move ${r.tone}`}>{r.move}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <GroupTable
+              label="Sentiment"
+              groups={card.by_sentiment}
+              horizon={horizon}
+              testId="scorecard-sentiment"
+            />
           </section>
+          {card.by_retraction.some((g) => g.signals > 0) ? (
+            <section aria-labelledby="scorecard-retraction">
+              <h3 id="scorecard-retraction">Retracted stories and their retractions (not counted above)</h3>
+              <GroupTable
+                label="Role"
+                groups={card.by_retraction}
+                horizon={horizon}
+                testId="scorecard-retraction"
+              />
+            </section>
+          ) : null}
           <p className="scorecard-note">
             A hit is a price that moved the sentiment&apos;s way from arrival (positive: up, negative: down);
             the mean move is signed the same way. Neutral signals have no direction: their move is the mean

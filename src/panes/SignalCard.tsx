@@ -4,9 +4,11 @@ import { useServices } from '../app/AppContext';
 import { mediaSrc } from '../services/feed/content';
 import { formatImpact } from '../services/feed/format';
 import { timeAgo } from '../services/feed/timeAgo';
+import { retractionView } from '../services/feed/retraction';
 import { impactOf, sentimentOf, type FeedSignal } from '../services/feed/types';
 import { firedNote } from '../services/rules/rules';
 import { SignalMedia, SignalText } from './SignalContent';
+import { SignalReceipt } from './SignalReceipt';
 import { SignalTags } from './SignalTags';
 import './SignalCard.css';
 
@@ -26,14 +28,18 @@ function Avatar({ icon }: { icon: string | null }) {
   return src === null ? <span className="card-icon blank" /> : <img className="card-icon" src={src} alt="" />;
 }
 
-/** "Rule …: long 0.94 SOL = 199.80 USDT, 12 ms after the news." on a card whose signal fired one of your rules. */
+/**
+ * "Rule …: long 0.94 SOL = 199.80 USDT, 43 ms after the news: analysed 3, decided 1, paper 39." on a card
+ * whose signal fired one of your rules; "Rule … skipped: stale: published 12 min ago (max 15 s)." on one
+ * too old to trade.
+ */
 function RuleFired({ signalId }: { signalId: string }) {
   useSignals();
   const { stores } = useServices();
-  const fired = stores.rules.firedBySignal.value.get(signalId);
+  const fired = stores.rules.notedBySignal.value.get(signalId);
   if (fired === undefined) return null;
   return (
-    <div className="card-rule" data-testid="card-rule">
+    <div className={fired.outcome === 'fired' ? 'card-rule' : 'card-rule skipped'} data-testid="card-rule">
       {firedNote(fired)}
     </div>
   );
@@ -100,6 +106,38 @@ function CardFrom({ signal }: { signal: FeedSignal }) {
   );
 }
 
+/** RETRACTED on a story a later signal retracts (its words on hover); "retracts #id" on that signal. */
+function Retraction({ signal }: { signal: FeedSignal }) {
+  const { stores } = useServices();
+  const { mark, link } = retractionView(signal);
+  return (
+    <>
+      {mark === null ? null : (
+        <span className="card-retracted" tabIndex={0} title={mark.hover} data-testid="card-retracted">
+          {mark.label}
+          <span className="card-retracted-text" role="tooltip">
+            {mark.hover}
+          </span>
+        </span>
+      )}
+      {link === null ? null : (
+        <a
+          className="card-retracts"
+          href={`#signal-${link.target}`}
+          data-testid="card-retracts"
+          onClick={(e) => {
+            e.preventDefault();
+            e.stopPropagation();
+            stores.feedView.focus(link.target);
+          }}
+        >
+          {link.label}
+        </a>
+      )}
+    </>
+  );
+}
+
 interface CardProps {
   signal: FeedSignal;
   focused: boolean;
@@ -114,24 +152,37 @@ export const SignalCard = memo(function SignalCard({ signal, focused, highlighte
   const notice = feed.quickTrade.notice.value;
   const url = signal.metadata.url;
   const popover = feed.quickTrade.popover.value?.signalId === signal.id;
+  // A card whose signal fired one of the user's rules is marked; one a rule was held back on, quietly.
+  const ruled = stores.rules.notedBySignal.value.get(signal.id);
   const classes = [
     'card',
     tone,
     focused ? 'focused' : '',
     highlighted ? 'highlighted' : '',
     popover ? 'has-popover' : '',
+    signal.retraction ? 'retracted' : '',
+    ruled === undefined ? '' : ruled.outcome === 'fired' ? 'rule-fired' : 'rule-skipped',
   ].filter(Boolean);
   return (
     <article
       className={classes.join(' ')}
       data-testid="signal-card"
+      id={`signal-${signal.id}`}
       data-id={signal.id}
       data-status={signal.analysis.status}
+      data-rule={ruled === undefined ? undefined : ruled.outcome}
       aria-current={focused ? 'true' : undefined}
       onClick={() => stores.feedView.focus(signal.id)}
     >
       <div className="card-header">
         <span className="card-index" aria-hidden="true" />
+        <span
+          className="card-id"
+          data-testid="card-id"
+          title={`Stays with this card: #${signal.id} long 100 trades it`}
+        >
+          #{signal.id}
+        </span>
         {url === null ? (
           <span className="card-from">
             <CardFrom signal={signal} />
@@ -141,6 +192,7 @@ export const SignalCard = memo(function SignalCard({ signal, focused, highlighte
             <CardFrom signal={signal} />
           </a>
         )}
+        <Retraction signal={signal} />
         <TimeAgo at={signal.client_received_at} />
       </div>
       <SignalText text={signal.content} />
@@ -151,6 +203,7 @@ export const SignalCard = memo(function SignalCard({ signal, focused, highlighte
           also reported by {signal.also_reported_by.map((r) => r.source_name).join(', ')}
         </div>
       )}
+      <SignalReceipt signal={signal} />
       <div className="card-footer">
         {signal.analysis.status === 'completed' ? <SignalTags signal={signal} /> : null}
         <Analysis signal={signal} />

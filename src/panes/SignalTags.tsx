@@ -2,6 +2,7 @@ import { useComputed, useSignals } from '@preact/signals-react/runtime';
 import { useServices } from '../app/AppContext';
 import { contractSymbolOf, findTicker } from '../contracts/symbols';
 import { changeDirection, changeSince, formatChange } from '../services/feed/priceChange';
+import { tagSymbolLine } from '../services/feed/tagActions';
 import type { FeedSignal } from '../services/feed/types';
 import { QuickTradePopover } from './QuickTradePopover';
 
@@ -21,12 +22,14 @@ function TagChange({ ticker, initial }: { ticker: string; initial: number | unde
 }
 
 /**
- * The footer's asset tags. A coin traded here gets its watchlist toggle and the quick-trade popover on
- * hover; any other known coin is tagged too, plainly, with a title that says it is not traded here.
+ * The footer's asset tags. A coin traded here is a button: hovering it (logged in) shows the quick-trade
+ * popover; a click, Enter or a tap puts it on the chart and opens the popover, Esc closes it. It gets its
+ * watchlist toggle; any other known coin is tagged too, plainly, with a title that says it is not
+ * traded here.
  */
 export function SignalTags({ signal }: { signal: FeedSignal }) {
   useSignals();
-  const { stores, feed } = useServices();
+  const { stores, feed, terminal } = useServices();
   const loggedIn = stores.session.isLoggedIn.value;
   const watched = stores.watchlist.watched.value;
   const pending = feed.watchlistToggles.pending.value;
@@ -42,21 +45,47 @@ export function SignalTags({ signal }: { signal: FeedSignal }) {
         // The price and the order go to the coin's contract (PEPE → 1000PEPEUSDT); the watchlist keeps
         // the tickers the symbol list has.
         const tradable = contractSymbolOf(ticker) !== undefined;
+        const symbolLine = tagSymbolLine(ticker);
         const watchable = findTicker(ticker) !== undefined;
         return (
           <span key={ticker} className="tag-wrap">
-            <span
-              className={tradable ? 'tag' : 'tag untraded'}
-              data-testid="asset-tag"
-              data-ticker={ticker}
-              data-tradable={tradable}
-              title={tradable ? undefined : `${ticker} is not traded here`}
-              onMouseEnter={tradable ? () => feed.quickTrade.hover(signal.id, ticker) : undefined}
-              onMouseLeave={tradable ? () => feed.quickTrade.leave() : undefined}
-            >
-              <span className="tag-ticker">${ticker}</span>
-              {tradable ? <TagChange ticker={ticker} initial={signal.initial_prices[ticker]} /> : null}
-            </span>
+            {symbolLine === null ? (
+              <span
+                className="tag untraded"
+                data-testid="asset-tag"
+                data-ticker={ticker}
+                data-tradable={tradable}
+                title={`${ticker} is not traded here`}
+              >
+                <span className="tag-ticker">${ticker}</span>
+              </span>
+            ) : (
+              <button
+                type="button"
+                className="tag"
+                data-testid="asset-tag"
+                data-ticker={ticker}
+                data-tradable={tradable}
+                aria-expanded={showPopover}
+                title={`Show ${ticker} on the chart${loggedIn ? ' and trade it' : ''}`}
+                onMouseEnter={() => feed.quickTrade.hover(signal.id, ticker)}
+                onMouseLeave={() => feed.quickTrade.leave()}
+                onClick={() => {
+                  // A click, Enter or a tap: the chart shows the coin and the quick-trade rows open.
+                  feed.quickTrade.hover(signal.id, ticker);
+                  void terminal.execute(symbolLine, 'ui');
+                }}
+                onKeyDown={(event) => {
+                  if (event.key === 'Escape' && showPopover) {
+                    event.stopPropagation();
+                    feed.quickTrade.close();
+                  }
+                }}
+              >
+                <span className="tag-ticker">${ticker}</span>
+                <TagChange ticker={ticker} initial={signal.initial_prices[ticker]} />
+              </button>
+            )}
             {watchable ? (
               <button
                 type="button"

@@ -7,6 +7,7 @@ import { useServices } from '../app/AppContext';
 import { createTerminalEscape } from '../services/keyboard';
 import { OrderPreviewBar } from './OrderPreviewBar';
 import { TerminalLog } from './TerminalLog';
+import { Welcome } from './Welcome';
 import { MONO_FONT, TERMINAL_THEME } from './terminalTheme';
 import { dialogOpen } from './Dialog';
 
@@ -43,8 +44,13 @@ export function TerminalPane({ focusOnLoad = true }: { focusOnLoad?: boolean }) 
     term.open(element);
     // Esc then Tab leaves the terminal (Tab alone completes): the browser moves focus on.
     term.attachCustomKeyEventHandler(createTerminalEscape());
+    // Asked for while hidden (a phone shows one pane at a time): focus once it is on screen.
+    let focusWhenShown = false;
     const refit = (): void => {
-      if (element.clientWidth > 0 && element.clientHeight > 0) fit.fit();
+      if (element.clientWidth === 0 || element.clientHeight === 0) return;
+      fit.fit();
+      if (focusWhenShown && !dialogOpen()) term.focus();
+      focusWhenShown = false;
     };
     refit();
     const observer = new ResizeObserver(refit);
@@ -66,7 +72,9 @@ export function TerminalPane({ focusOnLoad = true }: { focusOnLoad?: boolean }) 
         pageLoaded = true;
         if (!focusOnLoad || (rebuilt && !focusDropped())) return;
       }
-      if (!dialogOpen()) term.focus();
+      if (dialogOpen()) return;
+      if (element.clientWidth === 0) focusWhenShown = true;
+      else term.focus();
     });
 
     return () => {
@@ -81,6 +89,7 @@ export function TerminalPane({ focusOnLoad = true }: { focusOnLoad?: boolean }) 
 
   return (
     <section className="pane terminal-pane" aria-label="Command line">
+      <Welcome />
       <div className="terminal-host" ref={host} data-testid="terminal" />
       <OrderPreviewBar />
       <TerminalLog />

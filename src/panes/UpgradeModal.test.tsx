@@ -1,5 +1,6 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Health } from '../contracts/health';
 import { renderWithServices } from '../app/testing/renderWithServices';
 import { AuthButtons } from './AuthButtons';
 import { UpgradeModal } from './UpgradeModal';
@@ -77,6 +78,40 @@ describe('Upgrade to Premium', () => {
       expect(screen.getByTestId('upgrade-error').textContent).toBe(
         'An unexpected error occurred. Please try again.',
       ),
+    );
+  });
+
+  it('offers only the providers the server has, and says so when it has none', () => {
+    const r = signedIn('inactive');
+    const health = (payments: string[]): Health => ({
+      status: 'ok',
+      degraded: [],
+      db: 'pglite',
+      dbOk: true,
+      bus: 'memory',
+      busOk: true,
+      market: 'sim',
+      news: ['replay'],
+      exchange: 'paper',
+      analyzer: 'local',
+      payments,
+      mail: 'outbox',
+      standins: [],
+      version: '0.1.0',
+      uptimeSeconds: 3,
+      role: 'all',
+      leases: [],
+    });
+    act(() => r.services.stores.connection.markAnswered(health(['stripe'])));
+    fireEvent.click(screen.getByRole('button', { name: 'Upgrade to Premium' }));
+    expect(screen.queryByRole('button', { name: /Pay by card/ })).not.toBeNull();
+    expect(screen.queryByRole('button', { name: /Pay with crypto/ })).toBeNull();
+    act(() => r.services.stores.connection.markAnswered(health(['sandbox-card', 'sandbox-crypto'])));
+    expect(screen.queryByRole('button', { name: /Pay with crypto/ })).not.toBeNull();
+    act(() => r.services.stores.connection.markAnswered(health([])));
+    expect(screen.queryByRole('button', { name: /Pay by/ })).toBeNull();
+    expect(screen.getByTestId('no-providers').textContent).toBe(
+      'Payments are not available on this server yet.',
     );
   });
 });

@@ -8,7 +8,7 @@ import {
   type PaymentProvider,
   type PlanType,
 } from '../contracts/billing';
-import { startCheckout } from '../services/billing';
+import { offeredProviders, startCheckout } from '../services/billing';
 import { Dialog } from './Dialog';
 import './PremiumModals.css';
 
@@ -17,11 +17,15 @@ const PROVIDERS: { id: PaymentProvider; label: string; note: string }[] = [
   { id: 'crypto', label: 'Pay with crypto', note: 'one period per payment, confirmed on-chain' },
 ];
 
-/** Spec §2 Upgrade to Premium modal: the features, the two plans (§9), the trial and the two providers. */
+/**
+ * Spec §2 Upgrade to Premium modal: the features, the two plans (§9), the trial and the providers this
+ * server offers (a provider with no payment service configured is not shown).
+ */
 export function UpgradeModal() {
   useSignals();
   const { stores, api } = useServices();
   const open = stores.premium.upgradeOpen.value && stores.session.isLoggedIn.value;
+  const offered = offeredProviders(stores.connection.health.value?.payments);
   const [planType, setPlanType] = useState<PlanType>('monthly');
   const [busy, setBusy] = useState<PaymentProvider | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -81,8 +85,13 @@ export function UpgradeModal() {
         })}
       </div>
       <p className="premium-trial">{TRIAL_DAYS}-day free trial</p>
+      {offered.length === 0 && (
+        <p className="message" role="note" data-testid="no-providers">
+          Payments are not available on this server yet.
+        </p>
+      )}
       <div className="provider-choice">
-        {PROVIDERS.map((p) => (
+        {PROVIDERS.filter((p) => offered.includes(p.id)).map((p) => (
           <button
             key={p.id}
             type="button"

@@ -1,5 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import { cardGatewayOf, trialStarted } from '../../services/planFacts';
 import { formatDay, isActive } from '../../services/premium';
+import { useServices } from '../AppContext';
 import { Link } from '../Link';
 import { PageShell } from './PageShell';
 import { useSubscription } from './useSubscription';
@@ -16,9 +18,25 @@ const STATUS_LABEL: Record<string, string> = {
 export function PaymentSuccessPage() {
   useSignals();
   const read = useSubscription();
+  const { clock, stores } = useServices();
+  const card = cardGatewayOf(stores.connection.health.value?.payments);
+  // A card checkout starts a free trial: nothing was paid today, so the page says so.
+  const trial = read.state === 'ok' ? trialStarted(read.view, clock.now(), card) : null;
   return (
-    <PageShell title="Payment received">
-      <p>Thank you for your payment.</p>
+    <PageShell
+      title={
+        read.state === 'loading'
+          ? 'Payment confirmation'
+          : trial !== null
+            ? 'Free trial started'
+            : 'Payment received'
+      }
+    >
+      {read.state === 'loading' ? null : trial !== null ? (
+        <p data-testid="trial-note">{trial}</p>
+      ) : (
+        <p>Thank you for your payment.</p>
+      )}
       {read.state === 'loading' && (
         <p className="muted" role="status">
           Checking your subscription…

@@ -10,9 +10,9 @@ export type SubscriptionRead =
 
 /**
  * `GET /subscriptions/me` once the start-up refresh has answered (a page opened from the provider's
- * redirect has no access token before that), and again whenever the person signs in.
+ * redirect has no access token before that), and again whenever the person signs in or `reads` changes.
  */
-export function useSubscription(): SubscriptionRead {
+export function useSubscription(reads = 0): SubscriptionRead {
   const { api, stores } = useServices();
   const resumed = stores.session.resumed.value;
   const loggedIn = stores.session.isLoggedIn.value;
@@ -32,6 +32,6 @@ export function useSubscription(): SubscriptionRead {
     return () => {
       live = false;
     };
-  }, [api.main, stores.session, resumed, loggedIn]);
+  }, [api.main, stores.session, resumed, loggedIn, reads]);
   return read;
 }

@@ -17,7 +17,14 @@ function session() {
     else return { status: 404, body: { detail: 'API key not found.' } };
     return { status: 200, body: state };
   });
-  s.server.on('POST /orders', () => recordedReply('btc long 200'));
+  // The fake exchange fills where the account says, and its answer names that account.
+  s.server.on('POST /orders', () => {
+    const reply = recordedReply('btc long 200');
+    return {
+      ...reply,
+      body: { ...(reply.body as object), account: { mode: state.mode, keyHint: state.keyHint } },
+    };
+  });
   const orders = () => s.server.requests.filter((r) => r.method === 'POST' && r.path === '/orders').length;
   return { ...s, orders };
 }
@@ -43,7 +50,7 @@ describe('account commands', () => {
     expect(s.orders()).toBe(0);
     expect(s.asked.at(-1)).toBe(`${ACCOUNT_TEXT.confirmFirstLive('live', 'Live…cdef')} [y/N] `);
     const first = await s.answering('btc long 250', 'y');
-    expect(first.at(-1)).toBe('muted: Binance LIVE account: real funds.');
+    expect(first.at(-1)).toBe('muted: Binance LIVE account (key Live…cdef): real funds.');
     expect(s.orders()).toBe(1);
     const asked = s.asked.length;
     await s.type('btc long 250');

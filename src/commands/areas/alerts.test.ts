@@ -45,3 +45,12 @@ describe('alerts commands', () => {
     expect(await s.type('alerts notify off')).toEqual(['success: Browser notifications off.']);
   });
 });
+
+describe('alerts opens its window', () => {
+  it('prints the settings and opens the Notifications & Alerts window', async () => {
+    const s = createTestConsole();
+    expect(s.stores.alerts.modalOpen.value).toBe(false);
+    expect((await s.type('alerts'))[0]).toBe('info: Impact threshold       80');
+    expect(s.stores.alerts.modalOpen.value).toBe(true);
+  });
+});

@@ -29,11 +29,13 @@ function settingsLines(s: NotificationSettings): OutputLine[] {
 export const alerts = defineCommand({
   name: 'alerts',
   area: AREA,
-  summary: 'Show the alert settings: completed signals at or above the threshold alert.',
+  summary:
+    'Show the alert settings: completed signals at or above the threshold alert. Also opens the Notifications & Alerts window.',
   usage: 'alerts',
   examples: ['alerts', 'alerts threshold 85', 'alerts sound off', 'alerts notify on'],
   args: z.object({}),
   run(ctx) {
+    ctx.stores.alerts.openModal();
     const settings = ctx.stores.alerts.settings.peek();
     return { lines: settingsLines(settings), data: settings };
   },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AdminUser, type SubscriptionView } from '../../contracts/billing';
+import type { Health } from '../../contracts/health';
 import { createTestConsole } from '../testing/scripted';
 
 const INACTIVE: SubscriptionView = {
@@ -17,6 +18,26 @@ const ACTIVE: SubscriptionView = {
   trial_end: '2026-11-30T10:00:00.000Z',
 };
 
+const sandboxHealth: Health = {
+  status: 'ok',
+  degraded: [],
+  db: 'pglite',
+  dbOk: true,
+  bus: 'memory',
+  busOk: true,
+  market: 'sim',
+  news: ['replay'],
+  exchange: 'paper',
+  analyzer: 'local',
+  payments: ['sandbox-card', 'sandbox-crypto'],
+  mail: 'outbox',
+  standins: [],
+  version: '0.1.0',
+  uptimeSeconds: 3,
+  role: 'all',
+  leases: [],
+};
+
 function session(role: 'user' | 'admin' = 'user') {
   const s = createTestConsole({ token: 'tok' });
   s.stores.session.setUser({ username: 'ann', role, subscriptionStatus: 'inactive', id: 'u-ann' });
@@ -28,12 +49,13 @@ describe('plan and upgrade', () => {
     const s = session();
     s.server.on('GET /subscriptions/me', () => ({ status: 200, body: INACTIVE }));
     expect(await s.type('plan')).toEqual([
-      'info: Plan: Free (subscription inactive)',
+      'info: Plan:       Free',
+      'info: Status:     No subscription',
       'muted: Free: 3 active auto-trading rules and the default news sources.',
       'info: Premium: real-time ai signals, unlimited auto-trading rules, all news sources, priority support.',
       'info:   monthly  $179 per month',
       'info:   yearly   $1790 per year  SAVE 20%',
-      'muted: 7-day free trial. Pay by card or crypto: upgrade monthly|yearly [card|crypto]',
+      'muted: By card: 7-day free trial, then renews. By crypto: the period paid at once, no trial. upgrade monthly|yearly [card|crypto]',
     ]);
   });
 
@@ -41,10 +63,79 @@ describe('plan and upgrade', () => {
     const s = session();
     s.server.on('GET /subscriptions/me', () => ({ status: 200, body: ACTIVE }));
     const out = await s.type('plan');
-    expect(out[0]).toBe(
-      'info: Plan: Premium (subscription active, monthly by card, until 30 Nov 2026 (trial until 30 Nov 2026))',
+    expect(out.slice(0, 3)).toEqual([
+      'info: Plan:       Premium monthly ($179 per month)',
+      'info: Status:     Active',
+      'info: Paid by:    card (Stripe)',
+    ]);
+    expect(out).toContain('info: Renews on:  30 Nov 2026');
+    expect(out.at(-1)).toBe(
+      "muted: Your card subscription with Stripe renews on 30 Nov 2026. Cancel it in Stripe's customer portal: plan cancel, or Cancel in Stripe on the Plan tab.",
     );
     expect(s.stores.session.user.value?.subscriptionStatus).toBe('active');
+  });
+
+  it('plan cancel says what this server can cancel, sending nothing but the read', async () => {
+    const s = session();
+    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: { ...ACTIVE, provider: 'crypto' } }));
+    expect(await s.type('plan cancel')).toEqual([
+      'info: A crypto payment covers one period and does not renew: Premium ends on 30 Nov 2026, with nothing more to pay.',
+    ]);
+    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: INACTIVE }));
+    expect(await s.type('plan cancel')).toEqual(['info: You have no Premium subscription to cancel.']);
+    expect(s.server.requests.every((r) => r.method === 'GET')).toBe(true);
+  });
+
+  it('plan cancel with Stripe opens its customer portal for the subscription', async () => {
+    const s = session();
+    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: ACTIVE }));
+    const portal = 'https://billing.stripe.com/p/session/bps_1';
+    s.server.on('POST /subscriptions/cancel', () => ({
+      status: 200,
+      body: { action: 'portal', url: portal, message: "Cancel in Stripe's customer portal." },
+    }));
+    // The CLI (nobody to send away): the address is the answer.
+    expect(await s.type('plan cancel')).toEqual([
+      "success: Cancel in Stripe's customer portal.",
+      `info: ${portal}`,
+    ]);
+    const went: string[] = [];
+    s.stores.premium.onRedirect((url) => went.push(url));
+    expect((await s.type('plan cancel'))[0]).toBe("success: Opening Stripe's customer portal…");
+    expect(went).toEqual([portal]);
+  });
+
+  it('plan cancel in the sandbox asks, then ends Premium now', async () => {
+    const s = session();
+    s.stores.connection.markAnswered(sandboxHealth);
+    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: ACTIVE }));
+    expect(await s.answering('plan cancel', 'n')).toEqual(['muted: Nothing was cancelled.']);
+    expect(s.asked).toEqual(['End Premium now? The sandbox charged nothing and nothing renews. [y/N] ']);
+    expect(s.server.count('POST /subscriptions/cancel')).toBe(0);
+    let ended = false;
+    s.server.on('POST /subscriptions/cancel', () => {
+      ended = true;
+      return {
+        status: 200,
+        body: { action: 'ended', url: null, message: 'Premium cancelled: it ended now.' },
+      };
+    });
+    s.server.on('GET /subscriptions/me', () => ({
+      status: 200,
+      body: ended ? { ...ACTIVE, status: 'canceled' } : ACTIVE,
+    }));
+    expect(await s.answering('plan cancel', 'y')).toEqual(['success: Premium cancelled: it ended now.']);
+    expect(s.stores.session.user.value?.subscriptionStatus).toBe('canceled');
+  });
+
+  it('upgrade on Premium says so instead of offering to pay again', async () => {
+    const s = session();
+    s.stores.session.setUser({ username: 'ann', role: 'user', subscriptionStatus: 'active', id: 'u-ann' });
+    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: ACTIVE }));
+    expect(await s.type('upgrade yearly')).toEqual([
+      'success: You have Premium already (active, monthly by card, until 30 Nov 2026 (trial until 30 Nov 2026)). plan shows it.',
+    ]);
+    expect(s.server.count('POST /subscriptions/create-payment-session')).toBe(0);
   });
 
   it('plan says spec §8’s message when the status cannot be read', async () => {
@@ -201,11 +292,28 @@ describe('admin commands', () => {
           uptimeSeconds: 5,
         },
         ingestion: [{ source: 'webhook', total: 12, last_24h: 3, premium: true }],
+        receipts: {
+          threshold_ms: 300_000,
+          sources: [
+            {
+              name: 'webhook',
+              state: 'live',
+              lag_p50_ms: 800,
+              lag_p95_ms: 420_000,
+              items_per_hour: 3,
+              last_item_at: '2026-03-05T14:00:00.000Z',
+              last_item_age_ms: 120_000,
+              lagging: true,
+            },
+          ],
+        },
       },
     }));
     const out = await s.type('admin sources');
     expect(out[0]).toBe('info: Server ok; database pglite ok; bus memory ok; analyzer local');
-    expect(out[2]).toMatch(/^muted:\s+webhook\s+12 signals, 3 in 24 h\s+\(Premium only\)$/);
+    expect(out[2]).toMatch(
+      /^muted:\s+webhook\s+12 signals, 3 in 24 h\s+\(Premium only\); lag 800 ms \/ 7 min \(degraded\), 3\/h, last 2 min ago$/,
+    );
     expect(out.some((line) => line.includes('Degraded'))).toBe(false);
 
     s.server.on('GET /admin/sources', () => ({

@@ -5,10 +5,13 @@ import {
   PLANS,
   PREMIUM_FEATURES,
   TRIAL_DAYS,
+  type AdminSources,
   type SubscriptionView,
 } from '../../contracts/billing';
 import { adminApi, describeAudit, findUser } from '../../services/admin';
-import { loadSubscription, startCheckout } from '../../services/billing';
+import { sourceFigures } from '../../services/feed/receipt';
+import { cancelPlan, loadSubscription, startCheckout } from '../../services/billing';
+import { cancelAction, cancelAdvice, cardGatewayOf, planFacts } from '../../services/planFacts';
 import { formatDay, isActive, rememberStatus } from '../../services/premium';
 import { failure, info, link, muted, success, type OutputLine } from '../../services/terminal/output';
 import { defineCommand, type CommandContext } from '../types';
@@ -31,7 +34,10 @@ const planLines = (): OutputLine[] => [
   info(`Premium: ${PREMIUM_FEATURES.join(', ').toLowerCase()}.`),
   info(`  monthly  $${PLANS.monthly.price} per ${PLANS.monthly.per}`),
   info(`  yearly   $${PLANS.yearly.price} per ${PLANS.yearly.per}  ${PLANS.yearly.badge}`),
-  muted(`${TRIAL_DAYS}-day free trial. Pay by card or crypto: upgrade monthly|yearly [card|crypto]`),
+  // The trial is the card subscription's; a crypto payment pays the period at once.
+  muted(
+    `By card: ${TRIAL_DAYS}-day free trial, then renews. By crypto: the period paid at once, no trial. upgrade monthly|yearly [card|crypto]`,
+  ),
 ];
 
 export const plan = defineCommand({
@@ -47,13 +53,57 @@ export const plan = defineCommand({
     if (!loaded.ok) return [failure(loaded.message)];
     const s = loaded.value;
     rememberStatus(ctx.stores.session, s);
-    const lines: OutputLine[] = [
-      info(`Plan: ${isActive(s.status) ? 'Premium' : 'Free'} (subscription ${describeSubscription(s)})`),
-    ];
-    if (isActive(s.status))
+    const card = cardGatewayOf(ctx.stores.connection.health.peek()?.payments);
+    const lines: OutputLine[] = planFacts(s, ctx.stores.feed.now(), card).map((f) =>
+      info(`${`${f.label}:`.padEnd(12)}${f.value}`),
+    );
+    if (isActive(s.status)) {
       lines.push(muted('Unlimited auto-trading rules, all news sources, priority support.'));
-    else lines.push(muted('Free: 3 active auto-trading rules and the default news sources.'), ...planLines());
+      lines.push(muted(cancelAdvice(s, card)));
+    } else
+      lines.push(muted('Free: 3 active auto-trading rules and the default news sources.'), ...planLines());
     return { lines, data: s };
+  },
+});
+
+export const planCancel = defineCommand({
+  name: 'plan cancel',
+  area: AREA,
+  summary:
+    'Cancel Premium: with Stripe, opens its customer portal; in the offline sandbox, ends it now (asks first). Otherwise says how the plan ends.',
+  usage: 'plan cancel',
+  examples: ['plan cancel'],
+  args: z.object({}),
+  loginRequired: true,
+  async run(ctx) {
+    const loaded = await loadSubscription(ctx.api.main);
+    if (!loaded.ok) return [failure(loaded.message)];
+    rememberStatus(ctx.stores.session, loaded.value);
+    const card = cardGatewayOf(ctx.stores.connection.health.peek()?.payments);
+    const action = cancelAction(loaded.value, card);
+    // A crypto period or a grant has nothing to cancel: say how it ends, and send nothing.
+    if (action === null) return { lines: [info(cancelAdvice(loaded.value, card))], data: loaded.value };
+    if (action === 'end') {
+      const answer = await ctx.stores.terminal.ask({
+        label: 'End Premium now? The sandbox charged nothing and nothing renews. [y/N] ',
+        secret: false,
+      });
+      if (answer === null || !/^y(es)?$/i.test(answer.trim())) return [muted('Nothing was cancelled.')];
+    }
+    const cancelled = await cancelPlan(ctx.api.main);
+    if (!cancelled.ok) return [failure(cancelled.message)];
+    const { url, message } = cancelled.value;
+    if (url === null) {
+      const after = await loadSubscription(ctx.api.main);
+      if (after.ok) rememberStatus(ctx.stores.session, after.value);
+      return { lines: [success(message)], data: cancelled.value };
+    }
+    // In the browser the page leaves for Stripe's portal; elsewhere the address is the answer.
+    const leaving = ctx.stores.premium.redirect(url);
+    return {
+      lines: [success(leaving ? "Opening Stripe's customer portal…" : message), link(url)],
+      data: cancelled.value,
+    };
   },
 });
 
@@ -70,6 +120,18 @@ export const upgrade = defineCommand({
   complete: { plan: () => PlanType.options, provider: () => PaymentProvider.options },
   loginRequired: true,
   async run(ctx, { plan: planType, provider }) {
+    // A Premium account is told so instead of being offered to pay again.
+    if (isActive(ctx.stores.session.user.peek()?.subscriptionStatus)) {
+      const loaded = await loadSubscription(ctx.api.main);
+      if (loaded.ok && isActive(loaded.value.status)) {
+        return {
+          lines: [
+            success(`You have Premium already (${describeSubscription(loaded.value)}). plan shows it.`),
+          ],
+          data: loaded.value,
+        };
+      }
+    }
     if (planType === undefined) {
       ctx.stores.premium.openUpgrade();
       return { lines: planLines(), data: { plans: PLANS, trial_days: TRIAL_DAYS } };
@@ -224,7 +286,7 @@ export const adminSources = defineCommand({
     if (denied) return denied;
     const got = await adminApi(ctx.api.main).sources();
     if (!got.ok) return [failure(got.message)];
-    const { health, ingestion } = got.value;
+    const { health, ingestion, receipts } = got.value;
     const lines: OutputLine[] = [
       info(
         `Server ${health.status}; database ${health.db} ${health.dbOk ? 'ok' : 'DOWN'}; bus ${health.bus} ${health.busOk ? 'ok' : 'DOWN'}; analyzer ${health.analyzer}`,
@@ -233,13 +295,21 @@ export const adminSources = defineCommand({
       info(`Sources: ${health.news.join(', ') || 'none'}`),
       ...ingestion.map((c) =>
         muted(
-          `  ${c.source.padEnd(24)} ${String(c.total).padStart(7)} signals, ${c.last_24h} in 24 h${c.premium ? '  (Premium only)' : ''}`,
+          `  ${c.source.padEnd(24)} ${String(c.total).padStart(7)} signals, ${c.last_24h} in 24 h${c.premium ? '  (Premium only)' : ''}${lagOf(receipts, c.source)}`,
         ),
       ),
     ];
     return { lines, data: got.value };
   },
 });
+
+/** `; lag 42 s / 7 min, 12/h, last 2 min ago` for a source the server gave figures for. */
+function lagOf(receipts: AdminSources['receipts'], source: string): string {
+  const r = receipts?.sources.find((x) => x.name === source);
+  if (r === undefined) return '';
+  const f = sourceFigures(r);
+  return `; lag ${f.lag}, ${f.perHour}/h, last ${f.last}`;
+}
 
 export const adminAudit = defineCommand({
   name: 'admin audit',
@@ -269,6 +339,7 @@ export const adminAudit = defineCommand({
 
 export default [
   plan,
+  planCancel,
   upgrade,
   admin,
   adminUsers,

@@ -29,7 +29,7 @@ describe('general commands', () => {
       'muted:   symbol SOL',
     ]);
     expect(await type('help long')).toEqual([
-      'info: long — Open or add to a long position on the chosen symbol, for a USDT total (k = thousands).',
+      'info: long — Go long on the chosen symbol for a USDT total (k = thousands): opens or adds to a long; against a short it reduces, closes or flips it (the fill says which, with the realised PnL).',
       'info: Usage: long [amount...]',
       'info: Arguments:',
       'info:   [amount...]  USDT total, k = thousands (e.g. 2.5k) (optional)',
@@ -156,5 +156,22 @@ describe('fatfinger and layout reset', () => {
     const c = createTestConsole();
     expect(await c.type('layout reset')).toEqual(['success: Layout reset.']);
     expect(c.state().layoutResets).toBe(1);
+  });
+});
+
+describe('help for a word that starts commands', () => {
+  it('help rule lists the rule commands instead of calling the word unknown', async () => {
+    const s = createTestConsole();
+    const out = await s.type('help rule');
+    expect(out.slice(0, 4)).toEqual([
+      expect.stringMatching(/^info: rule add — Add an auto-trade rule/),
+      expect.stringMatching(/^info: rule rm — /),
+      expect.stringMatching(/^info: rule on — /),
+      expect.stringMatching(/^info: rule off — /),
+    ]);
+    expect(out.at(-1)).toBe('muted: Type "help rule add" for its usage and examples.');
+    expect(await s.type('help zzz')).toEqual([
+      `error: Unknown command: 'zzz'. Type "help" to list commands.`,
+    ]);
   });
 });

@@ -23,6 +23,14 @@ export const help = defineCommand({
     const name = command.join(' ');
     const found = registry.get(name);
     if (found !== undefined) return details(found);
+    // A word that only starts commands (`help rule`): the commands it starts.
+    const family = registry.list().filter((c) => c.name.startsWith(`${name.toLowerCase()} `));
+    if (family.length > 0) {
+      return [
+        ...family.map((c) => info(`${c.name} — ${c.summary}`)),
+        muted(`Type "help ${family[0]?.name ?? name}" for its usage and examples.`),
+      ];
+    }
     const names = registry.list().flatMap((c) => [c.name, ...(c.aliases ?? [])]);
     return [failure(unknownCommandText(name, names), 'unknown-command')];
   },

@@ -31,9 +31,9 @@ describe('feed commands', () => {
     const out = await s.type('feed');
     expect(out).toHaveLength(4);
     expect(out[0]).toMatch(
-      /^info:\s+1 {2}just now {2}NEG\s+85\.00 {2}\$SOL — +Blockwire News: Solana halts blocks$/,
+      /^info:\s+1 {2}#4 {5}just now {2}NEG\s+85\.00 {2}\$SOL — +Blockwire News: Solana halts blocks$/,
     );
-    expect(out[1]).toMatch(/^info:\s+2 .*NEU\s+30\.00 {2}GENERAL +Blockwire News: Fed holds rates$/);
+    expect(out[1]).toMatch(/^info:\s+2 {2}#3 .*NEU\s+30\.00 {2}GENERAL +Blockwire News: Fed holds rates$/);
     expect(out[2]).toMatch(/^info:\s+3 .*POS\s+72\.00 {2}\$ETH \+1\.00% +Blockwire News: ETH ETF approved$/);
     expect(out[3]).toMatch(/^info:\s+4 .*…\s+analyzing… +Blockwire News: Rumour: a listing soon$/);
   });
@@ -83,14 +83,15 @@ describe('feed commands', () => {
     s.server.on('POST /orders', () => recordedReply('eth short 250'));
     expect(await s.type('3 short 250')).toEqual([
       'success: Successfully placed SHORT order for ETH/USDT. Filled SHORT 0.079 ETH ≈ 249.16 USDT of ' +
-        'ETH/USDT at 3,153.9400, fee 0.12 USDT.',
-      'muted: Paper exchange: no real funds.',
+        'ETH/USDT at 3,153.9400, fee 0.12 USDT. Paper exchange: no real funds.',
     ]);
     expect(JSON.parse(s.server.requests[0]?.body ?? '{}')).toEqual({
       symbol: 'ETH/USDT',
       side: 'short',
       type: 'market',
       amount: 250,
+      // Counted as the card's in the trade history.
+      source: 'card',
     });
     expect(s.stores.positions.refreshRequests.value.count).toBe(1);
     const refusal = recordedRefusal('sol long 150000');
@@ -126,5 +127,76 @@ describe('feed commands', () => {
     const s = session();
     expect(s.commands.readOrder('3 long 500')).toBeNull();
     expect(s.commands.readOrder('eth long 500')).toMatchObject({ ok: true });
+  });
+});
+
+describe('cards addressed by id, and numbers that moved while typing', () => {
+  it('#<id> long trades that signal whose id is on the card, wherever it sits now', async () => {
+    const s = session();
+    s.server.on('POST /orders', () => recordedReply('eth short 250'));
+    s.stores.feed.receive(completed(makeSignal(5, { content: 'ICP listing' }), 'positive', 80, ['ICP']));
+    await s.type('#2 short 250');
+    expect(JSON.parse(s.server.requests[0]?.body ?? '{}')).toMatchObject({
+      symbol: 'ETH/USDT',
+      side: 'short',
+    });
+    expect(await s.type('#99 long 100')).toEqual(['error: There is no signal #99 in the feed.']);
+    expect((await s.type('trade-signal x long 100'))[0]).toBe(
+      'error: Give a card: #113 (the id on the card) or 5 (the fifth card on screen).',
+    );
+    expect(s.server.count('POST /orders')).toBe(1);
+  });
+
+  it('#<id> short 1k eth trades a named asset of the signal, and refuses one it does not name', async () => {
+    const s = session();
+    s.stores.feed.receive(
+      completed(makeSignal(6, { content: 'BTC and ETH rally' }), 'positive', 80, ['BTC', 'ETH']),
+    );
+    s.server.on('POST /orders', () => recordedReply('eth short 250'));
+    await s.type('#6 short 250 eth');
+    expect(JSON.parse(s.server.requests[0]?.body ?? '{}')).toMatchObject({
+      symbol: 'ETH/USDT',
+      side: 'short',
+    });
+    expect(await s.type('#6 long 100 sol')).toEqual(['error: Signal #6 is about BTC, ETH, not SOL.']);
+    expect(await s.type('#3 long 100 sol')).toEqual([
+      'error: Signal #3 names no asset; trade SOL with "sol long <amount>".',
+    ]);
+    expect(await s.type('#6 long 100 zzz')).toEqual([
+      'error: Unknown symbol: ZZZ. Type a ticker such as BTC or ETH.',
+    ]);
+    expect(s.server.count('POST /orders')).toBe(1);
+  });
+
+  it('asks before sending when card n is another card than when the line was started', async () => {
+    const s = session();
+    s.server.on('POST /orders', () => recordedReply('eth short 250'));
+    // Card 3 is ETH (#2) when the person starts typing; two signals arrive before Enter.
+    s.stores.feedView.markLineStart();
+    s.stores.feed.receive(completed(makeSignal(7, { content: 'ICP up' }), 'positive', 80, ['ICP']));
+    s.stores.feed.receive(completed(makeSignal(8, { content: 'BTC up' }), 'positive', 80, ['BTC']));
+    expect(await s.answering('3 short 250', 'n')).toEqual(['muted: Cancelled.']);
+    expect(s.asked).toEqual(['Card 3 is now SOL #4, was ETH #2: place? [y/N] ']);
+    expect(s.server.count('POST /orders')).toBe(0);
+    await s.answering('3 short 250', 'y');
+    expect(JSON.parse(s.server.requests[0]?.body ?? '{}')).toMatchObject({ symbol: 'SOL/USDT' });
+  });
+
+  it('does not ask when the number still points at the same card, or for an id', async () => {
+    const s = session();
+    s.server.on('POST /orders', () => recordedReply('eth short 250'));
+    s.stores.feedView.markLineStart();
+    await s.answering('3 short 250');
+    await s.answering('#2 short 250');
+    expect(s.asked).toEqual([]);
+    expect(s.server.count('POST /orders')).toBe(2);
+  });
+
+  it('names a card that was not on screen when the line was started', async () => {
+    const s = createTestConsole({ token: 'tok' });
+    s.stores.feedView.markLineStart();
+    s.stores.feed.receive(completed(makeSignal(9, { content: 'BTC up' }), 'positive', 80, ['BTC']));
+    expect(await s.answering('1 long 100', null)).toEqual(['muted: Cancelled.']);
+    expect(s.asked).toEqual(['Card 1 is now BTC #9, was no card: place? [y/N] ']);
   });
 });

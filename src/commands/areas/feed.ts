@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { findTicker } from '../../contracts/symbols';
 import { matchesFilters } from '../../services/feed/feedView';
 import { summarize } from '../../services/feed/format';
+import { CARD_TEXT, chooseTicker, findCard, parseCardRef } from '../../services/feed/cardAddress';
 import { placeSignalTrade } from '../../services/feed/signalTrade';
-import { TRADING_TEXT } from '../../services/trading/messages';
 import type { FeedSignal } from '../../services/feed/types';
 import {
   failure,
@@ -39,13 +39,14 @@ const Position = z.coerce
 
 const notOnScreen = (n: number): OutputLine => failure(`There is no signal ${n} on screen.`);
 
-/** One signal as a terminal line: number on screen, age, sentiment, impact, tags, source and headline. */
+/** One signal as a terminal line: number on screen, id (`#113`), age, sentiment, impact, tags, source and headline. */
 function feedLine(ctx: CommandContext, s: FeedSignal, onScreen: number): OutputLine {
   const prices = ctx.stores.market.prices.peek();
   const sum = summarize(s, ctx.stores.feed.now(), (symbol) => prices.get(symbol)?.p);
   const toneStyle = sum.tone === 'positive' ? 'gain' : sum.tone === 'negative' ? 'loss' : 'muted';
   const segments: Segment[] = [
     { text: `${onScreen > 0 ? String(onScreen) : '·'}`.padStart(3) + '  ' },
+    { text: `#${s.id}`.padEnd(6) + ' ', style: 'muted' },
     { text: sum.age.padEnd(10), style: 'muted' },
     { text: sum.sentiment.padEnd(4), style: toneStyle },
     { text: sum.impact.padStart(11) + '  ' },
@@ -121,24 +122,39 @@ export const open = defineCommand({
   },
 });
 
+const CardWord = z
+  .string()
+  .refine((w) => parseCardRef(w) !== null, { error: CARD_TEXT.badRef })
+  .transform((w) => parseCardRef(w) ?? { kind: 'number' as const, n: 0 });
+
 export const tradeSignal = defineCommand({
   name: SIGNAL_TRADE_COMMAND,
   area: AREA,
-  summary: 'Trade the asset of the n-th signal on screen: 2 long 500 (k = thousands).',
-  usage: `${SIGNAL_TRADE_COMMAND} <n> <side> <amount>`,
-  examples: ['1 long 500', '2 short 1k', `${SIGNAL_TRADE_COMMAND} 3 long 250`],
+  summary:
+    "Trade a card's first asset (or one it names): #113 long 500 by the id on the card, 2 long 500 by its place on screen.",
+  usage: `${SIGNAL_TRADE_COMMAND} <card> <side> <amount> [asset]`,
+  examples: ['#113 long 500', '#113 short 1k eth', '2 long 500', `${SIGNAL_TRADE_COMMAND} 3 long 250`],
   args: z.object({
-    n: Position.describe('the number of a signal on screen'),
+    card: CardWord.describe('#113 (the id on a card) or 2 (the second card on screen)'),
     side: z.string().describe('long or short'),
     amount: z.string().describe('USDT total, k = thousands'),
+    asset: z.string().optional().describe('one of the assets the signal names; its first by default'),
   }),
-  complete: { amount: savedAmounts },
-  async run(ctx, { n, side, amount }) {
-    const s = ctx.stores.feedView.nth(n);
-    if (s === undefined) return [notOnScreen(n)];
-    const ticker = s.asset ?? s.assets[0] ?? null;
+  complete: { amount: savedAmounts, asset: tickerCompletion },
+  async run(ctx, { card, side, amount, asset }) {
+    const found = findCard(card, ctx.stores.feedView, ctx.stores.feed);
+    if (!found.ok) return [failure(found.message)];
+    const s = found.signal;
+    const choice = chooseTicker(s, asset);
+    if (!choice.ok) return [failure(choice.message, 'invalid-args')];
+    const ticker = choice.ticker;
     const parsed = parseOrderWords([side, amount], ticker ?? 'BTC');
     if (!parsed.ok) return [failure(parsed.message, 'invalid-args')];
+    if (found.moved !== null && ticker !== null && ctx.stores.session.isLoggedIn.peek()) {
+      const label = CARD_TEXT.moved(found.moved.n, s, found.moved.was);
+      const answer = await ctx.stores.terminal.ask({ label, secret: false });
+      if (answer === null || !/^y(es)?$/i.test(answer.trim())) return CANCELLED;
+    }
     const cap = ctx.shell.preferences.fatFingerCap.peek();
     if (ticker !== null && ctx.stores.session.isLoggedIn.peek() && parsed.order.amount > cap) {
       const question =
@@ -161,7 +177,7 @@ export const tradeSignal = defineCommand({
     );
     if (!result.ok) return result.reason === 'cancelled' ? CANCELLED : [failure(result.message)];
     return {
-      lines: [success(result.message), muted(TRADING_TEXT.venueNote[ctx.stores.account.mode.peek()])],
+      lines: [success(result.message)],
       data: result.order,
     };
   },

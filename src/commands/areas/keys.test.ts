@@ -75,3 +75,20 @@ describe('key commands', () => {
     expect(await guest.type('keys')).toEqual(['error: You must be logged in.']);
   });
 });
+
+describe('commands that open windows', () => {
+  it('keys --open lists the keys and asks for the API Settings window; keys alone does not', async () => {
+    const s = session();
+    await s.type('keys');
+    expect(s.stores.ui.keysWindowRequests.value).toBe(0);
+    expect(await s.type('keys --open')).toEqual([`muted: ${KEY_TEXTS.none}`]);
+    expect(s.stores.ui.keysWindowRequests.value).toBe(1);
+  });
+
+  it('account opens the Account window on its devices', async () => {
+    const s = session();
+    s.server.on('GET /account', () => ({ status: 200, body: { mode: 'paper', keyId: null, keys: [] } }));
+    await s.type('account');
+    expect(s.stores.ui.accountModal.value).toBe('devices');
+  });
+});

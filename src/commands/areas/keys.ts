@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { KEY_TEXTS } from '../../contracts/exchanges';
+import { loadDevices } from '../../services/auth/account';
 import { addKey, describeKey, listKeys, removeKey } from '../../services/exchanges/keys';
 import { ACCOUNT_TEXT, chooseAccount, fetchAccount } from '../../services/trading/account';
 import type { AccountState } from '../../contracts/trading';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { defineCommand, type CommandContext } from '../types';
-import { CANCELLED, askSecret } from './authShared';
+import { CANCELLED, askSecret, authDeps } from './authShared';
 
 const AREA = 'keys';
 
@@ -19,10 +20,12 @@ export const keys = defineCommand({
   area: AREA,
   summary: 'List your exchange API keys (hint, environment, status, permissions, warnings).',
   usage: 'keys',
-  examples: ['keys'],
-  args: z.object({}),
+  examples: ['keys', 'keys --open'],
+  options: [{ flags: '--open', description: 'open the API Settings window as well' }],
+  args: z.object({ open: z.boolean().optional() }),
   loginRequired: true,
-  async run(ctx) {
+  async run(ctx, { open }) {
+    if (open === true) ctx.stores.ui.requestKeysWindow();
     const listed = await listKeys(ctx.api.main);
     if (!listed.ok) return [failure(listed.message)];
     if (listed.value.length === 0) return { lines: [muted(KEY_TEXTS.none)], data: [] };
@@ -99,12 +102,15 @@ const describeAccount = (a: AccountState): OutputLine[] =>
 export const account = defineCommand({
   name: 'account',
   area: AREA,
-  summary: 'Show where your orders go: PAPER, or one of your keys (LIVE or DEMO).',
+  summary:
+    'Show where your orders go: PAPER, or one of your keys (LIVE or DEMO). Also opens the Account window.',
   usage: 'account',
   examples: ['account'],
   args: z.object({}),
   loginRequired: true,
   async run(ctx) {
+    ctx.stores.ui.openAccountModal('devices');
+    void loadDevices(authDeps(ctx));
     const got = await fetchAccount(ctx.api.trading, ctx.stores.account);
     if (!got.ok) return [failure(got.message)];
     return { lines: describeAccount(got.value), data: got.value };

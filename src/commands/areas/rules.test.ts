@@ -8,9 +8,12 @@ const RISK: RiskState = {
   max_positions: 5,
   cooldown_minutes: 15,
   max_age_seconds: 15,
+  live_max_order_usd: 500,
+  live_daily_budget_usd: 1000,
   kill_switch: false,
   resume_at: null,
   spent_today_usd: 0,
+  live_spent_today_usd: 0,
 };
 
 /** A console against a fake rules API that stores what it is sent, shaped by the shared contracts. */
@@ -109,7 +112,7 @@ describe('rules commands', () => {
     expect(out[0]).toBe('success: Risk setting max-order is now 5k.');
     expect(JSON.parse(s.server.requests.at(-1)?.body ?? '{}')).toEqual({ max_order_usd: 5000 });
     expect((await s.type('risk set leverage 3'))[0]).toMatch(
-      /^error: .*The setting is one of max-order, budget, positions, cooldown, max-age\./,
+      /^error: .*The setting is one of max-order, budget, positions, cooldown, max-age, live-max-order, live-budget\./,
     );
   });
 
@@ -126,5 +129,15 @@ describe('rules commands', () => {
     expect(await s.type('rule rm 9')).toEqual(['error: No rule 9. Type rules to list yours.']);
     expect(await s.type('rules test 9 --days 7')).toEqual(['error: No rule 9. Type rules to list yours.']);
     expect((await s.run('rule on 9')).exit).toBe(1);
+  });
+});
+
+describe('rules --open', () => {
+  it('lists the rules and opens the Trade Rules window', async () => {
+    const s = session();
+    await s.type('rules');
+    expect(s.stores.rules.modalOpen.value).toBe(false);
+    await s.type('rules --open');
+    expect(s.stores.rules.modalOpen.value).toBe(true);
   });
 });

@@ -7,7 +7,7 @@ import {
   type RiskSettings,
   type RiskState,
 } from '../../contracts/rules';
-import { describeRule, findRule, rulesApi, shortId } from '../../services/rules/rules';
+import { describeRule, findRule, latencyText, rulesApi, shortId } from '../../services/rules/rules';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { pnlStyle, sideStyle, table } from '../../services/terminal/table';
 import { unwrap } from '../errors';
@@ -112,7 +112,7 @@ export const ruleAdd = defineCommand({
     const created = await api(ctx).create({
       ruleName: name,
       conditions: { asset, sentiment, min_impact: range.min, max_impact: range.max },
-      action: { type: 'trade', side: a.side, amount_usd: amount, exit },
+      action: { type: 'trade', side: a.side, amount_usd: amount, exit, account: 'paper' },
       isActive: a.off !== true,
     });
     const r = unwrap(created);
@@ -132,10 +132,12 @@ export const rulesList = defineCommand({
   area: AREA,
   summary: 'List your auto-trade rules and whether automated trading is on.',
   usage: 'rules',
-  examples: ['rules'],
-  args: z.object({}),
+  examples: ['rules', 'rules --open'],
+  options: [{ flags: '--open', description: 'open the Trade Rules window as well' }],
+  args: z.object({ open: z.boolean().optional() }),
   loginRequired: true,
-  async run(ctx) {
+  async run(ctx, { open }) {
+    if (open === true) ctx.stores.rules.openModal();
     const [loaded, risk] = await Promise.all([api(ctx).load(), api(ctx).risk()]);
     const rules = unwrap(loaded);
     const lines: OutputLine[] = risk.ok ? [riskLine(risk.value)] : [];
@@ -237,6 +239,8 @@ export const RISK_FIELDS = {
   positions: 'max_positions',
   cooldown: 'cooldown_minutes',
   'max-age': 'max_age_seconds',
+  'live-max-order': 'live_max_order_usd',
+  'live-budget': 'live_daily_budget_usd',
 } as const satisfies Record<string, keyof RiskSettings>;
 
 export const riskShow = defineCommand({
@@ -260,6 +264,12 @@ export const riskShow = defineCommand({
             ['open positions (rules)', String(r.max_positions), 'risk set positions <n>'],
             ['cooldown per asset', `${r.cooldown_minutes} min`, 'risk set cooldown <minutes>'],
             ['max signal age', `${r.max_age_seconds} s`, 'risk set max-age <seconds>'],
+            ['live max order (rules)', `${r.live_max_order_usd} USDT`, 'risk set live-max-order <usdt>'],
+            [
+              'live daily budget (rules)',
+              `${r.live_spent_today_usd} of ${r.live_daily_budget_usd} USDT`,
+              'risk set live-budget <usdt>',
+            ],
           ],
         ),
       ],
@@ -324,7 +334,7 @@ export function ledgerTable(rows: readonly Decision[]): OutputLine[] {
       { header: 'SIDE' },
       { header: 'OUTCOME' },
       { header: 'FILL', align: 'right' },
-      { header: 'LATENCY', align: 'right' },
+      { header: 'AFTER THE NEWS' },
       { header: 'WHY / EXIT' },
     ],
     rows.map((d) => [
@@ -337,7 +347,7 @@ export function ledgerTable(rows: readonly Decision[]): OutputLine[] {
         style: d.outcome === 'fired' ? 'gain' : d.outcome === 'skipped' ? 'muted' : undefined,
       },
       d.quantity === null || d.notional === null ? '' : `${d.quantity} = ${d.notional.toFixed(2)} USDT`,
-      d.latency_ms === null ? '' : `${d.latency_ms} ms`,
+      latencyText(d),
       d.outcome === 'skipped' ? `${d.reason ?? ''}: ${d.detail ?? ''}` : (d.exit ?? ''),
     ]),
   );

@@ -42,6 +42,24 @@ describe('scorecard command', () => {
     expect((await s.run('scorecard')).data).toMatchObject({ price_source: 'binance' });
   });
 
+  it('prints retracted stories and their retractions apart, only when there are some', async () => {
+    expect((await session().type('scorecard')).some((l) => l.includes('RETRACTION'))).toBe(false);
+    const s = session(
+      makeScorecard({
+        by_retraction: [group('retracted', 2, [2, 2, 0, -3.1]), group('retraction', 2, [2, 2, 2, 2.4])],
+      }),
+    );
+    const out = await s.type('scorecard');
+    const at = out.findIndex((l) => /RETRACTION\s+N\s+1m/.test(l));
+    expect(out[at - 1]).toBe(
+      'muted: Retracted stories and their retractions, counted apart from the figures above:',
+    );
+    expect(out.slice(at + 1)).toEqual([
+      expect.stringMatching(/^info: retracted\s+2\s+0% -3\.10%/),
+      expect.stringMatching(/^info: retraction\s+2\s+100% \+2\.40%/),
+    ]);
+  });
+
   it('says when nothing has been measured yet', async () => {
     const s = session(
       makeScorecard({

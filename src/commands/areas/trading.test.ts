@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../services/testing/fakeServer';
 import { BTC_LONG, ETH_SHORT } from '../../services/trading/testing/fixtures';
 import { recordedFill, recordedRefusal, recordedReply } from '../../services/trading/testing/serverAnswers';
+import type { Trade } from '../../contracts/trading';
 import { createTestConsole } from '../testing/scripted';
 
 /** What the server answered to `btc long 200` (0.002 BTC ≈ 201.37 USDT: the nearest step). */
@@ -45,6 +46,50 @@ describe('order commands', () => {
       'muted: Paper exchange: no real funds.',
     ]);
     expect(s.stores.positions.refreshRequests.value.count).toBe(1);
+  });
+
+  it('says when an opposite order reduced, flipped or closed the position, with the realised PnL', async () => {
+    const s = session();
+    s.server.on('POST /orders', () => recordedReply('eth long 100'));
+    const reduced = await s.type('eth long 100');
+    expect(reduced[1]).toMatch(
+      /^info: Reduced your ETH short from 0\.079 to 0\.047 ETH: LONG 0\.032 ETH ≈ 100\.97 USDT at 3,155\.2000, realised -0\.04 USDT, fee 0\.05 USDT\. /,
+    );
+    const fill = recordedFill('eth long 100');
+    s.server.on('POST /orders', () => ({
+      status: 200,
+      body: {
+        ...fill,
+        position: {
+          effect: 'flip',
+          before: { side: 'short', size: 0.047 },
+          after: { side: 'long', size: 0.01 },
+        },
+      },
+    }));
+    expect((await s.type('eth long 100'))[1]).toMatch(
+      /^info: Flipped your ETH short of 0\.047 ETH to a long of 0\.01 ETH: LONG 0\.032 ETH .*, realised -0\.04 USDT/,
+    );
+    s.server.on('POST /orders', () => ({
+      status: 200,
+      body: { ...fill, position: { effect: 'close', before: { side: 'short', size: 0.032 }, after: null } },
+    }));
+    expect((await s.type('eth long 100'))[1]).toMatch(
+      /^info: Closed your ETH short of 0\.032 ETH: LONG 0\.032 ETH .*, realised -0\.04 USDT, fee 0\.05 USDT\./,
+    );
+    const help = (await s.type('help long')).join(' ');
+    expect(help).toContain('against a short it reduces, closes or flips it');
+    expect(help).not.toContain('Open or add to');
+  });
+
+  it("names the venue the server's answer gives, not the account the terminal believes it is on", async () => {
+    const s = session();
+    expect(s.stores.account.mode.peek()).toBe('paper');
+    const live = { ...recordedFill('btc long 200'), account: { mode: 'live', keyHint: 'Live…cdef' } };
+    s.server.on('POST /orders', () => ({ status: 200, body: live }));
+    const lines = await s.type('btc long 200');
+    expect(lines.at(-1)).toBe('muted: Binance LIVE account (key Live…cdef): real funds.');
+    expect(lines.join('\n')).not.toContain('Paper exchange');
   });
 
   it('prints btc long 150 as the 100.68 USDT it fills, and --json data carries the notional', async () => {
@@ -155,11 +200,12 @@ describe('order commands', () => {
 describe('close, positions, balance, leverage, paper reset', () => {
   it('closes one position by asset', async () => {
     const s = session();
-    s.server.on('POST /close_position', () => ({
-      status: 200,
-      body: { message: 'Closed BTC/USDT long: 0.052 at 96400.25.' },
-    }));
-    expect(await s.type('close btc')).toEqual(['success: Closed BTC/USDT long: 0.052 at 96400.25.']);
+    s.server.on('POST /close_position', () => recordedReply('close eth'));
+    // The answer's own fill: size, price, realised PnL and fee, and the venue it names.
+    expect(await s.type('close btc')).toEqual([
+      'success: Closed SHORT 0.079 ETH ≈ 249.26 USDT of ETH/USDT at 3,155.2000, realised -0.10 USDT, fee 0.12 USDT.',
+      'muted: Paper exchange: no real funds.',
+    ]);
     expect(JSON.parse(s.server.requests[0]?.body ?? '')).toEqual({ symbol: 'BTC/USDT' });
     s.server.on('POST /close_position', () => ({
       status: 404,
@@ -185,14 +231,20 @@ describe('close, positions, balance, leverage, paper reset', () => {
   it('close all asks y/N with the count; N (or Enter) cancels, y closes', async () => {
     const s = session();
     s.server.on('GET /positions', () => ({ status: 200, body: [BTC_LONG, ETH_SHORT] }));
-    s.server.on('POST /close_all_positions', () => ({
-      status: 200,
-      body: { message: 'Closed 2 positions: BTC/USDT, ETH/USDT.' },
-    }));
+    s.server.on('POST /close_all_positions', () => recordedReply('close all'));
     expect(await s.answering('close all', '')).toEqual(['muted: Cancelled.']);
     expect(await s.answering('close all', 'n')).toEqual(['muted: Cancelled.']);
     expect(s.server.count('POST /close_all_positions')).toBe(0);
-    expect(await s.answering('close all', 'Y')).toEqual(['success: Closed 2 positions: BTC/USDT, ETH/USDT.']);
+    const closed = await s.answering('close all', 'Y');
+    expect(closed).toHaveLength(4);
+    expect(closed[0]).toMatch(
+      /^success: Closed LONG [\d.]+ BTC ≈ .* of BTC\/USDT at .*, realised .* USDT, fee .* USDT\.$/,
+    );
+    expect(closed[1]).toMatch(/^success: Closed LONG [\d.]+ DOGE ≈ .* of DOGE\/USDT at /);
+    expect(closed[2]).toMatch(
+      /^muted: Closed 2 positions: realised [+-]?\d+\.\d\d USDT, fee \d+\.\d\d USDT in all\.$/,
+    );
+    expect(closed[3]).toBe('muted: Paper exchange: no real funds.');
     expect(s.asked[0]).toBe(
       'Are you sure you want to close all 2 open positions? This action cannot be undone. [y/N] ',
     );
@@ -301,5 +353,65 @@ describe('close, positions, balance, leverage, paper reset', () => {
       expect(listing).toMatch(new RegExp(`info: {5}${name} `));
     }
     expect(await s.type('help buy')).toContain('info: Usage: long [amount...]');
+  });
+});
+
+describe('trades', () => {
+  const trade = (over: Partial<Trade>): Trade => ({
+    id: '7',
+    time: Date.UTC(2026, 10, 26, 21, 48, 3),
+    symbol: 'ETH/USDT',
+    side: 'sell',
+    quantity: 0.079,
+    price: 3155.2,
+    realizedPnl: -0.1,
+    fee: 0.12,
+    accountId: 'paper',
+    account: { mode: 'paper', keyHint: null },
+    source: 'manual',
+    ruleId: null,
+    ruleName: null,
+    orderId: 'o-7',
+    ...over,
+  });
+
+  it('lists the fills newest first with venue and source, and names the older page', async () => {
+    const s = session();
+    s.server.on('GET /trades', () => ({
+      status: 200,
+      body: {
+        trades: [
+          trade({}),
+          trade({
+            id: '6',
+            side: 'buy',
+            realizedPnl: 0,
+            source: 'rule',
+            ruleId: 'r1',
+            ruleName: 'Bad news short',
+            account: { mode: 'live', keyHint: 'abcd…wxyz' },
+            accountId: 'k1',
+          }),
+        ],
+        nextCursor: '6',
+      },
+    }));
+    expect(await s.type('trades')).toEqual([
+      'muted: TIME (UTC)      SYMBOL    SIDE    QTY       PRICE  REALISED PNL   FEE  VENUE           BY',
+      'info: 11-26 21:48:03  ETH/USDT  SELL  0.079  3,155.2000         -0.10  0.12  PAPER           manual',
+      "info: 11-26 21:48:03  ETH/USDT  BUY   0.079  3,155.2000          0.00  0.12  LIVE abcd…wxyz  rule 'Bad news short'",
+      'muted: Older trades: trades --before 6',
+    ]);
+    expect(s.server.requests.at(-1)?.search).toBe('?limit=20');
+    await s.type('trades -n 5 --account paper --before 6');
+    expect(s.server.requests.at(-1)?.search).toBe('?limit=5&cursor=6&account=paper');
+  });
+
+  it('says when there are none, and needs a login', async () => {
+    const s = session();
+    s.server.on('GET /trades', () => ({ status: 200, body: { trades: [], nextCursor: null } }));
+    expect(await s.type('trades')).toEqual(['muted: No trades yet.']);
+    const guest = session(null);
+    expect((await guest.type('trades'))[0]).toBe('error: You must be logged in.');
   });
 });

@@ -8,7 +8,8 @@ import { TRADING_TEXT } from '../../services/trading/messages';
 import { capFor } from '../../services/trading/orderPreview';
 import * as orders from '../../services/trading/orders';
 import { POSITION_COLUMNS, positionRow } from '../../services/trading/positionsView';
-import { orderWords, savedAmounts, tickerCompletion } from '../providers';
+import { fetchTrades, TRADE_COLUMNS, TRADES_TEXT, tradeRow } from '../../services/trading/trades';
+import { openPositionTickers, orderWords, savedAmounts, tickerCompletion } from '../providers';
 import { unwrap } from '../errors';
 import { loginRefusal } from '../registry';
 import { defineCommand, type CommandContext, type CommandOutput } from '../types';
@@ -51,7 +52,7 @@ async function runOrder(ctx: CommandContext, parsed: OrderParse): Promise<Output
   const lines = [
     success(TRADING_TEXT.orderSucceeded(fill.id)),
     info(TRADING_TEXT.filled(fill)),
-    muted(TRADING_TEXT.venueNote[ctx.stores.account.mode.peek()]),
+    muted(TRADING_TEXT.venueNote(fill.account)),
   ];
   return { lines, data: fill };
 }
@@ -78,7 +79,9 @@ const sideCommand = (side: 'long' | 'short', alias: 'buy' | 'sell') =>
     name: side,
     aliases: [alias],
     area: AREA,
-    summary: `Open or add to a ${side} position on the chosen symbol, for a USDT total (k = thousands).`,
+    summary:
+      `Go ${side} on the chosen symbol for a USDT total (k = thousands): opens or adds to a ${side}; ` +
+      `against a ${side === 'long' ? 'short' : 'long'} it reduces, closes or flips it (the fill says which, with the realised PnL).`,
     usage: `${side} [amount...]`,
     examples: [`${side} 100`, `${side} 2.5k`, `${alias} 250`],
     args: z.object({
@@ -100,12 +103,12 @@ export const close = defineCommand({
   usage: 'close <asset>',
   examples: ['close btc', 'close eth', 'close all'],
   args: z.object({ asset: KnownTicker.describe('a ticker such as btc') }),
-  complete: { asset: tickerCompletion },
+  complete: { asset: openPositionTickers },
   loginRequired: true,
   async run(ctx, { asset }) {
-    const closed = await orders.closePosition(ctx.api.trading, `${asset}/USDT`);
+    const closed = unwrap(await orders.closePosition(ctx.api.trading, `${asset}/USDT`));
     ctx.stores.positions.requestRefresh();
-    return [success(unwrap(closed))];
+    return { lines: orders.closedOutput([closed.fill]), data: closed };
   },
 });
 
@@ -121,9 +124,10 @@ export const closeAll = defineCommand({
     const open = unwrap(await orders.fetchPositions(ctx.api.trading));
     if (open.length === 0) return [info(TRADING_TEXT.nothingToClose)];
     if (!(await confirmed(ctx, TRADING_TEXT.confirmCloseAll(open.length)))) return CANCELLED;
-    const closed = await orders.closeAllPositions(ctx.api.trading);
+    const closed = unwrap(await orders.closeAllPositions(ctx.api.trading));
     ctx.stores.positions.requestRefresh();
-    return [success(unwrap(closed))];
+    if (closed.fills.length === 0) return { lines: [success(closed.message)], data: closed };
+    return { lines: orders.closedOutput(closed.fills), data: closed };
   },
 });
 
@@ -234,4 +238,59 @@ export const paperReset = defineCommand({
   },
 });
 
-export default [order, long, short, close, closeAll, positions, balance, leverage, paperReset];
+const TradesLimit = z.coerce
+  .number({ error: 'The count is a whole number from 1 to 200.' })
+  .int({ error: 'The count is a whole number from 1 to 200.' })
+  .min(1, { error: 'The count is a whole number from 1 to 200.' })
+  .max(200, { error: 'The count is a whole number from 1 to 200.' });
+
+export const tradesCommand = defineCommand({
+  name: 'trades',
+  area: AREA,
+  summary:
+    'List your fills, newest first: time, symbol, side, size, price, realised PnL, fee, venue and what placed it.',
+  usage: 'trades',
+  examples: ['trades', 'trades -n 50', 'trades --account paper'],
+  options: [
+    { flags: '-n, --limit <count>', description: 'how many to print (default 20)' },
+    { flags: '--account <account>', description: 'only this account: paper, or a key id that `keys` shows' },
+    { flags: '--before <cursor>', description: 'the older page a listing names at its end' },
+  ],
+  args: z.object({
+    limit: TradesLimit.default(20),
+    account: z.string().trim().min(1).optional(),
+    before: z
+      .string()
+      .regex(/^\d+$/, { error: 'The cursor is the number a listing names at its end.' })
+      .optional(),
+  }),
+  loginRequired: true,
+  async run(ctx, args) {
+    const page = unwrap(
+      await fetchTrades(ctx.api.trading, {
+        limit: args.limit,
+        ...(args.before === undefined ? {} : { cursor: args.before }),
+        ...(args.account === undefined ? {} : { account: args.account }),
+      }),
+    );
+    if (page.trades.length === 0) return { lines: [muted(TRADES_TEXT.none)], data: page };
+    const columns = TRADE_COLUMNS.map((header) => ({
+      header,
+      align: ['QTY', 'PRICE', 'REALISED PNL', 'FEE'].includes(header)
+        ? ('right' as const)
+        : ('left' as const),
+    }));
+    const rows = page.trades.map((trade) => {
+      const row = tradeRow(trade);
+      return row.cells.map((cell, i) => {
+        const style = i === 2 ? sideStyle(row.side) : i === 5 ? pnlStyle(trade.realizedPnl) : undefined;
+        return style === undefined ? cell : { text: cell, style };
+      });
+    });
+    const lines = table(columns, rows);
+    if (page.nextCursor !== null) lines.push(muted(TRADES_TEXT.more(page.nextCursor)));
+    return { lines, data: page };
+  },
+});
+
+export default [order, long, short, close, closeAll, positions, tradesCommand, balance, leverage, paperReset];

@@ -3,10 +3,11 @@ import { ORDER_MESSAGES, isSide, parseOrderWords, type OrderParse } from './orde
 
 /**
  * The lines of the command prompt (spec §5) that do not start with the name of the command they call:
- * `btc long 5k` and `eth up 5k` are orders, `2 long 500` trades the asset of the second signal on
- * screen, and `btc` alone chooses the symbol. `long 100`, `short 2.5k` (and their aliases `buy`/`sell`)
- * and `order btc long 5k` are order lines as well: all their words go to the order grammar as typed,
- * none is read as an option, so `long -5` answers "Invalid asset or amount.".
+ * `btc long 5k` and `eth up 5k` are orders, `#113 long 500` trades the asset of the signal whose id
+ * is 113 and `2 long 500` that of the second signal on screen, and `btc` alone chooses the symbol.
+ * `long 100`, `short 2.5k` (and their aliases `buy`/`sell`) and `order btc long 5k` are order lines
+ * as well: all their words go to the order grammar as typed, none is read as an option, so `long -5`
+ * answers "Invalid asset or amount.".
  */
 
 /** The two-word commands, by the side they stand for. */
@@ -48,7 +49,7 @@ export function readShortcut(
 ): Shortcut | null {
   const [first] = words;
   if (first === undefined) return null;
-  if (/^\s*\d+\s+(long|short|buy|sell)\b/i.test(text)) {
+  if (/^\s*#?\d+\s+(long|short|buy|sell)\b/i.test(text)) {
     return { command: SIGNAL_TRADE_COMMAND, words, order: false };
   }
   if (isOrderCommand(first)) return { command: first, words: words.slice(1), order: true };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorMessage, errorText } from './errors';
+import { errorMessage, errorText, joinSentences } from './errors';
 
 describe('errorText (spec §8)', () => {
   it('joins the msg of each detail item with ". "', () => {
@@ -27,5 +27,24 @@ describe('errorText (spec §8)', () => {
     expect(errorMessage(new Error('network down'), 'Failed to fetch positions.')).toBe(
       'Failed to fetch positions.',
     );
+  });
+});
+
+describe('joinSentences', () => {
+  it('joins server messages with ". " without doubling the periods they end with', () => {
+    expect(joinSentences(['Too small.', 'Required.'])).toBe('Too small. Required.');
+    expect(joinSentences(['Too small', 'Required'])).toBe('Too small. Required');
+    expect(joinSentences(['One.', ' ', 'Two'])).toBe('One. Two');
+    expect(
+      errorText(
+        {
+          detail: [
+            { loc: ['body'], msg: 'Bad amount.', type: 'x' },
+            { loc: ['body'], msg: 'Bad side.', type: 'x' },
+          ],
+        },
+        'f',
+      ),
+    ).toBe('Bad amount. Bad side.');
   });
 });

@@ -9,8 +9,17 @@ export function errorText(body: unknown, fallback: string): string {
   if (!parsed.success) return fallback;
   const { detail } = parsed.data;
   if (typeof detail === 'string') return detail === '' ? fallback : detail;
-  const text = detail.map((issue) => issue.msg).join('. ');
+  const text = joinSentences(detail.map((issue) => issue.msg));
   return text === '' ? fallback : text;
+}
+
+/**
+ * Messages joined with ". " (spec §8) without doubling a period a message already ends with:
+ * ["Too small.", "Required"] → "Too small. Required".
+ */
+export function joinSentences(messages: readonly string[]): string {
+  const parts = messages.map((m) => m.trim()).filter((m) => m !== '');
+  return parts.map((m, i) => (i < parts.length - 1 ? m.replace(/\.+$/, '') : m)).join('. ');
 }
 
 /** The HTTP status of a failed call, or undefined when the call never got an answer. */

@@ -18,6 +18,8 @@ export interface LoginFields {
   password: string;
   rememberMe: boolean;
   deviceInfo?: DeviceInfo;
+  /** A 2FA code sent with the password (offered while the account must wait). */
+  code?: string;
 }
 
 /** One typed call per `/auth/*` and `/users/me` route (spec §7), checked against the contracts. */
@@ -32,6 +34,7 @@ export function createAuthClient(main: ApiClient) {
         remember_me: String(fields.rememberMe),
       });
       if (fields.deviceInfo !== undefined) form.set('device_info', JSON.stringify(fields.deviceInfo));
+      if (fields.code !== undefined) form.set('code', fields.code);
       return main.call(LoginResponse, '/auth/token', { ...post, body: form });
     },
     loginTwoFactor: (userId: string, code: string) =>

@@ -1,6 +1,6 @@
 import { PASSWORD_MIN, type DeviceInfo } from '../../contracts/auth';
 import type { ApiClient } from '../api/client';
-import { errorMessage } from '../api/errors';
+import { errorMessage, statusOf } from '../api/errors';
 import type { Stores } from '../stores';
 import { createAuthClient } from './client';
 import { AUTH_TEXT, isCodeShaped } from './messages';
@@ -18,15 +18,23 @@ export type LoginOutcome = Outcome | { ok: 'two-factor'; userId: string };
 
 const failed = (message: string): Outcome => ({ ok: false, message });
 
-/** The password step of a login. On 2FA the pending user is kept for {@link completeTwoFactor}. */
+/**
+ * The password step of a login. On 2FA the pending user is kept for {@link completeTwoFactor}. A wait
+ * (429) offers the 2FA code field: an account with 2FA on signs in at once with the password and a code.
+ */
 export async function passwordLogin(
   deps: AuthDeps,
-  fields: { username: string; password: string; rememberMe: boolean },
+  fields: { username: string; password: string; rememberMe: boolean; code?: string },
 ): Promise<LoginOutcome> {
   const client = createAuthClient(deps.main);
+  const code = fields.code?.trim() ?? '';
+  if (code !== '' && !isCodeShaped(code, true)) return failed(AUTH_TEXT.codeInvalid);
   try {
     const answer = await client.login({
-      ...fields,
+      username: fields.username,
+      password: fields.password,
+      rememberMe: fields.rememberMe,
+      ...(code === '' ? {} : { code }),
       ...(deps.deviceInfo === undefined ? {} : { deviceInfo: deps.deviceInfo }),
     });
     if ('two_factor_required' in answer) {
@@ -37,6 +45,7 @@ export async function passwordLogin(
       ? { ok: true }
       : failed(AUTH_TEXT.loadUserFailed);
   } catch (error) {
+    if (statusOf(error) === 429) deps.stores.auth.offerLoginCode(true);
     return failed(errorMessage(error, AUTH_TEXT.loginFailed));
   }
 }

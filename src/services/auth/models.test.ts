@@ -68,6 +68,35 @@ describe('auth modal (spec §4 modes)', () => {
     expect(t.stores.session.user.value?.username).toBe('ann');
   });
 
+  it('offers the 2FA code when the login is answered with a wait, and signs in with password and code', async () => {
+    const t = setup();
+    const wait = { detail: 'Too many requests. Please try again in 64 s.' };
+    t.server.on('POST /auth/token', (req) =>
+      new URLSearchParams(req.body ?? '').get('code') === '123456'
+        ? { status: 200, body: { access_token: 'tok', token_type: 'bearer' } }
+        : { status: 429, body: wait },
+    );
+    t.models.modal.switchTo('login');
+    expect(t.stores.auth.loginCodeOffered.value).toBe(false);
+    await t.models.modal.login({ username: 'ann', password: 'pw', rememberMe: false });
+    expect(t.notice()).toEqual({ tone: 'error', text: wait.detail });
+    expect(t.stores.auth.loginCodeOffered.value).toBe(true);
+    expect(new URLSearchParams(t.server.requests[0]?.body ?? '').has('code')).toBe(false);
+
+    // A malformed code is not sent; a wrong one gets the same wait.
+    await t.models.modal.login({ username: 'ann', password: 'pw', rememberMe: false, code: '12345' });
+    expect(t.notice()).toEqual({ tone: 'error', text: 'Please enter a valid 6-digit code.' });
+    expect(t.server.requests).toHaveLength(1);
+    await t.models.modal.login({ username: 'ann', password: 'pw', rememberMe: false, code: '654321' });
+    expect(t.notice()).toEqual({ tone: 'error', text: wait.detail });
+
+    await t.models.modal.login({ username: 'ann', password: 'pw', rememberMe: false, code: ' 123456 ' });
+    expect(new URLSearchParams(t.server.requests.at(-2)?.body ?? '').get('code')).toBe('123456');
+    expect(t.stores.ui.authModal.value).toBeNull();
+    expect(t.stores.session.user.value?.username).toBe('ann');
+    expect(t.stores.auth.loginCodeOffered.value).toBe(false);
+  });
+
   it('shows the spec fallbacks when the server gives no detail', async () => {
     const t = setup();
     t.server.on('POST /auth/token', () => ({ status: 502, body: 'bad gateway' }));

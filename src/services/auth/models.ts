@@ -48,6 +48,7 @@ export function createAuthModels(deps: AuthModelDeps) {
   const closeAuth = (): void => {
     deps.ui.closeAuthModal();
     auth.setPendingTwoFactor(null);
+    auth.offerLoginCode(false);
     auth.setNotice('auth', null);
   };
 
@@ -127,7 +128,7 @@ export function createAuthModels(deps: AuthModelDeps) {
       deps.ui.openAuthModal(mode);
     },
     close: closeAuth,
-    login: (fields: { username: string; password: string; rememberMe: boolean }) =>
+    login: (fields: { username: string; password: string; rememberMe: boolean; code?: string }) =>
       run('auth', async () => {
         const outcome = await flows.passwordLogin(deps, fields);
         if (outcome.ok === 'two-factor') deps.ui.openAuthModal('tfa-verify');
@@ -153,6 +154,8 @@ export function createAuthModels(deps: AuthModelDeps) {
     /** Opens the account modal on a tab and loads what it shows. */
     async show(tab: AccountTab): Promise<void> {
       deps.ui.openAccountModal(tab);
+      // The Plan tab reads the subscription itself when it is shown.
+      if (tab === 'plan') return;
       if (tab === 'devices') await account.loadDevices(deps);
       else if (tab === 'wallets') await wallet.loadWallets(deps);
       else if (tab === 'activity') await account.loadActivity(deps);

@@ -18,6 +18,7 @@ function setup(token: string | null = 'tok', confirm = true) {
   const { server, session, api } = createFakeApi(token);
   const saved: ExchangeKey[] = [];
   const asked: string[] = [];
+  const details: (readonly string[] | undefined)[] = [];
   let deleted = 0;
   server.on('GET /exchanges/', () => ({ status: 200, body: saved }));
   server.on('POST /exchanges/', (r) => {
@@ -35,15 +36,16 @@ function setup(token: string | null = 'tok', confirm = true) {
     main: api.main,
     session,
     dialogs: {
-      confirm: (q) => {
+      confirm: (q, more) => {
         asked.push(q);
+        details.push(more?.details);
         return confirm;
       },
       alert: () => undefined,
     },
     onDeleted: () => void (deleted += 1),
   });
-  return { model, server, asked, saved, deleted: () => deleted };
+  return { model, server, asked, details, saved, deleted: () => deleted };
 }
 
 const draft = { apiKey: ' WithdrawKey123 ', secretKey: 'sec', environment: 'live' as const };
@@ -84,6 +86,8 @@ describe('API Settings modal model', () => {
     await no.model.save(draft, true);
     await no.model.remove(KEY.id);
     expect(no.asked).toEqual([KEY_TEXTS.confirmDelete]);
+    // The question names the key: its environment and hint.
+    expect(no.details[0]?.[0]).toBe('LIVE Binance key With…y123');
     expect(no.server.requests.some((r) => r.method === 'DELETE')).toBe(false);
     const yes = setup('tok', true);
     await yes.model.save(draft, true);
@@ -91,5 +95,17 @@ describe('API Settings modal model', () => {
     expect(yes.model.notice.value).toEqual({ tone: 'success', text: KEY_TEXTS.deleted });
     expect(yes.deleted()).toBe(1);
     expect(yes.model.list.value).toEqual({ status: 'ready', items: [] });
+  });
+});
+
+describe('API Settings stale messages', () => {
+  it('"cannot be empty" goes away once both fields are filled', async () => {
+    const { model } = setup();
+    await model.save({ ...draft, secretKey: '' });
+    expect(model.notice.value).toEqual({ tone: 'error', text: KEY_TEXTS.empty });
+    model.edited({ ...draft, secretKey: '' });
+    expect(model.notice.value?.text).toBe(KEY_TEXTS.empty);
+    model.edited(draft);
+    expect(model.notice.value).toBeNull();
   });
 });

@@ -40,6 +40,8 @@ export interface KeysModalModel {
   save(draft: KeyDraft, confirmWithdrawals?: boolean): Promise<boolean>;
   /** Gives up on saving the key that can withdraw. */
   cancelWithdrawals(): void;
+  /** The form was edited: "cannot be empty" goes away once both fields are filled. */
+  edited(draft: KeyDraft): void;
   remove(id: string): Promise<void>;
 }
 
@@ -115,12 +117,29 @@ export function createKeysModal(deps: {
         busy.value = false;
       }
     },
+    edited(draft) {
+      const filled = draft.apiKey.trim() !== '' && draft.secretKey.trim() !== '';
+      if (filled && notice.peek()?.text === KEY_TEXTS.empty) notice.value = null;
+    },
     cancelWithdrawals() {
       withdrawalsPending.value = null;
       notice.value = null;
     },
     async remove(id) {
-      if (!(await deps.dialogs.confirm(KEY_TEXTS.confirmDelete))) return;
+      const current = list.peek();
+      const key = current.status === 'ready' ? current.items.find((k) => k.id === id) : undefined;
+      const asked = deps.dialogs.confirm(KEY_TEXTS.confirmDelete, {
+        title: 'Delete API key',
+        details:
+          key === undefined
+            ? []
+            : [
+                `${key.environment.toUpperCase()} Binance key ${key.keyHint}`,
+                'Orders sent to it will go to the paper exchange; it stays valid at Binance until you revoke it there.',
+              ],
+        confirmLabel: 'Delete key',
+      });
+      if (!(await asked)) return;
       busy.value = true;
       try {
         const removed = await removeKey(deps.main, id);

@@ -1,4 +1,5 @@
 import type { Signal } from '../../contracts/signals';
+import type { AlertMemory } from './alertMemory';
 import type { AlertSettingsStore, NotificationSettings } from './alertSettings';
 import { meetsThreshold } from './alertSettings';
 import type { FeedStore } from './feedStore';
@@ -31,6 +32,8 @@ export const ALERT_TEXT = {
   /** Ours: said when the person refuses the permission (spec §4: refusal turns the setting off). */
   notifyRefused: 'Notifications were not allowed by the browser, so they stay off.',
   notifyUnsupported: 'This browser has no notifications, so they stay off.',
+  /** Ours: a story this browser alerted on was retracted. */
+  retracted: (asset: string | null) => `RETRACTED: an earlier alert (${asset ?? 'General'})`,
 } as const;
 
 export interface AlertDecision {
@@ -59,9 +62,42 @@ export function decideAlert(s: Signal, settings: NotificationSettings): AlertDec
   };
 }
 
+/**
+ * What the retraction of a story this browser alerted on sets off, whatever the threshold: a highlight,
+ * the sound of the other direction (the rumour's move is expected to reverse), and a notification with
+ * the retraction's words.
+ */
+export function decideRetractionAlert(s: Signal, settings: NotificationSettings): AlertDecision | null {
+  const retraction = s.retraction ?? null;
+  if (retraction === null) return null;
+  const rumour = sentimentOf(s);
+  return {
+    highlight: settings.enableVisualHighlights,
+    sound: !settings.isSoundEnabled
+      ? null
+      : rumour === 'positive'
+        ? 'negative'
+        : rumour === 'negative'
+          ? 'positive'
+          : null,
+    notification: settings.isNotificationEnabled
+      ? {
+          title: ALERT_TEXT.retracted(s.asset),
+          body: retraction.reason.slice(0, NOTIFICATION_BODY_CHARS),
+          tag: `retraction-${s.id}`,
+        }
+      : null,
+  };
+}
+
 export interface Alerts {
   /** A signal has just finished analysing (from the live stream): alert if it is high-impact. */
   completed(s: Signal): AlertDecision | null;
+  /**
+   * A signal changed on the stream: alert once when it has been retracted and this browser alerted on
+   * it, whatever the threshold.
+   */
+  changed(s: Signal): AlertDecision | null;
 }
 
 export function createAlerts(deps: {
@@ -69,17 +105,32 @@ export function createAlerts(deps: {
   feed: FeedStore;
   sound: SoundPort;
   notifications: NotificationPort;
+  /** Remembers the alerts given, so that a retraction of one alerts too. */
+  memory?: AlertMemory;
 }): Alerts {
+  const fire = (id: string, decision: AlertDecision): AlertDecision => {
+    if (decision.highlight) deps.feed.highlight(id);
+    if (decision.sound !== null) deps.sound.play(decision.sound);
+    if (decision.notification !== null && deps.notifications.permission() === 'granted') {
+      deps.notifications.show(decision.notification);
+    }
+    return decision;
+  };
   return {
     completed(s) {
+      // A story retracted already is no news to act on.
+      if (s.retraction != null) return null;
       const decision = decideAlert(s, deps.settings.settings.peek());
       if (decision === null) return null;
-      if (decision.highlight) deps.feed.highlight(s.id);
-      if (decision.sound !== null) deps.sound.play(decision.sound);
-      if (decision.notification !== null && deps.notifications.permission() === 'granted') {
-        deps.notifications.show(decision.notification);
-      }
-      return decision;
+      deps.memory?.rememberAlert(s.id);
+      return fire(s.id, decision);
+    },
+    changed(s) {
+      const { memory } = deps;
+      if (s.retraction == null || memory === undefined || !memory.alerted(s.id)) return null;
+      if (!memory.firstRetraction(s.id)) return null;
+      const decision = decideRetractionAlert(s, deps.settings.settings.peek());
+      return decision === null ? null : fire(s.id, decision);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { signal, type ReadonlySignal } from '@preact/signals-core';
+import { createAlertMemory, type AlertMemory } from './alertMemory';
 import { createAlertSettingsStore, type AlertSettingsStore } from './alertSettings';
 import { NO_NOTIFICATIONS, setNotifications, type NotificationPort } from './alerts';
 import type { StoragePort } from '../storage';
@@ -6,6 +7,8 @@ import type { StoragePort } from '../storage';
 /** The alert settings (spec §3) and the browser permission behind `isNotificationEnabled`. */
 export interface AlertsStore extends AlertSettingsStore {
   readonly notifications: NotificationPort;
+  /** The signals this browser alerted on (a retraction of one alerts too). */
+  readonly memory: AlertMemory;
   /** The Notifications & Alerts modal (spec §2). */
   readonly modalOpen: ReadonlySignal<boolean>;
   openModal(): void;
@@ -23,6 +26,7 @@ export function createAlertsStore(
   return {
     ...settings,
     notifications,
+    memory: createAlertMemory(storage),
     modalOpen,
     openModal: () => void (modalOpen.value = true),
     closeModal: () => void (modalOpen.value = false),

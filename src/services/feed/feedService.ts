@@ -76,6 +76,7 @@ export function createFeedService(deps: FeedServiceDeps): FeedService {
     feed: stores.feed,
     sound: deps.sound,
     notifications: stores.alerts.notifications,
+    memory: stores.alerts.memory,
   });
 
   const onChange = (change: FeedChange): void => {
@@ -84,7 +85,9 @@ export function createFeedService(deps: FeedServiceDeps): FeedService {
     if (s.analysis.status !== 'completed') return;
     // Prices at arrival come from the server only (a later update fills one it lacked), so every
     // browser measures "% since arrival" from the same price.
-    if (change.kind === 'added' || change.completedNow) alerts.completed(s);
+    if (change.kind === 'added' || (change.kind === 'replaced' && change.completedNow)) alerts.completed(s);
+    // A story alerted on and now retracted alerts again, whatever the threshold.
+    alerts.changed(s);
   };
   const channel = createSignalChannel({
     url: signalStreamUrl(deps.mainBase),

@@ -30,6 +30,37 @@ describe('feed store rules (spec §4)', () => {
     expect(feed.signals.value[1]?.client_received_at).toBe(T0);
   });
 
+  it('puts an old story the list did not hold in its place by age, not on top, even on a skewed clock', () => {
+    // This browser's clock runs 10 minutes ahead of the server's.
+    const { feed, clock, ids } = setup();
+    clock.advance(10 * 60_000);
+    const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 12, minutes)).toISOString();
+    feed.receive(makeSignal(10, { received_at: at(0) }));
+    clock.advance(20 * 60_000);
+    feed.receive(makeSignal(30, { received_at: at(20) }));
+    // Story 5 (11:55) is marked retracted while this list holds 12:00 and 12:20: it goes to the bottom.
+    const marked = feed.receive(makeSignal(5, { received_at: at(-5) }));
+    expect(marked.kind).toBe('late');
+    expect(ids()).toEqual(['30', '10', '5']);
+    // Story 15 (12:10) goes between them; a story of 12:19 is news and goes on top as ever.
+    expect(feed.receive(makeSignal(15, { received_at: at(10) })).kind).toBe('late');
+    expect(feed.receive(makeSignal(31, { received_at: at(19) })).kind).toBe('added');
+    expect(ids()).toEqual(['31', '30', '15', '10', '5']);
+  });
+
+  it('drops an old story older than a full list', () => {
+    const { feed, clock } = setup();
+    for (let i = 1; i <= FEED_CAP; i += 1) {
+      feed.receive(makeSignal(i, { received_at: new Date(T0 + i * 1000).toISOString() }));
+      clock.advance(1000);
+    }
+    const before = feed.signals.value;
+    expect(feed.receive(makeSignal(0, { received_at: new Date(T0 - 3_600_000).toISOString() })).kind).toBe(
+      'ignored',
+    );
+    expect(feed.signals.value).toBe(before);
+  });
+
   it('replaces a card in place when its analysis completes, keeping its arrival time', () => {
     const { feed, clock, ids } = setup();
     const first = makeSignal(1);

@@ -7,10 +7,36 @@ import { FEED_CAP, FEED_KEYS, FeedSignal } from './types';
 /** What one incoming signal did to the list. */
 export type FeedChange =
   | { kind: 'added'; signal: FeedSignal }
+  /**
+   * An older story this list did not hold, sent again because it changed (a retraction marked it, a
+   * price at arrival came in): put in its place by age, never on top, and never news.
+   */
+  | { kind: 'late'; signal: FeedSignal }
   /** The same id again: the card was replaced in place; `completedNow` when it has just finished analysing. */
   | { kind: 'replaced'; signal: FeedSignal; completedNow: boolean }
   /** Older news than the whole (full) list, or a stale `analyzing` after `completed`: nothing changed. */
   | { kind: 'ignored' };
+
+/**
+ * A story the stream sends that reached the server this much before the newest card did is an update of
+ * old news (a retraction marked it, a price at arrival came in), not news. Both times are the server's,
+ * so a browser's clock that is off changes nothing.
+ */
+export const LATE_AFTER_MS = 60_000;
+
+/**
+ * `incoming` as a late card, or null when it is news: its time on this browser's clock is the server's
+ * time moved by the newest card's offset between the two clocks.
+ */
+function lateCard(list: readonly FeedSignal[], incoming: Signal): FeedSignal | null {
+  const head = list[0];
+  if (head === undefined) return null;
+  const receivedAt = Date.parse(incoming.received_at);
+  const headAt = Date.parse(head.received_at);
+  if (!Number.isFinite(receivedAt) || !Number.isFinite(headAt) || headAt - receivedAt <= LATE_AFTER_MS)
+    return null;
+  return { ...incoming, client_received_at: receivedAt + (head.client_received_at - headAt) };
+}
 
 export interface FeedStore {
   /** Newest first, at most 50 (spec §4). */
@@ -21,7 +47,10 @@ export interface FeedStore {
   readonly fresh: boolean;
   /** The injected clock's time (ms): what "2m ago" is measured against outside the pane. */
   now(): number;
-  /** A signal from the stream: a new one goes on top, a known id is replaced in place. */
+  /**
+   * A signal from the stream: a new one goes on top, a known id is replaced in place, and an older story
+   * the list does not hold goes in its place by age (or nowhere, when the full list is newer).
+   */
   receive(incoming: Signal): FeedChange;
   /**
    * History from `GET /api/signals` (newest first), merged under what the stream already brought; a
@@ -85,6 +114,13 @@ export function createFeedStore(deps: { storage: StoragePort; clock: Clock }): F
       const list = signals.peek();
       const index = list.findIndex((s) => s.id === incoming.id);
       if (index === -1) {
+        const late = lateCard(list, incoming);
+        if (late !== null) {
+          const at = list.findIndex((s) => s.client_received_at < late.client_received_at);
+          if (at === -1 && list.length >= FEED_CAP) return { kind: 'ignored' };
+          commit(at === -1 ? [...list, late] : [...list.slice(0, at), late, ...list.slice(at)]);
+          return { kind: 'late', signal: late };
+        }
         const added: FeedSignal = { ...incoming, client_received_at: clock.now() };
         commit([added, ...list]);
         return { kind: 'added', signal: added };

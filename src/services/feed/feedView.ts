@@ -57,6 +57,16 @@ export interface FeedView {
   focus(id: string | null): void;
   /** The n-th card on screen (from 1), or undefined. */
   nth(n: number): FeedSignal | undefined;
+  /**
+   * Remembers the cards on screen as they are now: the terminal calls it when a line is started, so
+   * that `5 long 100` can tell whether card 5 is still the card it was when the person began typing.
+   */
+  markLineStart(): void;
+  /**
+   * The n-th card on screen when the line was started: `null` when no line start was recorded (the
+   * CLI, a button), undefined when there was no such card then.
+   */
+  nthAtLineStart(n: number): FeedSignal | undefined | null;
   /** Asks the app to open a source link in a new tab. */
   openUrl(url: string): void;
   onOpenUrl(listener: (url: string) => void): Disposer;
@@ -77,6 +87,7 @@ export function createFeedView(deps: FeedViewDeps): FeedView {
     },
     { name: 'feed.visible' },
   );
+  let atLineStart: readonly FeedSignal[] | null = null;
   const openListeners = new Set<(url: string) => void>();
   const patch = (p: Partial<FeedFilters>): void => {
     filters.value = { ...filters.peek(), ...p };
@@ -110,6 +121,13 @@ export function createFeedView(deps: FeedViewDeps): FeedView {
       focusedId.value = id;
     },
     nth: (n) => (Number.isInteger(n) && n >= 1 ? visible.peek()[n - 1] : undefined),
+    markLineStart() {
+      atLineStart = visible.peek();
+    },
+    nthAtLineStart(n) {
+      if (atLineStart === null) return null;
+      return Number.isInteger(n) && n >= 1 ? atLineStart[n - 1] : undefined;
+    },
     openUrl(url) {
       for (const listener of [...openListeners]) listener(url);
     },

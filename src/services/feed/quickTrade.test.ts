@@ -30,14 +30,16 @@ describe('a trade from a signal (spec §5, §8)', () => {
       ok: true,
       message:
         'Successfully placed LONG order for BTC/USDT. Filled LONG 0.001 BTC ≈ 100.68 USDT of BTC/USDT at ' +
-        '100,683.1000, fee 0.05 USDT. Not exactly 150 USDT: BTC trades in steps of 0.001 BTC ≈ 100.68 USDT ' +
-        '(100.68 or 201.37), so the order is the nearest, 0.001 BTC ≈ 100.68 USDT.',
+        '100,683.1000, fee 0.05 USDT. Your BTC long is now 0.003 BTC. Not exactly 150 USDT: BTC trades in steps of 0.001 BTC ≈ 100.68 USDT ' +
+        '(100.68 or 201.37), so the order is the nearest, 0.001 BTC ≈ 100.68 USDT. Paper exchange: no real funds.',
     });
     expect(JSON.parse(t.server.requests[0]?.body ?? '{}')).toEqual({
       symbol: 'BTC/USDT',
       side: 'long',
       type: 'market',
       amount: 150,
+      // Counted as the card's in the trade history.
+      source: 'card',
     });
     expect(t.server.requests[0]?.idempotencyKey).toBe('key-1');
     expect(t.positions.refreshRequests.value.count).toBe(1);
@@ -124,7 +126,7 @@ describe('the quick-trade popover', () => {
       tone: 'success',
       text:
         'Successfully placed SHORT order for ETH/USDT. Filled SHORT 0.079 ETH ≈ 249.16 USDT of ETH/USDT at ' +
-        '3,153.9400, fee 0.12 USDT.',
+        '3,153.9400, fee 0.12 USDT. Paper exchange: no real funds.',
     });
     t.clock.advance(7_999);
     expect(t.model.notice.value).not.toBeNull();

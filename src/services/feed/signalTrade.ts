@@ -17,7 +17,7 @@ export const SIGNAL_TRADE_TEXT = {
    * worth exactly the amount clicked: the message says what did fill, in the terminal's words.
    */
   succeeded: (side: 'long' | 'short', pair: string, fill: OrderResponse) =>
-    `Successfully placed ${side.toUpperCase()} order for ${pair}. ${TRADING_TEXT.filled(fill)}`,
+    `Successfully placed ${side.toUpperCase()} order for ${pair}. ${TRADING_TEXT.filled(fill)} ${TRADING_TEXT.venueNote(fill.account)}`,
   failed: (detail: string) => `Error: ${detail}`,
   fallback: 'An error occurred during the trade.',
   noTicker: 'Asset ticker not found.',
@@ -95,7 +95,7 @@ export async function placeSignalTrade(
     return { ok: false, message: SIGNAL_TRADE_TEXT.cancelled, reason: 'cancelled' };
   }
   const { client, lastError } = observed(deps.trading);
-  const placed = await placeOrder(client, { pair: known.pair, side, amount }, deps.newKey);
+  const placed = await placeOrder(client, { pair: known.pair, side, amount, source: 'card' }, deps.newKey);
   if (!placed.ok) return { ok: false, message: signalTradeError(lastError()), reason: 'rejected' };
   deps.positions.requestRefresh();
   return {

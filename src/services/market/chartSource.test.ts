@@ -5,7 +5,7 @@ import { CHART_SOURCE_KEY } from '../stores/ui';
 import { createFakeClock } from '../testing/fakeClock';
 import { createFakeTradingView, type FakeLoadAnswer } from '../testing/fakeTradingView';
 import { CHART_SOURCE_TEXT, createChartSourceModel } from './chartSource';
-import { TV_LOAD_TIMEOUT_MS, TV_SCRIPT_URL } from './tradingView';
+import { TV_EMBED_URL, TV_LOAD_TIMEOUT_MS } from './tradingView';
 
 function setup(options: { online?: boolean; answer?: FakeLoadAnswer; saved?: 'tv' | 'local' } = {}) {
   const clock = createFakeClock(1_000);
@@ -18,12 +18,12 @@ function setup(options: { online?: boolean; answer?: FakeLoadAnswer; saved?: 'tv
 }
 
 describe('chart source', () => {
-  it('shows the offline chart until TradingView is asked for, then the widget once tv.js loaded', async () => {
+  it('shows the offline chart until TradingView is asked for, then the widget once TradingView answered', async () => {
     const { model, tv, storage, stores, clock } = setup();
     expect(model.shown.value).toEqual({ view: 'local', note: null });
     expect(await model.choose('tv')).toEqual({ view: 'tv' });
     expect(model.shown.value).toEqual({ view: 'tv' });
-    expect(tv.loads).toEqual([TV_SCRIPT_URL]);
+    expect(tv.loads).toEqual([TV_EMBED_URL]);
     expect(stores.ui.chartSource.value).toBe('tv');
     expect(storage.get(CHART_SOURCE_KEY)).toBe('"tv"');
     expect(clock.pendingTimers()).toBe(0);
@@ -41,13 +41,13 @@ describe('chart source', () => {
     expect(stores.ui.chartSource.value).toBe('tv');
   });
 
-  it('falls back when tv.js fails to load', async () => {
+  it('falls back when TradingView cannot be reached', async () => {
     const { model, clock } = setup({ answer: false });
     expect(await model.choose('tv')).toEqual({ view: 'local', note: CHART_SOURCE_TEXT.failed });
     expect(clock.pendingTimers()).toBe(0);
   });
 
-  it('waits a few seconds for tv.js, showing that it loads, then falls back; a late script changes nothing', async () => {
+  it('waits a few seconds for TradingView, showing that it loads, then falls back; a late answer changes nothing', async () => {
     const { model, tv, clock } = setup({ answer: 'hang' });
     const answer = model.choose('tv');
     expect(model.shown.value).toEqual({ view: 'loading' });
@@ -61,7 +61,7 @@ describe('chart source', () => {
     expect(model.shown.value).toEqual({ view: 'local', note: CHART_SOURCE_TEXT.timeout });
   });
 
-  it('chart local while tv.js is on its way wins, and both answers say what is shown', async () => {
+  it('chart local while TradingView is on its way wins, and both answers say what is shown', async () => {
     const { model, tv, clock } = setup({ answer: 'hang' });
     const first = model.choose('tv');
     const again = model.choose('tv');
@@ -95,7 +95,7 @@ describe('chart source', () => {
     expect(plain.model.shown.value).toEqual({ view: 'local', note: null });
   });
 
-  it('draws the widget for the chosen symbol and interval, again on a change, and takes it out on dispose', async () => {
+  it('shows the frame for the chosen symbol and interval, a new one on a change, and takes it out on dispose', async () => {
     const { model, tv, stores } = setup();
     const early = model.mount('tv-chart');
     expect(tv.created).toEqual([]); // nothing while the offline chart is shown
@@ -103,12 +103,18 @@ describe('chart source', () => {
 
     await model.choose('tv');
     const unmount = model.mount('tv-chart');
-    expect(tv.created.map((w) => [w.container_id, w.symbol, w.interval])).toEqual([
-      ['tv-chart', 'BINANCE:BTCUSDT.P', '15'],
+    const query = (url: string) => Object.fromEntries(new URL(url).searchParams);
+    expect(tv.created.map((f) => [f.containerId, f.frameId, new URL(f.url).origin])).toEqual([
+      ['tv-chart', 'tv-chart-frame', 'https://s.tradingview.com'],
     ]);
+    expect(query(tv.created[0]?.url ?? '')).toMatchObject({
+      frameElementId: 'tv-chart-frame',
+      symbol: 'BINANCE:BTCUSDT.P',
+      interval: '15',
+    });
     stores.ui.chooseTicker('ETH');
     stores.market.chooseInterval('4h');
-    expect(tv.created.map((w) => [w.symbol, w.interval]).slice(1)).toEqual([
+    expect(tv.created.slice(1).map((f) => [query(f.url).symbol, query(f.url).interval])).toEqual([
       ['BINANCE:ETHUSDT.P', '15'],
       ['BINANCE:ETHUSDT.P', '240'],
     ]);
@@ -117,7 +123,7 @@ describe('chart source', () => {
     expect(tv.onScreen()).toBe(0);
   });
 
-  it('falls back when the loaded script cannot draw its widget', async () => {
+  it('falls back when the frame cannot be shown', async () => {
     const { model, tv } = setup();
     await model.choose('tv');
     tv.breakWidget();

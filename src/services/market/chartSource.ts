@@ -3,11 +3,11 @@ import type { Clock, Disposer } from '../clock';
 import type { MarketStore } from '../stores/market';
 import type { ChartSource, UiStore } from '../stores/ui';
 import {
+  TV_EMBED_URL,
   TV_LOAD_TIMEOUT_MS,
-  TV_SCRIPT_URL,
+  tradingViewEmbedUrl,
   tradingViewInterval,
   tradingViewSymbol,
-  widgetOptions,
   type TradingViewChart,
   type TradingViewPort,
 } from './tradingView';
@@ -29,13 +29,15 @@ export interface ChartSourceModel {
   /** The chosen symbol and interval in TradingView's words. */
   readonly tvChart: ReadonlySignal<TradingViewChart>;
   /**
-   * Remembers the choice and shows it: TradingView only when the browser is online and tv.js loads
-   * within {@link TV_LOAD_TIMEOUT_MS}. Answers what is shown once that is settled.
+   * Remembers the choice and shows it: TradingView only when the browser is online and TradingView
+   * answers within {@link TV_LOAD_TIMEOUT_MS}. Answers what is shown once that is settled.
    */
   choose(source: ChartSource): Promise<ChartShown>;
   /** Shows the remembered choice; the disposer drops a load still on its way. */
   start(): Disposer;
-  /** Draws the widget into the element with this id, again on each symbol or interval change. */
+  /**
+   * Puts the widget's frame into the element with this id, a new one on each symbol or interval change.
+   */
   mount(containerId: string): Disposer;
 }
 
@@ -43,7 +45,7 @@ export interface ChartSourceDeps {
   ui: UiStore;
   market: MarketStore;
   clock: Clock;
-  /** The browser's way to tv.js; null where there is no chart (the CLI). */
+  /** The browser's way to TradingView's frame; null where there is no chart (the CLI). */
   port: TradingViewPort | null;
 }
 
@@ -64,6 +66,13 @@ export function createChartSourceModel({ ui, market, clock, port }: ChartSourceD
   let generation = 0;
   let pending: Promise<ChartShown> | null = null;
 
+  /**
+   * Whether TradingView can be shown: its embed page is asked for first, and the frame is shown only once
+   * it answered. A frame's own load event cannot say this: it fires for the browser's error page as well,
+   * and a cross-origin frame cannot be looked into, so it would show a broken frame as loaded. Asking
+   * first tells an unreachable TradingView (no network, blocked, refused) from a slow one, as the notes
+   * say; a page that answers and then fails to draw is TradingView's to report inside its frame.
+   */
   const load = (tv: TradingViewPort): Promise<LoadOutcome> =>
     new Promise((resolve) => {
       const cancel = clock.setTimer(() => resolve('timeout'), TV_LOAD_TIMEOUT_MS);
@@ -71,7 +80,7 @@ export function createChartSourceModel({ ui, market, clock, port }: ChartSourceD
         cancel();
         resolve(outcome);
       };
-      tv.load(TV_SCRIPT_URL).then(
+      tv.reach(TV_EMBED_URL).then(
         (ok) => settle(ok ? 'loaded' : 'failed'),
         () => settle('failed'),
       );
@@ -132,7 +141,8 @@ export function createChartSourceModel({ ui, market, clock, port }: ChartSourceD
           remove = null;
           if (port === null || shown.peek().view !== 'tv') return;
           try {
-            remove = port.create(widgetOptions(chart, containerId));
+            const frameId = `${containerId}-frame`;
+            remove = port.create({ containerId, frameId, url: tradingViewEmbedUrl(chart, frameId) });
           } catch {
             generation += 1;
             shown.value = local(CHART_SOURCE_TEXT.broken);

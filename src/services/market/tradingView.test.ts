@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INTERVALS } from '../../contracts/market';
-import { tradingViewInterval, tradingViewSymbol, widgetOptions } from './tradingView';
+import { TV_FRAME_SANDBOX, tradingViewEmbedUrl, tradingViewInterval, tradingViewSymbol } from './tradingView';
 
 describe('TradingView names', () => {
   it('names our pair as the Binance USD-M perpetual', () => {
@@ -26,20 +26,34 @@ describe('TradingView names', () => {
     });
   });
 
-  it("builds the spec's widget: the container, UTC, dark, candles, symbol change allowed", () => {
-    expect(widgetOptions({ symbol: 'BINANCE:SOLUSDT.P', interval: '15' }, 'tv-chart')).toEqual({
-      container_id: 'tv-chart',
+  it("builds the spec's widget as TradingView's embed page: UTC, dark, candles, symbol change allowed", () => {
+    const url = tradingViewEmbedUrl({ symbol: 'BINANCE:SOLUSDT.P', interval: '15' }, 'tv-frame');
+    expect(url).toBe(
+      'https://s.tradingview.com/widgetembed/?frameElementId=tv-frame&symbol=BINANCE%3ASOLUSDT.P' +
+        '&interval=15&theme=dark&style=1&timezone=Etc%2FUTC&locale=en&toolbarbg=0b0e11&symboledit=1' +
+        '&saveimage=0&hidesidetoolbar=0',
+    );
+    expect(Object.fromEntries(new URL(url).searchParams)).toEqual({
+      frameElementId: 'tv-frame',
       symbol: 'BINANCE:SOLUSDT.P',
       interval: '15',
-      autosize: true,
-      timezone: 'Etc/UTC',
       theme: 'dark',
       style: '1',
+      timezone: 'Etc/UTC',
       locale: 'en',
-      toolbar_bg: '#0b0e11',
-      allow_symbol_change: true,
-      enable_publishing: false,
-      save_image: false,
+      toolbarbg: '0b0e11',
+      symboledit: '1',
+      saveimage: '0',
+      hidesidetoolbar: '0',
     });
+  });
+
+  it('sandboxes the frame: its scripts and origin, popups, and no way to navigate or reach our page', () => {
+    expect(TV_FRAME_SANDBOX.split(' ').sort()).toEqual([
+      'allow-popups',
+      'allow-popups-to-escape-sandbox',
+      'allow-same-origin',
+      'allow-scripts',
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { joinSentences } from '../api/errors';
 import { RuleCreate, type Rule } from '../../contracts/rules';
 
 /** The add/edit form's fields, as text the way inputs hold them. */
@@ -77,7 +78,7 @@ export function bodyOf(f: RuleFormFields): { ok: true; body: RuleCreate } | { ok
     isActive: f.isActive,
   });
   if (parsed.success) return { ok: true, body: parsed.data };
-  return { ok: false, message: parsed.error.issues.map((i) => i.message).join('. ') };
+  return { ok: false, message: joinSentences(parsed.error.issues.map((i) => i.message)) };
 }
 
 /** SVG polyline points of an equity curve in a `width`×`height` box (the backtest's small chart). */

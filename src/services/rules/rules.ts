@@ -3,6 +3,9 @@ import { z } from 'zod';
 import {
   BacktestResult,
   Decision,
+  FlattenResult,
+  GapReport,
+  PromotionReport,
   RULE_MESSAGES,
   RiskState,
   Rule,
@@ -11,9 +14,23 @@ import {
   type RiskUpdate,
   type RuleCreate,
   type RulePatch,
+  type SkipReason,
 } from '../../contracts/rules';
+import { decisionReceipt } from '../../contracts/timeline';
+import { pairOf } from '../../contracts/trading';
 import type { ApiClient } from '../api/client';
 import { errorMessage } from '../api/errors';
+
+/** Skips the user would care about (their own limits, the kill switch, old news, a venue's refusal). */
+export const CARED_SKIPS: ReadonlySet<SkipReason> = new Set<SkipReason>([
+  'budget',
+  'kill_switch',
+  'stale',
+  'max_positions',
+  'max_order',
+  'exchange',
+  'live_account',
+]);
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -24,6 +41,13 @@ export interface RulesStore {
   readonly backtest: ReadonlySignal<BacktestResult | null>;
   /** The fired decisions of the ledger by signal id: what a card says about the rules it fired. */
   readonly firedBySignal: ReadonlySignal<ReadonlyMap<string, Decision>>;
+  /** What a card says of a rule: its fired decision, else a skip the user would care about. */
+  readonly notedBySignal: ReadonlySignal<ReadonlyMap<string, Decision>>;
+  /**
+   * By pair (`SOL/USDT`) and side: the rule decision a position comes from, when the newest fired decision
+   * on that pair and account went that way and no exit has closed it.
+   */
+  readonly openedByRule: ReadonlySignal<ReadonlyMap<string, Decision>>;
   /** The Trade Rules & Settings modal. */
   readonly modalOpen: ReadonlySignal<boolean>;
   setRules(rules: readonly Rule[]): void;
@@ -45,12 +69,36 @@ export function createRulesStore(): RulesStore {
     () => new Map(ledger.value.filter((d) => d.outcome === 'fired').map((d) => [d.signal_id, d])),
     { name: 'rules.firedBySignal' },
   );
+  const notedBySignal = computed(
+    () => {
+      const skipped = ledger.value.filter(
+        (d) => d.outcome === 'skipped' && d.reason !== null && CARED_SKIPS.has(d.reason),
+      );
+      return new Map([...skipped.map((d) => [d.signal_id, d] as const), ...firedBySignal.value]);
+    },
+    { name: 'rules.notedBySignal' },
+  );
+  const openedByRule = computed(
+    () => {
+      const newest = new Map<string, Decision>();
+      // The ledger is newest first: the first fired decision per account and pair is the newest.
+      for (const d of ledger.value) {
+        const key = `${d.account} ${pairOf(d.symbol)}`;
+        if (d.outcome === 'fired' && !newest.has(key)) newest.set(key, d);
+      }
+      const open = [...newest.values()].filter((d) => d.exit === null || d.exit === 'open');
+      return new Map(open.map((d) => [`${d.account} ${pairOf(d.symbol)} ${d.side}`, d]));
+    },
+    { name: 'rules.openedByRule' },
+  );
   return {
     rules,
     risk,
     ledger,
     backtest,
     firedBySignal,
+    notedBySignal,
+    openedByRule,
     modalOpen,
     setRules: (next) => void (rules.value = next),
     setRisk: (next) => void (risk.value = next),
@@ -131,6 +179,31 @@ export function rulesApi(main: ApiClient, store: RulesStore) {
         store.setLedger(rows);
         return rows;
       }),
+    /** Moves a rule's orders to 'paper' or a key id (a LIVE key asks for step-up on the server). */
+    setAccount: (id: string, account: string) =>
+      attempt(RULE_MESSAGES.saveFailed, async () => {
+        const rule = await main.call(Rule, `/rules/${encodeURIComponent(id)}/account`, {
+          method: 'POST',
+          body: { account },
+        });
+        store.setRules(store.rules.peek().map((r) => (r.id === id ? rule : r)));
+        return rule;
+      }),
+    promotion: (id: string, account: string) =>
+      attempt('Failed to load the promotion report.', () =>
+        main.call(
+          PromotionReport,
+          `/rules/${encodeURIComponent(id)}/promotion?account=${encodeURIComponent(account)}`,
+        ),
+      ),
+    gap: (id: string) =>
+      attempt('Failed to load the reality gap.', () =>
+        main.call(GapReport, `/rules/${encodeURIComponent(id)}/gap`),
+      ),
+    flatten: () =>
+      attempt('Failed to flatten the positions rules opened.', () =>
+        main.call(FlattenResult, '/rules/flatten', { method: 'POST' }),
+      ),
     backtest: (id: string, request: BacktestRequest) =>
       attempt('Failed to run the backtest.', async () => {
         const result = await main.call(BacktestResult, `/rules/${encodeURIComponent(id)}/backtest`, {
@@ -179,23 +252,40 @@ export function describeRule(rule: Rule): string {
   );
 }
 
-/** The card note of a fired rule: "Rule SOL good news: long 0.94 SOL = 199.80 USDT, 12 ms after the news." */
+/** `43 ms: analysed 3, decided 1, paper 39`: a decision's time after the news and where it went. */
+export function latencyText(d: Decision): string {
+  const receipt = d.timeline === undefined ? null : decisionReceipt(d.timeline, d.account);
+  if (receipt !== null) return receipt.replace(' after the news', '');
+  return d.latency_ms === null ? '' : `${d.latency_ms} ms`;
+}
+
+/**
+ * The card note of a fired rule, with its receipt: "Rule SOL good news: long 0.94 SOL = 199.80 USDT, 43 ms
+ * after the news: analysed 3, decided 1, paper 39."; of one the stale guard stopped: "Rule SOL good news
+ * skipped: stale: published 12 min ago (max 15 s)."
+ */
 export function firedNote(d: Decision): string {
+  if (d.outcome === 'skipped') return `Rule ${d.rule_name} skipped: ${d.reason ?? ''}: ${d.detail ?? ''}.`;
   const fill =
     d.quantity === null || d.notional === null
       ? ''
       : ` ${d.quantity} ${d.asset} = ${d.notional.toFixed(2)} USDT`;
-  const latency = d.latency_ms === null ? '' : `, ${d.latency_ms} ms after the news`;
+  const receipt = d.timeline === undefined ? null : decisionReceipt(d.timeline, d.account);
+  const latency =
+    receipt !== null ? `, ${receipt}` : d.latency_ms === null ? '' : `, ${d.latency_ms} ms after the news`;
   return `Rule ${d.rule_name}: ${d.side}${fill}${latency}.`;
 }
 
 /**
  * Keeps the ledger fresh for the cards: loads the rules and the ledger at login, and reloads the ledger
- * when the positions change (a rule's order is a position change) while the user has an active rule.
+ * when the positions change (a rule's order is a position change) or news arrives (a rule may have
+ * skipped it) while the user has an active rule.
  */
 export function startRulesWatch(deps: {
   loggedIn: ReadonlySignal<boolean>;
   positionsAt: ReadonlySignal<number | null>;
+  /** Changes as news arrives: a rule may have skipped it (stale), which moves no position. */
+  news?: ReadonlySignal<unknown>;
   store: RulesStore;
   api: RulesApi;
   setTimer(fn: () => void, ms: number): () => void;
@@ -215,9 +305,18 @@ export function startRulesWatch(deps: {
     cancel();
     cancel = deps.setTimer(() => void deps.api.ledger(50), 300);
   });
+  let cancelNews = (): void => undefined;
+  const stopNews = effect(() => {
+    void deps.news?.value;
+    if (!deps.loggedIn.peek() || !deps.store.rules.peek().some((r) => r.isActive)) return;
+    cancelNews();
+    cancelNews = deps.setTimer(() => void deps.api.ledger(50), 1000);
+  });
   return () => {
     cancel();
+    cancelNews();
     stopLogin();
     stopPositions();
+    stopNews();
   };
 }

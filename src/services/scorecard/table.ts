@@ -35,7 +35,8 @@ function groupTable(title: string, groups: readonly ScoreGroup[], horizons: read
 
 /**
  * The scorecard as terminal lines: a heading that names the window and the price source, then one
- * table per grouping (impact band, sentiment, source) with the overall row first.
+ * table per grouping (impact band, sentiment, source) with the overall row first, and retracted
+ * stories with their retractions apart when there are any.
  */
 export function scorecardLines(card: Scorecard): OutputLine[] {
   const count = card.overall.signals;
@@ -60,5 +61,9 @@ export function scorecardLines(card: Scorecard): OutputLine[] {
   lines.push(...groupTable('IMPACT', [card.overall, ...card.by_impact], h));
   lines.push(...groupTable('SENTIMENT', card.by_sentiment, h));
   if (card.by_source.length > 0) lines.push(...groupTable('SOURCE', card.by_source, h));
+  if (card.by_retraction.some((g) => g.signals > 0)) {
+    lines.push(muted('Retracted stories and their retractions, counted apart from the figures above:'));
+    lines.push(...groupTable('RETRACTION', card.by_retraction, h));
+  }
   return lines;
 }

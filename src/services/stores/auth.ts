@@ -50,6 +50,11 @@ export interface AuthStore {
   /** Forms with a request in flight (their inputs are disabled). */
   readonly busy: ReadonlySignal<ReadonlySet<AuthForm>>;
   readonly pendingTwoFactor: ReadonlySignal<PendingTwoFactor | null>;
+  /**
+   * The login was answered with a wait (429): the form offers the 2FA code field, since an account with
+   * 2FA on signs in at once with its password and a fresh code.
+   */
+  readonly loginCodeOffered: ReadonlySignal<boolean>;
   readonly devices: ReadonlySignal<DevicesState>;
   /** The account's activity log (sign-ins, security changes), newest first. */
   readonly activity: ReadonlySignal<ActivityState>;
@@ -67,6 +72,7 @@ export interface AuthStore {
   setNotice(form: AuthForm, notice: Notice | null): void;
   setBusy(form: AuthForm, busy: boolean): void;
   setPendingTwoFactor(pending: PendingTwoFactor | null): void;
+  offerLoginCode(offered: boolean): void;
   setDevices(state: DevicesState): void;
   setActivity(state: ActivityState): void;
   setTwoFactor(state: TwoFactorState): void;
@@ -78,6 +84,7 @@ export function createAuthStore(): AuthStore {
   const notices = signal<Partial<Record<AuthForm, Notice>>>({}, { name: 'auth.notices' });
   const busy = signal<ReadonlySet<AuthForm>>(new Set(), { name: 'auth.busy' });
   const pendingTwoFactor = signal<PendingTwoFactor | null>(null, { name: 'auth.pendingTwoFactor' });
+  const loginCodeOffered = signal(false, { name: 'auth.loginCodeOffered' });
   const devices = signal<DevicesState>({ status: 'idle' }, { name: 'auth.devices' });
   const activity = signal<ActivityState>({ status: 'idle' }, { name: 'auth.activity' });
   const twoFactor = signal<TwoFactorState>({ step: 'disabled' }, { name: 'auth.twoFactor' });
@@ -123,6 +130,10 @@ export function createAuthStore(): AuthStore {
     setPendingTwoFactor(next) {
       pendingTwoFactor.value = next;
     },
+    loginCodeOffered,
+    offerLoginCode(offered) {
+      loginCodeOffered.value = offered;
+    },
     setDevices(next) {
       devices.value = next;
     },
@@ -136,6 +147,7 @@ export function createAuthStore(): AuthStore {
       notices.value = {};
       busy.value = new Set();
       pendingTwoFactor.value = null;
+      loginCodeOffered.value = false;
       devices.value = { status: 'idle' };
       activity.value = { status: 'idle' };
       twoFactor.value = { step: 'disabled' };

@@ -1,11 +1,13 @@
 import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
 import { STORAGE_PREFIX, memoryStorage, readJson, writeJson, type StoragePort } from '../storage';
 
-export type BottomTab = 'positions' | 'trade';
+export type BottomTab = 'positions' | 'closed' | 'trades' | 'trade';
 /** Spec §4 auth modal modes: LOGIN, SIGNUP, FORGOT_PASSWORD, TFA_VERIFY. */
 export type AuthModalMode = 'login' | 'signup' | 'forgot-password' | 'tfa-verify';
 /** Account modal tabs (spec §2). */
-export type AccountTab = 'wallets' | 'devices' | 'security' | 'activity';
+export type AccountTab = 'plan' | 'wallets' | 'devices' | 'security' | 'activity';
+/** The pane a phone shows, chosen from its bottom bar (one at a time below 768 px). */
+export type PhonePane = 'feed' | 'chart' | 'positions' | 'terminal';
 /** Which chart the pane draws: our own candles (works offline) or TradingView's widget. */
 export type ChartSource = 'local' | 'tv';
 
@@ -26,8 +28,12 @@ export interface UiStore {
   readonly accountModal: ReadonlySignal<AccountTab | null>;
   /** Bumped each time something asks for the command line to take focus. */
   readonly terminalFocusRequests: ReadonlySignal<number>;
+  /** Bumped each time a command asks for the API Settings window (`keys --open`). */
+  readonly keysWindowRequests: ReadonlySignal<number>;
   /** The chart the person chose (remembered); what is actually shown is the chart source model's. */
   readonly chartSource: ReadonlySignal<ChartSource>;
+  /** On a phone, the one pane on screen. */
+  readonly phonePane: ReadonlySignal<PhonePane>;
   /** Sets the chosen pair from an already validated, upper-case ticker. */
   chooseTicker(ticker: string): string;
   showBottomTab(tab: BottomTab): void;
@@ -36,7 +42,9 @@ export interface UiStore {
   openAccountModal(tab: AccountTab): void;
   closeAccountModal(): void;
   requestTerminalFocus(): void;
+  requestKeysWindow(): void;
   chooseChartSource(source: ChartSource): void;
+  showPhonePane(pane: PhonePane): void;
 }
 
 export function createUiStore(storage: StoragePort = memoryStorage()): UiStore {
@@ -45,6 +53,8 @@ export function createUiStore(storage: StoragePort = memoryStorage()): UiStore {
   const authModal = signal<AuthModalMode | null>(null, { name: 'ui.authModal' });
   const accountModal = signal<AccountTab | null>(null, { name: 'ui.accountModal' });
   const terminalFocusRequests = signal(0, { name: 'ui.terminalFocusRequests' });
+  const keysWindowRequests = signal(0, { name: 'ui.keysWindowRequests' });
+  const phonePane = signal<PhonePane>('feed', { name: 'ui.phonePane' });
   const chartSource = signal(readJson(storage, CHART_SOURCE_KEY, isChartSource, 'local'), {
     name: 'ui.chartSource',
   });
@@ -55,7 +65,9 @@ export function createUiStore(storage: StoragePort = memoryStorage()): UiStore {
     authModal,
     accountModal,
     terminalFocusRequests,
+    keysWindowRequests,
     chartSource,
+    phonePane,
     chooseTicker(ticker) {
       symbol.value = `${ticker}/${QUOTE_ASSET}`;
       return symbol.peek();
@@ -76,7 +88,15 @@ export function createUiStore(storage: StoragePort = memoryStorage()): UiStore {
       accountModal.value = null;
     },
     requestTerminalFocus() {
+      // On a phone the command line is on screen only in its own pane: show it.
+      phonePane.value = 'terminal';
       terminalFocusRequests.value += 1;
+    },
+    requestKeysWindow() {
+      keysWindowRequests.value += 1;
+    },
+    showPhonePane(pane) {
+      phonePane.value = pane;
     },
     chooseChartSource(source) {
       chartSource.value = source;

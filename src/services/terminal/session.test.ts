@@ -205,4 +205,29 @@ describe('terminal session', () => {
     expect(t.texts()[0]).toBe('ann@ETH/USDT paper › long 5');
     expect(t.screen.rows().at(-1)).toBe('ann@ETH/USDT paper ›');
   });
+
+  it('tells when a line is started: the first key into an empty prompt, or a line from a button', async () => {
+    const terminal = createTerminalStore();
+    const prompt = signal<Prompt>({ user: 'guest', symbol: 'BTC/USDT' });
+    const starts: string[] = [];
+    let typed = '';
+    const session = createTerminalSession({
+      commands: { runLine: async (l) => [info(`ran ${l}`)], complete: NO_COMPLETION },
+      terminal,
+      prompt,
+      onLineStart: () => starts.push(typed),
+    });
+    typed = 'first key';
+    await session.input('5');
+    typed = 'more keys';
+    await session.input(' long 100');
+    await session.input('\r');
+    typed = 'next line';
+    await session.input('x\x7f');
+    typed = 'typed again after erasing';
+    await session.input('y\r');
+    typed = 'button';
+    await session.execute('scorecard', 'ui');
+    expect(starts).toEqual(['first key', 'next line', 'typed again after erasing', 'button']);
+  });
 });

@@ -63,6 +63,11 @@ export interface TerminalSessionDeps {
   history?: HistoryStore;
   /** Drives the spinner of a running command; no spinner without one. */
   clock?: Clock;
+  /**
+   * Called when a line is started: the first key typed (or recalled) into an empty prompt, or just
+   * before a line from a button or the palette runs. The feed remembers its cards then.
+   */
+  onLineStart?: () => void;
 }
 
 /** `guest@BTC/USDT paper`: the user (or guest), the chosen pair and the venue orders go to. */
@@ -157,6 +162,7 @@ export function createTerminalSession(deps: TerminalSessionDeps): TerminalSessio
   const execute = async (line: string, origin: Origin, signal?: AbortSignal): Promise<OutputLine[]> => {
     const trimmed = line.trim();
     if (trimmed === '') return [];
+    if (origin !== 'terminal') deps.onLineStart?.();
     terminal.recordInput(prompt.peek(), trimmed, origin);
     const output = await commands.runLine(trimmed, signal);
     if (signal?.aborted !== true) terminal.print(output);
@@ -275,6 +281,7 @@ export function createTerminalSession(deps: TerminalSessionDeps): TerminalSessio
         continue;
       }
       const result = applyKey({ ...state, history: history.lines.peek() }, key, commands.complete);
+      if (state.buffer === '' && result.state.buffer !== '') deps.onLineStart?.();
       state = result.state;
       for (const item of result.effects) handle(item);
     }

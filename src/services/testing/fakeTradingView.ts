@@ -1,30 +1,30 @@
-import type { TradingViewPort, TradingViewWidgetOptions } from '../market/tradingView';
+import type { TradingViewFrame, TradingViewPort } from '../market/tradingView';
 
-/** How the fake answers a script load: at once (true: loaded, false: failed), or only when told. */
+/** How the fake answers a reachability check: at once (true: answered, false: failed), or only when told. */
 export type FakeLoadAnswer = boolean | 'hang';
 
 /**
- * A TradingView port the test drives: online or not, script loads that succeed, fail or hang until
- * {@link FakeTradingView.finishLoad}, and a record of the widgets drawn and still on screen.
+ * A TradingView port the test drives: online or not, checks that succeed, fail or hang until
+ * {@link FakeTradingView.finishLoad}, and a record of the frames shown and still on screen.
  */
 export function createFakeTradingView(options: { online?: boolean; answer?: FakeLoadAnswer } = {}) {
   let online = options.online ?? true;
   let answer: FakeLoadAnswer = options.answer ?? true;
   const waiting: ((ok: boolean) => void)[] = [];
   const loads: string[] = [];
-  const created: TradingViewWidgetOptions[] = [];
+  const created: TradingViewFrame[] = [];
   let onScreen = 0;
   let broken = false;
   const port: TradingViewPort = {
     online: () => online,
-    load(url) {
+    reach(url) {
       loads.push(url);
       if (answer === 'hang') return new Promise((resolve) => waiting.push(resolve));
       return Promise.resolve(answer);
     },
-    create(widget) {
-      if (broken) throw new Error('TradingView.widget is not a constructor');
-      created.push(widget);
+    create(frame) {
+      if (broken) throw new Error('No element for the frame');
+      created.push(frame);
       onScreen += 1;
       return () => {
         onScreen -= 1;
@@ -33,11 +33,11 @@ export function createFakeTradingView(options: { online?: boolean; answer?: Fake
   };
   return {
     port,
-    /** The script addresses asked for, in order. */
+    /** The addresses checked, in order. */
     loads,
-    /** Every widget drawn, in order. */
+    /** Every frame shown, in order. */
     created,
-    /** Widgets drawn and not yet taken out. */
+    /** Frames shown and not yet taken out. */
     onScreen: () => onScreen,
     setOnline(next: boolean): void {
       online = next;
@@ -45,11 +45,11 @@ export function createFakeTradingView(options: { online?: boolean; answer?: Fake
     answerLoads(next: FakeLoadAnswer): void {
       answer = next;
     },
-    /** Settles every hanging load. */
+    /** Settles every hanging check. */
     finishLoad(ok: boolean): void {
       for (const resolve of waiting.splice(0)) resolve(ok);
     },
-    /** Makes drawing a widget throw, as a changed tv.js might. */
+    /** Makes showing a frame throw, as a page without the pane's element would. */
     breakWidget(): void {
       broken = true;
     },

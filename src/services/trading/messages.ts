@@ -1,6 +1,6 @@
 import { sizeText, usdt } from '../../contracts/sizing';
-import type { OrderPreview, OrderResponse } from '../../contracts/trading';
-import { formatTradePrice } from './format';
+import type { OrderPreview, OrderResponse, OrderVenue, PositionChange } from '../../contracts/trading';
+import { formatPnl, formatTradePrice } from './format';
 
 const sideWord = (side: 'buy' | 'sell'): string => (side === 'buy' ? 'LONG' : 'SHORT');
 
@@ -25,11 +25,12 @@ export const TRADING_TEXT = {
   noPositions: 'No open positions.',
   /** Ours: the user said no to the first order on a real-exchange account. */
   orderCancelled: 'Order cancelled.',
-  /** Ours: the line under a fill, by the account it went to. */
-  venueNote: {
-    paper: 'Paper exchange: no real funds.',
-    live: 'Binance LIVE account: real funds.',
-    demo: 'Binance DEMO account: simulated funds.',
+  /** Ours: the line under a fill, by the account the server's answer says it went to. */
+  venueNote: (venue: OrderVenue): string => {
+    const key = venue.keyHint === null ? '' : ` (key ${venue.keyHint})`;
+    if (venue.mode === 'live') return `Binance LIVE account${key}: real funds.`;
+    if (venue.mode === 'demo') return `Binance DEMO account${key}: simulated funds.`;
+    return 'Paper exchange: no real funds.';
   },
   /** Ours: what the positions socket's liquidation message turns into. */
   liquidated: (pair: string, price: string) => `Position ${pair} was liquidated at ${price}.`,
@@ -38,12 +39,25 @@ export const TRADING_TEXT = {
    * a card's quick trade): `Filled LONG 0.002 BTC ≈ 201.40 USDT of BTC/USDT at 100,700.0000, fee 0.10 USDT.`
    * followed by the sizing note when the fill is not worth exactly what was asked.
    */
-  filled: (fill: OrderResponse) =>
+  filled: (fill: OrderResponse) => withNote(filledSentence(fill), fill.note),
+  /**
+   * Ours: what a close filled, from the server's answer: `Closed LONG 0.159 ETH ≈ 500.45 USDT of ETH/USDT
+   * at 3,147.5300, realised +1.23 USDT, fee 0.25 USDT.` (the side is the position's, not the order's).
+   */
+  closed: (fill: OrderResponse) =>
     withNote(
-      `Filled ${sideWord(fill.side)} ${sizeText(fill.symbol, fill.quantity, fill.notional)} of ${fill.symbol} ` +
-        `at ${formatTradePrice(fill.price)}, fee ${usdt(fill.fee)} USDT.`,
+      `Closed ${fill.side === 'sell' ? 'LONG' : 'SHORT'} ${sizeText(fill.symbol, fill.quantity, fill.notional)} ` +
+        `of ${fill.symbol} at ${formatTradePrice(fill.price)}, realised ${realised(fill.realizedPnl)} USDT, ` +
+        `fee ${usdt(fill.fee)} USDT.`,
       fill.note,
     ),
+  /** Ours: the sum of a Close All: `Closed 2 positions: realised -3.10 USDT, fee 0.52 USDT in all.` */
+  closedAll: (fills: readonly OrderResponse[]) => {
+    const pnl = fills.reduce((sum, f) => sum + f.realizedPnl, 0);
+    const fee = fills.reduce((sum, f) => sum + f.fee, 0);
+    const n = fills.length;
+    return `Closed ${n} position${n === 1 ? '' : 's'}: realised ${realised(pnl)} USDT, fee ${usdt(fee)} USDT in all.`;
+  },
   /** Ours: the same for an order not sent yet (the previews). */
   wouldFill: (p: OrderPreview) =>
     `${sideWord(p.side)} ${sizeText(p.symbol, p.quantity, p.notional)} of ${p.symbol} at ${formatTradePrice(p.price)}`,
@@ -55,6 +69,57 @@ export const TRADING_TEXT = {
   /** Ours: the symbol's minimum order, shown beside every amount input and preview. */
   minimum: (minNotional: number) => `min. ${minNotional} USDT`,
 } as const;
+
+/**
+ * A fill in words, led by what it did to the position when it did more than open one:
+ * `Reduced your SOL short from 1.2 to 0.68 SOL: LONG 0.52 SOL ≈ 78.05 USDT at 150.1000, realised -3.10 USDT,
+ * fee 0.04 USDT.`, `Closed your SOL short of 1.2 SOL: …`, `Flipped your SOL short of 0.5 SOL to a long of
+ * 0.02 SOL: …`; an order that adds says what the position is now.
+ */
+function filledSentence(fill: OrderResponse): string {
+  const order = `${sideWord(fill.side)} ${sizeText(fill.symbol, fill.quantity, fill.notional)}`;
+  const at = `at ${formatTradePrice(fill.price)}`;
+  const fee = `fee ${usdt(fill.fee)} USDT.`;
+  const change = fill.position;
+  const opened = `Filled ${order} of ${fill.symbol} ${at}, ${fee}`;
+  if (change === null || change.effect === 'open') return opened;
+  const base = fill.symbol.split('/')[0] ?? fill.symbol;
+  if (change.effect === 'add') {
+    return change.after === null
+      ? opened
+      : `${opened} Your ${base} ${change.after.side} is now ${held(change.after.size, base)}.`;
+  }
+  const before = change.before;
+  if (before === null) return opened;
+  const money = `realised ${realised(fill.realizedPnl)} USDT, ${fee}`;
+  return `${changeWords(change, before, base)}: ${order} ${at}, ${money}`;
+}
+
+function changeWords(
+  change: PositionChange,
+  before: NonNullable<PositionChange['before']>,
+  base: string,
+): string {
+  const after = change.after;
+  if (change.effect === 'reduce' && after !== null) {
+    return `Reduced your ${base} ${before.side} from ${held(before.size, base, false)} to ${held(after.size, base)}`;
+  }
+  if (change.effect === 'flip' && after !== null) {
+    return `Flipped your ${base} ${before.side} of ${held(before.size, base)} to a ${after.side} of ${held(after.size, base)}`;
+  }
+  return `Closed your ${base} ${before.side} of ${held(before.size, base)}`;
+}
+
+/** `0.68 SOL` (or `0.68` alone): a position's size as the venue gave it. */
+function held(size: number, base: string, unit = true): string {
+  return unit ? `${size} ${base}` : String(size);
+}
+
+/** A realised PnL with its sign; an exact zero is `0.00`, not the table's `$--`. */
+function realised(value: number): string {
+  const text = formatPnl(value);
+  return text === '$--' ? '0.00' : text;
+}
 
 function withNote(sentence: string, note: string | null): string {
   return note === null ? sentence : `${sentence} ${note}`;

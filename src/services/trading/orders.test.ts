@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { closeAllPositions, closePosition, placeOrder } from './orders';
+import { closeAllPositions, closedLines, closePosition, placeOrder } from './orders';
 import { countingKeys, fakeTradingApi } from './testing/api';
-import { recordedFill } from './testing/serverAnswers';
+import { recordedClose, recordedCloseAll, recordedFill } from './testing/serverAnswers';
 
 const FILL = recordedFill('btc long 200');
 const TICKET = { pair: 'BTC/USDT', side: 'long', amount: 5000 } as const;
@@ -67,8 +67,9 @@ describe('placing an order', () => {
 describe('closing', () => {
   it('closes one position, or says "Failed to close position: {detail or Unknown error}"', async () => {
     const { server, trading } = fakeTradingApi();
-    server.on('POST /close_position', () => ({ status: 200, body: { message: 'Closed BTC/USDT long.' } }));
-    expect(await closePosition(trading, 'BTC/USDT')).toEqual({ ok: true, value: 'Closed BTC/USDT long.' });
+    const CLOSED = recordedClose();
+    server.on('POST /close_position', () => ({ status: 200, body: CLOSED }));
+    expect(await closePosition(trading, 'BTC/USDT')).toEqual({ ok: true, value: CLOSED });
     expect(JSON.parse(server.requests[0]?.body ?? '')).toEqual({ symbol: 'BTC/USDT' });
     server.on('POST /close_position', () => ({
       status: 404,
@@ -87,17 +88,39 @@ describe('closing', () => {
 
   it("closes all: the server's message, the spec's fallback, or the failure", async () => {
     const { server, trading } = fakeTradingApi();
-    server.on('POST /close_all_positions', () => ({ status: 200, body: { message: 'Closed 2 positions.' } }));
-    expect(await closeAllPositions(trading)).toEqual({ ok: true, value: 'Closed 2 positions.' });
+    const ALL = recordedCloseAll();
+    server.on('POST /close_all_positions', () => ({ status: 200, body: ALL }));
+    expect(await closeAllPositions(trading)).toEqual({ ok: true, value: ALL });
     server.on('POST /close_all_positions', () => ({ status: 200, body: {} }));
     expect(await closeAllPositions(trading)).toEqual({
       ok: true,
-      value: 'Successfully sent requests to close all positions.',
+      value: { message: 'Successfully sent requests to close all positions.', fills: [] },
     });
     server.on('POST /close_all_positions', () => ({ status: 400, body: { detail: 'Exchange busy.' } }));
     expect(await closeAllPositions(trading)).toEqual({
       ok: false,
       message: 'Failed to close all positions: Exchange busy.',
     });
+  });
+});
+
+describe('what a close prints', () => {
+  it("states each fill's size, price, realised PnL and fee from the answer, the sum, and the venue", () => {
+    const one = recordedClose().fill;
+    expect(closedLines([one])).toEqual([
+      `Closed SHORT 0.079 ETH ≈ 249.26 USDT of ETH/USDT at 3,155.2000, realised -0.10 USDT, fee 0.12 USDT.`,
+      'Paper exchange: no real funds.',
+    ]);
+    const all = recordedCloseAll().fills;
+    const lines = closedLines(all);
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(
+      /^Closed LONG [\d.]+ BTC ≈ [\d,.]+ USDT of BTC\/USDT at [\d,.]+, realised [+-]?[\d.]+ USDT, fee [\d.]+ USDT\.$/,
+    );
+    expect(lines[2]).toMatch(
+      /^Closed 2 positions: realised [+-]?\d+\.\d\d USDT, fee \d+\.\d\d USDT in all\.$/,
+    );
+    expect(lines[3]).toBe('Paper exchange: no real funds.');
+    expect(closedLines([])).toEqual([]);
   });
 });

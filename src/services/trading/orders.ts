@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   Balance,
+  CloseAllResponse,
+  CloseResponse,
   MessageResponse,
   OrderPreview,
   OrderResponse,
@@ -9,6 +11,7 @@ import {
 } from '../../contracts/trading';
 import type { ApiClient } from '../api/client';
 import { errorMessage, statusOf } from '../api/errors';
+import { muted, success, type OutputLine } from '../terminal/output';
 import { TRADING_TEXT } from './messages';
 
 /**
@@ -26,6 +29,8 @@ export interface OrderTicket {
   amount: number;
   /** The fat-finger cap the order must stay within (it is rounded down to a step under it). */
   maxNotional?: number | undefined;
+  /** What placed it, for the trade history: a news card; left out, the server counts it manual. */
+  source?: 'card';
 }
 
 /** Makes a new Idempotency-Key; `crypto.randomUUID` in the app. */
@@ -42,6 +47,7 @@ const body = (ticket: OrderTicket) => ({
   type: 'market',
   amount: ticket.amount,
   ...(ticket.maxNotional === undefined ? {} : { maxNotional: ticket.maxNotional }),
+  ...(ticket.source === undefined ? {} : { source: ticket.source }),
 });
 
 /**
@@ -91,33 +97,52 @@ export async function fetchPositions(trading: ApiClient): Promise<Outcome<Positi
   }
 }
 
-/** Closes one position; the failure reads "Failed to close position: {detail or Unknown error}". */
-export async function closePosition(trading: ApiClient, pair: string): Promise<Outcome<string>> {
+/**
+ * Closes one position: the server's closing fill (quantity, price, realised PnL, fee, venue). The failure
+ * reads "Failed to close position: {detail or Unknown error}".
+ */
+export async function closePosition(trading: ApiClient, pair: string): Promise<Outcome<CloseResponse>> {
   try {
-    const answer = await trading.call(MessageResponse, '/close_position', {
+    const answer = await trading.call(CloseResponse, '/close_position', {
       method: 'POST',
       body: { symbol: pair },
     });
-    return { ok: true, value: answer.message };
+    return { ok: true, value: answer };
   } catch (error) {
     return { ok: false, message: TRADING_TEXT.closeFailed(errorMessage(error, TRADING_TEXT.unknownError)) };
   }
 }
 
-/** Closes every position; success is the server's message or "Successfully sent requests…". */
-export async function closeAllPositions(trading: ApiClient): Promise<Outcome<string>> {
+/**
+ * Closes every position: the server's message (or "Successfully sent requests…" when it gave none) and
+ * one fill per position closed.
+ */
+export async function closeAllPositions(trading: ApiClient): Promise<Outcome<CloseAllResponse>> {
   try {
     const answer = await trading.send('/close_all_positions', { method: 'POST' });
-    const parsed = MessageResponse.safeParse(answer);
-    const message =
-      parsed.success && parsed.data.message !== '' ? parsed.data.message : TRADING_TEXT.closeAllSent;
-    return { ok: true, value: message };
+    const parsed = CloseAllResponse.safeParse(answer);
+    if (parsed.success) {
+      const message = parsed.data.message !== '' ? parsed.data.message : TRADING_TEXT.closeAllSent;
+      return { ok: true, value: { message, fills: parsed.data.fills } };
+    }
+    const bare = MessageResponse.safeParse(answer);
+    const message = bare.success && bare.data.message !== '' ? bare.data.message : TRADING_TEXT.closeAllSent;
+    return { ok: true, value: { message, fills: [] } };
   } catch (error) {
     return {
       ok: false,
       message: TRADING_TEXT.closeAllFailed(errorMessage(error, TRADING_TEXT.unknownError)),
     };
   }
+}
+
+/** The lines a close prints, from the fills the server answered: one per fill, the venue, the sum. */
+export function closedLines(fills: readonly OrderResponse[]): string[] {
+  if (fills.length === 0) return [];
+  const lines = fills.map((fill) => TRADING_TEXT.closed(fill));
+  if (fills.length > 1) lines.push(TRADING_TEXT.closedAll(fills));
+  const venues = [...new Set(fills.map((fill) => TRADING_TEXT.venueNote(fill.account)))];
+  return [...lines, ...venues];
 }
 
 export async function fetchBalance(trading: ApiClient): Promise<Outcome<Balance>> {
@@ -151,4 +176,9 @@ export async function resetPaperAccount(trading: ApiClient): Promise<Outcome<str
   } catch (error) {
     return { ok: false, message: errorMessage(error, 'Failed to reset the paper account.') };
   }
+}
+
+/** The same as terminal lines: each fill in green, the sum and the venue in grey. */
+export function closedOutput(fills: readonly OrderResponse[]): OutputLine[] {
+  return closedLines(fills).map((line, i) => (i < fills.length ? success(line) : muted(line)));
 }

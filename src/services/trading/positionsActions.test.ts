@@ -1,27 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import { createPositionsActions } from './positionsActions';
 import { createPositionsStore } from './positionsStore';
+import type { OrderResponse } from '../../contracts/trading';
 import { fakeTradingApi } from './testing/api';
 import { BTC_LONG, ETH_SHORT } from './testing/fixtures';
+import { recordedClose, recordedCloseAll } from './testing/serverAnswers';
 
 /** The pane's actions with dialogs that record what they were asked and answer `yes`. */
 function setup(yes: boolean) {
   const { server, trading } = fakeTradingApi();
   const positions = createPositionsStore();
   const asked: string[] = [];
+  const details: (readonly string[] | undefined)[] = [];
   const alerts: string[] = [];
+  const alertDetails: (readonly string[] | undefined)[] = [];
+  const reported: (readonly OrderResponse[])[] = [];
   const actions = createPositionsActions({
     trading,
     positions,
     dialogs: {
-      confirm: (m) => {
+      confirm: (m, more) => {
         asked.push(m);
+        details.push(more?.details);
         return Promise.resolve(yes);
       },
-      alert: (m) => void alerts.push(m),
+      alert: (m, more) => {
+        alerts.push(m);
+        alertDetails.push(more?.details);
+      },
     },
+    report: (fills) => void reported.push(fills),
   });
-  return { server, positions, asked, alerts, actions };
+  return { server, positions, asked, details, alerts, alertDetails, reported, actions };
 }
 
 describe('positions pane actions', () => {
@@ -32,12 +42,23 @@ describe('positions pane actions', () => {
     expect(server.requests).toEqual([]);
   });
 
-  it('closes one position when confirmed, asks for a reload, and alerts a failure', async () => {
-    const { server, positions, alerts, actions } = setup(true);
-    server.on('POST /close_position', () => ({ status: 200, body: { message: 'Closed.' } }));
+  it('names the position and its PnL in the question', async () => {
+    const { positions, details, actions } = setup(false);
+    positions.setPositions([BTC_LONG, ETH_SHORT], 0);
+    await actions.close('ETH/USDT');
+    expect(details).toEqual([
+      ['SHORT 1.5 ETH/USDT, entry 3,400.0000', 'Unrealized PnL -18.75 USDT (-1.84%), at market'],
+    ]);
+  });
+
+  it('closes one position when confirmed, reports its fill, asks for a reload, and alerts a failure', async () => {
+    const { server, positions, alerts, reported, actions } = setup(true);
+    const closed = recordedClose();
+    server.on('POST /close_position', () => ({ status: 200, body: closed }));
     await actions.close('BTC/USDT');
     expect(server.count('POST /close_position')).toBe(1);
     expect(alerts).toEqual([]);
+    expect(reported).toEqual([[closed.fill]]);
     expect(positions.refreshRequests.value.count).toBe(1);
     expect(positions.closing.value.size).toBe(0);
 
@@ -57,17 +78,28 @@ describe('positions pane actions', () => {
     expect(server.requests).toEqual([]);
   });
 
-  it('asks with the count, then alerts the outcome of close all', async () => {
-    const { server, positions, asked, alerts, actions } = setup(true);
+  it('asks with the count, then alerts the outcome of close all with its fills', async () => {
+    const { server, positions, asked, details, alerts, alertDetails, reported, actions } = setup(true);
     positions.setPositions([BTC_LONG, ETH_SHORT], 0);
-    server.on('POST /close_all_positions', () => ({ status: 200, body: { message: 'Closed 2 positions.' } }));
+    const all = recordedCloseAll();
+    server.on('POST /close_all_positions', () => ({ status: 200, body: all }));
     await actions.closeAll();
     expect(asked).toEqual([
       'Are you sure you want to close all 2 open positions? This action cannot be undone.',
     ]);
+    expect(details[0]).toEqual([
+      'LONG 0.052 BTC/USDT, entry 96,150.5000: +12.99 USDT',
+      'SHORT 1.5 ETH/USDT, entry 3,400.0000: -18.75 USDT',
+      'Total unrealized PnL -5.76 USDT',
+    ]);
     server.on('POST /close_all_positions', () => ({ status: 500, body: 'oops' }));
     await actions.closeAll();
-    expect(alerts).toEqual(['Closed 2 positions.', 'Failed to close all positions: Unknown error']);
+    expect(alerts).toEqual([all.message, 'Failed to close all positions: Unknown error']);
+    expect(reported).toEqual([all.fills]);
+    expect(alertDetails[0]).toHaveLength(4);
+    expect(alertDetails[0]?.[0]).toMatch(
+      /^Closed LONG .* of BTC\/USDT at .*, realised .* USDT, fee .* USDT\.$/,
+    );
   });
 
   it('does not close all when the question is declined', async () => {

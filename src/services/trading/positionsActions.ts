@@ -1,8 +1,10 @@
+import type { OrderResponse } from '../../contracts/trading';
 import type { ApiClient } from '../api/client';
 import type { Dialogs } from './dialogs';
 import { TRADING_TEXT } from './messages';
-import { closeAllPositions, closePosition } from './orders';
+import { closeAllPositions, closedLines, closePosition } from './orders';
 import type { PositionsStore } from './positionsStore';
+import { closeAllLines, positionLine, positionPnlLine } from './positionsView';
 
 /** What the Open Positions pane's buttons do (spec §5 confirmations, §8 alerts). */
 export interface PositionsActions {
@@ -17,21 +19,32 @@ export interface PositionsActionsDeps {
   trading: ApiClient;
   positions: PositionsStore;
   dialogs: Dialogs;
+  /** Where what a close filled is written down (the app: the terminal), from the server's answer. */
+  report?: (fills: readonly OrderResponse[]) => void;
 }
 
 export function createPositionsActions({
   trading,
   positions,
   dialogs,
+  report = () => undefined,
 }: PositionsActionsDeps): PositionsActions {
   return {
     async close(pair) {
       if (positions.closing.peek().has(pair)) return;
-      if (!(await dialogs.confirm(TRADING_TEXT.confirmClose(pair)))) return;
+      const open = positions.positions.peek().find((p) => p.symbol === pair);
+      const asked = dialogs.confirm(TRADING_TEXT.confirmClose(pair), {
+        title: `Close ${pair}`,
+        details: open === undefined ? [] : [positionLine(open), `${positionPnlLine(open)}, at market`],
+        confirmLabel: 'Close position',
+      });
+      if (!(await asked)) return;
       positions.setClosing(pair, true);
       try {
         const closed = await closePosition(trading, pair);
         if (!closed.ok) dialogs.alert(closed.message);
+        // What the close filled, as the server answered it: size, price, realised PnL, fee, venue.
+        else report([closed.value.fill]);
       } finally {
         positions.setClosing(pair, false);
         positions.requestRefresh();
@@ -43,9 +56,21 @@ export function createPositionsActions({
         dialogs.alert(TRADING_TEXT.nothingToClose);
         return;
       }
-      if (!(await dialogs.confirm(TRADING_TEXT.confirmCloseAll(count)))) return;
+      const asked = dialogs.confirm(TRADING_TEXT.confirmCloseAll(count), {
+        title: 'Close all positions',
+        details: closeAllLines(positions.positions.peek()),
+        confirmLabel: count === 1 ? 'Close 1 position' : `Close ${count} positions`,
+      });
+      if (!(await asked)) return;
       const closed = await closeAllPositions(trading);
-      dialogs.alert(closed.ok ? closed.value : closed.message);
+      if (!closed.ok) dialogs.alert(closed.message);
+      else {
+        report(closed.value.fills);
+        dialogs.alert(closed.value.message, {
+          title: 'Closed all',
+          details: closedLines(closed.value.fills),
+        });
+      }
       positions.requestRefresh();
     },
     refresh() {

@@ -55,3 +55,24 @@ export function positionsTable(positions: readonly Position[]): string[] {
       .trimEnd(),
   );
 }
+
+/** `LONG 0.01 BTC/USDT, entry 100,000.00`: what a confirmation says it will close. */
+export function positionLine(p: Position): string {
+  const row = positionRow(p);
+  return `${row.side} ${row.cells[2]} ${p.symbol}, entry ${row.cells[3]}`;
+}
+
+/** `Unrealized PnL +12.30 USDT (+1.20%)`: what closing it now would realise, before fees. */
+export function positionPnlLine(p: Position): string {
+  const row = positionRow(p);
+  return `Unrealized PnL ${row.cells[7]} USDT (${row.roe})`;
+}
+
+/** The details of "close all": one line per position, then the total unrealized PnL. */
+export function closeAllLines(positions: readonly Position[]): string[] {
+  const total = positions.reduce((sum, p) => sum + p.unrealizedPnl, 0);
+  return [
+    ...positions.map((p) => `${positionLine(p)}: ${positionRow(p).cells[7]} USDT`),
+    `Total unrealized PnL ${formatPnl(total)} USDT`,
+  ];
+}

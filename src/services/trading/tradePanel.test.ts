@@ -54,7 +54,7 @@ describe('trade panel model', () => {
     expect(states).toEqual(['idle', 'placing', 'success']);
     expect(model.status.value).toEqual({
       state: 'success',
-      message: `Success! Order ID: ${fill.id}. Filled SHORT 0.079 ETH ≈ 249.16 USDT of ETH/USDT at 3,153.9400, fee 0.12 USDT.`,
+      message: `Success! Order ID: ${fill.id}. Filled SHORT 0.079 ETH ≈ 249.16 USDT of ETH/USDT at 3,153.9400, fee 0.12 USDT. Paper exchange: no real funds.`,
     });
     expect(positions.refreshRequests.value.count).toBe(1);
   });
@@ -132,5 +132,17 @@ describe('trade panel total', () => {
       sizing: null,
       refused: false,
     });
+  });
+});
+
+describe('trade panel stale messages', () => {
+  it('"Please log in to trade." goes away once logged in', async () => {
+    const { server, session, trading } = fakeTradingApi(null);
+    const model = createTradePanelModel({ session, trading, positions: createPositionsStore() });
+    await model.submit('buy', 100, 'BTC/USDT');
+    expect(model.status.value).toEqual({ state: 'error', message: 'Please log in to trade.' });
+    session.setToken('t');
+    expect(model.status.value).toEqual({ state: 'idle' });
+    expect(server.requests).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { signal, type ReadonlySignal } from '@preact/signals-core';
+import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
 import {
   describeSizing,
   lotFiltersFor,
@@ -92,8 +92,17 @@ export interface TradePanelDeps {
 /** Spec §4 trade panel states: idle → placing → success | error. Orders go through {@link placeOrder}. */
 export function createTradePanelModel(deps: TradePanelDeps): TradePanelModel {
   const status = signal<TradeStatus>({ state: 'idle' }, { name: 'tradePanel.status' });
+  // "Please log in to trade." goes away once its cause does: logging in clears it.
+  const shown = computed<TradeStatus>(
+    () => {
+      const now = status.value;
+      const stale = now.state === 'error' && now.message === LOGIN_REQUIRED && deps.session.isLoggedIn.value;
+      return stale ? { state: 'idle' } : now;
+    },
+    { name: 'tradePanel.shownStatus' },
+  );
   return {
-    status,
+    status: shown,
     async submit(side, total, symbol) {
       if (status.peek().state === 'placing') return;
       const check = validateTradeTotal(deps.session.isLoggedIn.peek(), total);
@@ -116,7 +125,7 @@ export function createTradePanelModel(deps: TradePanelDeps): TradePanelModel {
       if (placed.ok) {
         status.value = {
           state: 'success',
-          message: `${TRADING_TEXT.orderSucceeded(placed.value.id)}. ${TRADING_TEXT.filled(placed.value)}`,
+          message: `${TRADING_TEXT.orderSucceeded(placed.value.id)}. ${TRADING_TEXT.filled(placed.value)} ${TRADING_TEXT.venueNote(placed.value.account)}`,
         };
         deps.positions.requestRefresh();
       } else {

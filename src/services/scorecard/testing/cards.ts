@@ -68,6 +68,7 @@ export function makeScorecard(overrides: Partial<ScorecardT> = {}): ScorecardT {
       group('50-79', 5, [6, 5, 3, 0.2, 0.3]),
       group('<50', 3, [3, 2, 1, -0.1, 0.1]),
     ],
+    by_retraction: [group('retracted', 0, [0, 0, 0, null]), group('retraction', 0, [0, 0, 0, null])],
     ...overrides,
   });
 }

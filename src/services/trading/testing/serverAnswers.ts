@@ -1,5 +1,5 @@
 import { ErrorBody } from '../../../contracts/errors';
-import { OrderPreview, OrderResponse } from '../../../contracts/trading';
+import { CloseAllResponse, CloseResponse, OrderPreview, OrderResponse } from '../../../contracts/trading';
 import answers from './server-answers.json';
 
 /**
@@ -10,6 +10,10 @@ type Name = keyof typeof answers;
 
 /** A recorded order fill, parsed with the contract the browser uses. */
 export const recordedFill = (name: Name) => OrderResponse.parse(answers[name].body);
+
+/** The recorded answer of `close eth`, and of `close all` after it. */
+export const recordedClose = () => CloseResponse.parse(answers['close eth'].body);
+export const recordedCloseAll = () => CloseAllResponse.parse(answers['close all'].body);
 
 /** A recorded preview. */
 export const recordedPreview = (name: Name) => OrderPreview.parse(answers[name].body);

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import type { SubscriptionView } from '../contracts/billing';
+import { cancelAdvice, cardGatewayOf, planFacts, trialStarted } from './planFacts';
+
+const NOW = Date.UTC(2026, 10, 26, 12);
+const DAY = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+const view = (over: Partial<SubscriptionView>): SubscriptionView => ({
+  status: 'active',
+  current_period_end: iso(NOW + 30 * DAY),
+  plan: 'monthly',
+  provider: 'card',
+  trial_end: null,
+  ...over,
+});
+
+describe('the Plan tab', () => {
+  it('reads which card gateway the server has', () => {
+    expect(cardGatewayOf(['stripe', 'btcpay'])).toBe('stripe');
+    expect(cardGatewayOf(['sandbox-card'])).toBe('sandbox');
+    expect(cardGatewayOf([])).toBeNull();
+    expect(cardGatewayOf(null)).toBeNull();
+  });
+
+  it('says a Stripe card trial is $0 today with the first charge date, and that it renews', () => {
+    const s = view({ trial_end: iso(NOW + 7 * DAY), current_period_end: iso(NOW + 7 * DAY) });
+    expect(planFacts(s, NOW, 'stripe')).toEqual([
+      { label: 'Plan', value: 'Premium monthly ($179 per month)' },
+      { label: 'Status', value: 'Active' },
+      { label: 'Paid by', value: 'card (Stripe)' },
+      {
+        label: 'Free trial',
+        value: 'until 3 Dec 2026: $0 today; the first charge ($179 per month) is due then',
+      },
+      { label: 'Renews on', value: '3 Dec 2026' },
+    ]);
+    expect(cancelAdvice(s, 'stripe')).toBe(
+      "Your card subscription with Stripe renews on 3 Dec 2026. Cancel it in Stripe's customer portal: plan cancel, or Cancel in Stripe on the Plan tab.",
+    );
+  });
+
+  it('never speaks of a trial where there is none, and says a crypto period or a grant just ends', () => {
+    const crypto = view({ provider: 'crypto', plan: 'yearly', current_period_end: iso(NOW + 365 * DAY) });
+    const facts = planFacts(crypto, NOW, 'stripe');
+    expect(facts.map((f) => f.label)).toEqual(['Plan', 'Status', 'Paid by', 'Ends on']);
+    expect(facts[0]?.value).toBe('Premium yearly ($1790 per year)');
+    expect(cancelAdvice(crypto, 'stripe')).toBe(
+      'A crypto payment covers one period and does not renew: Premium ends on 26 Nov 2027, with nothing more to pay.',
+    );
+    const grant = view({ provider: 'admin', plan: null });
+    expect(planFacts(grant, NOW, null).map((f) => f.value)).toEqual([
+      'Premium',
+      'Active',
+      'granted by an administrator',
+      '26 Dec 2026',
+    ]);
+    expect(cancelAdvice(grant, null)).toMatch(
+      /^Premium was granted by an administrator and ends on 26 Dec 2026/,
+    );
+  });
+
+  it('in the sandbox says nothing is charged and nothing renews', () => {
+    const s = view({ trial_end: iso(NOW + 7 * DAY), current_period_end: iso(NOW + 7 * DAY) });
+    const facts = planFacts(s, NOW, 'sandbox');
+    expect(facts.find((f) => f.label === 'Free trial')?.value).toBe(
+      'until 3 Dec 2026: $0 today; the sandbox charges nothing after it',
+    );
+    expect(facts.at(-1)).toEqual({ label: 'Ends on', value: '3 Dec 2026' });
+    expect(cancelAdvice(s, 'sandbox')).toBe(
+      "This server's payments are the offline sandbox: nothing is charged and nothing renews; Premium ends on 3 Dec 2026, or now with plan cancel.",
+    );
+  });
+
+  it('shows Free and nothing to cancel without a subscription', () => {
+    const none = view({ status: 'inactive', current_period_end: null, plan: null, provider: null });
+    expect(planFacts(none, NOW, 'stripe')).toEqual([
+      { label: 'Plan', value: 'Free' },
+      { label: 'Status', value: 'No subscription' },
+    ]);
+    expect(cancelAdvice(none, 'stripe')).toBe('You have no Premium subscription to cancel.');
+  });
+});
+
+describe('the payment success page', () => {
+  it('says a card trial started, $0 today, and when the first charge is; nothing for crypto', () => {
+    const s = view({ trial_end: iso(NOW + 7 * DAY) });
+    expect(trialStarted(s, NOW, 'stripe')).toBe(
+      'Your 7-day free trial has started: $0 today; the first charge is $179 on 3 Dec 2026.',
+    );
+    expect(trialStarted(s, NOW, 'sandbox')).toBe(
+      'Your 7-day free trial has started: $0 today; this offline sandbox charges nothing afterwards.',
+    );
+    expect(trialStarted(view({ provider: 'crypto' }), NOW, 'stripe')).toBeNull();
+    expect(trialStarted(s, NOW + 8 * DAY, 'stripe')).toBeNull();
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { createToasts, MAX_SHOWN, TOAST_MS } from './toasts';
+
+/** A clock whose timers run only when told. */
+function fakeTimers() {
+  let now = 0;
+  let timers: { at: number; fn: () => void }[] = [];
+  return {
+    setTimer(fn: () => void, ms: number) {
+      const timer = { at: now + ms, fn };
+      timers.push(timer);
+      return () => void (timers = timers.filter((t) => t !== timer));
+    },
+    advance(ms: number) {
+      now += ms;
+      const due = timers.filter((t) => t.at <= now);
+      timers = timers.filter((t) => t.at > now);
+      for (const t of due) t.fn();
+    },
+    pending: () => timers.length,
+  };
+}
+
+describe('toasts', () => {
+  it('shows a toast until its time is up, a quiet one sooner', () => {
+    const clock = fakeTimers();
+    const toasts = createToasts(clock.setTimer);
+    toasts.push('rule fired', 'event');
+    toasts.push('rule held back', 'quiet');
+    expect(toasts.shown.value.map((t) => t.text)).toEqual(['rule fired', 'rule held back']);
+    clock.advance(TOAST_MS.quiet);
+    expect(toasts.shown.value.map((t) => t.text)).toEqual(['rule fired']);
+    clock.advance(TOAST_MS.event - TOAST_MS.quiet);
+    expect(toasts.shown.value).toEqual([]);
+  });
+
+  it('keeps the newest few, and leaves no timer after a dismiss or dispose', () => {
+    const clock = fakeTimers();
+    const toasts = createToasts(clock.setTimer);
+    for (let i = 1; i <= MAX_SHOWN + 2; i++) toasts.push(`n${i}`, 'event');
+    expect(toasts.shown.value.map((t) => t.text)).toEqual(['n3', 'n4', 'n5', 'n6']);
+    expect(clock.pending()).toBe(MAX_SHOWN);
+    toasts.dismiss(toasts.shown.value[0]!.id);
+    expect(clock.pending()).toBe(MAX_SHOWN - 1);
+    toasts.dispose();
+    expect(toasts.shown.value).toEqual([]);
+    expect(clock.pending()).toBe(0);
+  });
+});
