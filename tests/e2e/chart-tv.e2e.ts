@@ -3,24 +3,28 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, openPage, startE2e, type E2eEnv } from './support/browser';
 
-const TV_JS = 'https://s3.tradingview.com/tv.js';
+const TV_EMBED = 'https://s.tradingview.com/widgetembed/';
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
 
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+
 /**
- * A stand-in for tv.js: `TradingView.widget` writes what it was asked to draw into its container, so
- * the test sees the options the app passed. Served by `page.route`; nothing leaves the machine.
+ * A stand-in for TradingView's embed page: it prints what the frame's address asked for, so the test
+ * reads through the frame what the app asked TradingView to draw. Served by `page.route`; nothing leaves
+ * the machine.
  */
-const FAKE_TV_JS = `
-window.TradingView = {
-  widget: function (o) {
-    var mark = document.createElement('div');
-    mark.setAttribute('data-testid', 'tv-fake-widget');
-    mark.textContent = ['TradingView', o.symbol, o.interval, o.theme, o.timezone].join(' ');
-    mark.style.cssText = 'position:absolute;inset:0;display:flex;align-items:center;' +
-      'justify-content:center;background:#131722;color:#2962ff;font:16px monospace';
-    document.getElementById(o.container_id).appendChild(mark);
-  }
-};`;
+function fakeEmbedPage(url: string): string {
+  const query = new URL(url).searchParams;
+  const shown = [
+    'TradingView',
+    ...['symbol', 'interval', 'theme', 'timezone'].map((k) => query.get(k) ?? '-'),
+  ];
+  return `<!doctype html><meta charset="utf-8"><title>TradingView stand-in</title>
+<body style="margin:0;background:#131722">
+<div data-testid="tv-fake-widget" style="position:absolute;inset:0;display:flex;align-items:center;justify-content:center;color:#2962ff;font:16px monospace">${escapeHtml(shown.join(' '))}</div>
+</body>`;
+}
 
 /** Every request past loopback is refused, as on a machine without internet. */
 async function noInternet(context: BrowserContext): Promise<void> {
@@ -38,7 +42,10 @@ class ChartPage {
   view = () => this.body().getAttribute('data-view');
   state = () => this.body().getAttribute('data-state');
   note = () => this.page.getByTestId('chart-note').innerText();
-  fakeWidget = () => this.page.getByTestId('tv-fake-widget').innerText();
+  frame = () => this.page.getByTestId('chart-tv-frame');
+  /** What the stand-in page inside TradingView's frame prints. */
+  fakeWidget = () =>
+    this.page.frameLocator('[data-testid="chart-tv-frame"]').getByTestId('tv-fake-widget').innerText();
   canvasVisible = () => this.page.locator('.chart-canvas').isVisible();
   toggle = () => this.page.getByRole('button', { name: 'TV (TradingView)' });
   log = () => this.page.getByTestId('terminal-log').innerText();
@@ -74,7 +81,7 @@ describe('the TradingView chart', () => {
     const chart = new ChartPage(page);
     await chart.open(env.baseUrl);
 
-    // The browser knows it is offline: tv.js is not even asked for.
+    // The browser knows it is offline: TradingView is not even asked.
     await context.setOffline(true);
     await chart.command('chart tv');
     await chart.waitForLog('TradingView needs the internet; showing the offline chart.');
@@ -84,25 +91,26 @@ describe('the TradingView chart', () => {
     expect(offsite).toEqual([]);
     await context.setOffline(false);
 
-    // Online as far as the browser knows, but the script never arrives.
+    // Online as far as the browser knows, but TradingView does not answer.
     await chart.toggle().click();
     await chart.waitForLog('TradingView could not be loaded; showing the offline chart.');
     expect(await chart.note()).toBe('TradingView could not be loaded; showing the offline chart.');
     expect(await chart.view()).toBe('local');
     expect(await chart.canvasVisible()).toBe(true);
-    expect(offsite).toEqual([TV_JS]);
+    expect(await chart.frame().count()).toBe(0);
+    expect(offsite).toEqual([TV_EMBED]);
     await page.screenshot({ path: path.join(ARTIFACTS, 'chart-tv-offline.png') });
 
-    // Only the refused script and the sockets cut while offline complain; the page itself never fails.
+    // Only the refused request and the sockets cut while offline complain; the page itself never fails.
     expect(problems.filter((p) => p.startsWith('pageerror'))).toEqual([]);
     await context.close();
   });
 
-  it('shows the widget when tv.js loads, follows the interval, is remembered, and chart local goes back', async () => {
+  it('shows TradingView in a sandboxed frame, follows the interval, is remembered, and chart local goes back', async () => {
     const { page, context, problems, offsite } = await openPage(env);
     await noInternet(context);
-    await page.route(TV_JS, (route) =>
-      route.fulfill({ status: 200, contentType: 'application/javascript', body: FAKE_TV_JS }),
+    await page.route(`${TV_EMBED}**`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: fakeEmbedPage(route.request().url()) }),
     );
     const chart = new ChartPage(page);
     await chart.open(env.baseUrl);
@@ -112,9 +120,29 @@ describe('the TradingView chart', () => {
     await chart.command('chart tv');
     await chart.waitForLog("Showing TradingView's chart of BINANCE:BTCUSDT.P (15m, UTC).");
     await expect.poll(() => chart.view()).toBe('tv');
-    expect(await chart.fakeWidget()).toBe('TradingView BINANCE:BTCUSDT.P 15 dark Etc/UTC');
+    await expect.poll(() => chart.fakeWidget()).toBe('TradingView BINANCE:BTCUSDT.P 15 dark Etc/UTC');
     expect(await chart.canvasVisible()).toBe(false);
     expect(await chart.toggle().getAttribute('aria-pressed')).toBe('true');
+
+    // The frame is sandboxed and of TradingView's origin: it cannot reach our page, and no script of
+    // theirs is in ours.
+    expect(await chart.frame().getAttribute('sandbox')).toBe(
+      'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox',
+    );
+    const src = new URL((await chart.frame().getAttribute('src')) ?? '');
+    expect(src.origin + src.pathname).toBe(TV_EMBED);
+    expect(src.searchParams.get('frameElementId')).toBe(await chart.frame().getAttribute('id'));
+    const tvFrame = page.frames().find((f) => f.url().startsWith(TV_EMBED));
+    expect(
+      await tvFrame?.evaluate(() => {
+        try {
+          return String(window.parent.document.title);
+        } catch {
+          return 'refused';
+        }
+      }),
+    ).toBe('refused');
+    expect(await page.locator('script[src*="tradingview"]').count()).toBe(0);
 
     await chart.command('chart 1h');
     await expect.poll(() => chart.fakeWidget()).toBe('TradingView BINANCE:BTCUSDT.P 60 dark Etc/UTC');
@@ -128,7 +156,7 @@ describe('the TradingView chart', () => {
     await chart.command('chart local');
     await chart.waitForLog('Showing the offline chart.');
     await expect.poll(() => chart.view()).toBe('local');
-    expect(await page.getByTestId('tv-fake-widget').count()).toBe(0);
+    expect(await chart.frame().count()).toBe(0);
     expect(await chart.canvasVisible()).toBe(true);
     expect(await page.getByTestId('chart-note').count()).toBe(0);
     await expect.poll(() => chart.state()).toBe('ready');
@@ -136,7 +164,9 @@ describe('the TradingView chart', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'chart-tv-back-local.png') });
 
     expect(problems).toEqual([]);
-    expect(new Set(offsite)).toEqual(new Set([TV_JS]));
+    // Only TradingView's embed page was asked for off the machine (and answered by the stand-in).
+    expect(offsite.length).toBeGreaterThan(0);
+    expect(offsite.filter((url) => !url.startsWith(TV_EMBED))).toEqual([]);
     await context.close();
   });
 });

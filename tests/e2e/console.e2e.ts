@@ -130,15 +130,11 @@ describe('the command console', () => {
     await expect.poll(() => ui.hasFocus()).toBe(true);
 
     await page.setViewportSize({ width: 700, height: 900 });
-    await expect.poll(() => page.getByTestId('dashboard-column').isVisible()).toBe(true);
-    const widths = await page.evaluate(() =>
-      [
-        ...document.querySelectorAll(
-          '[data-testid="dashboard-column"] > .pane-slot, [data-testid="dashboard-column"] > .column-terminal',
-        ),
-      ].map((e) => e.getBoundingClientRect().width),
-    );
-    expect(new Set(widths.map(Math.round)).size).toBe(1);
+    // Below 768 px one pane fills the width above the bottom bar that switches it.
+    await expect.poll(() => page.getByTestId('dashboard-phone').isVisible()).toBe(true);
+    const shown = page.locator('.phone-pane:not([hidden])');
+    expect(await shown.count()).toBe(1);
+    expect(Math.round((await shown.boundingBox())?.width ?? 0)).toBe(700);
     await page.screenshot({ path: path.join(ARTIFACTS, 'console-narrow.png') });
     expect(problems).toEqual([]);
     await context.close();

@@ -4,6 +4,7 @@ import { KEY_TEXTS } from '../../src/contracts/exchanges';
 import { ACCOUNT_TEXT } from '../../src/services/trading/account';
 import { startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
 import { ARTIFACTS, openPage, startE2e, type E2eEnv } from './support/browser';
+import { answerDialog, recordNativeDialogs } from './support/dialogs';
 import { signUpAndLogInThroughUi } from './support/session';
 
 const GOOD = { apiKey: 'E2eGoodKey0123456789abcdef', secret: 'e2e-good-secret-0123456789' };
@@ -31,11 +32,7 @@ describe('API Settings in the browser', () => {
 
   it('saves, lists, warns about and deletes keys; refuses a key that can withdraw until confirmed', async () => {
     const { page, problems, offsite } = await openPage(env);
-    const confirms: string[] = [];
-    page.on('dialog', (dialog) => {
-      confirms.push(dialog.message());
-      void dialog.accept();
-    });
+    const native = recordNativeDialogs(page);
     await page.goto(env.baseUrl + '/');
     await signUpAndLogInThroughUi(page, 'kim@example.com', 'kim', 'keys pass 1');
 
@@ -102,8 +99,12 @@ describe('API Settings in the browser', () => {
       .nth(2)
       .getByRole('button', { name: /Delete/ })
       .click();
+    // The app's own dialog names the key's environment and hint; focus goes back to the keys window.
+    const deleting = await answerDialog(page, true);
+    expect(deleting.message).toBe(KEY_TEXTS.confirmDelete);
+    expect(deleting.details[0]).toMatch(/^DEMO Binance key \S+…\S+$/);
     await expect.poll(() => notice.innerText()).toBe(KEY_TEXTS.deleted);
-    expect(confirms).toEqual([KEY_TEXTS.confirmDelete]);
+    await expect.poll(() => modal.evaluate((m) => m.contains(document.activeElement))).toBe(true);
     await expect.poll(() => modal.getByTestId('key-row').count()).toBe(2);
     const goodId = (await good.locator('.key-meta code').innerText()).trim();
 
@@ -126,21 +127,22 @@ describe('API Settings in the browser', () => {
     expect(await page.locator('[data-testid="terminal"] .xterm-rows').innerText()).toContain(
       'kim@BTC/USDT live ›',
     );
-    await page.getByRole('tab', { name: 'Trade' }).click();
+    await page.getByRole('tab', { name: 'Trade', exact: true }).click();
     const panel = page.getByTestId('trade-panel');
     expect(await panel.getByTestId('account-badge').innerText()).toBe('LIVE');
     await panel.getByLabel('Total (USDT)').fill('250');
     await panel.getByRole('button', { name: 'Buy / Long' }).click();
+    expect((await answerDialog(page, true)).message).toBe(ACCOUNT_TEXT.confirmFirstLive('live', 'E2eG…cdef'));
     // 250 USDT at 60,000 is 0.004 BTC to the nearest step (0.001 BTC = 60 USDT), and the panel says so.
     await expect
       .poll(() => page.getByTestId('trade-status').innerText())
       .toMatch(/^Success! Order ID: \d+\. Filled LONG 0\.004 BTC ≈ 240\.00 USDT of BTC\/USDT/);
-    expect(confirms.slice(1)).toEqual([ACCOUNT_TEXT.confirmFirstLive('live', 'E2eG…cdef')]);
     expect(binance.orders.map((o) => [o.symbol, o.side, o.quantity])).toEqual([['BTCUSDT', 'BUY', '0.004']]);
     // The second order of the session goes without asking.
     await panel.getByRole('button', { name: 'Buy / Long' }).click();
     await expect.poll(() => binance.orders.length).toBe(2);
-    expect(confirms.length).toBe(2);
+    expect(await page.getByTestId('confirm-dialog').count()).toBe(0);
+    expect(native).toEqual([]);
     await page.getByRole('tab', { name: 'Positions' }).click();
     await expect
       .poll(() =>

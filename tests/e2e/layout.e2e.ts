@@ -69,7 +69,8 @@ describe('layouts from phone to wide screen', () => {
   ])('at %i×%i nothing is wider than the viewport and no control is clipped', async (width, height) => {
     const { page, problems, offsite, context } = await openPage(env, { width, height });
     await page.goto(env.baseUrl + '/');
-    await page.waitForSelector('[data-testid="terminal"] .xterm');
+    // On a phone the terminal is mounted behind its tab in the bottom bar, not on screen.
+    await page.waitForSelector('[data-testid="terminal"] .xterm', { state: 'attached' });
     await expect
       .poll(() => page.locator('[data-testid="signal-card"]').count(), { timeout: 15_000 })
       .toBeGreaterThan(0);

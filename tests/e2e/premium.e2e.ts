@@ -28,10 +28,13 @@ const upgradeButton = (page: Page) => header(page).getByRole('button', { name: '
 describe('Premium in the browser (sandbox checkout)', () => {
   let env: E2eEnv;
   beforeAll(async () => {
+    // A production start (NODE_ENV unset) with no payment provider: the sandbox only runs when asked
+    // for, as `npm start` does.
     env = await startE2e({
       MARKET_SOURCE: 'sim',
       NEWS_SOURCES: 'webhook',
       INGEST_TOKEN: 'e2e-premium-token-123',
+      PAYMENT_SANDBOX: 'true',
     });
   });
   afterAll(async () => {
@@ -44,6 +47,10 @@ describe('Premium in the browser (sandbox checkout)', () => {
     // The first account is the admin of the last test.
     await signUpAndLogInThroughUi(page, 'ada@example.com', 'ada', 'premium pass 1');
     await expect.poll(() => header(page).getByRole('button', { name: 'Admin Panel' }).count()).toBe(1);
+    // Signed in, the app puts the focus in the terminal; the modal is opened from there.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toBe('Terminal input');
 
     await upgradeButton(page).click();
     const modal = page.getByRole('dialog', { name: 'Upgrade to Premium' });
@@ -85,6 +92,11 @@ describe('Premium in the browser (sandbox checkout)', () => {
 
     await page.waitForURL(`${env.baseUrl}/payment/success`);
     await expect.poll(() => page.getByTestId('subscription-status').innerText()).toBe('Premium active');
+    // A card checkout starts the trial: nothing was paid today, and the page says when the first charge is.
+    expect(await page.locator('h1').innerText()).toBe('Free trial started');
+    expect(await page.getByTestId('trial-note').innerText()).toMatch(
+      /^Your 7-day free trial has started: \$0 today; this offline sandbox charges nothing afterwards\.$/,
+    );
     // Card checkouts start with the 7-day trial: the end shown is the trial's.
     const end = await page.getByTestId('subscription-end').innerText();
     const week = new Date(Date.now() + 7 * 86_400_000);
@@ -101,7 +113,38 @@ describe('Premium in the browser (sandbox checkout)', () => {
     // The terminal (which has focus on load) says the same.
     await page.keyboard.type('plan');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('.xterm-rows').innerText()).toContain('Plan: Premium');
+    await expect.poll(() => page.locator('.xterm-rows').innerText()).toMatch(/Plan: +Premium monthly/);
+
+    // The Plan tab says what the plan is, the trial's end, and (in the sandbox) that nothing renews.
+    await header(page).getByRole('button', { name: 'Account' }).click();
+    const account = page.getByRole('dialog', { name: 'Account' });
+    await account.getByRole('tab', { name: 'Plan' }).click();
+    await expect
+      .poll(() => account.getByTestId('plan-facts').innerText())
+      .toContain('Premium monthly ($179 per month)');
+    const facts = await account.getByTestId('plan-facts').innerText();
+    expect(facts).toMatch(
+      /Free trial\s+until \d+ \w+ \d{4}: \$0 today; the sandbox charges nothing after it/,
+    );
+    expect(facts).toMatch(/Ends on\s+\d+ \w+ \d{4}/);
+    expect(await account.getByTestId('plan-cancel').innerText()).toMatch(
+      /^This server's payments are the offline sandbox: nothing is charged and nothing renews; Premium ends on .*, or now with plan cancel\.$/,
+    );
+    await shots(page, 'account-plan');
+
+    // The sandbox's cancel button asks in the app's dialog, then ends Premium now.
+    await account.getByRole('button', { name: 'Cancel Premium' }).click();
+    const ask = page.getByRole('dialog', { name: 'Cancel Premium' });
+    await expect.poll(() => ask.innerText()).toContain('End Premium now?');
+    await shots(page, 'plan-cancel-dialog');
+    await ask.getByRole('button', { name: 'End Premium' }).click();
+    await expect
+      .poll(() => account.getByTestId('plan-notice').innerText())
+      .toBe('Premium cancelled: it ended now. The sandbox charged nothing and renews nothing.');
+    await expect.poll(() => account.innerText()).toContain('Upgrade to Premium');
+    await shots(page, 'plan-cancelled');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => upgradeButton(page).count()).toBe(1);
     expect(problems).toEqual([]);
     expect(offsite).toEqual([]);
     await page.context().close();
@@ -119,9 +162,13 @@ describe('Premium in the browser (sandbox checkout)', () => {
     await modal.getByRole('button', { name: /Pay with crypto/ }).click();
     await page.waitForURL(/\/api\/subscriptions\/sandbox\//);
     expect(await page.locator('body').innerText()).toContain('Premium yearly: $1790 per year (crypto)');
-    await page.getByRole('link', { name: 'Cancel' }).click();
+    const checkoutUrl = page.url();
+    await page.getByRole('button', { name: 'Cancel' }).click();
 
     await page.waitForURL(`${env.baseUrl}/payment/cancel`);
+    // The cancelled checkout, opened again, can no longer be paid.
+    const again = await page.context().request.get(checkoutUrl);
+    expect(await again.text()).toContain('This checkout is canceled.');
     await expect.poll(() => page.locator('main').innerText()).toContain('Your payment was cancelled.');
     await shots(page, 'payment-cancel');
     await page.getByRole('link', { name: 'Back to Dashboard' }).click();
@@ -198,8 +245,9 @@ describe('Premium in the browser (sandbox checkout)', () => {
     const calRow = panel.locator('[data-testid="admin-user-row"][data-username="cal"]');
     await expect.poll(() => calRow.count()).toBe(1);
     expect(await calRow.getByTestId('admin-user-plan').innerText()).toBe('Free (inactive)');
-    expect(await panel.locator('[data-username="ada"]').getByTestId('admin-user-plan').innerText()).toMatch(
-      /^Premium until /,
+    // Ada bought Premium in the first test, then cancelled it from the Plan tab.
+    expect(await panel.locator('[data-username="ada"]').getByTestId('admin-user-plan').innerText()).toBe(
+      'Free (canceled)',
     );
 
     // Keyboard only: focus the days field of cal's row, type 90, Tab to Grant, Enter.

@@ -160,7 +160,8 @@ describe('the signal scorecard in the browser', () => {
       const { page, problems, offsite, context } = await openPage(env, viewport);
       const sc = new ScorecardPage(page);
       await page.goto(env.baseUrl + '/');
-      await page.waitForSelector('[data-testid="terminal"] .xterm');
+      // On a phone the feed is the pane shown first and the terminal waits behind the bottom bar.
+      await page.waitForSelector('[data-testid="terminal"] .xterm', { state: 'attached' });
       await sc.button().click();
       await expect.poll(() => sc.dialog().isVisible()).toBe(true);
       await expect.poll(() => sc.summary()).toContain('5 signals measured');

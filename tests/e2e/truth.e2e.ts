@@ -87,7 +87,7 @@ describe('orders say what they really do', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'truth-terminal.png') });
 
     // The trade panel starts at BTC's minimum, shows it, and sizes what is typed before it is sent.
-    await page.getByRole('tab', { name: 'Trade' }).click();
+    await page.getByRole('tab', { name: 'Trade', exact: true }).click();
     const total = ui.panel().getByLabel('Total (USDT)');
     expect(await total.inputValue()).toBe('100');
     await expect.poll(() => ui.hint()).toContain('min. 100 USDT');

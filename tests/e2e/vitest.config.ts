@@ -1,6 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-/** Browser tests: the built server in a child process, driven by Debian's chromium through playwright-core. */
+/**
+ * Browser tests: the built server in a child process, driven by Debian's chromium through playwright-core.
+ * Each file starts its own server (free port, own DATA_DIR) and its own chromium. They run one file at a
+ * time: side by side on two cores, the pages' timing checks (focus, cards arriving) were not yet shown to
+ * hold.
+ */
 export default defineConfig({
   test: {
     name: 'e2e',
@@ -8,7 +13,11 @@ export default defineConfig({
     include: ['tests/e2e/**/*.e2e.ts'],
     environment: 'node',
     testTimeout: 60_000,
-    hookTimeout: 90_000,
+    // A file's beforeAll starts a server and waits up to 150 s for it (support/browser.ts): the hook
+    // must not give up first on a busy machine.
+    hookTimeout: 180_000,
     fileParallelism: false,
+    // Each file's server starts on a copy of one migrated database made here.
+    globalSetup: ['tests/helpers/pglite-template.setup.ts'],
   },
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../server/db/client';
+import { templateTarball } from './pglite-template';
 
 /** A database a test suite runs against. */
 export interface DbTarget {
@@ -25,7 +26,14 @@ export function dbTargets(): DbTarget[] {
 
 function allTargets(): DbTarget[] {
   const targets: DbTarget[] = [
-    { name: 'pglite', open: () => openDatabase({ kind: 'pglite-memory' }), cleanup: async () => {} },
+    {
+      name: 'pglite',
+      open: () => {
+        const from = templateTarball();
+        return openDatabase(from === undefined ? { kind: 'pglite-memory' } : { kind: 'pglite-memory', from });
+      },
+      cleanup: async () => {},
+    },
   ];
   const url = process.env.TEST_DATABASE_URL;
   if (url) {

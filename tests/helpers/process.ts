@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { recordConfigSecrets, scanDir, scanPath, watchFetch } from '../secrets/record';
+import { seedDataDir } from './pglite-template';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -41,6 +42,11 @@ export function startServerProcess(
   opts: { cwd?: string; bundle?: boolean } = {},
 ): ServerProcess {
   const args = opts.bundle ? ['dist/server/main.mjs'] : ['--import', 'tsx', 'server/main.ts'];
+  // In a test run, a fresh embedded database starts as a copy of the migrated template. Benchmarks
+  // (not under vitest) measure a real first start instead.
+  if (process.env.VITEST !== undefined && env.DATA_DIR !== undefined && env.DATABASE_URL === undefined) {
+    seedDataDir(env.DATA_DIR);
+  }
   const child = spawn(process.execPath, args, {
     cwd: opts.cwd ?? ROOT,
     env: {
@@ -137,4 +143,93 @@ export function runProcess(
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
     child.stdin?.end(options.input ?? '');
   });
+}
+
+/**
+ * A server run as a supervisor runs it (systemd, Docker, a terminal): in a process group of its own,
+ * its output piped to this process. `signal()` reaches the whole group, as Ctrl+C does; `stopReading()`
+ * leaves the pipes unread (they fill at 64 KiB), `goAway()` closes them, as a supervisor that exits.
+ */
+export interface SupervisedProcess {
+  /** The group's id (the id of the process started). */
+  pgid: number;
+  output(): string;
+  signal(signal: NodeJS.Signals): void;
+  stopReading(): void;
+  goAway(): void;
+  /** True while any process of the group is alive. */
+  alive(): boolean;
+  /** Resolves with the milliseconds until no process of the group is left, or null after `ms`. */
+  gone(ms: number): Promise<number | null>;
+}
+
+export function superviseProcess(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string>,
+): SupervisedProcess {
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NODE_ENV: 'production',
+      ...OFFLINE_ENV,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const pgid = child.pid;
+  if (pgid === undefined) throw new Error(`${command} did not start`);
+  let out = '';
+  const keep = (d: Buffer) => (out = (out + d.toString()).slice(-200_000));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  for (const stream of [child.stdout, child.stderr]) stream.on('error', () => undefined);
+  const alive = () => groupMembers(pgid).length > 0;
+  return {
+    pgid,
+    output: () => out,
+    signal: (signal) => process.kill(-pgid, signal),
+    stopReading() {
+      child.stdout.pause();
+      child.stderr.pause();
+    },
+    goAway() {
+      child.stdout.destroy();
+      child.stderr.destroy();
+    },
+    alive,
+    async gone(ms) {
+      const started = performance.now();
+      while (performance.now() - started < ms) {
+        if (!alive()) return Math.round(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return alive() ? null : Math.round(performance.now() - started);
+    },
+  };
+}
+
+/**
+ * The processes of a group that still run (from /proc; a zombie, dead but not yet reaped by its parent,
+ * does not count): their ids and command names.
+ */
+export function groupMembers(pgid: number): string[] {
+  const members: string[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const close = stat.lastIndexOf(')');
+    const [state, , pgrp] = stat.slice(close + 2).split(' ');
+    if (Number(pgrp) === pgid && state !== 'Z')
+      members.push(`${entry} ${stat.slice(stat.indexOf('(') + 1, close)}`);
+  }
+  return members;
 }

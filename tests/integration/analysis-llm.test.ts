@@ -99,7 +99,7 @@ describe('ANALYZER=llm', () => {
     const r = await start().analyze(listing);
     expect(r).toMatchObject({
       engine: 'local-fallback',
-      engine_version: 'local-2',
+      engine_version: 'local-3',
       asset: 'SOL',
       event_type: 'listing',
       sentiment: 'positive',

@@ -3,6 +3,7 @@ import { WEB3_DETAILS } from '../../src/contracts/web3';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { startOAuthDouble, type OAuthDouble } from '../fixtures/oauth-double';
+import { IDENTITY_DETAILS } from '../../server/modules/auth/identity.service';
 import { AuthClient, enableTwoFactor } from './auth.support';
 
 const PUBLIC_URL = 'http://127.0.0.1:8080';
@@ -97,28 +98,39 @@ describe.each(dbTargets())('Google and Twitter sign-in on $name', (target) => {
     expect((await meOf(again)).id).toBe(me.id);
   });
 
-  it('links a Google sign-in to the account with the same verified e-mail, not an unverified one', async () => {
+  it('does not join a Google sign-in to a password account with the same e-mail: it says what to do', async () => {
     await client().signup('harry', 'correct horse', 'harry@example.com');
     const pw = client();
     await pw.login('harry');
-    const harry = (await pw.send('GET', '/users/me')).json<{ id: string }>();
-
+    // The account's owner (or whoever registered the address in advance) set 2FA, wallets, keys…
     idp.person = { sub: 'g-2', email: 'HARRY@example.com', email_verified: true, name: 'Harry' };
     const c = client();
-    await signIn(c, 'google');
-    expect((await meOf(c)).id).toBe(harry.id);
-    // Nothing had proved the address when the password was set: the password and its sessions end,
-    // so whoever registered it in advance is out (the owner can reset the password by e-mail).
-    expect((await pw.send('POST', '/auth/refresh')).statusCode).toBe(401);
-    expect((await client().login('harry')).statusCode).toBe(401);
-    expect((await meOf(c)).id).toBe(harry.id);
+    const refused = await signIn(c, 'google');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({ detail: IDENTITY_DETAILS.emailTaken });
+    expect(c.cookies.has('sc_refresh')).toBe(false);
+    // The password account is untouched.
+    expect((await pw.send('POST', '/auth/refresh')).statusCode).toBe(200);
+    expect((await client().login('harry')).statusCode).toBe(200);
 
     idp.person = { sub: 'g-3', email: 'harry@example.com', email_verified: false, name: 'Not Harry' };
     const d = client();
     await signIn(d, 'google');
     const other = await meOf(d);
-    expect(other.id).not.toBe(harry.id);
     expect(other.email).toBeNull();
+  });
+
+  it('joins a second verified Google identity to the account a verified Google e-mail made', async () => {
+    idp.person = { sub: 'g-4', email: 'iris@example.com', email_verified: true, name: 'Iris' };
+    const first = client();
+    await signIn(first, 'google');
+    const iris = await meOf(first);
+    expect(iris.email).toBe('iris@example.com');
+    // Another Google identity proving the same address joins the account the first one made.
+    idp.person = { sub: 'g-5', email: 'iris@example.com', email_verified: true, name: 'Iris' };
+    const second = client();
+    await signIn(second, 'google');
+    expect((await meOf(second)).id).toBe(iris.id);
   });
 
   it('refuses a callback without the cookie, with another state, or with a code replayed', async () => {

@@ -79,6 +79,35 @@ describe.each(dbTargets())('forgotten and reset passwords (outbox) on $name', (t
     expect(twice.json()).toEqual({ detail: AUTH_DETAILS.invalidReset });
   });
 
+  it('voids every outstanding reset link on a reset and on a password change', async () => {
+    await client().signup('sami', 'correct horse', 'sami@example.com');
+    const first = await lastToken((await forgot('sami@example.com')).before);
+    const second = await lastToken((await forgot('sami@example.com')).before);
+    const reset = { token: second.token, newPassword: 'second choice pass' };
+    expect((await client().send('POST', '/auth/reset-password', reset)).statusCode).toBe(200);
+    const stale = await client().send('POST', '/auth/reset-password', {
+      token: first.token,
+      newPassword: 'the old link wins',
+    });
+    expect(stale.statusCode).toBe(400);
+    expect(stale.json()).toEqual({ detail: AUTH_DETAILS.invalidReset });
+
+    const third = await lastToken((await forgot('sami@example.com')).before);
+    const owner = client();
+    await owner.login('sami', 'second choice pass');
+    const change = await owner.send('POST', '/auth/change-password', {
+      current_password: 'second choice pass',
+      new_password: 'third choice pass',
+    });
+    expect(change.statusCode).toBe(200);
+    const after = await client().send('POST', '/auth/reset-password', {
+      token: third.token,
+      newPassword: 'the old link wins',
+    });
+    expect(after.statusCode).toBe(400);
+    expect((await client().login('sami', 'third choice pass')).statusCode).toBe(200);
+  });
+
   it('refuses an expired or unknown token', async () => {
     const { before } = await forgot('rita@example.com');
     const { token } = await lastToken(before);

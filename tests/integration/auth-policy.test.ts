@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   PASSWORD_COMMON,
+  PASSWORD_PATTERN,
   PASSWORD_PERSONAL,
   passwordProblem,
 } from '../../server/modules/auth/password-policy';
@@ -23,6 +24,24 @@ describe('password policy', () => {
     expect(passwordProblem('always tidy lamp', { username: 'al' })).toBeNull();
     expect(passwordProblem('correct horse battery', { username: 'rita', email: 'r@example.com' })).toBeNull();
   });
+
+  it('refuses one repeated character, a repeated short pattern and a run of keys', () => {
+    for (const weak of [
+      'aaaaaaaa',
+      '        ',
+      'zzzzzzzzzzzz',
+      'abababab',
+      'xyzxyzxyz',
+      'asdfghjkl',
+      'lkjhgfdsa',
+      '87654321',
+      'defghijklm',
+    ])
+      expect(passwordProblem(weak, {}), JSON.stringify(weak)).toMatch(/^This password is too/);
+    expect(passwordProblem('qazwsxedc plum', {})).toBeNull();
+    expect(passwordProblem('aaaaaaab tide', {})).toBeNull();
+    expect(passwordProblem('        ', {})).toBe(PASSWORD_PATTERN);
+  });
 });
 
 describe.each(dbTargets())('password policy over HTTP on $name', (target) => {
@@ -41,6 +60,8 @@ describe.each(dbTargets())('password policy over HTTP on $name', (target) => {
     expect(issue(common.json())).toMatchObject({ loc: ['body', 'password'], msg: PASSWORD_COMMON });
     const personal = await client().signup('veronica', 'veronica is here', 'vera@example.com');
     expect(issue(personal.json())).toMatchObject({ msg: PASSWORD_PERSONAL });
+    const repeated = await client().signup('vera', 'aaaaaaaa');
+    expect(issue(repeated.json())).toMatchObject({ loc: ['body', 'password'], msg: PASSWORD_PATTERN });
     expect((await client().signup('vera', 'correct horse battery')).statusCode).toBe(201);
   });
 

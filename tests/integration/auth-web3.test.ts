@@ -1,4 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { web3Nonces } from '../../server/db/schema';
+import { NONCES_PER_WALLET } from '../../server/modules/auth/web3.service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB3_DETAILS } from '../../src/contracts/web3';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -92,6 +94,68 @@ describe.each(dbTargets())('wallet sign-in (SIWE) on $name', (target) => {
     });
     expect(stolen.statusCode).toBe(401);
     expect(stolen.json()).toEqual({ detail: WEB3_DETAILS.badNonce });
+  });
+
+  it('nonces asked for a wallet from 30 other addresses at once do not keep its owner from signing in', async () => {
+    const account = newAccount();
+    const flood = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        client().send('POST', '/auth/web3/nonce', { address: account.address }),
+      ),
+    );
+    expect(flood.map((r) => r.statusCode)).toEqual(Array.from({ length: 30 }, () => 200));
+    // So do failed sign-ins for it.
+    const bogus = await Promise.all(
+      flood.slice(0, 15).map((r) =>
+        client().send('POST', '/auth/web3/verify', {
+          address: account.address,
+          signature: `0x${'11'.repeat(65)}`,
+          nonce: r.json<{ nonce: string }>().nonce,
+          chain_id: 1,
+        }),
+      ),
+    );
+    expect(bogus.every((r) => r.statusCode === 401)).toBe(true);
+
+    const owner = client();
+    const { res } = await signWith(owner, account);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ token_type: 'bearer' });
+
+    // One address still gets ten nonces a minute, whatever the wallet.
+    const greedy = client();
+    const codes: number[] = [];
+    for (let i = 0; i < 11; i += 1) {
+      codes.push(
+        (await greedy.send('POST', '/auth/web3/nonce', { address: newAccount().address })).statusCode,
+      );
+    }
+    expect(codes).toEqual([...Array.from({ length: 10 }, () => 200), 429]);
+  });
+
+  it('keeps the newest nonces of a wallet and lets the oldest go, rather than refusing new ones', async () => {
+    const account = newAccount();
+    const ask = async () =>
+      (await client().send('POST', '/auth/web3/nonce', { address: account.address })).json<{
+        message: string;
+        nonce: string;
+      }>();
+    const oldest = await ask();
+    for (let i = 0; i < NONCES_PER_WALLET; i += 1) await ask();
+    const held = await t.database.db
+      .select({ nonce: web3Nonces.nonce })
+      .from(web3Nonces)
+      .where(eq(web3Nonces.address, account.address.toLowerCase()));
+    expect(held).toHaveLength(NONCES_PER_WALLET);
+    expect(held.map((r) => r.nonce)).not.toContain(oldest.nonce);
+    const late = await client().send('POST', '/auth/web3/verify', {
+      address: account.address,
+      signature: await account.signMessage({ message: oldest.message }),
+      nonce: oldest.nonce,
+      chain_id: 1,
+    });
+    expect(late.json()).toEqual({ detail: WEB3_DETAILS.badNonce });
+    expect((await signWith(client(), account)).res.statusCode).toBe(200);
   });
 
   it('refuses an expired nonce', async () => {

@@ -1,11 +1,11 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActivityList } from '../../src/contracts/activity';
-import { SubscriptionView } from '../../src/contracts/billing';
+import { CancelAnswer, SubscriptionView } from '../../src/contracts/billing';
 import { BillingRepo } from '../../server/modules/billing/billing.repo';
 import { subscriptionPlanReader } from '../../server/modules/billing/plans';
 import { btcpaySignature } from '../../server/modules/billing/webhooks';
-import { btcpayDouble, stripeDouble, type Double } from '../fixtures/payment-doubles';
+import { btcpayDouble, stripeDouble, type Double, type StripeDouble } from '../fixtures/payment-doubles';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
@@ -18,7 +18,7 @@ type Auth = { authorization: string };
 
 describe.each(dbTargets())('billing with Stripe and BTCPay doubles on $name', (target) => {
   let t: TestApp;
-  let stripeApi: Double;
+  let stripeApi: StripeDouble;
   let btcpayApi: Double;
   let ann: Auth;
   let bob: Auth;
@@ -56,10 +56,22 @@ describe.each(dbTargets())('billing with Stripe and BTCPay doubles on $name', (t
     expect(res.statusCode).toBe(200);
     return SubscriptionView.parse(res.json());
   };
+  /** What Stripe holds once it sends `event`: the service re-reads a subscription from there. */
+  type HookEvent = { id?: string; type?: string; data?: { object?: Record<string, unknown> } };
+  const mirror = (event: HookEvent) => {
+    const object = event.data?.object ?? {};
+    if (event.type?.startsWith('customer.subscription.') === true && typeof object.id === 'string') {
+      stripeApi.subscriptions.set(object.id, object);
+    } else if (event.type === 'invoice.payment_failed' && typeof object.subscription === 'string') {
+      const sub = stripeApi.subscriptions.get(object.subscription) ?? {};
+      stripeApi.subscriptions.set(object.subscription, { ...sub, status: 'past_due' });
+    }
+  };
   const stripeHook = (
-    event: object,
+    event: HookEvent & Record<string, unknown>,
     opts: { secret?: string; timestamp?: number; header?: string | null } = {},
   ) => {
+    mirror(event);
     const payload = JSON.stringify(event);
     const header =
       opts.header === undefined
@@ -148,6 +160,31 @@ describe.each(dbTargets())('billing with Stripe and BTCPay doubles on $name', (t
     expect(trialDays).toBeLessThanOrEqual(7);
     expect(await plans().limitsOf(await userId(ann))).toMatchObject({ activeRules: null });
     expect((await me(bob)).status).toBe('inactive');
+  });
+
+  it("cancels through Stripe's customer portal, for the subscription's customer", async () => {
+    const cancel = (auth: Auth) =>
+      t.app.inject({ method: 'POST', url: '/api/subscriptions/cancel', headers: auth });
+    expect((await cancel(bob)).json()).toEqual({ detail: 'You have no Premium subscription to cancel.' });
+    stripeApi.subscriptions.set('sub_ann', { customer: 'cus_ann', status: 'trialing' });
+    const res = await cancel(ann);
+    expect(res.statusCode).toBe(200);
+    const answer = CancelAnswer.parse(res.json());
+    expect(answer).toMatchObject({ action: 'portal' });
+    expect(answer.url).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\/bps_test_/);
+    const asked = stripeApi.received.filter((r) => r.path === '/v1/billing_portal/sessions');
+    expect(asked).toHaveLength(1);
+    expect(Object.fromEntries(new URLSearchParams(asked[0]?.body))).toMatchObject({ customer: 'cus_ann' });
+    expect(new URLSearchParams(asked[0]?.body).get('return_url')).toMatch(/\/$/);
+    // Nothing changes here: Stripe's events say when it is cancelled.
+    expect((await me(ann)).status).toBe('active');
+    // Stripe down: a 503 that says so.
+    stripeApi.subscriptions.delete('sub_ann');
+    const down = await cancel(ann);
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toEqual({
+      detail: "Stripe's customer portal is unavailable. Please try again later.",
+    });
   });
 
   it('follows subscription updates, failed payments and deletion; replays change nothing', async () => {
@@ -255,7 +292,7 @@ describe.each(dbTargets())('billing with Stripe and BTCPay doubles on $name', (t
     const day = (s: number) => new Date(s * 1000).toISOString().slice(0, 10);
     const res = await createSession(cleo, { planType: 'monthly', provider: 'card' });
     const sessionId = (res.json() as { checkout_url: string }).checkout_url.split('/').pop() ?? '';
-    const hook = async (event: object) => {
+    const hook = async (event: HookEvent & Record<string, unknown>) => {
       const answer = await stripeHook(event);
       expect(answer.statusCode, answer.body).toBe(200);
       return (answer.json() as { applied: boolean }).applied;
@@ -360,6 +397,7 @@ describe.each(dbTargets())('billing with providers configured but unreachable on
   beforeAll(async () => {
     t = await startTestApp(target, {
       STRIPE_SECRET_KEY: 'sk_test_double',
+      STRIPE_WEBHOOK_SECRET: WHSEC,
       STRIPE_API_URL: 'http://127.0.0.1:9',
       BTCPAY_URL: 'http://127.0.0.1:9',
       BTCPAY_API_KEY: 'k',
@@ -407,7 +445,7 @@ describe.each(dbTargets())('sandbox checkout on $name', (target) => {
       expect(url).toMatch(/^\/api\/subscriptions\/sandbox\/[0-9a-f-]{36}$/);
       const page = await t.app.inject({ url });
       expect(page.body).toContain('TEST MODE');
-      expect(page.body).toContain('href="/payment/cancel"');
+      expect(page.body).toContain(`action="${url}/cancel"`);
       // Its inline styles and its form are allowed, and nothing else (no script).
       expect(page.headers['content-security-policy']).toBe(
         "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
@@ -426,6 +464,20 @@ describe.each(dbTargets())('sandbox checkout on $name', (target) => {
       );
       expect(view).toMatchObject({ status: 'active', provider });
     }
+    // Cancelling in the sandbox ends Premium now.
+    const cancelled = await t.app.inject({ method: 'POST', url: '/api/subscriptions/cancel', headers: auth });
+    expect(cancelled.statusCode).toBe(200);
+    expect(CancelAnswer.parse(cancelled.json())).toEqual({
+      action: 'ended',
+      url: null,
+      message: 'Premium cancelled: it ended now. The sandbox charged nothing and renews nothing.',
+    });
+    const after = SubscriptionView.parse(
+      (await t.app.inject({ url: '/api/subscriptions/me', headers: auth })).json(),
+    );
+    expect(after.status).not.toBe('active');
+    const again = await t.app.inject({ method: 'POST', url: '/api/subscriptions/cancel', headers: auth });
+    expect(again.statusCode).toBe(409);
     expect((await t.app.inject({ url: '/api/subscriptions/sandbox/not-a-checkout' })).statusCode).toBe(404);
     const forged = await t.app.inject({
       method: 'POST',

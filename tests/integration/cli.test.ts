@@ -89,11 +89,23 @@ describe('signal-console CLI', () => {
       const [, line] = text.stdout.split('\n');
       expect(line).toMatch(
         new RegExp(
-          `^Filled LONG 0\\.00\\d BTC ≈ [\\d,.]+ USDT of BTC/USDT at [\\d,.]+, fee [\\d.]+ USDT\\. Not exactly ${amount} USDT`,
+          `^Filled LONG 0\\.00\\d BTC ≈ [\\d,.]+ USDT of BTC/USDT at [\\d,.]+, fee [\\d.]+ USDT\\. ` +
+            `Your BTC long is now 0\\.0\\d+ BTC\\. Not exactly ${amount} USDT`,
         ),
       );
     },
   );
+
+  it('says a short against the long reduces it, with the realised PnL, in the text and --json', async () => {
+    const json = await cli(['btc', 'short', '100', '--json']);
+    expect(json.code).toBe(0);
+    const fill = JSON.parse(json.stdout) as { position: { effect: string; before: { side: string } } };
+    expect(fill.position).toMatchObject({ effect: 'reduce', before: { side: 'long' } });
+    const text = await cli(['btc', 'short', '100']);
+    expect(text.stdout.split('\n')[1]).toMatch(
+      /^Reduced your BTC long from 0\.0\d+ to 0\.0\d+ BTC: SHORT 0\.001 BTC ≈ [\d,.]+ USDT at [\d,.]+, realised [+-]?\d+\.\d\d USDT, fee [\d.]+ USDT\./,
+    );
+  });
 
   it('refuses btc long 10 naming the symbol and the minimum, with exit code 1', async () => {
     const refused = await cli(['btc', 'long', '10']);
@@ -121,25 +133,27 @@ describe('signal-console CLI', () => {
   });
 
   it('exits 2 on bad usage, 1 when refused, 0 when fine', async () => {
-    expect(await cli(['nope'])).toMatchObject({
+    // Independent runs, side by side: each is a Node process that compiles the CLI on start.
+    const [unknown, badAmount, badLeverage, guest, help, down, bare] = await Promise.all([
+      cli(['nope']),
+      cli(['long', 'abc']),
+      cli(['leverage', 'btc', '500']),
+      cli(['positions'], '', path.join(dir, 'guest.json')),
+      cli(['help', 'long']),
+      runCli(['--server', 'http://127.0.0.1:9', '--session', path.join(dir, 'x.json'), 'price']),
+      runCli([]),
+    ]);
+    expect(unknown).toMatchObject({
       code: 2,
       stderr: 'Unknown command: \'nope\'. Type "help" to list commands.\n',
     });
-    expect((await cli(['long', 'abc'])).code).toBe(2);
-    expect((await cli(['leverage', 'btc', '500'])).code).toBe(2);
-    const guest = await cli(['positions'], '', path.join(dir, 'guest.json'));
+    expect(badAmount.code).toBe(2);
+    expect(badLeverage.code).toBe(2);
     expect(guest).toMatchObject({ code: 1, stderr: 'You must be logged in.\n' });
-    expect((await cli(['help', 'long'])).stdout).toContain('Usage: long [amount...]');
-    const down = await runCli([
-      '--server',
-      'http://127.0.0.1:9',
-      '--session',
-      path.join(dir, 'x.json'),
-      'price',
-    ]);
+    expect(help.stdout).toContain('Usage: long [amount...]');
     expect(down.code).toBe(1);
-    expect((await runCli([])).code).toBe(2);
-  });
+    expect(bare.code).toBe(2);
+  }, 60_000);
 
   it('logs out and removes the session file', async () => {
     expect((await cli(['logout'])).stdout).toBe('Logged out.\n');
@@ -152,7 +166,7 @@ describe('signal-console CLI', () => {
     const lines = follow.stdout.trim().split('\n');
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(Signal.safeParse(JSON.parse(line)).success).toBe(true);
-  });
+  }, 60_000);
 });
 
 describe('feed --follow against a small SSE server', () => {

@@ -157,13 +157,20 @@ describe.each(dbTargets())('live account: user-data stream and venue previews on
 
     binance.streams.expire(KEY.apiKey);
     await until(
-      () => calls('POST /fapi/v1/listenKey') === posts + 1 && binance.streams.connections(KEY.apiKey) === 1,
+      () =>
+        calls('POST /fapi/v1/listenKey') === posts + 1 &&
+        binance.streams.connections(KEY.apiKey) === 1 &&
+        binance.streams.onActiveKey(KEY.apiKey) === 1,
     );
 
     // Binance forgot the key without a word: the keep-alive hears -1125 and starts over.
     binance.streams.keys.delete(KEY.apiKey);
+    // The old socket may still be closing when the new key is out: wait for the socket on the new key.
     await until(
-      () => calls('POST /fapi/v1/listenKey') === posts + 2 && binance.streams.connections(KEY.apiKey) === 1,
+      () =>
+        calls('POST /fapi/v1/listenKey') === posts + 2 &&
+        binance.streams.connections(KEY.apiKey) === 1 &&
+        binance.streams.onActiveKey(KEY.apiKey) === 1,
     );
 
     binance.streams.drop();

@@ -5,11 +5,10 @@ import { AccountState, Balance, OrderResponse, Position } from '../../src/contra
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
-import { LIVE_ACCOUNT_DETAIL } from '../../server/modules/rules/rules.engine';
 import { BINANCE_ERRORS, startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
-import { completedSignal, freshSignalId, ledger } from './rules.support';
 
 const KEY = { apiKey: 'LiveTradeKey0123456789abcdef', secret: 'live-trade-secret-0123456789' };
+const BOB_KEY = { apiKey: 'BobTradeKey0123456789abcdefg', secret: 'bob-trade-secret-0123456789' };
 const SETTLE_MS = 400;
 const TIMEOUT_MS = 500;
 
@@ -79,31 +78,6 @@ describe.each(dbTargets())('live Binance USD-M account on $name', (target) => {
     expect((await account(bob)).json()).toMatchObject({ account: 'paper' });
     const balance = Balance.parse((await t.app.inject({ url: '/api/account/balance', headers: ann })).json());
     expect(balance).toMatchObject({ exchange: 'binance-usdm', walletBalance: 1000 });
-  });
-
-  it('keeps auto-trade rules off a LIVE key: the rule is skipped with a reason, nothing reaches Binance', async () => {
-    const made = await t.app.inject({
-      method: 'POST',
-      url: '/api/rules/',
-      headers: ann,
-      payload: {
-        ruleName: 'any ETH',
-        conditions: { asset: 'ETH' },
-        action: { type: 'trade', side: 'long', amount_usd: 150 },
-        isActive: true,
-      },
-    });
-    expect(made.statusCode, made.body).toBeLessThan(300);
-    await t.api.rules.engine.reload();
-    const before = placed();
-    const signalId = freshSignalId();
-    await t.api.rules.engine.evaluate(completedSignal({ id: signalId, assets: ['ETH'] }));
-    // Replay news runs in this app too; its ETH items may be deciding at the same time.
-    const row = (await ledger(t, ann.authorization)).find((d) => d.signal_id === signalId);
-    expect(row).toMatchObject({ outcome: 'skipped', reason: 'live_account', detail: LIVE_ACCOUNT_DETAIL });
-    expect(placed()).toBe(before);
-    const id = (made.json() as { id: string }).id;
-    await t.app.inject({ method: 'DELETE', url: `/api/rules/${id}`, headers: ann });
   });
 
   it('sizes the USDT total by the lot step, sends a signed MARKET order whose client id comes from the Idempotency-Key', async () => {
@@ -199,7 +173,8 @@ describe.each(dbTargets())('live Binance USD-M account on $name', (target) => {
       const sent = binance.requests.length;
       const waiting = await order(250, key);
       expect(waiting.statusCode).toBe(503);
-      expect(binance.requests.length).toBe(sent);
+      // Nothing of this account's reaches Binance while it waits (a public price read may).
+      expect(binance.requests.slice(sent).filter((r) => !r.startsWith('GET /fapi/v1/ticker/'))).toEqual([]);
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const after = await order(250, key);
       expect(after.statusCode, after.body).toBe(200);
@@ -254,6 +229,132 @@ describe.each(dbTargets())('live Binance USD-M account on $name', (target) => {
     const third = await order(250, key);
     expect(third.statusCode).toBe(200);
     expect(placed()).toBe(count + 1);
+  });
+
+  it('-1006 after Binance filled the order (503 with a code): looked up and answered as the fill, once', async () => {
+    binance.fault({ route: 'POST /fapi/v1/order', afterFill: true, error: BINANCE_ERRORS.messageBus });
+    const count = placed();
+    const key = randomUUID();
+    const res = await order(250, key);
+    expect(res.statusCode, res.body).toBe(200);
+    const fill = OrderResponse.parse(res.json());
+    expect(fill).toMatchObject({ status: 'filled', account: { mode: 'live' } });
+    expect(fill.id).toBe(String(binance.orders.at(-1)?.orderId));
+    // Retries with the same key answer the same fill and never send it again.
+    for (let i = 0; i < 3; i++) {
+      const again = await order(250, key);
+      expect(again.statusCode, again.body).toBe(200);
+      expect(OrderResponse.parse(again.json()).id).toBe(fill.id);
+    }
+    expect(placed()).toBe(count + 1);
+  });
+
+  for (const [name, fault] of [
+    ['a 500 with -1000', { error: BINANCE_ERRORS.internal }],
+    ['a 502 from a proxy, with no code', { raw: { status: 502, body: '<html>Bad Gateway</html>' } }],
+  ] as const) {
+    it(`${name} after the fill is an unknown outcome: found by its client id, not a 400`, async () => {
+      binance.fault({ route: 'POST /fapi/v1/order', afterFill: true, ...fault });
+      const count = placed();
+      const res = await order(250);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(placed()).toBe(count + 1);
+    });
+    it(`${name} with nothing placed: 503 "outcome unknown" (never "failed"), looked up before answering`, async () => {
+      binance.fault({ route: 'POST /fapi/v1/order', ...fault });
+      const count = placed();
+      const lookupsBefore = binance.requests.filter((r) => r.startsWith('GET /fapi/v1/order?')).length;
+      const res = await order(250);
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.json()).toMatchObject({ code: 'outcome_unknown' });
+      expect((res.json() as { detail: string }).detail).toContain('did not say whether the order was placed');
+      const lookups = binance.requests.filter((r) => r.startsWith('GET /fapi/v1/order?')).length;
+      expect(lookups - lookupsBefore).toBeGreaterThanOrEqual(2);
+      expect(placed()).toBe(count);
+    });
+  }
+
+  it('an order Binance answers NEW is looked up until FILLED and answered as the fill', async () => {
+    binance.fault({ route: 'POST /fapi/v1/order', venue: { status: 'NEW', fillAfterMs: 150 } });
+    const key = randomUUID();
+    const count = placed();
+    const res = await order(250, key);
+    expect(res.statusCode, res.body).toBe(200);
+    const fill = OrderResponse.parse(res.json());
+    expect(fill.status).toBe('filled');
+    expect(fill.quantity).toBeGreaterThan(0);
+    expect(OrderResponse.parse((await order(250, key)).json()).id).toBe(fill.id);
+    expect(placed()).toBe(count + 1);
+  });
+
+  it('a NEW order still working after the settle time is "unknown", and a retry never sends its client id again', async () => {
+    binance.fault({ route: 'POST /fapi/v1/order', venue: { status: 'NEW', fillAfterMs: SETTLE_MS * 4 } });
+    const key = randomUUID();
+    const count = placed();
+    const res = await order(250, key);
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.json()).toMatchObject({ code: 'outcome_unknown' });
+    expect((res.json() as { detail: string }).detail).toContain('NEW');
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS * 4));
+    const after = await order(250, key);
+    expect(after.statusCode, after.body).toBe(200);
+    expect(OrderResponse.parse(after.json()).status).toBe('filled');
+    expect(placed()).toBe(count + 1);
+    expect(
+      binance.orders.filter((o) => o.clientOrderId === binance.orders.at(-1)?.clientOrderId),
+    ).toHaveLength(1);
+  });
+
+  it('a partial fill that expired is reported as partial, with the executed quantity', async () => {
+    binance.fault({ route: 'POST /fapi/v1/order', venue: { status: 'EXPIRED', executed: '0.002' } });
+    const res = await order(250);
+    expect(res.statusCode, res.body).toBe(200);
+    const fill = OrderResponse.parse(res.json());
+    expect(fill.status).toBe('partially_filled');
+    expect(fill.quantity).toBe(0.002);
+    expect(fill.note).toContain('Binance filled 0.002 of 0.004 and expired the rest.');
+  });
+
+  it('an order that expired with nothing executed is a refusal, and a retry does not send it again', async () => {
+    binance.fault({ route: 'POST /fapi/v1/order', venue: { status: 'EXPIRED', executed: '0' } });
+    const key = randomUUID();
+    const count = placed();
+    const res = await order(250, key);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toEqual({
+      detail: 'Binance expired the order without filling any of it; nothing was placed.',
+    });
+    expect((await order(250, key)).statusCode).toBe(400);
+    expect(placed()).toBe(count + 1);
+  });
+
+  it("one account's 429 does not hold back another account's orders on the same host", async () => {
+    binance.keys.set(BOB_KEY.apiKey, { ...BOB_KEY, ipRestrict: true });
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: '/api/exchanges/',
+      headers: bob,
+      payload: { exchangeName: 'binance', apiKey: BOB_KEY.apiKey, secretKey: BOB_KEY.secret },
+    });
+    const bobKey = ExchangeKey.parse(saved.json()).id;
+    expect((await use(bob, bobKey)).statusCode).toBe(200);
+    binance.fault({
+      route: 'POST /fapi/v1/order',
+      error: BINANCE_ERRORS.tooMany,
+      headers: { 'retry-after': '2' },
+    });
+    expect((await order(250)).statusCode).toBe(503);
+    expect((await order(250)).statusCode).toBe(503);
+    const bobs = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      headers: { ...bob, 'idempotency-key': randomUUID() },
+      payload: { symbol: 'BTC/USDT', side: 'long', type: 'market', amount: 250 },
+    });
+    expect(bobs.statusCode, bobs.body).toBe(200);
+    expect(OrderResponse.parse(bobs.json()).account).toEqual({ mode: 'live', keyHint: expect.any(String) });
+    await use(bob, 'paper');
+    await new Promise((resolve) => setTimeout(resolve, 2100));
   });
 
   it('closes the live position with a reduce-only order, and goes back to paper', async () => {

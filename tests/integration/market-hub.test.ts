@@ -55,7 +55,7 @@ function fakeSocket() {
 const sub = (symbols: string[] | '*') => JSON.stringify({ op: 'subscribe', symbols });
 
 describe('price hub', () => {
-  it('sends each client at most one frame per 250 ms, with the latest price of its symbols only', () => {
+  it('sends each client at most one frame per 50 ms, with the latest price of its symbols only', () => {
     const clock = createFakeClock(1_000);
     const { feed, tick } = fakeFeed();
     const hub = new PriceHub(feed, { clock });
@@ -65,20 +65,30 @@ describe('price hub', () => {
     expect(a.frames[0]).toEqual({ type: 'hello', source: 'sim', status: 'ok', heartbeatMs: 15_000 });
     hub.receive(client, sub(['btcusdt']));
 
-    for (let i = 0; i < 10; i++) {
+    const both = (i: number) => {
       tick([
         { s: 'BTCUSDT', p: 100 + i, t: clock.now() },
         { s: 'ETHUSDT', p: 10 + i, t: clock.now() },
       ]);
-      clock.advance(50); // 10 ticks over 500 ms
+    };
+    // A tick after a quiet spell goes out at once (on the next turn).
+    both(0);
+    clock.advance(0);
+    expect(a.prices()).toEqual([{ type: 'prices', t: 1_000, data: [{ s: 'BTCUSDT', p: 100, t: 1_000 }] }]);
+    // Ticks every 10 ms: one frame per 50 ms, holding the latest price of each symbol.
+    for (let i = 1; i <= 10; i++) {
+      clock.advance(10);
+      both(i);
     }
-    const prices = a.prices();
-    expect(prices).toHaveLength(2);
-    expect(prices[0]).toEqual({ type: 'prices', t: 1_250, data: [{ s: 'BTCUSDT', p: 104, t: 1_200 }] });
-    expect(prices[1]).toEqual({ type: 'prices', t: 1_500, data: [{ s: 'BTCUSDT', p: 109, t: 1_450 }] });
+    clock.advance(50);
+    expect(a.prices().slice(1)).toEqual([
+      { type: 'prices', t: 1_050, data: [{ s: 'BTCUSDT', p: 104, t: 1_040 }] },
+      { type: 'prices', t: 1_100, data: [{ s: 'BTCUSDT', p: 109, t: 1_090 }] },
+      { type: 'prices', t: 1_150, data: [{ s: 'BTCUSDT', p: 110, t: 1_100 }] },
+    ]);
 
     clock.advance(1_000); // nothing new: nothing sent
-    expect(a.prices()).toHaveLength(2);
+    expect(a.prices()).toHaveLength(4);
     hub.close();
   });
 

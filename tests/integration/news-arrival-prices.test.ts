@@ -9,7 +9,7 @@ import { ARRIVAL_PRICE_MS, ASK_AGAIN_MS } from '../../server/modules/news/arriva
 import { NewsRepo } from '../../server/modules/news/news.repo';
 import { NewsService } from '../../server/modules/news/news.service';
 import { rawItem } from '../../server/modules/news/news.types';
-import type { PriceSource } from '../../server/modules/news/price-book';
+import type { PriceSource } from '../../server/modules/news/prices-at';
 import { MemoryBus } from '../../server/plugins/bus/memory';
 import { startBinanceDouble, type BinanceDouble } from '../fixtures/binance-double';
 import { startTestApp, type TestApp } from '../helpers/app';

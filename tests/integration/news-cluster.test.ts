@@ -13,7 +13,7 @@ import {
 } from '../../server/modules/news/news.service';
 import { rawItem } from '../../server/modules/news/news.types';
 import { cleanUrl, normalizeText } from '../../server/modules/news/normalize';
-import type { PriceSource } from '../../server/modules/news/price-book';
+import type { PriceSource } from '../../server/modules/news/prices-at';
 import { MemoryBus } from '../../server/plugins/bus/memory';
 import { dbTargets } from '../helpers/db';
 

@@ -170,9 +170,13 @@ describe('rss source against a local feed server', () => {
     expect(feed.requests[1]?.headers['if-none-match']).toBe('"v1"');
     expect(feed.requests[1]?.headers['if-modified-since']).toBeTruthy();
 
+    // The first answer was waiting in the feed: backlog, which no rule trades.
+    expect(items.every((i) => i.backlog === true)).toBe(true);
+
     feed.add({ guid: 'new', title: 'Fresh story', link: 'https://wire.test/new', date: new Date() });
     await until(() => items.length === 11);
     expect(items.at(-1)?.external_id).toBe('new');
+    expect(items.at(-1)?.backlog).toBeUndefined();
   });
 
   it('reads Atom, backs off after failures and recovers', async () => {
@@ -248,6 +252,8 @@ describe('binance-announcements source against a local double', () => {
     await until(() => items.length === 3);
     await until(() => double.requests.length >= 5);
     expect(items).toHaveLength(3);
+    // The first answer (after the 429) lists what was announced before start: backlog; later ones are news.
+    expect(items.map((i) => i.backlog === true)).toEqual([true, true, false]);
     expect(new URL(double.requests[0]?.url ?? '', 'http://x').searchParams.get('pageSize')).toBe('20');
   });
 });
@@ -358,6 +364,8 @@ describe('telegram source against a local Bot API double', () => {
       url: 'https://t.me/cryptodesk/55',
       external_id: '-100123:55',
       published_at: '2025-01-01T00:00:00.000Z',
+      // Queued before the first poll: backlog.
+      backlog: true,
     });
     double.add({
       update_id: 11,
@@ -369,6 +377,7 @@ describe('telegram source against a local Bot API double', () => {
       },
     });
     await until(() => items.length === 2);
+    expect(items[1]?.backlog).toBeUndefined();
     await until(() => double.offsets.includes(12));
     expect(double.offsets.filter((o) => o === 11).length).toBeGreaterThanOrEqual(1);
     expect(items).toHaveLength(2);

@@ -39,7 +39,7 @@ describe.each(dbTargets())('rules API on $name', (target) => {
     expect(res.statusCode).toBe(201);
     const rule = res.json() as Rule;
     expect(rule.conditions).toEqual({ asset: 'ETH', max_impact: 90 });
-    expect(rule.action).toEqual({ type: 'trade', side: 'long', amount_usd: 500 });
+    expect(rule.action).toEqual({ type: 'trade', side: 'long', amount_usd: 500, account: 'paper' });
     expect(rule.isActive).toBe(true);
     const list = (await call('GET', '/api/rules/', alice)).json() as Rule[];
     expect(list.map((r) => r.ruleName)).toEqual(['Any ETH news']);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Rule } from '../../src/contracts/rules';
 import type { Position } from '../../src/contracts/trading';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -7,6 +7,7 @@ import { signUpAndLogIn } from '../helpers/session';
 import { TOKEN } from './news.support';
 import { completedSignal, freshSignalId, ledger, until } from './rules.support';
 import { LOCAL_ENGINE_VERSION } from '../../server/modules/analysis/local-analyzer';
+import { RulesRepo } from '../../server/modules/rules/rules.repo';
 
 const ENV = { NEWS_SOURCES: 'webhook', INGEST_TOKEN: TOKEN };
 
@@ -92,7 +93,7 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
     await engine.reload();
 
     await engine.evaluate(
-      completedSignal({ id: freshSignalId(), assets: ['ETH'], receivedAt: Date.now() - 60_000 }),
+      completedSignal({ id: freshSignalId(), assets: ['ETH'], receivedAt: Date.now() - 30_000 }),
     );
     await t.app.inject({
       method: 'POST',
@@ -120,7 +121,8 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
       ['skipped', 'budget'],
       ['skipped', 'cooldown'],
     ]);
-    expect(rows[0]?.detail).toMatch(/^The signal was 6\d\.\d s old \(max 15 s\)\.$/);
+    // Its source gave no publication time: the age runs from its receipt.
+    expect(rows[0]?.detail).toMatch(/^received 3[01] s ago \(max 15 s\)$/);
     expect(rows[3]?.detail).toContain('daily budget of 500 USDT');
     const csv = await t.app.inject({ url: '/api/rules/ledger.csv', headers: { authorization } });
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
@@ -140,8 +142,40 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
     const signal = completedSignal({ id: freshSignalId(), assets: ['BNB'] });
     await Promise.all(Array.from({ length: 5 }, () => t.api.rules.engine.evaluate(signal)));
     const rows = await ledger(t, authorization);
-    expect(rows.map((r) => r.outcome)).toEqual(['fired']);
+    expect(
+      rows.map((r) => r.outcome),
+      JSON.stringify(rows),
+    ).toEqual(['fired']);
     expect((await positions(authorization)).length).toBe(1);
+  });
+
+  it("claims a signal's decisions in one insert, and still fires once per (rule, signal) under 30 deliveries", async () => {
+    const who = await Promise.all(['claims-a', 'claims-b', 'claims-c'].map((u) => signUpAndLogIn(t.app, u)));
+    for (const { authorization } of who) {
+      await addRule(authorization, {
+        ruleName: 'any ADA',
+        conditions: { asset: 'ADA' },
+        action: { type: 'trade', side: 'long', amount_usd: 150 },
+        isActive: true,
+      });
+    }
+    await t.api.rules.engine.reload();
+    const claims = vi.spyOn(RulesRepo.prototype, 'claimDecisions');
+    const single = vi.spyOn(RulesRepo.prototype, 'claimDecision');
+    try {
+      const signal = completedSignal({ id: freshSignalId(), assets: ['ADA'] });
+      await Promise.all(Array.from({ length: 30 }, () => t.api.rules.engine.evaluate(signal)));
+      // Every delivery claims the three decisions in one statement; only the first one records them.
+      expect(claims.mock.calls.map(([rows]) => rows.length)).toEqual(Array.from({ length: 30 }, () => 3));
+      expect(single).not.toHaveBeenCalled();
+    } finally {
+      claims.mockRestore();
+      single.mockRestore();
+    }
+    for (const { authorization } of who) {
+      expect((await ledger(t, authorization)).map((r) => r.outcome)).toEqual(['fired']);
+      expect((await positions(authorization)).map((p) => p.symbol)).toEqual(['ADA/USDT']);
+    }
   });
 
   it('closes the position a rule opened at its take profit or stop loss, on the marks', async () => {
@@ -165,9 +199,12 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
     expect(opened).toMatchObject({ outcome: 'fired', asset: 'DOGE' });
     const [closed] = await until(async () => {
       const rows = await ledger(t, authorization);
-      return rows[0]?.exit !== 'open' ? rows : undefined;
+      // Taken (the exit note names the trigger), then closed (the note adds the closing fill).
+      return rows[0]?.exit?.includes('closed') === true ? rows : undefined;
     });
-    expect(closed?.exit).toMatch(/^(take profit|stop loss): -?\d+\.\d{2}% at [\d.]+$/);
+    expect(closed?.exit).toMatch(
+      /^(take profit|stop loss): -?\d+\.\d{2}% at [\d.]+; closed [\d.]+ at [\d.]+$/,
+    );
     expect(await positions(authorization)).toEqual([]);
   });
 

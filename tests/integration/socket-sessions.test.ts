@@ -48,6 +48,23 @@ describe.each(dbTargets())('positions sockets end with their sign-in on $name', 
     return ws;
   };
 
+  it('refuses a ticket issued before logout', async () => {
+    const client = await signedIn();
+    const ticket = (await client.send('POST', '/ws/ticket')).json<{ ticket: string }>().ticket;
+    expect((await client.send('POST', '/auth/logout')).statusCode).toBeLessThan(300);
+    const ws = new WebSocket(`${base}?ticket=${ticket}`);
+    const outcome = await new Promise<string>((resolve) => {
+      ws.once('unexpected-response', (_req, res) => resolve(`refused ${res.statusCode ?? 0}`));
+      ws.once('error', () => resolve('refused'));
+      ws.once('open', () => {
+        ws.once('close', () => resolve('closed at once'));
+        setTimeout(() => resolve('open'), 500);
+      });
+    });
+    expect(outcome).not.toBe('open');
+    ws.terminate();
+  });
+
   it('closes the socket at logout, with a reason the client can act on', async () => {
     const client = await signedIn();
     const ws = await open(client);

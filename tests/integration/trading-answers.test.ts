@@ -35,6 +35,12 @@ const CALLS = {
   /** After the orders above: the account as `balance` and `positions` read it. */
   balance: { method: 'GET', url: '/api/account/balance' },
   positions: { method: 'GET', url: '/api/positions' },
+  /** Then the closes: one position, then the rest. */
+  'close eth': { url: '/api/close_position', payload: { symbol: 'ETH/USDT' } },
+  'close all': { url: '/api/close_all_positions', payload: {} },
+  /** Last, on a fresh short: a long against it, whose answer says it reduced the short. */
+  'eth short 250 again': { url: '/api/orders', payload: { symbol: 'ETH/USDT', side: 'short', amount: 250 } },
+  'eth long 100': { url: '/api/orders', payload: { symbol: 'ETH/USDT', side: 'long', amount: 100 } },
 } as const satisfies Record<string, { method?: 'GET'; url: string; payload?: object }>;
 
 /** The shape of an answer and the words of its texts, with numbers and ids left out. */
@@ -64,7 +70,7 @@ describe.each(dbTargets().slice(0, 1))('recorded trading answers ($name)', (targ
               method: 'POST',
               url: call.url,
               headers: auth,
-              payload: { type: 'market', ...call.payload },
+              payload: call.url === '/api/orders' ? { type: 'market', ...call.payload } : call.payload,
             })
           : await t.app.inject({ method: 'GET', url: call.url, headers: auth });
       answers[name] = { status: res.statusCode, body: res.json() };

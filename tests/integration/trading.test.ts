@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
-import { OrderPreview, OrderResponse, Position } from '../../src/contracts/trading';
+import {
+  CloseAllResponse,
+  CloseResponse,
+  OrderPreview,
+  OrderResponse,
+  Position,
+} from '../../src/contracts/trading';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
@@ -159,7 +165,16 @@ describe.each(dbTargets())('trading API on $name', (target) => {
       payload: { symbol: 'ETH/USDT' },
     });
     expect(closed.statusCode).toBe(200);
-    expect((closed.json() as { message: string }).message).toMatch(/^Closed ETH\/USDT long: /);
+    const fill = CloseResponse.parse(closed.json());
+    expect(fill.message).toMatch(
+      /^Closed ETH\/USDT long: .*, realised [+-]?\d+\.\d\d USDT, fee \d+\.\d\d USDT\.$/,
+    );
+    expect(fill.fill).toMatchObject({
+      symbol: 'ETH/USDT',
+      side: 'sell',
+      account: { mode: 'paper', keyHint: null },
+    });
+    expect(fill.fill.fee).toBeCloseTo(fill.fill.quantity * fill.fill.price * 0.0005, 8);
     const none = await t.app.inject({
       method: 'POST',
       url: '/api/close_position',
@@ -169,10 +184,59 @@ describe.each(dbTargets())('trading API on $name', (target) => {
     expect(none.statusCode).toBe(404);
     expect(none.json()).toEqual({ detail: 'No open ETH/USDT position.' });
     const all = await t.app.inject({ method: 'POST', url: '/api/close_all_positions', headers: auth });
-    expect((all.json() as { message: string }).message).toMatch(/^Closed 2 positions: /);
+    const closedAll = CloseAllResponse.parse(all.json());
+    expect(closedAll.message).toMatch(
+      /^Closed 2 positions: .*; realised [+-]?\d+\.\d\d USDT, fee \d+\.\d\d USDT\.$/,
+    );
+    expect(closedAll.fills).toHaveLength(2);
     expect((await t.app.inject({ url: '/api/positions', headers: auth })).json()).toEqual([]);
     const again = await t.app.inject({ method: 'POST', url: '/api/close_all_positions', headers: auth });
-    expect(again.json()).toEqual({ message: 'There are no open positions to close.' });
+    expect(again.json()).toEqual({ message: 'There are no open positions to close.', fills: [] });
+  });
+
+  it('says what each fill did to the position: opened, added, reduced, flipped, closed', async () => {
+    const place = async (side: 'long' | 'short', amount: number) => {
+      const res = await order({ symbol: 'SOL/USDT', side, type: 'market', amount });
+      expect(res.statusCode).toBe(200);
+      return OrderResponse.parse(res.json());
+    };
+    const opened = await place('short', 300);
+    expect(opened.position).toEqual({
+      effect: 'open',
+      before: null,
+      after: { side: 'short', size: opened.quantity },
+    });
+    const added = await place('short', 100);
+    const held = opened.quantity + added.quantity;
+    expect(added.position?.effect).toBe('add');
+    expect(added.position?.after?.size).toBeCloseTo(held, 8);
+    const reduced = await place('long', 100);
+    expect(reduced.position).toMatchObject({
+      effect: 'reduce',
+      before: { side: 'short' },
+      after: { side: 'short' },
+    });
+    expect(reduced.position?.before?.size).toBeCloseTo(held, 8);
+    expect(reduced.position?.after?.size).toBeCloseTo(held - reduced.quantity, 8);
+    expect(reduced.realizedPnl).not.toBe(0);
+    const flipped = await place('long', 600);
+    expect(flipped.position).toMatchObject({
+      effect: 'flip',
+      before: { side: 'short' },
+      after: { side: 'long' },
+    });
+    const closed = await t.app.inject({
+      method: 'POST',
+      url: '/api/close_position',
+      headers: auth,
+      payload: { symbol: 'SOL/USDT' },
+    });
+    const fill = CloseResponse.parse(closed.json()).fill;
+    expect(fill.position).toEqual({
+      effect: 'close',
+      before: { side: 'long', size: fill.quantity },
+      after: null,
+    });
   });
 
   it('sets leverage within the bracket limit, and resets the paper account', async () => {

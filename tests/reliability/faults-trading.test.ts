@@ -27,7 +27,10 @@ const TIMEOUT_MS = 500;
 const SETTLE_MS = 400;
 
 /** A body a client can read: `{"detail": "…"}` with a sentence, never a stack. */
-const Detail = z.object({ detail: z.string().min(10) }).strict();
+/** What the user reads instead of an order: a sentence, and a code when the outcome is not known yet. */
+const Detail = z
+  .object({ detail: z.string().min(10), code: z.literal('outcome_unknown').optional() })
+  .strict();
 
 /**
  * The exchange misbehaving under a user with a live key: 5xx with and without Binance's JSON, 429 and

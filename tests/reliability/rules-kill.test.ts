@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Rule, RiskState, type Decision } from '../../src/contracts/rules';
-import type { Signal } from '../../src/contracts/signals';
+import { Rule, RiskState } from '../../src/contracts/rules';
 import { OrderResponse, pairOf } from '../../src/contracts/trading';
 import { Api, describe as answerText, signUp } from './support/api';
-import { allDecisions, allSignals, netBySymbol, signedPositions } from './support/reads';
+import { allDecisions, netBySymbol, signedPositions } from './support/reads';
 import { recordFigures } from './support/figures';
 import { between, SHORT, sleep } from './support/mode';
-import { ASSETS, settleItem, startNewsBurst, type SentItem } from './support/news';
+import { ASSETS, startNewsBurst, type SentItem } from './support/news';
+import { catchUp, decidedTwice, resendCut } from './support/rules';
 import { CrashableServer } from './support/server';
 import { storedOrders } from './support/stored';
 import { createTarget, targetNames, type Target } from './support/target';
@@ -21,33 +21,6 @@ const AMOUNT_USD = 150;
  * order up by its key), so catching up after the last kill takes a little over a minute.
  */
 const CATCH_UP_MS = 150_000;
-
-interface Snapshot {
-  signals: Signal[];
-  ledgers: Decision[][];
-}
-
-/** What is still to be decided: signals not analysed, and (signal, user, asset) without a final decision. */
-function outstanding({ signals, ledgers }: Snapshot): string[] {
-  const missing: string[] = [];
-  for (const signal of signals) {
-    if (signal.analysis.status !== 'completed') {
-      missing.push(`signal ${signal.id} not analysed`);
-      continue;
-    }
-    const traded = ASSETS.filter((a) => signal.assets.includes(a.ticker));
-    ledgers.forEach((ledger, user) => {
-      for (const asset of traded) {
-        const decision = ledger.find((d) => d.signal_id === signal.id && d.asset === asset.ticker);
-        if (decision === undefined)
-          missing.push(`rules${user}: no decision on ${asset.ticker} for signal ${signal.id}`);
-        else if (decision.outcome === 'pending')
-          missing.push(`rules${user}: decision ${decision.id} pending`);
-      }
-    });
-  }
-  return missing;
-}
 
 describe.each(targetNames())('kill -9 while rules fire, on %s', (name) => {
   const token = randomBytes(16).toString('hex');
@@ -112,11 +85,7 @@ describe.each(targetNames())('kill -9 while rules fire, on %s', (name) => {
         .filter((d) => d.outcome === 'pending').length;
 
       // Every item whose answer the kill cut is sent again once, with its external id.
-      const unacknowledged = sent.slice(from).filter((s) => s.outcome === null);
-      for (const s of unacknowledged) {
-        const answer = await webhook.send('POST', '/signals/ingest', { ...s.item });
-        if (!settleItem(s, answer)) problems.push(`retry of ${s.item.external_id}: ${answerText(answer)}`);
-      }
+      const unacknowledged = await resendCut(webhook, sent.slice(from), problems);
       rounds.push({
         round,
         sent: sent.length - from,
@@ -132,15 +101,7 @@ describe.each(targetNames())('kill -9 while rules fire, on %s', (name) => {
     expect(problems, 'retried items').toEqual([]);
 
     // The engine catches up: every signal analysed, every match decided (none left pending).
-    const catchUpStarted = performance.now();
-    let snapshot: Snapshot = { signals: [], ledgers: [] };
-    let missing: string[] = ['not read yet'];
-    while (missing.length > 0 && performance.now() - catchUpStarted < CATCH_UP_MS) {
-      await sleep(1000);
-      snapshot = { signals: await allSignals(webhook), ledgers: await Promise.all(users.map(allDecisions)) };
-      missing = outstanding(snapshot);
-    }
-    const catchUpMs = Math.round(performance.now() - catchUpStarted);
+    const { snapshot, missing, catchUpMs } = await catchUp(webhook, users, CATCH_UP_MS);
     expect(missing.slice(0, 20), `still undecided after ${catchUpMs} ms`).toEqual([]);
 
     // Every item the webhook took is a stored signal.
@@ -154,13 +115,7 @@ describe.each(targetNames())('kill -9 while rules fire, on %s', (name) => {
     ).toEqual([]);
 
     const all = snapshot.ledgers.flat();
-    const pairs = new Map<string, number>();
-    for (const d of all)
-      pairs.set(`${d.rule_id}|${d.signal_id}`, (pairs.get(`${d.rule_id}|${d.signal_id}`) ?? 0) + 1);
-    expect(
-      [...pairs].filter(([, n]) => n > 1),
-      '(rule, signal) decided twice',
-    ).toEqual([]);
+    expect(decidedTwice(snapshot.ledgers), '(rule, signal) decided twice').toEqual([]);
     // Fired, or skipped because the kill interrupted it before its order was sent (never sent late).
     const odd = all.filter((d) => d.outcome !== 'fired' && d.reason !== 'stale');
     expect(

@@ -14,6 +14,6 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 180_000,
     maxWorkers: 2,
-    globalSetup: ['tests/reliability/figures.setup.ts'],
+    globalSetup: ['tests/reliability/figures.setup.ts', 'tests/helpers/pglite-template.setup.ts'],
   },
 });

@@ -27,19 +27,26 @@ export interface E2eEnv {
   close(): Promise<void>;
 }
 
-/** Starts the built server on a free port with a fresh DATA_DIR, and a headless chromium. */
+/** Starts the built server (dist/server) on a free port with a fresh DATA_DIR, and a headless chromium. */
 export async function startE2e(env: Record<string, string> = {}): Promise<E2eEnv> {
-  if (!existsSync(path.join(ROOT, 'dist/web/index.html'))) {
-    throw new Error('dist/web/ is missing: run `npm run build` first (npm run test:e2e does).');
+  if (
+    !existsSync(path.join(ROOT, 'dist/web/index.html')) ||
+    !existsSync(path.join(ROOT, 'dist/server/main.mjs'))
+  ) {
+    throw new Error('dist/ is missing: run `npm run build` first (npm run test:e2e does).');
   }
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   await mkdir(ARTIFACTS, { recursive: true });
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-e2e-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const server = startServerProcess({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env });
+  // The built server, as `npm start` runs it (and without compiling the sources at every start).
+  const server = startServerProcess(
+    { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    { bundle: true },
+  );
   try {
-    // A busy machine can take most of a minute to start the TypeScript server.
+    // A busy machine can take most of a minute to start the server.
     await waitForHealth(baseUrl, 150_000);
   } catch (err) {
     await server.stop();

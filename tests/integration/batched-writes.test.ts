@@ -1,0 +1,206 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Batcher, batchStats } from '../../server/db/batch';
+import type { Database } from '../../server/db/client';
+import { orderRequests, paperLedger, ruleDecisions, users } from '../../server/db/schema';
+import { RulesRepo, type NewDecisionRow } from '../../server/modules/rules/rules.repo';
+import { IdempotencyRepo } from '../../server/modules/trading/idempotency.repo';
+import { LedgerRepo } from '../../server/modules/trading/paper/ledger.repo';
+import { emptyAccount, applyEvent } from '../../server/modules/trading/paper/account';
+import { dbTargets } from '../helpers/db';
+
+describe('Batcher', () => {
+  it('runs the calls of one moment as one batch, and the calls made meanwhile as the next', async () => {
+    const runs: number[][] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const batcher = new Batcher<number, number>(async (items) => {
+      runs.push(items);
+      if (runs.length === 1) await gate;
+      return items.map((i) => i * 10);
+    });
+    const first = Array.from({ length: 30 }, (_, i) => batcher.add(i));
+    await new Promise((r) => setImmediate(r));
+    const second = Array.from({ length: 5 }, (_, i) => batcher.add(100 + i));
+    release();
+    expect(await Promise.all(first)).toEqual(Array.from({ length: 30 }, (_, i) => i * 10));
+    expect(await Promise.all(second)).toEqual([1000, 1010, 1020, 1030, 1040]);
+    expect(runs.map((r) => r.length)).toEqual([30, 5]);
+  });
+
+  it('gives the error of a failed batch to the call at fault only', async () => {
+    const batcher = new Batcher<number, number>(async (items) => {
+      if (items.includes(13)) throw new Error(`unlucky ${items.length}`);
+      return items.map((i) => -i);
+    });
+    const answers = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => batcher.add(i)));
+    answers.forEach((a, i) => {
+      if (i === 13) expect(a).toMatchObject({ status: 'rejected', reason: new Error('unlucky 1') });
+      else expect(a).toEqual({ status: 'fulfilled', value: -i });
+    });
+  });
+});
+
+describe.each(dbTargets())('writes batched across users on $name', (target) => {
+  let database: Database;
+  let userIds: string[] = [];
+
+  beforeAll(async () => {
+    database = await target.open();
+    const rows = await database.db
+      .insert(users)
+      .values(Array.from({ length: 30 }, (_, i) => ({ email: `b${i}@example.com`, username: `batch${i}` })))
+      .returning({ id: users.id });
+    userIds = rows.map((r) => r.id);
+  });
+  afterAll(async () => {
+    await database.close();
+    await target.cleanup();
+  });
+
+  it('updates thirty decisions at once, each with its own figures, times and nulls', async () => {
+    const before = { ...batchStats };
+    const repo = new RulesRepo(database.db);
+    const decided = new Date('2026-11-20T10:00:00.123Z');
+    const claimed = await repo.claimDecisions(
+      await Promise.all(
+        userIds.map(async (userId, i): Promise<NewDecisionRow> => {
+          const rule = await repo.insert({
+            userId,
+            name: `r${i}`,
+            side: 'long',
+            amountUsd: '100',
+            asset: 'BTC',
+            isActive: true,
+          });
+          return {
+            userId,
+            ruleId: rule.id,
+            ruleName: rule.name,
+            ruleVersion: 1,
+            signalId: 7,
+            asset: 'BTC',
+            symbol: 'BTCUSDT',
+            side: 'long',
+            amountUsd: '100',
+            outcome: 'pending',
+            detail: 'waiting',
+            decidedAt: decided,
+          };
+        }),
+      ),
+    );
+    const rows = [...claimed.values()];
+    expect(rows).toHaveLength(30);
+    await Promise.all(
+      rows.map((row, i) =>
+        i % 3 === 0
+          ? repo.updateDecision(row.id, { outcome: 'skipped', reason: 'budget', detail: `no ${i}` })
+          : repo.updateDecision(row.id, {
+              outcome: 'fired',
+              orderId: `order-${i}`,
+              price: `${60_000 + i}.5`,
+              quantity: '0.0017',
+              notional: String(100 + i),
+              fee: '0.04',
+              detail: null,
+              latencyMs: 40 + i,
+              sentAt: new Date(decided.getTime() + i),
+              ackedAt: new Date(decided.getTime() + 1000 + i),
+              exitState: 'open',
+            }),
+      ),
+    );
+    for (const [i, row] of rows.entries()) {
+      const [after] = await database.db.select().from(ruleDecisions).where(eq(ruleDecisions.id, row.id));
+      if (i % 3 === 0) {
+        expect(after).toMatchObject({
+          outcome: 'skipped',
+          reason: 'budget',
+          detail: `no ${i}`,
+          orderId: null,
+        });
+      } else {
+        expect(after).toMatchObject({
+          outcome: 'fired',
+          orderId: `order-${i}`,
+          price: `${60_000 + i}.5`,
+          notional: String(100 + i),
+          detail: null,
+          latencyMs: 40 + i,
+          exitState: 'open',
+          reason: null,
+        });
+        expect(after?.sentAt?.getTime()).toBe(decided.getTime() + i);
+        expect(after?.ackedAt?.getTime()).toBe(decided.getTime() + 1000 + i);
+      }
+    }
+
+    // The risk reads of all thirty users at once: each sees its own spending, and only its own.
+    const stats = await Promise.all(
+      rows.map((row) => repo.firedStats(row.userId, 'BTC', new Date('2026-11-20T00:00:00Z'))),
+    );
+    stats.forEach((s, i) => {
+      expect(s.spent).toBe(i % 3 === 0 ? 0 : 100 + i);
+      expect(s.lastOnAsset?.getTime()).toBe(i % 3 === 0 ? undefined : decided.getTime());
+    });
+    const excepted = await Promise.all(
+      rows.map((row) =>
+        repo.firedStats(row.userId, 'BTC', new Date('2026-11-20T00:00:00Z'), undefined, [row.id]),
+      ),
+    );
+    expect(excepted.every((s) => s.spent === 0 && s.lastOnAsset === null)).toBe(true);
+    // All of it in a few statements, none run again one by one.
+    expect(batchStats.fallbacks).toBe(before.fallbacks);
+    expect(batchStats.batches - before.batches).toBeLessThanOrEqual(5);
+  });
+
+  it('of thirty first uses of one key at once, one is first; thirty users’ keys are each first', async () => {
+    const before = { ...batchStats };
+    const repo = new IdempotencyRepo(database.db);
+    const record = { requestHash: 'h', clientOrderId: 'c', account: 'paper', symbol: 'BTCUSDT' };
+    const same = await Promise.all(
+      Array.from({ length: 30 }, () => repo.claim(userIds[0]!, 'one-key-0001', record, 'sent')),
+    );
+    expect(same.filter((c) => c.fresh)).toHaveLength(1);
+    // Thirty different requests under one key: the one told it is first is the one whose request is kept.
+    const differing = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        repo.claim(userIds[1]!, 'one-key-0002', { ...record, requestHash: `h${i}` }, 'sent'),
+      ),
+    );
+    const firsts = differing.flatMap((c, i) => (c.fresh ? [i] : []));
+    expect(firsts).toHaveLength(1);
+    expect((await repo.get(userIds[1]!, 'one-key-0002'))?.requestHash).toBe(`h${firsts[0]}`);
+    const each = await Promise.all(userIds.map((u) => repo.claim(u, 'own-key-0001', record, 'sent')));
+    expect(each.every((c) => c.fresh)).toBe(true);
+    await Promise.all(userIds.map((u, i) => repo.markFilled(u, 'own-key-0001', `filled-${i}`)));
+    const rows = await database.db
+      .select()
+      .from(orderRequests)
+      .where(eq(orderRequests.idempotencyKey, 'own-key-0001'));
+    expect(rows).toHaveLength(30);
+    for (const row of rows) {
+      expect(row.state).toBe('filled');
+      expect(row.orderId).toBe(`filled-${userIds.indexOf(row.userId)}`);
+    }
+    expect(batchStats.fallbacks).toBe(before.fallbacks);
+    expect(batchStats.batches - before.batches).toBe(4);
+  });
+
+  it('appends thirty accounts’ fills in one go; a taken sequence number fails that append alone', async () => {
+    const before = { ...batchStats };
+    const repo = new LedgerRepo(database.db);
+    const deposit = { type: 'deposit', amount: '1000', reason: 'initial' } as const;
+    const { effects, state } = applyEvent(emptyAccount(), deposit);
+    await repo.append(userIds[0]!, 1, deposit, effects, state.cash.toString());
+    const answers = await Promise.allSettled(
+      userIds.map((u) => repo.append(u, 1, deposit, effects, state.cash.toString())),
+    );
+    expect(answers[0]?.status).toBe('rejected');
+    expect(answers.slice(1).every((a) => a.status === 'fulfilled' && a.value instanceof Date)).toBe(true);
+    const rows = await database.db.select().from(paperLedger);
+    expect(rows).toHaveLength(30);
+    expect(batchStats.fallbacks - before.fallbacks).toBe(1);
+  });
+});

@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BusEventMap } from '../../src/contracts/events';
+import type { Signal } from '../../src/contracts/signals';
+import { createFakeClock } from '../../src/services/testing/fakeClock';
+import type { Database } from '../../server/db/client';
+import { createAnalyzer } from '../../server/modules/analysis/analysis.service';
+import { sameStory, storyKey } from '../../server/modules/news/cluster';
+import { NewsRepo } from '../../server/modules/news/news.repo';
+import { NewsService } from '../../server/modules/news/news.service';
+import { rawItem } from '../../server/modules/news/news.types';
+import type { PriceSource } from '../../server/modules/news/prices-at';
+import { RETRACTION_WINDOW_MS } from '../../server/modules/news/retraction';
+import { MemoryBus } from '../../server/plugins/bus/memory';
+import { dbTargets } from '../helpers/db';
+
+describe.each(dbTargets())('retractions in the news pipeline ($name)', (target) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await target.open();
+  });
+  afterAll(async () => {
+    await database?.close();
+    await target.cleanup();
+  });
+
+  function setup(premiumSources?: ReadonlySet<string>) {
+    const clock = createFakeClock(Date.parse('2026-01-09T21:00:00Z'));
+    const bus = new MemoryBus();
+    const published: BusEventMap['signal.published'][] = [];
+    const retracted: BusEventMap['signal.retracted'][] = [];
+    bus.subscribe('signal.published', (e) => void published.push(e));
+    bus.subscribe('signal.retracted', (e) => void retracted.push(e));
+    const prices: PriceSource = {
+      snapshot: () => new Map([['BTCUSDT', 46_800]]),
+      quote: () => Promise.resolve(1),
+      onTicks: () => () => undefined,
+    };
+    const service = new NewsService({
+      repo: new NewsRepo(database.db),
+      analyzer: createAnalyzer({
+        ANALYZER: 'local',
+        LLM_BASE_URL: undefined,
+        LLM_API_KEY: undefined,
+        LLM_MODEL: undefined,
+      }),
+      bus,
+      prices,
+      clock,
+      log: { info: () => undefined, warn: () => undefined },
+      ...(premiumSources === undefined ? {} : { premiumSources }),
+    });
+    /** Ingests one item and waits for its analysis (and any link) to be stored and published. */
+    const post = async (
+      content: string,
+      extra: { source_name?: string; username?: string; source?: 'webhook' | 'telegram' } = {},
+    ) => {
+      const out = await service.ingest(
+        extra.source ?? 'webhook',
+        rawItem({ content, source_name: extra.source_name ?? 'Wire', username: extra.username ?? null }),
+      );
+      await service.drain();
+      await new Promise((r) => setImmediate(r));
+      return out;
+    };
+    const latest = (id: string | null): Signal | undefined =>
+      published.filter((e) => e.signal.id === id).at(-1)?.signal;
+    return { clock, service, published, retracted, post, latest };
+  }
+
+  it('marks the rumour a hacked-account notice retracts, and says so once on the bus', async () => {
+    const { clock, post, latest, retracted } = setup();
+    const rumour = await post('SEC greenlights spot Bitcoin ETFs, trading to begin Thursday $BTC', {
+      source_name: 'X',
+      username: 'SECGov',
+    });
+    clock.advance(15 * 60_000);
+    const notice = await post(
+      "Statement: unauthorized access was gained to the SEC's X account; the ETF post did not come from the agency.",
+      { source_name: 'SEC.gov' },
+    );
+    expect(notice.result).toBe('created');
+    const marked = latest(rumour.id);
+    expect(marked?.retraction).toEqual({
+      signal_id: notice.id,
+      received_at: '2026-01-09T21:15:00.000Z',
+      reason: expect.stringContaining('unauthorized access') as string,
+      kind: 'compromised',
+    });
+    const own = latest(notice.id);
+    expect(own?.retracts).toBe(rumour.id);
+    expect(own?.analysis.status).toBe('completed');
+    expect(own?.retraction).toBeNull();
+    expect(retracted).toEqual([
+      {
+        retractedId: rumour.id,
+        retractionId: notice.id,
+        kind: 'compromised',
+        reason: own?.content,
+        receivedAt: '2026-01-09T21:15:00.000Z',
+      },
+    ]);
+  });
+
+  it('links a "the filing is fake" denial, and a second denial of the same story changes nothing', async () => {
+    const { clock, post, latest, retracted } = setup();
+    const rumour = await post('Asset manager registers an XRP spot trust in Delaware, state records show');
+    clock.advance(40 * 60_000);
+    const denial = await post(
+      'The Delaware XRP trust registration is fake, the asset manager told reporters',
+      {
+        source_name: 'Reuters',
+      },
+    );
+    expect(latest(rumour.id)?.retraction?.signal_id).toBe(denial.id);
+    expect(latest(rumour.id)?.retraction?.kind).toBe('denial');
+    clock.advance(60_000);
+    const again = await post('Asset manager denies registering any XRP trust in Delaware', {
+      source_name: 'Bloomberg',
+    });
+    expect(again.result).toBe('created');
+    expect(latest(again.id)?.retracts).toBeNull();
+    expect(latest(rumour.id)?.retraction?.signal_id).toBe(denial.id);
+    expect(retracted.map((e) => e.retractedId)).toEqual([rumour.id]);
+  });
+
+  it('never clusters a denial into the story it denies; reports of the denial cluster together', async () => {
+    const rumourText = 'SEC approves spot Solana ETFs for listing on all US exchanges';
+    const denialText = 'SEC denies it approves spot Solana ETFs for listing on all US exchanges';
+    // Word for word they are one story: without the retraction check the denial would be "also reported by".
+    expect(sameStory(storyKey(rumourText), storyKey(denialText))).toBe(true);
+    const { clock, post, latest } = setup();
+    const rumour = await post(rumourText, { source_name: 'Wire A' });
+    clock.advance(5 * 60_000);
+    const denial = await post(denialText, { source_name: 'Wire B' });
+    expect(denial.result).toBe('created');
+    expect(denial.id).not.toBe(rumour.id);
+    expect(latest(rumour.id)?.also_reported_by).toEqual([]);
+    expect(latest(rumour.id)?.retraction?.signal_id).toBe(denial.id);
+    const echo = await post('SEC denies that it approves spot Solana ETFs for listing on all US exchanges', {
+      source_name: 'Wire C',
+    });
+    expect(echo).toEqual({ result: 'clustered', id: denial.id });
+  });
+
+  it('an unrelated item about the same coin retracts nothing', async () => {
+    const { clock, post, latest, retracted } = setup();
+    const rumour = await post('Spot Cardano ETF approved by SEC, ADA surges');
+    clock.advance(10 * 60_000);
+    const move = await post('ADA slips 4% as traders take profit after the rally');
+    const other = await post('Cardano founder denies claims by a former employee of mismanaging funds');
+    expect(latest(move.id)?.retracts).toBeNull();
+    expect(latest(other.id)?.retracts).toBeNull();
+    expect(latest(rumour.id)?.retraction).toBeNull();
+    expect(retracted).toEqual([]);
+  });
+
+  it('looks back a day at most', async () => {
+    const { clock, post, latest, retracted } = setup();
+    const rumour = await post('Polkadot treasury to burn 20 million DOT next week');
+    clock.advance(RETRACTION_WINDOW_MS + 60_000);
+    const late = await post('Polkadot treasury has no plans to burn 20 million DOT; the report is false');
+    expect(latest(late.id)?.retracts).toBeNull();
+    expect(latest(rumour.id)?.retraction).toBeNull();
+    expect(retracted).toEqual([]);
+  });
+
+  it('a retraction from a Premium-only source never marks a public story with its words', async () => {
+    const { clock, post, latest, retracted } = setup(new Set(['telegram']));
+    const rumour = await post('Binance will list Pepe (PEPE) with a seed tag, notice says');
+    clock.advance(60_000);
+    const insider = await post('Insider: Binance calls the PEPE listing notice fake', {
+      source: 'telegram',
+      source_name: 'Insider channel',
+    });
+    expect(insider.result).toBe('created');
+    expect(latest(insider.id)?.retracts).toBeNull();
+    expect(latest(rumour.id)?.retraction).toBeNull();
+    expect(retracted).toEqual([]);
+    // From a public source a denial marks it.
+    const open = await post(
+      'A Binance spokesperson told Reuters the PEPE listing notice is not genuine and no listing is planned',
+      { source_name: 'Reuters' },
+    );
+    expect(open.result).toBe('created');
+    expect(latest(rumour.id)?.retraction?.signal_id).toBe(open.id);
+  });
+
+  it('answers the link in the history, on both signals', async () => {
+    const { clock, post, service } = setup();
+    const rumour = await post('Chainlink partners with Visa on LINK settlement, sources say');
+    clock.advance(60_000);
+    const denial = await post('Visa says it has no partnership with Chainlink on settlement');
+    const list = await service.list({ limit: 10 });
+    expect(list.find((s) => s.id === rumour.id)?.retraction?.signal_id).toBe(denial.id);
+    expect(list.find((s) => s.id === denial.id)?.retracts).toBe(rumour.id);
+  });
+});
