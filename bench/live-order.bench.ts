@@ -15,13 +15,31 @@ import { report } from './lib/report';
 /**
  * A live order's round trip against the local Binance double: `POST /api/orders` on an account that
  * uses a saved key (sizing from cached exchangeInfo, the signed order, the fee look-up, the
- * Idempotency-Key's state moves), one at a time, p50/p99; and the signed order alone, straight to the
- * double, for what the server adds on top.
+ * Idempotency-Key's state moves), one at a time, p50/p99; the signed order alone, straight to the
+ * double, for what the server adds on top; and a rule bound to the key, from a headline posted to the
+ * webhook to Binance's acknowledgement of the order it fired (analysis, decision, shadow twin, order).
  */
 // With the 20 warm-up orders, under the server's limit of 300 orders per user in 10 s: the figure is
 // the order path's, not the rate limiter's refusals.
 const ORDERS = Number(process.env.BENCH_LIVE_ORDERS ?? 250);
 const KEY = { apiKey: 'BenchLiveKey0123456789abcdef', secret: 'bench-live-secret-0123456789' };
+const RULE_HEADLINES = Number(process.env.BENCH_RULE_HEADLINES ?? 40);
+const INGEST = 'bench-ingest-token-0123456789abcdef';
+const SUBJECTS = [
+  'Fidelity',
+  'BlackRock',
+  'MicroStrategy',
+  'El Salvador',
+  'Tesla',
+  'Coinbase',
+  'Kraken',
+  'Bhutan',
+];
+const ACTS = ['buys', 'adds', 'moves', 'reports holding', 'transfers', 'discloses'];
+/** Headline n: a story of its own about BTC (subject, act and amount differ from every other). */
+const headline = (n: number) =>
+  `${SUBJECTS[n % SUBJECTS.length] ?? ''} ${ACTS[Math.floor(n / SUBJECTS.length) % ACTS.length] ?? ''} ` +
+  `${1000 + n * 37} BTC, filing ${n} shows`;
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
@@ -70,6 +88,8 @@ const server = startServerProcess({
   MARKET_SOURCE: 'sim',
   BINANCE_FAPI_URL: double.url,
   BINANCE_API_URL: double.url,
+  NEWS_SOURCES: 'webhook',
+  INGEST_TOKEN: INGEST,
 });
 try {
   await waitForHealth(base);
@@ -127,6 +147,45 @@ try {
   direct.sort((a, b) => a - b);
   report('live-order', 'signed_order_alone_p50', percentile(direct, 0.5), 'ms');
   report('live-order', 'signed_order_alone_p99', percentile(direct, 0.99), 'ms');
+
+  // A rule bound to the live key: news posted to the webhook → the order acknowledged by Binance (the
+  // double's fill time), one headline at a time, each a story of its own about BTC.
+  const risk = await call(base, 'PUT', '/api/rules/risk', token, {
+    cooldown_minutes: 0,
+    live_daily_budget_usd: 10_000_000,
+    daily_budget_usd: 10_000_000,
+  });
+  if (risk.status !== 200) throw new Error(`risk not set: ${JSON.stringify(risk.json)}`);
+  const rule = await call(base, 'POST', '/api/rules/', token, {
+    ruleName: 'bench live BTC',
+    conditions: { asset: 'BTC' },
+    action: { type: 'trade', side: 'long', amount_usd: 250, account: saved.json.id },
+  });
+  if (rule.status !== 201) throw new Error(`rule not saved: ${JSON.stringify(rule.json)}`);
+  const newsToAck: number[] = [];
+  let missed = 0;
+  for (let n = 0; n < RULE_HEADLINES; n++) {
+    const before = double.orders.length;
+    const sent = Date.now();
+    const res = await fetch(`${base}/api/signals/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${INGEST}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: headline(n), source_name: `Bench wire ${n}` }),
+    });
+    if (res.status !== 202) throw new Error(`ingest ${res.status}`);
+    const deadline = Date.now() + 5_000;
+    while (double.orders.length === before && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    const order = double.orders[before];
+    if (order === undefined) missed += 1;
+    else newsToAck.push(order.time - sent);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  newsToAck.sort((a, b) => a - b);
+  report('live-order', 'rule_news_to_binance_ack_p50', percentile(newsToAck, 0.5), 'ms');
+  report('live-order', 'rule_news_to_binance_ack_p99', percentile(newsToAck, 0.99), 'ms');
+  report('live-order', 'rule_headlines_without_order', missed, 'headlines');
 } finally {
   await server.stop();
   await double.close();

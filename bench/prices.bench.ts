@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { WebSocket } from 'ws';
 import { SYMBOLS } from '../src/contracts/symbols';
+import { HUB_DEFAULTS } from '../server/modules/market/price-hub.types';
 import { freePort, startServerProcess, waitForHealth } from '../tests/helpers/process';
 import { report } from './lib/report';
 
@@ -22,12 +23,13 @@ const ROUND_MS = Number(process.env.BENCH_ROUND_S ?? 6) * 1_000;
 const WATCHED = SYMBOLS.slice(0, 20).map((s) => s.symbol);
 const CLK_TCK = 100;
 
-// Bounded: whatever happens, the bench ends within two minutes.
-const guard = setTimeout(() => {
-  process.stderr.write('prices bench: over the time limit, stopping\n');
-  process.exit(1);
-}, 115_000);
-guard.unref();
+/** Bounded: whatever happens, the bench ends within two minutes of the servers answering. */
+function guard(): void {
+  setTimeout(() => {
+    process.stderr.write('prices bench: over the time limit, stopping\n');
+    process.exit(1);
+  }, 115_000).unref();
+}
 
 interface Sample {
   e2e: number[];
@@ -136,7 +138,9 @@ const ours = startServerProcess({
   MARKET_SOURCE: 'sim',
   MARKET_SIM_TICK_MS: String(TICK_MS),
 });
-await waitForHealth(`http://127.0.0.1:${ourPort}`);
+// A first start creates the database, which takes a minute or more on a busy machine.
+await waitForHealth(`http://127.0.0.1:${ourPort}`, 240_000);
+guard();
 
 const barePort = await freePort();
 const bare: ChildProcess = spawn(
@@ -146,7 +150,8 @@ const bare: ChildProcess = spawn(
     env: {
       PORT: String(barePort),
       TICK_MS: String(TICK_MS),
-      FLUSH_MS: '250',
+      // The same window as the server's price socket.
+      FLUSH_MS: String(HUB_DEFAULTS.flushMs),
       SYMBOLS: SYMBOLS.map((s) => s.symbol).join(','),
     },
     stdio: ['ignore', 'pipe', 'inherit'],

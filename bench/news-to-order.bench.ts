@@ -1,0 +1,395 @@
+import { fork } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { SYMBOLS } from '../src/contracts/symbols';
+import { buildApp } from '../server/app';
+import { loadConfig } from '../server/config';
+import { openDatabase, pgliteDir, type Database } from '../server/db/client';
+import { riskSettings, ruleDecisions, rules, users } from '../server/db/schema';
+import { createAccessTokens } from '../server/plugins/auth-guard';
+import { createSecrets } from '../server/plugins/secrets';
+import { report } from './lib/report';
+import { now, sleep, sortedPercentile, story } from './lib/sse-load';
+
+/**
+ * News to position, stage by stage, on the server `npm start` runs (the embedded database, simulated
+ * prices, the paper exchange, the webhook as the only source), started in this process and reached
+ * over loopback HTTP and WebSockets like any client.
+ *
+ * `scenario` (default): USERS users, each with one rule (any asset, positive, impact 0-100, long 200
+ * USDT) and an open positions socket, and one SSE client on the signal stream; HEADLINES positive
+ * headlines about different coins, GAP_MS apart, posted to the webhook. Every stage is measured from
+ * the moment the headline is posted:
+ *   admitted      the webhook answered (the item is stored, its `analyzing` card published)
+ *   analysed      the completed signal is stored and announced on the bus
+ *   streamed      the completed card reached the SSE client
+ *   decided       a rule's decision was claimed in the ledger (decided_at), one per user
+ *   acknowledged  the paper exchange filled that order (acked_at)
+ *   position      the user's positions socket received a snapshot holding the new position
+ *
+ * `load` (`BENCH_MODE=load npm run bench -- news-to-order`): 10,000 active rules over 1,000
+ * users, RATE headlines/s into the webhook for SECONDS; prints completed → acknowledged (from the bus's
+ * completed event to the ledger's acked_at) and orders fired.
+ *
+ * Both run on PGlite, and again on a fresh PostgreSQL schema when `BENCH_DATABASE_URL` or
+ * `TEST_DATABASE_URL` is set.
+ */
+const MODE = process.env.BENCH_MODE ?? 'scenario';
+const USERS = Number(process.env.BENCH_USERS ?? 30);
+const HEADLINES = Number(process.env.BENCH_HEADLINES ?? 5);
+const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 2000);
+const LOAD_USERS = 1000;
+const LOAD_RULES = Number(process.env.BENCH_RULES ?? 10_000);
+const RATE = Number(process.env.BENCH_RATE ?? 100);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const INGEST = 'bench-ingest-token-0123456789abcdef';
+const PG_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || '';
+
+/** Positive headlines, one coin each (the local analyzer tags the coin and reads them as positive). */
+const COINS = SYMBOLS.filter((s) => !s.symbol.startsWith('1000')).slice(0, 60);
+const POSITIVE = [
+  (t: string, n: string) => `${n} (${t}) ETF approved by the SEC, first-day inflows hit a record`,
+  (t: string, n: string) => `BlackRock buys a large stake in ${t} as ${n} rallies to a new all-time high`,
+  (t: string, n: string) => `Visa partners with the ${n} foundation to settle payments in ${t}`,
+  (t: string, n: string) => `Coinbase and Robinhood list ${n} (${t}); trading volume surges fivefold`,
+  (t: string, n: string) => `${n} treasury announces a ${t} buyback after record quarterly revenue`,
+];
+function positiveHeadline(n: number): { content: string; symbol: string } {
+  const coin = COINS[n % COINS.length] ?? COINS[0];
+  const tpl = POSITIVE[n % POSITIVE.length] ?? POSITIVE[0];
+  if (coin === undefined || tpl === undefined) throw new Error('no symbols');
+  const round = Math.floor(n / COINS.length);
+  return { content: `${tpl(coin.ticker, coin.name)}${round > 0 ? ` (${round})` : ''}`, symbol: coin.symbol };
+}
+
+const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+
+interface Started {
+  app: FastifyInstance;
+  api: FastifyInstance;
+  base: string;
+  /** When each signal's completion was announced on the bus (ms, epoch). */
+  completedAt: Map<string, number>;
+  secretsKey: string;
+}
+
+async function startServer(database: Database, dataDir: string): Promise<Started> {
+  const secretsKey = randomBytes(32).toString('hex');
+  const config = loadConfig(
+    {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      MARKET_SOURCE: 'sim',
+      NEWS_SOURCES: 'webhook',
+      INGEST_TOKEN: INGEST,
+      SECRETS_KEY: secretsKey,
+    },
+    'bench',
+  );
+  let api: FastifyInstance | undefined;
+  const app = await buildApp(config, {
+    database,
+    logStream: { write: () => undefined },
+    onApi: (scope) => (api = scope),
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  if (api === undefined) throw new Error('no /api scope');
+  const completedAt = new Map<string, number>();
+  app.bus.subscribe('signal.published', ({ signal }) => {
+    if (signal.analysis.status === 'completed' && !completedAt.has(signal.id)) {
+      completedAt.set(signal.id, now());
+    }
+  });
+  const { port } = app.server.address() as AddressInfo;
+  return { app, api, base: `http://127.0.0.1:${port}`, completedAt, secretsKey };
+}
+
+/** Users straight into the database, and a bearer token for each (as a sign-in would give). */
+async function seedUsers(database: Database, count: number, prefix: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 500) {
+    const rows = await database.db
+      .insert(users)
+      .values(
+        Array.from({ length: Math.min(500, count - i) }, (_, j) => ({
+          email: `${prefix}${i + j}@example.com`,
+          username: `${prefix}${i + j}`,
+        })),
+      )
+      .returning({ id: users.id });
+    ids.push(...rows.map((r) => r.id));
+  }
+  // Limits that let every match trade: the figure is the order path, not the skips.
+  for (let i = 0; i < ids.length; i += 500) {
+    await database.db.insert(riskSettings).values(
+      ids.slice(i, i + 500).map((userId) => ({
+        userId,
+        maxOrderUsd: '1000000',
+        dailyBudgetUsd: '100000000',
+        maxPositions: 500,
+        cooldownMinutes: 0,
+        maxAgeSeconds: 600,
+      })),
+    );
+  }
+  return ids;
+}
+
+function tokens(secretsKey: string) {
+  const signer = createAccessTokens(createSecrets(Buffer.from(secretsKey, 'hex')).deriveKey('jwt'));
+  return (userId: string) => signer.sign({ userId, role: 'user', familyId: randomUUID() });
+}
+
+function postDirect(base: string, content: string, externalId: string): Promise<Response> {
+  return fetch(`${base}/api/signals/ingest`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${INGEST}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ content, source_name: 'Bench Wire', external_id: externalId }),
+  });
+}
+
+/** The client process (bench/lib/news-clients.mjs) and a way to ask it one thing at a time. */
+function clients() {
+  const child = fork(path.join(import.meta.dirname, 'lib/news-clients.mjs'), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ask = <T>(msg: Record<string, unknown>): Promise<T> =>
+    new Promise((resolve, reject) => {
+      child.once('message', (m: { cmd: string; detail?: string }) =>
+        m.cmd === 'error' ? reject(new Error(m.detail)) : resolve(m as T),
+      );
+      child.send(msg);
+    });
+  return { ask, exit: () => child.connected && child.send({ cmd: 'exit' }) };
+}
+
+interface Posted {
+  at: number;
+  answered: number;
+  status: number;
+  result: { result: string; id: string | null } | null;
+}
+
+async function scenario(target: string, database: Database, dataDir: string): Promise<void> {
+  const bench = `news-to-order-${target}`;
+  const userIds = await seedUsers(database, USERS, 'n2o');
+  const server = await startServer(database, dataDir);
+  const sign = tokens(server.secretsKey);
+  const client = clients();
+  try {
+    const userTokens: string[] = [];
+    for (const userId of userIds) {
+      const token = await sign(userId);
+      userTokens.push(token);
+      const res = await fetch(`${server.base}/api/rules/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          ruleName: 'any positive',
+          conditions: { sentiment: 'positive', min_impact: 0, max_impact: 100 },
+          action: { type: 'trade', side: 'long', amount_usd: 200 },
+        }),
+      });
+      if (res.status !== 201) throw new Error(`rule not saved: ${res.status} ${await res.text()}`);
+    }
+    await client.ask({ cmd: 'connect', base: server.base, tokens: userTokens });
+    await server.api.rules.engine.reload();
+    const post = (n: number, content: string) =>
+      client.ask<Posted>({ cmd: 'post', base: server.base, token: INGEST, content, externalId: `h${n}` });
+    // Warm-up: one headline of its own that every rule trades (connections, JIT, loaded accounts).
+    const warm = await post(-1, positiveHeadline(COINS.length - 1).content);
+    if (warm.status !== 202) throw new Error(`ingest ${warm.status}`);
+    await sleep(GAP_MS);
+
+    const stages: Record<string, number[]> = {
+      admitted: [],
+      analysed: [],
+      streamed: [],
+      decided: [],
+      acknowledged: [],
+      position: [],
+    };
+    const sent: { id: string; at: number; symbol: string }[] = [];
+    const loads = [loadAverage()];
+    const cpuBefore = process.cpuUsage();
+    for (let n = 0; n < HEADLINES; n++) {
+      const { content, symbol } = positiveHeadline(n);
+      const posted = await post(n, content);
+      if (posted.status !== 202 || posted.result?.result !== 'created' || posted.result.id === null) {
+        throw new Error(`headline ${n} not created: ${posted.status} ${JSON.stringify(posted.result)}`);
+      }
+      stages.admitted?.push(posted.answered - posted.at);
+      sent.push({ id: posted.result.id, at: posted.at, symbol });
+      await sleep(Math.max(0, posted.at + GAP_MS - now()));
+    }
+    loads.push(loadAverage());
+    await sleep(1000);
+    const cpu = process.cpuUsage(cpuBefore);
+
+    const seen = await client.ask<{ completed: [string, number][]; held: [number, string, number][] }>({
+      cmd: 'stats',
+    });
+    const streamed = new Map(seen.completed);
+    const decisions = await database.db
+      .select({
+        signalId: ruleDecisions.signalId,
+        outcome: ruleDecisions.outcome,
+        decidedAt: ruleDecisions.decidedAt,
+        ackedAt: ruleDecisions.ackedAt,
+      })
+      .from(ruleDecisions);
+    let fired = 0;
+    for (const s of sent) {
+      const analysed = server.completedAt.get(s.id);
+      const arrived = streamed.get(s.id);
+      if (analysed !== undefined) stages.analysed?.push(analysed - s.at);
+      if (arrived !== undefined) stages.streamed?.push(arrived - s.at);
+      for (const d of decisions.filter((x) => String(x.signalId) === s.id)) {
+        stages.decided?.push(d.decidedAt.getTime() - s.at);
+        if (d.outcome === 'fired' && d.ackedAt !== null) {
+          fired += 1;
+          stages.acknowledged?.push(d.ackedAt.getTime() - s.at);
+        }
+      }
+      for (const [, symbol, at] of seen.held) if (symbol === s.symbol) stages.position?.push(at - s.at);
+    }
+    report(bench, 'users', USERS, 'users');
+    report(bench, 'headlines', HEADLINES, 'headlines');
+    report(bench, 'orders_fired', fired, 'orders');
+    report(bench, 'orders_expected', HEADLINES * USERS, 'orders');
+    report(bench, 'position_frames', stages.position?.length ?? 0, 'frames');
+    for (const [stage, values] of Object.entries(stages)) {
+      values.sort((a, b) => a - b);
+      report(bench, `${stage}_p50`, sortedPercentile(values, 0.5), 'ms');
+      report(bench, `${stage}_p99`, sortedPercentile(values, 0.99), 'ms');
+    }
+    // The server's CPU (this process: the server and the bench's reads), ticks and sockets included.
+    report(bench, 'server_cpu_per_headline', (cpu.user + cpu.system) / 1000 / HEADLINES, 'ms');
+    report(bench, 'load_average_before', loads[0] ?? NaN, 'load');
+    report(bench, 'load_average_after', loads[1] ?? NaN, 'load');
+  } finally {
+    client.exit();
+    await server.app.close();
+  }
+}
+
+/** 10,000 rules over 1,000 users, narrow enough (5-point impact bands) that a headline matches a few. */
+async function load(target: string, database: Database, dataDir: string): Promise<void> {
+  const bench = `news-to-order-load-${target}`;
+  let seed = 42;
+  const rand = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const userIds = await seedUsers(database, LOAD_USERS, 'n2l');
+  const tickers = SYMBOLS.map((s) => s.ticker);
+  const sentiments = ['positive', 'negative', 'neutral'] as const;
+  const seeded = Array.from({ length: LOAD_RULES }, (_, i) => {
+    const low = Math.floor(rand() * 95);
+    return {
+      userId: userIds[i % userIds.length] as string,
+      name: `bench ${i}`,
+      asset: tickers[Math.floor(rand() * tickers.length)] ?? 'BTC',
+      sentiment: sentiments[Math.floor(rand() * 3)] ?? 'positive',
+      minImpact: low,
+      maxImpact: low + 5,
+      side: rand() < 0.5 ? ('long' as const) : ('short' as const),
+      amountUsd: '120',
+      createdAt: new Date(Date.now() - LOAD_RULES + i),
+    };
+  });
+  for (let i = 0; i < seeded.length; i += 1000)
+    await database.db.insert(rules).values(seeded.slice(i, i + 1000));
+  const server = await startServer(database, dataDir);
+  try {
+    server.api.plans.limitsOf = async () => ({
+      activeRules: null,
+      premiumSources: true,
+      prioritySupport: true,
+    });
+    await server.api.rules.engine.reload();
+    report(bench, 'active_rules', server.api.rules.engine.ruleCount, 'rules');
+    // Accounts with history, as active traders have.
+    for (const userId of userIds) {
+      await server.api.trading.placeOrder(
+        userId,
+        { symbol: 'BTCUSDT', side: 'long', type: 'market', amount: 150 },
+        `warm-${userId}`,
+      );
+    }
+    const loads = [loadAverage()];
+    const total = RATE * SECONDS;
+    const started = now();
+    const pending: Promise<unknown>[] = [];
+    for (let n = 0; n < total; n++) {
+      const wait = started + (n * 1000) / RATE - now();
+      if (wait > 0) await sleep(wait);
+      pending.push(
+        postDirect(server.base, story(n, false), `l${n}`)
+          .then((r) => r.arrayBuffer())
+          .catch(() => undefined),
+      );
+    }
+    await Promise.all(pending);
+    const sendSeconds = (now() - started) / 1000;
+    // Let the engine finish what is queued (a minute at most).
+    const deadline = now() + 60_000;
+    while (server.api.rules.engine.stats.evaluated < server.completedAt.size && now() < deadline) {
+      await sleep(200);
+    }
+    await sleep(500);
+    loads.push(loadAverage());
+    const rows = await database.db
+      .select({
+        signalId: ruleDecisions.signalId,
+        outcome: ruleDecisions.outcome,
+        ackedAt: ruleDecisions.ackedAt,
+      })
+      .from(ruleDecisions);
+    const fired = rows.filter((r) => r.outcome === 'fired' && r.ackedAt !== null);
+    const latencies: number[] = [];
+    for (const r of fired) {
+      const completed = server.completedAt.get(String(r.signalId));
+      if (completed !== undefined && r.ackedAt !== null) latencies.push(r.ackedAt.getTime() - completed);
+    }
+    latencies.sort((a, b) => a - b);
+    report(bench, 'headlines_sent', total, 'headlines');
+    report(bench, 'headlines_per_s', total / sendSeconds, 'headlines/s');
+    report(bench, 'signals_completed', server.completedAt.size, 'signals');
+    report(bench, 'orders_fired', fired.length, 'orders');
+    report(bench, 'decisions_skipped', rows.length - fired.length, 'decisions');
+    report(bench, 'completed_to_ack_p50', sortedPercentile(latencies, 0.5), 'ms');
+    report(bench, 'completed_to_ack_p99', sortedPercentile(latencies, 0.99), 'ms');
+    report(bench, 'completed_to_ack_max', latencies.at(-1) ?? NaN, 'ms');
+    report(bench, 'load_average_before', loads[0] ?? NaN, 'load');
+    report(bench, 'load_average_after', loads[1] ?? NaN, 'load');
+  } finally {
+    await server.app.close();
+  }
+}
+
+const measure = MODE === 'load' ? load : scenario;
+for (const target of PG_URL === '' ? ['pglite'] : ['pglite', 'postgres']) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-bench-n2o-'));
+  const schema = `bench_n2o_${process.pid}`;
+  const database =
+    target === 'postgres'
+      ? await openDatabase({ kind: 'postgres', url: PG_URL, schema, poolSize: 10 })
+      : await openDatabase({ kind: 'pglite', dataDir: pgliteDir(dataDir) });
+  try {
+    await measure(target, database, dataDir);
+  } finally {
+    if (target === 'postgres')
+      await database.db.execute(sql.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+    await database.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
