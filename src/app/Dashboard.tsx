@@ -1,6 +1,6 @@
 import { effect, untracked } from '@preact/signals-core';
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, type ReactNode } from 'react';
 import { Group, Panel, Separator, type Layout } from 'react-resizable-panels';
 import { AccountModal } from '../panes/AccountModal';
 import { AdminPanel } from '../panes/AdminPanel';
@@ -19,6 +19,7 @@ import { Toasts } from '../panes/Toasts';
 import { KeyMap } from '../panes/KeyMap';
 import { TerminalPane } from '../panes/TerminalPane';
 import { UpgradeModal } from '../panes/UpgradeModal';
+import { restoreDroppedFocus } from '../panes/focusReturn';
 import '../panes/console.css';
 import type { PaneId } from '../services/keyboard';
 import type { LayoutStore } from '../services/layout';
@@ -157,6 +158,14 @@ export function Dashboard() {
   const { stores, palette, layout } = useServices();
   useGlobalShortcuts(palette, layout);
   const narrow = useNarrow();
+  const version = layout.version.value;
+
+  // A swap of layouts (a resize across the phone width, a layout reset) rebuilds the header and the
+  // panes: the control that had focus, or that a dialog closed meanwhile meant to give it back to, gets
+  // it again in its new place, before the rebuilt terminal would take dropped focus for itself.
+  useLayoutEffect(() => {
+    restoreDroppedFocus();
+  }, [narrow, version]);
 
   // The focus keys: the terminal focuses itself; other panes take focus on their frame.
   useEffect(
@@ -178,7 +187,7 @@ export function Dashboard() {
   return (
     <div className="dashboard">
       <Header narrow={narrow} />
-      {narrow ? <Phone /> : <Tiles key={layout.version.value} layout={layout} />}
+      {narrow ? <Phone /> : <Tiles key={version} layout={layout} />}
       <AuthModal />
       <AccountModal />
       <RulesModal />

@@ -1,7 +1,8 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Dialog } from './Dialog';
+import { restoreDroppedFocus } from './focusReturn';
 
 afterEach(cleanup);
 
@@ -141,7 +142,66 @@ function Rebuilt() {
   );
 }
 
+/**
+ * A page whose opener is not on screen in one of its layouts (the phone keeps the header's buttons in a
+ * menu), and which gives dropped focus back after each swap, as the dashboard does.
+ */
+function Swapped() {
+  const [open, setOpen] = useState(false);
+  const [narrow, setNarrow] = useState(false);
+  useLayoutEffect(() => {
+    restoreDroppedFocus();
+  }, [narrow]);
+  return (
+    <>
+      {!narrow && (
+        <button type="button" onClick={() => setOpen(true)}>
+          Open
+        </button>
+      )}
+      <button type="button" onClick={() => setNarrow(!narrow)}>
+        Swap
+      </button>
+      {open && (
+        <Dialog label="Swapped" onClose={() => setOpen(false)}>
+          <button type="button" onClick={() => setNarrow(!narrow)}>
+            Swap inside
+          </button>
+        </Dialog>
+      )}
+    </>
+  );
+}
+
 describe('Dialog after the page behind was rebuilt', () => {
+  it('closed while its opener is off screen, gives focus to the opener once a swap shows it again', () => {
+    render(<Swapped />);
+    const opener = screen.getByRole('button', { name: 'Open' });
+    opener.focus();
+    fireEvent.click(opener);
+    fireEvent.click(screen.getByRole('button', { name: 'Swap inside' }));
+    expect(screen.queryByRole('button', { name: 'Open' })).toBeNull();
+    key('Escape');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(document.body);
+    // The swap back (a resize in the browser) comes after the close: the new opener gets focus.
+    fireEvent.click(screen.getByRole('button', { name: 'Swap' }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Open' }));
+  });
+
+  it('does not move focus the person placed meanwhile', () => {
+    render(<Swapped />);
+    const opener = screen.getByRole('button', { name: 'Open' });
+    opener.focus();
+    fireEvent.click(opener);
+    fireEvent.click(screen.getByRole('button', { name: 'Swap inside' }));
+    key('Escape');
+    const swap = screen.getByRole('button', { name: 'Swap' });
+    swap.focus();
+    fireEvent.click(swap);
+    expect(document.activeElement).toBe(swap);
+  });
+
   it('gives focus to the control that took the opener’s place', () => {
     render(<Rebuilt />);
     const first = screen.getByRole('button', { name: 'Open' });

@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { lastFocusedElement, standIn, wantFocusOn } from './focusReturn';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), ' +
@@ -8,47 +9,24 @@ function focusables(root: HTMLElement): HTMLElement[] {
   return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
 }
 
-/** What an element says it is: its tag and accessible label (aria-label, or its text). */
-function identity(el: HTMLElement): { tag: string; label: string } {
-  return { tag: el.tagName, label: (el.getAttribute('aria-label') ?? el.textContent ?? '').trim() };
-}
-
 /**
  * The element to give focus back to on close: the opener, or, when the page behind was rebuilt while the
  * dialog was open (a resize swaps the layout), the visible control that took its place.
  */
 function returnTarget(opener: HTMLElement | null, root: HTMLElement): HTMLElement | null {
   if (opener === null || opener.isConnected) return opener;
-  const was = identity(opener);
-  if (was.label === '') return null;
-  for (const el of document.querySelectorAll<HTMLElement>(was.tag)) {
-    if (root.contains(el) || el.getClientRects().length === 0) continue;
-    const now = identity(el);
-    if (now.label === was.label) return el;
-  }
-  return null;
+  return standIn(opener, root);
 }
 
 /** Open dialogs, innermost last: only the innermost one answers keys and holds focus. */
 const stack: HTMLElement[] = [];
 
-/**
- * The element that last had focus. A dialog an action opens later (after a call it started was refused)
- * may find focus already dropped to the page, its button disabled while the call ran: the dialog
- * returns focus there all the same.
- */
-let lastFocused: HTMLElement | null = null;
-if (typeof document !== 'undefined') {
-  document.addEventListener('focusin', (event) => {
-    if (event.target instanceof HTMLElement) lastFocused = event.target;
-  });
-}
-
 function openerNow(): HTMLElement | null {
   const active = document.activeElement;
   if (active instanceof HTMLElement && active !== document.body) return active;
   // Only a control that lost focus by being disabled: focus the user moved away on purpose stays away.
-  if (lastFocused?.isConnected === true && lastFocused.matches(':disabled')) return lastFocused;
+  const last = lastFocusedElement();
+  if (last?.isConnected === true && last.matches(':disabled')) return last;
   return active instanceof HTMLElement ? active : null;
 }
 
@@ -165,6 +143,8 @@ export function Dialog({
       stack.splice(stack.indexOf(root), 1);
       const target = returnTarget(opener, root);
       if (target !== null) giveFocusBack(target);
+      // Its opener is not on screen (the phone layout keeps it in a menu): it gets focus when shown.
+      else if (opener !== null && opener !== document.body) wantFocusOn(opener);
     };
     // Focus moves once per opening; later renders must not steal it back.
     // eslint-disable-next-line react-hooks/exhaustive-deps

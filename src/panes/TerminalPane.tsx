@@ -10,13 +10,11 @@ import { TerminalLog } from './TerminalLog';
 import { Welcome } from './Welcome';
 import { MONO_FONT, TERMINAL_THEME } from './terminalTheme';
 import { dialogOpen } from './Dialog';
+import { focusDropped } from './focusReturn';
 
 /** The command line (focused on load unless told not to): xterm wired to the terminal session, which owns editing, history and output. */
 /** Whether a terminal was already shown in this page: only the first one takes focus on its own. */
 let pageLoaded = false;
-
-const focusDropped = (): boolean =>
-  document.activeElement === null || document.activeElement === document.body;
 
 export function TerminalPane({ focusOnLoad = true }: { focusOnLoad?: boolean }) {
   const { terminal, stores } = useServices();

@@ -81,6 +81,19 @@ describe('Premium in the browser (sandbox checkout)', () => {
       .poll(() => page.evaluate(() => document.activeElement?.textContent))
       .toBe('Upgrade to Premium');
 
+    // Closed while the phone layout keeps the button in its menu, the window gives focus back to the
+    // button once a resize shows it again, not to the terminal that the resize rebuilt.
+    await upgradeButton(page).click();
+    await expect.poll(() => modal.count()).toBe(1);
+    await page.setViewportSize(NARROW);
+    await expect.poll(() => page.getByTestId('dashboard-phone').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => modal.count()).toBe(0);
+    await page.setViewportSize(WIDE);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Upgrade to Premium');
+
     await upgradeButton(page).click();
     await modal.getByRole('radio', { name: /Monthly/ }).click();
     await modal.getByRole('button', { name: /Pay by card/ }).click();
