@@ -8,6 +8,9 @@ import { Signal } from '../../src/contracts/signals';
 import { freePort, startServerProcess, waitForHealth, type ServerProcess } from '../helpers/process';
 import { runCli } from './cli.support';
 
+/** The webhook's token: the follow test posts its own headlines beside the replay. */
+const INGEST_TOKEN = 'cli-test-ingest-token-123';
+
 /** The Node CLI against a real server started here: login, orders, --json, refresh, exit codes, SSE. */
 describe('signal-console CLI', () => {
   let server: ServerProcess;
@@ -27,6 +30,8 @@ describe('signal-console CLI', () => {
       LOG_LEVEL: 'warn',
       REPLAY_INTERVAL_MS: '300',
       MARKET_SIM_TICK_MS: '250',
+      NEWS_SOURCES: 'replay,webhook',
+      INGEST_TOKEN,
     });
     await waitForHealth(base);
     sessionFile = path.join(dir, 'session.json');
@@ -161,7 +166,20 @@ describe('signal-console CLI', () => {
   });
 
   it('feed --follow streams signals from the server as JSON lines', async () => {
-    const follow = await cli(['feed', '--follow', '--json', '-n', '2']);
+    const following = cli(['feed', '--follow', '--json', '-n', '2']);
+    // The replay's items repeat after one loop (~105 s at this pace) and a repeat within 30 min is no
+    // new signal: fresh headlines go to the webhook until the follower has its two.
+    let done = false;
+    void following.finally(() => (done = true));
+    for (let n = 0; !done; n += 1) {
+      await fetch(`${base}/api/signals/ingest`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${INGEST_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ source_name: 'Wire', content: `Exchange ${n} lists token number ${n}` }),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const follow = await following;
     expect(follow.code).toBe(0);
     const lines = follow.stdout.trim().split('\n');
     expect(lines).toHaveLength(2);
