@@ -17,6 +17,9 @@ export default defineConfig({
     // must not give up first on a busy machine.
     hookTimeout: 180_000,
     fileParallelism: false,
+    // What a page shows after a call (a login hashes its password on purpose slowly) can take more than
+    // vitest's default second of polling on a busy machine: a poll that fails only waits longer.
+    expect: { poll: { timeout: 5_000 } },
     // Each file's server starts on a copy of one migrated database made here.
     globalSetup: ['tests/helpers/pglite-template.setup.ts'],
   },

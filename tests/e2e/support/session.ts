@@ -15,9 +15,12 @@ export async function signUpAndLogInThroughUi(
   await modal.getByLabel('Username').fill(username);
   await modal.getByLabel('Password').fill(password);
   await modal.locator('form').getByRole('button', { name: 'Sign Up' }).click();
-  await expect.poll(() => page.getByTestId('auth-notice').innerText()).toContain('Registration successful');
+  // Sign-up and login each hash the password with a deliberately slow function.
+  await expect
+    .poll(() => page.getByTestId('auth-notice').innerText(), { timeout: 15_000 })
+    .toContain('Registration successful');
   await modal.getByLabel('Username or email').fill(username);
   await modal.getByLabel('Password').fill(password);
   await modal.locator('form').getByRole('button', { name: 'Login' }).click();
-  await expect.poll(() => header.innerText()).toContain('Logout');
+  await expect.poll(() => header.innerText(), { timeout: 15_000 }).toContain('Logout');
 }
