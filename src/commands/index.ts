@@ -11,6 +11,7 @@ import feedCommands from './areas/feed';
 import keysCommands from './areas/keys';
 import marketCommands from './areas/market';
 import receiptsCommands from './areas/receipts';
+import riskCommands from './areas/risk';
 import rulesCommands from './areas/rules';
 import rulesLiveCommands from './areas/rulesLive';
 import scorecardCommands from './areas/scorecard';
@@ -37,6 +38,7 @@ export const AREAS: readonly (readonly CommandDefinition[])[] = [
   marketCommands,
   tradingCommands,
   rulesCommands,
+  riskCommands,
   rulesLiveCommands,
   authCommands,
   accountCommands,
