@@ -2,6 +2,7 @@ import { sharedPrompt, withSignal } from '../services/api';
 import { muted } from '../services/terminal/output';
 import type { CommandLine } from '../services/terminal/session';
 import accountCommands from './areas/account';
+import adminCommands from './areas/admin';
 import alertsCommands from './areas/alerts';
 import amountsCommands from './areas/amounts';
 import authCommands from './areas/auth';
@@ -51,6 +52,7 @@ export const AREAS: readonly (readonly CommandDefinition[])[] = [
   walletCommands,
   keysCommands,
   billingCommands,
+  adminCommands,
 ];
 
 export interface RunOptions {
