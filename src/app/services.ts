@@ -1,16 +1,15 @@
 import { browserLockDeps } from '../services/api/browserLock';
-import { computed, effect, untracked } from '@preact/signals-core';
+import { computed } from '@preact/signals-core';
 import { createCommands, type Commands } from '../commands';
 import { createShell } from '../commands/shell';
 import { createApi, type Api, type FetchImpl } from '../services/api';
-import { createAuthModels, endSession, resumeSession, type AuthModels } from '../services/auth';
+import { createAuthModels, endSession, type AuthModels } from '../services/auth';
 import { createStepUpModel, type StepUpModel } from '../services/auth/stepUp';
 import type { Clock } from '../services/clock';
 import { deviceInfoOf } from '../contracts/userAgent';
 import type { NotificationPort, SoundPort } from '../services/feed/alerts';
 import { createFeedService, type FeedService } from '../services/feed/feedService';
 import type { SignalStreamPort } from '../services/feed/signalChannel';
-import { startHealthPolling } from '../services/health';
 import { createLayoutStore, type LayoutStore } from '../services/layout';
 import { createChartModel, type ChartModel } from '../services/market/chartModel';
 import type { TradingViewPort } from '../services/market/tradingView';
@@ -21,7 +20,7 @@ import {
   type WebSocketClass,
 } from '../services/market/priceChannel';
 import { createRouter, type HistoryPort, type Router } from '../services/router';
-import { rulesApi, startRulesWatch, type RulesApi } from '../services/rules/rules';
+import { rulesApi, type RulesApi } from '../services/rules/rules';
 import { createPaletteModel, type PaletteModel } from '../services/palette';
 import { memoryStorage, type StoragePort } from '../services/storage';
 import { createStores, type Stores } from '../services/stores';
@@ -37,13 +36,11 @@ import type { Dialogs } from '../services/trading/dialogs';
 import { createConfirmations, type Confirmations } from '../services/confirmations';
 import { createWelcome, type Welcome } from '../services/terminal/welcome';
 import { createKeysModal, type KeysModalModel } from '../services/exchanges/keysModal';
-import { approveOrder, fetchAccount, startAccountWatch } from '../services/trading/account';
+import { approveOrder, fetchAccount } from '../services/trading/account';
 import { createOrderPreview, type OrderPreviewModel } from '../services/trading/orderPreview';
 import { closedOutput } from '../services/trading/orders';
-import { fetchTrades } from '../services/trading/trades';
-import { startRuleAnnouncements } from '../services/rules/announce';
 import { createToasts, type Toasts } from '../services/toasts';
-import { createTradesHistory, startTradesWatch, type TradesHistory } from '../services/trading/tradesHistory';
+import { createTradesHistory, type TradesHistory } from '../services/trading/tradesHistory';
 import { createPositionsActions, type PositionsActions } from '../services/trading/positionsActions';
 import {
   createPositionsChannel,
@@ -51,6 +48,7 @@ import {
   type PositionsChannel,
 } from '../services/trading/positionsChannel';
 import { createTradePanelModel, type TradePanelModel } from '../services/trading/tradePanel';
+import { startAppServices, type BuiltServices } from './startServices';
 
 export interface AppConfig {
   mainBase: string;
@@ -237,7 +235,7 @@ export function createAppServices(config: AppConfig): AppServices {
     clock: config.clock,
     fatFingerCap: shell.preferences.fatFingerCap,
   });
-  return {
+  const built: BuiltServices = {
     stores,
     clock: config.clock,
     router,
@@ -275,82 +273,6 @@ export function createAppServices(config: AppConfig): AppServices {
     prices,
     chart,
     feed,
-    start() {
-      const stopHistory = router.start();
-      const stopHealth = startHealthPolling(api.main, stores.connection, config.clock);
-      const stopPrices = prices.start();
-      const stopChart = chart.start();
-      const stopChartSource = stores.chartSource.start();
-      const stopPositions = positionsChannel.start();
-      const stopPreview = orderPreview.start();
-      const stopAccount = startAccountWatch({
-        loggedIn: stores.session.isLoggedIn,
-        store: stores.account,
-        trading: api.trading,
-      });
-      const stopFeed = feed.start();
-      const stopAnnouncements = startRuleAnnouncements({
-        loggedIn: stores.session.isLoggedIn,
-        store: stores.rules,
-        print: (lines) => stores.terminal.print(lines),
-        toast: (text, tone) => toasts.push(text, tone),
-        now: () => config.clock.now(),
-        headline: (id) => stores.feed.signals.peek().find((s) => s.id === id)?.content ?? null,
-        recentTrades: async () => {
-          const page = await fetchTrades(api.trading, { limit: 20 });
-          return page.ok ? page.value.trades : [];
-        },
-        reloadRisk: () => void rules.risk(),
-      });
-      const stopTrades = startTradesWatch({
-        history: trades,
-        loggedIn: stores.session.isLoggedIn,
-        shown: computed(() => ['trades', 'closed'].includes(stores.ui.bottomTab.value)),
-        holdings: computed(() =>
-          stores.positions.positions.value.map((p) => `${p.symbol} ${p.side} ${p.size}`).join(','),
-        ),
-      });
-      // `keys --open`: the API Settings window's model lives here, not in the stores commands reach.
-      let keysAsked = stores.ui.keysWindowRequests.peek();
-      const stopKeysWindow = effect(() => {
-        const asked = stores.ui.keysWindowRequests.value;
-        if (asked === keysAsked) return;
-        keysAsked = asked;
-        untracked(() => keysModel.show());
-      });
-      const stopRules = startRulesWatch({
-        loggedIn: stores.session.isLoggedIn,
-        positionsAt: stores.positions.updatedAt,
-        news: stores.feed.signals,
-        store: stores.rules,
-        api: rules,
-        setTimer: (fn, ms) => config.clock.setTimer(fn, ms),
-      });
-      void resumeSession(api, stores.session).finally(() => stores.session.markResumed());
-      // Back from Google or Twitter with two-factor login on: the code step.
-      // The challenge comes in the fragment, which no request carries; it is dropped from the address bar.
-      const pendingTwoFactor = new URLSearchParams(new URL(pageUrl).hash.slice(1)).get('two_factor');
-      if (pendingTwoFactor !== null) {
-        auth.modal.resumeTwoFactor(pendingTwoFactor);
-        if (typeof history !== 'undefined')
-          history.replaceState(history.state, '', location.pathname + location.search);
-      }
-      return () => {
-        stopTrades();
-        stopAnnouncements();
-        toasts.dispose();
-        stopKeysWindow();
-        stopRules();
-        stopAccount();
-        stopFeed();
-        stopPositions();
-        stopPreview();
-        stopHistory();
-        stopHealth();
-        stopChartSource();
-        stopChart();
-        stopPrices();
-      };
-    },
   };
+  return { ...built, start: () => startAppServices(built, pageUrl) };
 }

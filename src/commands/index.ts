@@ -2,6 +2,7 @@ import { sharedPrompt, withSignal } from '../services/api';
 import { muted } from '../services/terminal/output';
 import type { CommandLine } from '../services/terminal/session';
 import accountCommands from './areas/account';
+import adminCommands from './areas/admin';
 import alertsCommands from './areas/alerts';
 import amountsCommands from './areas/amounts';
 import authCommands from './areas/auth';
@@ -11,6 +12,7 @@ import feedCommands from './areas/feed';
 import keysCommands from './areas/keys';
 import marketCommands from './areas/market';
 import receiptsCommands from './areas/receipts';
+import riskCommands from './areas/risk';
 import rulesCommands from './areas/rules';
 import rulesLiveCommands from './areas/rulesLive';
 import scorecardCommands from './areas/scorecard';
@@ -37,6 +39,7 @@ export const AREAS: readonly (readonly CommandDefinition[])[] = [
   marketCommands,
   tradingCommands,
   rulesCommands,
+  riskCommands,
   rulesLiveCommands,
   authCommands,
   accountCommands,
@@ -49,6 +52,7 @@ export const AREAS: readonly (readonly CommandDefinition[])[] = [
   walletCommands,
   keysCommands,
   billingCommands,
+  adminCommands,
 ];
 
 export interface RunOptions {

@@ -4,7 +4,7 @@ import { success } from '../services/terminal/output';
 import { unwrap } from './errors';
 import { readLine } from './read';
 import { createRegistry } from './registry';
-import { scriptedSession } from './testing/scripted';
+import { createTestConsole } from './testing/scripted';
 import { defineCommand, type CommandContext } from './types';
 
 const echo = defineCommand({
@@ -23,7 +23,7 @@ const echo = defineCommand({
 });
 
 const ctx = (): CommandContext => {
-  const { stores, api, commands } = scriptedSession();
+  const { stores, api, commands } = createTestConsole();
   return {
     stores,
     api,
@@ -84,7 +84,7 @@ describe('command registry', () => {
   });
 
   it('answers an unknown command with a hint and a blank line with nothing', async () => {
-    const { type } = scriptedSession();
+    const { type } = createTestConsole();
     expect(await type('frobnicate now')).toEqual([
       'error: Unknown command: \'frobnicate\'. Type "help" to list commands.',
     ]);

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useServices } from '../app/AppContext';
 import { THRESHOLD } from '../services/feed/alertSettings';
 import { Dialog } from './Dialog';
+import { ImpactSlider } from './ImpactSlider';
 import { QuickAmountsEditor } from './QuickAmountsEditor';
 import './AlertsModal.css';
 
@@ -48,19 +49,14 @@ export function AlertsModal() {
           />
           Browser notifications
         </label>
-        <label className="threshold">
-          <span>Impact threshold</span>
-          <input
-            type="range"
-            min={THRESHOLD.min}
-            max={THRESHOLD.max}
-            step={THRESHOLD.step}
-            value={s.notificationImpactThreshold}
-            aria-label="Impact threshold"
-            onChange={(event) => alerts.update({ notificationImpactThreshold: Number(event.target.value) })}
-          />
-          <output data-testid="threshold">{s.notificationImpactThreshold}</output>
-        </label>
+        <ImpactSlider
+          label="Impact threshold"
+          className="threshold"
+          range={THRESHOLD}
+          value={s.notificationImpactThreshold}
+          onChange={(value) => alerts.update({ notificationImpactThreshold: value })}
+          valueTestId="threshold"
+        />
         {message === null ? null : (
           <p className="alerts-message" role="status" data-testid="alerts-message">
             {message}

@@ -4,6 +4,7 @@ import { useServices } from '../app/AppContext';
 import { handleFeedKey } from '../services/feed/feedKeys';
 import { MIN_IMPACT } from '../services/feed/feedView';
 import { AlertsModal } from './AlertsModal';
+import { ImpactSlider } from './ImpactSlider';
 import { SignalCard } from './SignalCard';
 import './feed.css';
 
@@ -61,19 +62,14 @@ function FeedControls() {
         >
           Negative
         </button>
-        <label className="feed-impact">
-          <span>Min Impact</span>
-          <input
-            type="range"
-            min={MIN_IMPACT.min}
-            max={MIN_IMPACT.max}
-            step={MIN_IMPACT.step}
-            value={filters.minImpact}
-            aria-label="Min Impact"
-            onChange={(event) => view.setMinImpact(Number(event.target.value))}
-          />
-          <output data-testid="min-impact">{filters.minImpact}</output>
-        </label>
+        <ImpactSlider
+          label="Min Impact"
+          className="feed-impact"
+          range={MIN_IMPACT}
+          value={filters.minImpact}
+          onChange={(value) => view.setMinImpact(value)}
+          valueTestId="min-impact"
+        />
       </div>
     </div>
   );

@@ -4,6 +4,7 @@ import { useServices } from '../app/AppContext';
 import { TRADING_TEXT } from '../services/trading/messages';
 import { POSITION_COLUMNS, positionRow } from '../services/trading/positionsView';
 import { AccountBadge } from './AccountBadge';
+import { NoRows, TableHead } from './TradingTable';
 import './trading.css';
 
 /** Spec §2 Open Positions: the table, Close per row, Close All, Refresh, "Live" and "Updated … ago". */
@@ -64,21 +65,10 @@ export function PositionsPane() {
         </button>
       </div>
       {rows.length === 0 ? (
-        <div className="pane-empty">
-          {load.status === 'ready' ? TRADING_TEXT.noPositions : load.status === 'error' ? '' : 'Loading…'}
-        </div>
+        <NoRows status={load.status} none={TRADING_TEXT.noPositions} />
       ) : (
         <table className="positions-table">
-          <thead>
-            <tr>
-              {POSITION_COLUMNS.map((column) => (
-                <th key={column} scope="col">
-                  {column}
-                </th>
-              ))}
-              <th scope="col">ACTIONS</th>
-            </tr>
-          </thead>
+          <TableHead columns={[...POSITION_COLUMNS, 'ACTIONS']} />
           <tbody>
             {rows.map((row) => {
               const rule = byRule.get(`${account} ${row.symbol} ${row.side.toLowerCase()}`);

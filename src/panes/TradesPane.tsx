@@ -2,6 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
 import { useServices } from '../app/AppContext';
 import { CLOSED_COLUMNS, TRADE_COLUMNS, TRADES_TEXT } from '../services/trading/trades';
+import { NoRows, TableHead } from './TradingTable';
 import './trading.css';
 
 /** Left-aligned columns: time, symbol, side, venue, placed by; the rest are numbers. */
@@ -57,26 +58,10 @@ export function TradesPane({ view = 'all' }: { view?: 'all' | 'closed' }) {
         </button>
       </div>
       {rows.length === 0 ? (
-        <div className="pane-empty">
-          {load.status === 'ready'
-            ? closed
-              ? TRADES_TEXT.noneClosed
-              : TRADES_TEXT.none
-            : load.status === 'error'
-              ? ''
-              : 'Loading…'}
-        </div>
+        <NoRows status={load.status} none={closed ? TRADES_TEXT.noneClosed : TRADES_TEXT.none} />
       ) : (
         <table className="positions-table trades-table">
-          <thead>
-            <tr>
-              {columns.map((column) => (
-                <th key={column} scope="col">
-                  {column}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead columns={columns} />
           <tbody>
             {rows.map((row) => (
               <tr key={row.id} data-testid={closed ? 'closed-row' : 'trade-row'}>

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { scriptedSession } from '../testing/scripted';
+import { createTestConsole } from '../testing/scripted';
 
 /** A logged-in scripted session whose questions are answered in order. */
 function loggedIn() {
-  const s = scriptedSession();
+  const s = createTestConsole();
   s.stores.session.setToken('tok');
   s.stores.session.setUser({ username: 'ann', role: 'user', subscriptionStatus: null });
   let answers: (string | null)[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeServer } from '../../services/testing/fakeServer';
-import { scriptedSession } from '../testing/scripted';
+import { createTestConsole } from '../testing/scripted';
 
 const ME = {
   id: 'u1',
@@ -13,7 +13,7 @@ const ME = {
 
 /** A scripted session whose questions are answered in order; records what was asked. */
 function session() {
-  const s = scriptedSession();
+  const s = createTestConsole();
   const asked: string[] = [];
   let answers: (string | null)[] = [];
   s.stores.terminal.subscribe((event) => {

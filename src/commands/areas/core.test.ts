@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { recordedFill, recordedReply } from '../../services/trading/testing/serverAnswers';
 import { memoryStorage } from '../../services/storage';
-import { createTestConsole, scriptedSession } from '../testing/scripted';
+import { createTestConsole } from '../testing/scripted';
 
 describe('general commands', () => {
   it('help lists every registered command under its area', async () => {
-    const { type, commands } = scriptedSession();
+    const { type, commands } = createTestConsole();
     const out = await type('help');
     expect(out[0]).toBe('info: Commands:');
     expect(out).toContain('muted:   general');
@@ -17,7 +17,7 @@ describe('general commands', () => {
   });
 
   it('help <command> shows usage, arguments, aliases and examples from the registry', async () => {
-    const { type } = scriptedSession();
+    const { type } = createTestConsole();
     expect(await type('help sym')).toEqual([
       'info: symbol — Choose the symbol for the chart and trades.',
       'info: Usage: symbol <ticker>',
@@ -49,7 +49,7 @@ describe('general commands', () => {
   });
 
   it('clear empties the transcript', async () => {
-    const { type, stores } = scriptedSession();
+    const { type, stores } = createTestConsole();
     stores.terminal.print([{ text: 'old', tone: 'info' }]);
     const events: string[] = [];
     const stop = stores.terminal.subscribe((e) => events.push(e.type));

@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createFakeClock } from '../../services/testing/fakeClock';
 import { createFakeTradingView } from '../../services/testing/fakeTradingView';
-import { scriptedSession } from '../testing/scripted';
+import { createTestConsole } from '../testing/scripted';
 
 describe('market commands', () => {
   it('symbol upper-cases the ticker, sets the pair and prints it', async () => {
-    const { type, stores } = scriptedSession();
+    const { type, stores } = createTestConsole();
     expect(stores.ui.symbol.value).toBe('BTC/USDT');
     expect(await type('symbol eth')).toEqual(['success: Symbol set to ETH/USDT.']);
     expect(stores.ui.symbol.value).toBe('ETH/USDT');
@@ -15,7 +15,7 @@ describe('market commands', () => {
   });
 
   it('rejects a bad or unknown ticker and keeps the symbol', async () => {
-    const { type, stores } = scriptedSession();
+    const { type, stores } = createTestConsole();
     for (const bad of ['symbol eth/usdt', 'symbol ABCDEFGHIJKLM', 'symbol "b c"']) {
       expect(await type(bad)).toEqual([
         'error: A ticker is 1 to 12 letters or digits, e.g. BTC.',
@@ -34,7 +34,7 @@ describe('market commands', () => {
   });
 
   it('takes a known ticker typed alone as the symbol command, and nothing else', async () => {
-    const { type, stores } = scriptedSession();
+    const { type, stores } = createTestConsole();
     expect(await type('sol')).toEqual(['success: Symbol set to SOL/USDT.']);
     expect(stores.ui.symbol.value).toBe('SOL/USDT');
     expect(await type('nope')).toEqual(['error: Unknown command: \'nope\'. Type "help" to list commands.']);
@@ -43,7 +43,7 @@ describe('market commands', () => {
   });
 
   it('price asks the trading base for the chosen or given symbol and prints 4 decimals', async () => {
-    const { type, server } = scriptedSession();
+    const { type, server } = createTestConsole();
     server.on('GET /price/BTCUSDT', () => ({
       status: 200,
       body: { symbol: 'BTCUSDT', price: 97_123.45, time: Date.UTC(2025, 0, 6, 12, 30, 5) },
@@ -63,7 +63,7 @@ describe('market commands', () => {
   });
 
   it('price shows the server detail when the lookup fails', async () => {
-    const { type, server } = scriptedSession();
+    const { type, server } = createTestConsole();
     server.on('GET /price/ETHUSDT', () => ({
       status: 503,
       body: { detail: 'Market data is unavailable right now.' },
@@ -72,7 +72,7 @@ describe('market commands', () => {
   });
 
   it('chart sets the interval, case-insensitively, and rejects others', async () => {
-    const { type, stores } = scriptedSession();
+    const { type, stores } = createTestConsole();
     expect(stores.market.interval.value).toBe('15m');
     expect(await type('chart 1H')).toEqual(['success: Chart interval set to 1h.']);
     expect(stores.market.interval.value).toBe('1h');
@@ -85,7 +85,7 @@ describe('market commands', () => {
 
   it('chart tv shows TradingView when it loads, chart local goes back, and chart 15m still sets the interval', async () => {
     const tv = createFakeTradingView();
-    const { type, run, stores } = scriptedSession({ tradingView: tv.port });
+    const { type, run, stores } = createTestConsole({ tradingView: tv.port });
     expect(await type('chart tv')).toEqual([
       "success: Showing TradingView's chart of BINANCE:BTCUSDT.P (15m, UTC).",
     ]);
@@ -98,7 +98,7 @@ describe('market commands', () => {
   });
 
   it('chart tv says the offline chart stays, and why, when TradingView cannot be shown', async () => {
-    const offline = scriptedSession({ tradingView: createFakeTradingView({ online: false }).port });
+    const offline = createTestConsole({ tradingView: createFakeTradingView({ online: false }).port });
     const outcome = await offline.run('chart tv');
     expect(outcome.lines.map((l) => l.text)).toEqual([
       'TradingView needs the internet; showing the offline chart.',
@@ -106,18 +106,18 @@ describe('market commands', () => {
     expect(outcome.exit).toBe(1);
 
     const clock = createFakeClock();
-    const slow = scriptedSession({ tradingView: createFakeTradingView({ answer: 'hang' }).port, clock });
+    const slow = createTestConsole({ tradingView: createFakeTradingView({ answer: 'hang' }).port, clock });
     const answer = slow.type('chart tv');
     await vi.waitFor(() => expect(slow.stores.chartSource.shown.value).toEqual({ view: 'loading' }));
     clock.advance(5_000);
     expect(await answer).toEqual(['error: TradingView did not load within 5 s; showing the offline chart.']);
 
-    const cli = scriptedSession();
+    const cli = createTestConsole();
     expect(await cli.type('chart tv')).toEqual(['error: There is no chart here.']);
   });
 
   it('completes chart with its sub-commands and the intervals', () => {
-    const { complete } = scriptedSession();
+    const { complete } = createTestConsole();
     expect(complete('chart ')).toEqual(expect.arrayContaining(['tv', 'local', '15m', '1d']));
     expect(complete('chart t')).toEqual(['tv']);
   });

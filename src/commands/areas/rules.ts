@@ -1,33 +1,16 @@
 import { z } from 'zod';
-import {
-  RuleSentiment,
-  SENTIMENTS,
-  type BacktestResult,
-  type Decision,
-  type RiskSettings,
-  type RiskState,
-} from '../../contracts/rules';
-import { describeRule, findRule, latencyText, rulesApi, shortId } from '../../services/rules/rules';
+import { RuleSentiment, SENTIMENTS, type BacktestResult, type Decision } from '../../contracts/rules';
+import { describeRule, latencyText, shortId } from '../../services/rules/rules';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { pnlStyle, sideStyle, table } from '../../services/terminal/table';
 import { unwrap } from '../errors';
 import { parseAmount } from '../grammar/order';
 import { SIDE_WORDS, tickers } from '../providers';
-import { defineCommand, type CommandContext, type CompletionProvider } from '../types';
+import { defineCommand, type CompletionProvider } from '../types';
+import { riskLine } from './risk';
+import { ruleById, ruleIds, rulesApiOf } from './rulesShared';
 
 const AREA = 'rules';
-
-const api = (ctx: CommandContext) => rulesApi(ctx.api.main, ctx.stores.rules);
-
-/** The user's rule whose id starts with `typed`, loaded fresh (a failure says why not). */
-async function ruleById(ctx: CommandContext, typed: string) {
-  const loaded = await api(ctx).load();
-  return loaded.ok ? findRule(loaded.value, typed) : loaded;
-}
-
-/** The short ids of the user's rules (as `rules` lists them). */
-export const ruleIds: CompletionProvider = ({ stores }) =>
-  stores.rules.rules.peek().map((r) => shortId(r.id));
 
 const ruleAddWords: CompletionProvider = ({ before }) => {
   if (before.length === 0) return ['any', ...tickers()];
@@ -109,7 +92,7 @@ export const ruleAdd = defineCommand({
     const name =
       a.name?.join(' ').trim() || [asset?.toUpperCase() ?? 'Any', sentiment ?? 'any', a.side].join(' ');
     const exit = { take_profit_pct: a.tp, stop_loss_pct: a.sl, max_hold_minutes: hold };
-    const created = await api(ctx).create({
+    const created = await rulesApiOf(ctx).create({
       ruleName: name,
       conditions: { asset, sentiment, min_impact: range.min, max_impact: range.max },
       action: { type: 'trade', side: a.side, amount_usd: amount, exit, account: 'paper' },
@@ -138,7 +121,7 @@ export const rulesList = defineCommand({
   loginRequired: true,
   async run(ctx, { open }) {
     if (open === true) ctx.stores.rules.openModal();
-    const [loaded, risk] = await Promise.all([api(ctx).load(), api(ctx).risk()]);
+    const [loaded, risk] = await Promise.all([rulesApiOf(ctx).load(), rulesApiOf(ctx).risk()]);
     const rules = unwrap(loaded);
     const lines: OutputLine[] = risk.ok ? [riskLine(risk.value)] : [];
     if (rules.length === 0) {
@@ -155,18 +138,6 @@ export const rulesList = defineCommand({
   },
 });
 
-function riskLine(risk: RiskState): OutputLine {
-  if (risk.kill_switch) {
-    const until =
-      risk.resume_at === null ? '' : ` until ${new Date(risk.resume_at).toISOString().slice(11, 16)} UTC`;
-    return failure(`Automated trading is OFF${until} (rules on to resume).`);
-  }
-  return info(
-    `Automated trading is on. Today ${risk.spent_today_usd} of ${risk.daily_budget_usd} USDT; ` +
-      `max order ${risk.max_order_usd}, ${risk.max_positions} positions, cooldown ${risk.cooldown_minutes} min.`,
-  );
-}
-
 const IdArg = z.object({ id: z.string().min(1).describe('a rule id as rules lists it') });
 
 function toggle(name: string, isActive: boolean) {
@@ -181,7 +152,7 @@ function toggle(name: string, isActive: boolean) {
     loginRequired: true,
     async run(ctx, { id }) {
       const found = unwrap(await ruleById(ctx, id));
-      const done = unwrap(await api(ctx).update(found.id, { isActive }));
+      const done = unwrap(await rulesApiOf(ctx).update(found.id, { isActive }));
       return {
         lines: [success(`Rule ${shortId(id)} ${isActive ? 'on' : 'off'}: ${done.ruleName}.`)],
         data: done,
@@ -201,7 +172,7 @@ export const ruleRm = defineCommand({
   loginRequired: true,
   async run(ctx, { id }) {
     const found = unwrap(await ruleById(ctx, id));
-    const removed = unwrap(await api(ctx).remove(found.id));
+    const removed = unwrap(await rulesApiOf(ctx).remove(found.id));
     return {
       lines: [success(`Rule ${shortId(found.id)} deleted: ${found.ruleName}.`)],
       data: { id: removed },
@@ -226,82 +197,11 @@ function killSwitch(name: string, on: boolean) {
     async run(ctx, a) {
       const minutes = a.for === undefined ? undefined : parseMinutes(a.for);
       if (minutes === null) return [failure('The time looks like 30m, 2h or 1d.')];
-      const state = unwrap(await api(ctx).killSwitch(on, minutes));
+      const state = unwrap(await rulesApiOf(ctx).killSwitch(on, minutes));
       return { lines: [riskLine(state)], data: state };
     },
   });
 }
-
-/** `risk set` field names as typed, and the settings they change. */
-export const RISK_FIELDS = {
-  'max-order': 'max_order_usd',
-  budget: 'daily_budget_usd',
-  positions: 'max_positions',
-  cooldown: 'cooldown_minutes',
-  'max-age': 'max_age_seconds',
-  'live-max-order': 'live_max_order_usd',
-  'live-budget': 'live_daily_budget_usd',
-} as const satisfies Record<string, keyof RiskSettings>;
-
-export const riskShow = defineCommand({
-  name: 'risk',
-  area: AREA,
-  summary: 'Your risk envelope: max order (every order), daily budget, positions, cooldown, signal age.',
-  usage: 'risk',
-  examples: ['risk'],
-  args: z.object({}),
-  loginRequired: true,
-  async run(ctx) {
-    const r = unwrap(await api(ctx).risk());
-    return {
-      lines: [
-        riskLine(r),
-        ...table(
-          [{ header: 'SETTING' }, { header: 'VALUE', align: 'right' }, { header: 'CHANGE WITH' }],
-          [
-            ['max order (every order)', `${r.max_order_usd} USDT`, 'risk set max-order <usdt>'],
-            ['daily budget (rules)', `${r.daily_budget_usd} USDT`, 'risk set budget <usdt>'],
-            ['open positions (rules)', String(r.max_positions), 'risk set positions <n>'],
-            ['cooldown per asset', `${r.cooldown_minutes} min`, 'risk set cooldown <minutes>'],
-            ['max signal age', `${r.max_age_seconds} s`, 'risk set max-age <seconds>'],
-            ['live max order (rules)', `${r.live_max_order_usd} USDT`, 'risk set live-max-order <usdt>'],
-            [
-              'live daily budget (rules)',
-              `${r.live_spent_today_usd} of ${r.live_daily_budget_usd} USDT`,
-              'risk set live-budget <usdt>',
-            ],
-          ],
-        ),
-      ],
-      data: r,
-    };
-  },
-});
-
-export const riskSet = defineCommand({
-  name: 'risk set',
-  area: AREA,
-  summary: 'Change one risk setting.',
-  usage: 'risk set <setting> <value>',
-  examples: ['risk set max-order 5k', 'risk set budget 2000', 'risk set cooldown 30'],
-  args: z.object({
-    setting: z.enum(Object.keys(RISK_FIELDS) as [keyof typeof RISK_FIELDS], {
-      error: `The setting is one of ${Object.keys(RISK_FIELDS).join(', ')}.`,
-    }),
-    value: z.string(),
-  }),
-  complete: { setting: () => Object.keys(RISK_FIELDS) },
-  loginRequired: true,
-  async run(ctx, { setting, value }) {
-    const amount = parseAmount(value);
-    if (amount === null) return [failure('The value is a number above 0, e.g. 500 or 5k.')];
-    const saved = unwrap(await api(ctx).saveRisk({ [RISK_FIELDS[setting]]: amount }));
-    return {
-      lines: [success(`Risk setting ${setting} is now ${value}.`), riskLine(saved)],
-      data: saved,
-    };
-  },
-});
 
 export const rulesLog = defineCommand({
   name: 'rules log',
@@ -319,7 +219,7 @@ export const rulesLog = defineCommand({
   }),
   loginRequired: true,
   async run(ctx, { count }) {
-    const rows = unwrap(await api(ctx).ledger(count));
+    const rows = unwrap(await rulesApiOf(ctx).ledger(count));
     if (rows.length === 0) return { lines: [muted('No rule has matched a signal yet.')], data: [] };
     return { lines: ledgerTable(rows), data: rows };
   },
@@ -379,7 +279,7 @@ export const rulesTest = defineCommand({
     const hold = parseMinutes(a.hold);
     if (hold === null) return [failure('Hold looks like 30m, 2h or 1d.')];
     const found = unwrap(await ruleById(ctx, a.id));
-    const result = unwrap(await api(ctx).backtest(found.id, { days: a.days, hold_minutes: hold }));
+    const result = unwrap(await rulesApiOf(ctx).backtest(found.id, { days: a.days, hold_minutes: hold }));
     return { lines: backtestLines(result), data: result };
   },
 });
@@ -430,6 +330,4 @@ export default [
   killSwitch('rules on', false),
   rulesLog,
   rulesTest,
-  riskShow,
-  riskSet,
 ];

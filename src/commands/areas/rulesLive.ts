@@ -1,19 +1,12 @@
 import { z } from 'zod';
 import type { GapReport, PromotionReport } from '../../contracts/rules';
-import { rulesApi, shortId, findRule } from '../../services/rules/rules';
+import { shortId } from '../../services/rules/rules';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { unwrap } from '../errors';
-import { defineCommand, type CommandContext } from '../types';
-import { ruleIds } from './rules';
+import { defineCommand } from '../types';
+import { ruleById, ruleIds, rulesApiOf } from './rulesShared';
 
 const AREA = 'rules';
-
-const api = (ctx: CommandContext) => rulesApi(ctx.api.main, ctx.stores.rules);
-
-async function ruleById(ctx: CommandContext, typed: string) {
-  const loaded = await api(ctx).load();
-  return loaded.ok ? findRule(loaded.value, typed) : loaded;
-}
 
 const pct = (v: number | null) => (v === null ? 'n/a' : `${Math.round(v * 100)}%`);
 const bps = (v: number | null) => (v === null ? 'n/a' : `${v.toFixed(1)} bps`);
@@ -81,7 +74,7 @@ export const ruleLive = defineCommand({
         failure('Name a key: rule live <id> <key id> (keys lists them), or choose one with account use.'),
       ];
     }
-    const report = unwrap(await api(ctx).promotion(rule.id, account));
+    const report = unwrap(await rulesApiOf(ctx).promotion(rule.id, account));
     const shown = promotionText(report);
     const answer = await ctx.stores.terminal.ask({
       label: `${shown.join('\n')}\nSend rule ${shortId(rule.id)} (${rule.ruleName}) to this key? [y/N] `,
@@ -90,7 +83,7 @@ export const ruleLive = defineCommand({
     if (answer === null || !/^y(es)?$/i.test(answer.trim())) {
       return [...shown.map((l) => info(l)), muted('Left on its account.')];
     }
-    const moved = unwrap(await api(ctx).setAccount(rule.id, account));
+    const moved = unwrap(await rulesApiOf(ctx).setAccount(rule.id, account));
     return {
       lines: [
         success(
@@ -113,7 +106,7 @@ export const rulePaper = defineCommand({
   loginRequired: true,
   async run(ctx, { id }) {
     const rule = unwrap(await ruleById(ctx, id));
-    const moved = unwrap(await api(ctx).setAccount(rule.id, 'paper'));
+    const moved = unwrap(await rulesApiOf(ctx).setAccount(rule.id, 'paper'));
     return { lines: [success(`Rule ${shortId(moved.id)} now trades on paper.`)], data: moved };
   },
 });
@@ -130,7 +123,7 @@ export const rulesGap = defineCommand({
   loginRequired: true,
   async run(ctx, { id }) {
     const rule = unwrap(await ruleById(ctx, id));
-    const gap = unwrap(await api(ctx).gap(rule.id));
+    const gap = unwrap(await rulesApiOf(ctx).gap(rule.id));
     return { lines: gapLines(gap), data: gap };
   },
 });
@@ -149,7 +142,7 @@ export const rulesFlatten = defineCommand({
       secret: false,
     });
     if (answer === null || !/^y(es)?$/i.test(answer.trim())) return [muted('Nothing was closed.')];
-    const done = unwrap(await api(ctx).flatten());
+    const done = unwrap(await rulesApiOf(ctx).flatten());
     const lines: OutputLine[] = [
       success(
         `Automated trading is OFF. Closed ${done.closed} position${done.closed === 1 ? '' : 's'} rules opened` +

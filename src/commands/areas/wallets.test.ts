@@ -3,7 +3,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WALLET_UI } from '../../contracts/web3';
 import { NO_WALLET, type Eip1193 } from '../../services/auth/wallet';
-import { scriptedSession } from '../testing/scripted';
+import { createTestConsole } from '../testing/scripted';
 
 const account = privateKeyToAccount(generatePrivateKey());
 const ME = {
@@ -42,7 +42,7 @@ function injectWallet(): string[] {
 }
 
 /** The server's side: a message per nonce, and a real signature check on verify and link. */
-function siweServer(s: ReturnType<typeof scriptedSession>) {
+function siweServer(s: ReturnType<typeof createTestConsole>) {
   const message = `127.0.0.1 wants you to sign in with your Ethereum account:\n${account.address}\n\nNonce: abcdefgh1234`;
   s.server.on('POST /auth/web3/nonce', (r) => {
     expect(JSON.parse(r.body ?? '{}')).toEqual({ address: account.address, chain_id: 8453 });
@@ -72,7 +72,7 @@ afterEach(() => {
 
 describe('wallet commands', () => {
   it('login wallet signs the server message with the injected wallet and starts a session', async () => {
-    const s = scriptedSession();
+    const s = createTestConsole();
     const calls = injectWallet();
     siweServer(s);
     expect(await s.type('login wallet')).toEqual(['success: Logged in as wallet-user.']);
@@ -82,7 +82,7 @@ describe('wallet commands', () => {
   });
 
   it('login wallet without a wallet, or with a refused signature, says so and stays logged out', async () => {
-    const s = scriptedSession();
+    const s = createTestConsole();
     expect(await s.type('login wallet')).toEqual([`error: ${NO_WALLET}`]);
     injectWallet();
     s.server.on('POST /auth/web3/nonce', () => ({
@@ -96,7 +96,7 @@ describe('wallet commands', () => {
   });
 
   it('wallets lists, wallet link links, wallet rm unlinks by id prefix', async () => {
-    const s = scriptedSession({ token: 'tok' });
+    const s = createTestConsole({ token: 'tok' });
     injectWallet();
     siweServer(s);
     s.server.on('GET /auth/web3/wallets', () => ({ status: 200, body: [WALLET] }));
@@ -112,7 +112,7 @@ describe('wallet commands', () => {
   });
 
   it('shows the spec texts when the wallets cannot be loaded or a wallet cannot be unlinked', async () => {
-    const s = scriptedSession({ token: 'tok' });
+    const s = createTestConsole({ token: 'tok' });
     s.server.on('GET /auth/web3/wallets', () => ({ status: 500, body: 'x' }));
     expect(await s.type('wallets')).toEqual([`error: ${WALLET_UI.loadFailed}`]);
     s.server.on('GET /auth/web3/wallets', () => ({ status: 200, body: [WALLET] }));

@@ -93,6 +93,3 @@ export function createTestConsole(options: TestConsoleOptions = {}) {
 }
 
 export type TestConsole = ReturnType<typeof createTestConsole>;
-
-/** The same harness under the name the area tests started with. */
-export const scriptedSession = createTestConsole;

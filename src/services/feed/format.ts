@@ -7,12 +7,6 @@ import { impactOf, sentimentOf, type FeedSignal } from './types';
 /** Spec §2: impact to two decimals. */
 export const formatImpact = (impact: number | null): string => (impact === null ? '—' : impact.toFixed(2));
 
-/** What the card and the terminal show as a signal's source: `Blockwire News @blockwire`. */
-export function sourceLabel(s: FeedSignal): string {
-  const user = s.metadata.username;
-  return user === null || user === '' ? s.metadata.source_name : `${s.metadata.source_name} @${user}`;
-}
-
 /** One line of text (content newlines flattened), cut to `max` characters with an ellipsis. */
 export function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();

@@ -18,23 +18,16 @@ import {
   renderEditLine,
   renderQuestion,
   renderSpinner,
-  type EditBlock,
   type Prompt,
 } from './render';
-import { cellOf, endOf, padWrap, wrapLine } from './wrap';
+import { createScreens, type Screen } from './screens';
+import { padWrap, wrapLine } from './wrap';
 
 /** What the terminal needs from the command registry. */
 export interface CommandLine {
   /** Runs a line; `signal` is aborted when the person cancels it. */
   runLine(line: string, signal?: AbortSignal): Promise<OutputLine[]>;
   complete: Completer;
-}
-
-/** Where the session draws: an xterm instance in the browser, a string buffer in tests. */
-export interface Screen {
-  write(data: string): void;
-  /** Its width in cells: output is wrapped on word boundaries to fit, and long lines redrawn whole. */
-  columns?(): number;
 }
 
 export interface TerminalSession {
@@ -107,45 +100,14 @@ export function createTerminalSession(deps: TerminalSessionDeps): TerminalSessio
   let state = emptyEditor();
   /** The answer being typed while a command asks a question. */
   let answer = emptyEditor();
-  const screens = new Set<Screen>();
+  const drawn = createScreens();
   /** The command typed at the prompt that is running now. */
   let running: { controller: AbortController; stopSpinner: () => void } | null = null;
   const draft = signal('', { name: 'terminal.draft' });
   const queue: Key[] = [];
   const waiters: (() => void)[] = [];
 
-  const write = (data: string): void => {
-    for (const screen of screens) screen.write(data);
-  };
-  /** The screens' width in cells (the narrowest); no limit when no screen tells. */
-  const columns = (): number => {
-    let width = Infinity;
-    for (const screen of screens) width = Math.min(width, screen.columns?.() ?? Infinity);
-    return width;
-  };
-  /** Rows from the top of the drawn prompt (or question) down to the cursor: a long line wraps. */
-  let cursorRow = 0;
-  /** Goes back to the top of the drawn prompt and erases it and everything below. */
-  const erase = (): string => {
-    const up = cursorRow > 0 ? `\x1b[${cursorRow}A` : '';
-    cursorRow = 0;
-    return `\r${up}\x1b[J`;
-  };
-  /** Draws a prompt block from the start of the row and puts the cursor where it belongs. */
-  const place = (block: EditBlock): string => {
-    const width = columns();
-    let out = block.text;
-    let end = endOf(block.length, width);
-    // A row filled to its last cell: start the next one, so the cursor can stand after the text.
-    if (block.cursor >= block.length && end.column === width - 1 && block.length > 0) {
-      out += ' \r';
-      end = { row: end.row + 1, column: 0 };
-    }
-    const at = cellOf(block.cursor, width);
-    const up = end.row - at.row;
-    cursorRow = at.row;
-    return `${out}${up > 0 ? `\x1b[${up}A` : ''}\x1b[${at.column + 1}G`;
-  };
+  const { write, columns, erase, place } = drawn;
   const editLine = (): string | null => {
     const question = terminal.question.peek();
     if (question !== null) {
@@ -176,7 +138,7 @@ export function createTerminalSession(deps: TerminalSessionDeps): TerminalSessio
       top + place(renderEditLine(prompt.peek(), { ...emptyEditor(), buffer: line, cursor: line.length })),
     );
     write(after + NEWLINE);
-    cursorRow = 0;
+    drawn.atRowStart();
   };
 
   const spin = (): (() => void) => {
@@ -327,16 +289,15 @@ export function createTerminalSession(deps: TerminalSessionDeps): TerminalSessio
   let unfollow: (() => void) | null = null;
 
   const attach = (screen: Screen): (() => void) => {
-    screens.add(screen);
+    drawn.add(screen);
     const width = columns();
     for (const entry of terminal.entries.peek()) screen.write(formatEntry(entry, width));
-    cursorRow = 0;
+    drawn.atRowStart();
     const line = editLine();
     if (line !== null) screen.write(line);
     unfollow ??= follow();
     return () => {
-      screens.delete(screen);
-      if (screens.size === 0 && unfollow !== null) {
+      if (drawn.remove(screen) === 0 && unfollow !== null) {
         unfollow();
         unfollow = null;
       }
@@ -355,7 +316,7 @@ export function createTerminalSession(deps: TerminalSessionDeps): TerminalSessio
             .map((entry) => formatEntry(entry, width))
             .join(''),
       );
-      cursorRow = 0;
+      drawn.atRowStart();
       if (running !== null && terminal.question.peek() === null) return;
       const line = editLine();
       if (line !== null) write(line);

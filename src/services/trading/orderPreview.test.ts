@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scriptedSession } from '../../commands/testing/scripted';
+import { createTestConsole } from '../../commands/testing/scripted';
 import type { FakeReply } from '../testing/fakeServer';
 import { createFakeClock } from '../testing/fakeClock';
 import { createOrderPreview } from './orderPreview';
@@ -20,7 +20,7 @@ describe('order preview under the command line', () => {
   });
 
   function setup(token: string | null = 'tok') {
-    const s = scriptedSession();
+    const s = createTestConsole();
     s.stores.session.setToken(token);
     const clock = createFakeClock();
     const draft = signal('');
@@ -133,7 +133,7 @@ describe('order preview under the command line', () => {
   });
 
   it('sizes within the fat-finger cap when the amount is at or under it, and not above it', async () => {
-    const s = scriptedSession();
+    const s = createTestConsole();
     s.stores.session.setToken('tok');
     const clock = createFakeClock();
     const draft = signal('');

@@ -1,0 +1,98 @@
+import { computed, effect, untracked } from '@preact/signals-core';
+import { resumeSession } from '../services/auth';
+import { startHealthPolling } from '../services/health';
+import { startRuleAnnouncements } from '../services/rules/announce';
+import { startRulesWatch } from '../services/rules/rules';
+import { startAccountWatch } from '../services/trading/account';
+import { fetchTrades } from '../services/trading/trades';
+import { startTradesWatch } from '../services/trading/tradesHistory';
+import type { AppServices } from './services';
+
+/** The services as built, before anything runs. */
+export type BuiltServices = Omit<AppServices, 'start'>;
+
+/**
+ * Starts what the app runs in the background: history tracking, health polling, the price and
+ * positions channels, the chart, the order preview, the feed, rule announcements and watches, the
+ * trades watch, and the session refresh. `pageUrl` is the address the page was opened at (a return
+ * from Google or Twitter carries the two-factor step in its fragment). Returns the disposer.
+ */
+export function startAppServices(services: BuiltServices, pageUrl: string): () => void {
+  const { router, api, stores, clock, prices, chart, positionsChannel, orderPreview, feed } = services;
+  const { toasts, rules, trades, keys: keysModel, auth } = services;
+  const stopHistory = router.start();
+  const stopHealth = startHealthPolling(api.main, stores.connection, clock);
+  const stopPrices = prices.start();
+  const stopChart = chart.start();
+  const stopChartSource = stores.chartSource.start();
+  const stopPositions = positionsChannel.start();
+  const stopPreview = orderPreview.start();
+  const stopAccount = startAccountWatch({
+    loggedIn: stores.session.isLoggedIn,
+    store: stores.account,
+    trading: api.trading,
+  });
+  const stopFeed = feed.start();
+  const stopAnnouncements = startRuleAnnouncements({
+    loggedIn: stores.session.isLoggedIn,
+    store: stores.rules,
+    print: (lines) => stores.terminal.print(lines),
+    toast: (text, tone) => toasts.push(text, tone),
+    now: () => clock.now(),
+    headline: (id) => stores.feed.signals.peek().find((s) => s.id === id)?.content ?? null,
+    recentTrades: async () => {
+      const page = await fetchTrades(api.trading, { limit: 20 });
+      return page.ok ? page.value.trades : [];
+    },
+    reloadRisk: () => void rules.risk(),
+  });
+  const stopTrades = startTradesWatch({
+    history: trades,
+    loggedIn: stores.session.isLoggedIn,
+    shown: computed(() => ['trades', 'closed'].includes(stores.ui.bottomTab.value)),
+    holdings: computed(() =>
+      stores.positions.positions.value.map((p) => `${p.symbol} ${p.side} ${p.size}`).join(','),
+    ),
+  });
+  // `keys --open`: the API Settings window's model lives here, not in the stores commands reach.
+  let keysAsked = stores.ui.keysWindowRequests.peek();
+  const stopKeysWindow = effect(() => {
+    const asked = stores.ui.keysWindowRequests.value;
+    if (asked === keysAsked) return;
+    keysAsked = asked;
+    untracked(() => keysModel.show());
+  });
+  const stopRules = startRulesWatch({
+    loggedIn: stores.session.isLoggedIn,
+    positionsAt: stores.positions.updatedAt,
+    news: stores.feed.signals,
+    store: stores.rules,
+    api: rules,
+    setTimer: (fn, ms) => clock.setTimer(fn, ms),
+  });
+  void resumeSession(api, stores.session).finally(() => stores.session.markResumed());
+  // Back from Google or Twitter with two-factor login on: the code step.
+  // The challenge comes in the fragment, which no request carries; it is dropped from the address bar.
+  const pendingTwoFactor = new URLSearchParams(new URL(pageUrl).hash.slice(1)).get('two_factor');
+  if (pendingTwoFactor !== null) {
+    auth.modal.resumeTwoFactor(pendingTwoFactor);
+    if (typeof history !== 'undefined')
+      history.replaceState(history.state, '', location.pathname + location.search);
+  }
+  return () => {
+    stopTrades();
+    stopAnnouncements();
+    toasts.dispose();
+    stopKeysWindow();
+    stopRules();
+    stopAccount();
+    stopFeed();
+    stopPositions();
+    stopPreview();
+    stopHistory();
+    stopHealth();
+    stopChartSource();
+    stopChart();
+    stopPrices();
+  };
+}
