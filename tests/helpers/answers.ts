@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
+import { format, resolveConfig } from 'prettier';
 import { expect } from 'vitest';
 
 /**
@@ -66,9 +67,11 @@ export class AnswerBook {
     return body as T;
   }
 
-  /** Writes the file when recording. */
+  /** Writes the file when recording, formatted as the repository's other files are. */
   async save(): Promise<void> {
-    if (RECORDING) await writeFile(this.file, `${JSON.stringify(this.answers, null, 2)}\n`);
+    if (!RECORDING) return;
+    const options = (await resolveConfig(this.file)) ?? {};
+    await writeFile(this.file, await format(JSON.stringify(this.answers), { ...options, parser: 'json' }));
   }
 
   /** Every recorded answer is what the app answers now. */

@@ -1,53 +1,48 @@
 import { describe, expect, it } from 'vitest';
-import { AdminUser, type SubscriptionView } from '../../contracts/billing';
-import type { Health } from '../../contracts/health';
+import { formatDay } from '../../services/premium';
+import { createFakeClock } from '../../services/testing/fakeClock';
+import {
+  RECORDED_AT,
+  recordedAudit,
+  recordedCancel,
+  recordedCheckout,
+  recordedPayload,
+  recordedReply,
+  recordedSources,
+  recordedSubscription,
+  recordedUsers,
+  type BillingAnswer,
+} from '../../services/testing/billingAnswers';
+import type { FakeReply, RecordedRequest } from '../../services/testing/fakeServer';
 import { createTestConsole } from '../testing/scripted';
 
-const INACTIVE: SubscriptionView = {
-  status: 'inactive',
-  current_period_end: null,
-  plan: null,
-  provider: null,
-  trial_end: null,
-};
-const ACTIVE: SubscriptionView = {
-  status: 'active',
-  current_period_end: '2026-11-30T10:00:00.000Z',
-  plan: 'monthly',
-  provider: 'card',
-  trial_end: '2026-11-30T10:00:00.000Z',
-};
+/** What the server answered once the sandbox's card checkout was paid. */
+const ACTIVE = recordedSubscription('me active');
+/** The health of the server that recorded them: the sandbox stands in for both providers. */
+const sandboxHealth = recordedSources().health;
+const day = (iso: string | null) => formatDay(iso) ?? 'no date';
 
-const sandboxHealth: Health = {
-  status: 'ok',
-  degraded: [],
-  db: 'pglite',
-  dbOk: true,
-  bus: 'memory',
-  busOk: true,
-  market: 'sim',
-  news: ['replay'],
-  exchange: 'paper',
-  analyzer: 'local',
-  payments: ['sandbox-card', 'sandbox-crypto'],
-  mail: 'outbox',
-  standins: [],
-  version: '0.1.0',
-  uptimeSeconds: 3,
-  role: 'all',
-  leases: [],
-};
-
+/** A logged-in console whose clock is at the moment the server's answers were recorded. */
 function session(role: 'user' | 'admin' = 'user') {
-  const s = createTestConsole({ token: 'tok' });
+  const s = createTestConsole({ token: 'tok', clock: createFakeClock(RECORDED_AT) });
   s.stores.session.setUser({ username: 'ann', role, subscriptionStatus: 'inactive', id: 'u-ann' });
   return s;
 }
 
+/** Replies with a recorded answer, once the request carries the body the server was sent for it. */
+const recorded =
+  (name: BillingAnswer) =>
+  (request: RecordedRequest): FakeReply => {
+    expect(request.body === null ? undefined : JSON.parse(request.body), `the request of ${name}`).toEqual(
+      recordedPayload(name),
+    );
+    return recordedReply(name);
+  };
+
 describe('plan and upgrade', () => {
   it('plan prints the status, the period end and, on the free plan, the prices', async () => {
     const s = session();
-    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: INACTIVE }));
+    s.server.on('GET /subscriptions/me', recorded('me inactive'));
     expect(await s.type('plan')).toEqual([
       'info: Plan:       Free',
       'info: Status:     No subscription',
@@ -61,16 +56,16 @@ describe('plan and upgrade', () => {
 
   it('plan on Premium shows the end of the period and updates the header’s status', async () => {
     const s = session();
-    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: ACTIVE }));
+    s.server.on('GET /subscriptions/me', recorded('me active'));
     const out = await s.type('plan');
     expect(out.slice(0, 3)).toEqual([
       'info: Plan:       Premium monthly ($179 per month)',
       'info: Status:     Active',
       'info: Paid by:    card (Stripe)',
     ]);
-    expect(out).toContain('info: Renews on:  30 Nov 2026');
+    expect(out).toContain(`info: Renews on:  ${day(ACTIVE.current_period_end)}`);
     expect(out.at(-1)).toBe(
-      "muted: Your card subscription with Stripe renews on 30 Nov 2026. Cancel it in Stripe's customer portal: plan cancel, or Cancel in Stripe on the Plan tab.",
+      `muted: Your card subscription with Stripe renews on ${day(ACTIVE.current_period_end)}. Cancel it in Stripe's customer portal: plan cancel, or Cancel in Stripe on the Plan tab.`,
     );
     expect(s.stores.session.user.value?.subscriptionStatus).toBe('active');
   });
@@ -79,20 +74,26 @@ describe('plan and upgrade', () => {
     const s = session();
     s.server.on('GET /subscriptions/me', () => ({ status: 200, body: { ...ACTIVE, provider: 'crypto' } }));
     expect(await s.type('plan cancel')).toEqual([
-      'info: A crypto payment covers one period and does not renew: Premium ends on 30 Nov 2026, with nothing more to pay.',
+      `info: A crypto payment covers one period and does not renew: Premium ends on ${day(ACTIVE.current_period_end)}, with nothing more to pay.`,
     ]);
-    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: INACTIVE }));
+    s.server.on('GET /subscriptions/me', recorded('me inactive'));
     expect(await s.type('plan cancel')).toEqual(['info: You have no Premium subscription to cancel.']);
     expect(s.server.requests.every((r) => r.method === 'GET')).toBe(true);
   });
 
   it('plan cancel with Stripe opens its customer portal for the subscription', async () => {
     const s = session();
-    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: ACTIVE }));
+    s.server.on('GET /subscriptions/me', recorded('me active'));
+    // Only Stripe answers with its portal; the sandbox that recorded the answers ends Premium instead.
     const portal = 'https://billing.stripe.com/p/session/bps_1';
     s.server.on('POST /subscriptions/cancel', () => ({
       status: 200,
-      body: { action: 'portal', url: portal, message: "Cancel in Stripe's customer portal." },
+      body: {
+        ...recordedCancel(),
+        action: 'portal',
+        url: portal,
+        message: "Cancel in Stripe's customer portal.",
+      },
     }));
     // The CLI (nobody to send away): the address is the answer.
     expect(await s.type('plan cancel')).toEqual([
@@ -108,32 +109,26 @@ describe('plan and upgrade', () => {
   it('plan cancel in the sandbox asks, then ends Premium now', async () => {
     const s = session();
     s.stores.connection.markAnswered(sandboxHealth);
-    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: ACTIVE }));
+    s.server.on('GET /subscriptions/me', recorded('me active'));
     expect(await s.answering('plan cancel', 'n')).toEqual(['muted: Nothing was cancelled.']);
     expect(s.asked).toEqual(['End Premium now? The sandbox charged nothing and nothing renews. [y/N] ']);
     expect(s.server.count('POST /subscriptions/cancel')).toBe(0);
     let ended = false;
-    s.server.on('POST /subscriptions/cancel', () => {
+    s.server.on('POST /subscriptions/cancel', (r) => {
       ended = true;
-      return {
-        status: 200,
-        body: { action: 'ended', url: null, message: 'Premium cancelled: it ended now.' },
-      };
+      return recorded('cancel in the sandbox')(r);
     });
-    s.server.on('GET /subscriptions/me', () => ({
-      status: 200,
-      body: ended ? { ...ACTIVE, status: 'canceled' } : ACTIVE,
-    }));
-    expect(await s.answering('plan cancel', 'y')).toEqual(['success: Premium cancelled: it ended now.']);
+    s.server.on('GET /subscriptions/me', (r) => recorded(ended ? 'me canceled' : 'me active')(r));
+    expect(await s.answering('plan cancel', 'y')).toEqual([`success: ${recordedCancel().message}`]);
     expect(s.stores.session.user.value?.subscriptionStatus).toBe('canceled');
   });
 
   it('upgrade on Premium says so instead of offering to pay again', async () => {
     const s = session();
     s.stores.session.setUser({ username: 'ann', role: 'user', subscriptionStatus: 'active', id: 'u-ann' });
-    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: ACTIVE }));
+    s.server.on('GET /subscriptions/me', recorded('me active'));
     expect(await s.type('upgrade yearly')).toEqual([
-      'success: You have Premium already (active, monthly by card, until 30 Nov 2026 (trial until 30 Nov 2026)). plan shows it.',
+      `success: You have Premium already (active, monthly by card, until ${day(ACTIVE.current_period_end)} (trial until ${day(ACTIVE.trial_end)})). plan shows it.`,
     ]);
     expect(s.server.count('POST /subscriptions/create-payment-session')).toBe(0);
   });
@@ -148,10 +143,8 @@ describe('plan and upgrade', () => {
 
   it('upgrade yearly crypto asks for a session and sends the browser to its checkout_url', async () => {
     const s = session();
-    s.server.on('POST /subscriptions/create-payment-session', () => ({
-      status: 200,
-      body: { checkout_url: '/api/subscriptions/sandbox/abc' },
-    }));
+    s.server.on('POST /subscriptions/create-payment-session', recorded('checkout yearly crypto'));
+    const { checkout_url } = recordedCheckout('checkout yearly crypto');
     const went: string[] = [];
     s.stores.premium.onRedirect((url) => went.push(url));
     const out = await s.run('upgrade yearly crypto');
@@ -160,18 +153,18 @@ describe('plan and upgrade', () => {
       planType: 'yearly',
       provider: 'crypto',
     });
-    expect(went).toEqual(['/api/subscriptions/sandbox/abc']);
-    expect(out.data).toEqual({ checkout_url: '/api/subscriptions/sandbox/abc' });
+    expect(went).toEqual([checkout_url]);
+    expect(out.data).toEqual({ checkout_url });
   });
 
   it('upgrade with no listener (the CLI) prints where to pay; card is the default provider', async () => {
     const s = session();
-    s.server.on('POST /subscriptions/create-payment-session', () => ({
-      status: 200,
-      body: { checkout_url: 'https://checkout.example/cs_1' },
-    }));
+    s.server.on('POST /subscriptions/create-payment-session', recorded('checkout monthly card'));
     const out = await s.type('upgrade monthly');
-    expect(out).toEqual(['success: Checkout ready. Pay at:', 'info: https://checkout.example/cs_1']);
+    expect(out).toEqual([
+      'success: Checkout ready. Pay at:',
+      `info: ${recordedCheckout('checkout monthly card').checkout_url}`,
+    ]);
     expect(JSON.parse(s.server.requests.at(-1)?.body ?? '{}')).toEqual({
       planType: 'monthly',
       provider: 'card',
@@ -199,26 +192,9 @@ describe('plan and upgrade', () => {
 });
 
 describe('admin commands', () => {
-  const users = [
-    AdminUser.parse({
-      id: '11111111-0000-4000-8000-000000000000',
-      email: 'root@example.com',
-      username: 'root',
-      role: 'admin',
-      disabled: false,
-      subscription: INACTIVE,
-      created_at: '2026-11-01T00:00:00.000Z',
-    }),
-    AdminUser.parse({
-      id: '22222222-0000-4000-8000-000000000000',
-      email: 'bob@example.com',
-      username: 'bob',
-      role: 'user',
-      disabled: false,
-      subscription: INACTIVE,
-      created_at: '2026-11-02T00:00:00.000Z',
-    }),
-  ];
+  /** Ann (a user, her sandbox subscription cancelled) and root (the admin), as the server listed them. */
+  const users = recordedUsers();
+  const ann = users.find((u) => u.username === 'ann');
 
   it('refuses a user who is not an admin without asking the server', async () => {
     const s = session('user');
@@ -230,17 +206,17 @@ describe('admin commands', () => {
 
   it('opens the panel, lists users, and grants Premium by username', async () => {
     const s = session('admin');
-    s.server.on('GET /admin/users', () => ({ status: 200, body: users }));
-    s.server.on(`POST /admin/users/${users[1]?.id}/premium`, () => ({
-      status: 200,
-      body: { ...ACTIVE, provider: 'admin', trial_end: null, plan: null },
-    }));
+    s.server.on('GET /admin/users', recorded('admin users'));
+    s.server.on(`POST /admin/users/${ann?.id}/premium`, recorded('admin grant'));
     await s.type('admin');
     expect(s.stores.premium.adminOpen.value).toBe(true);
     const listed = await s.type('admin users');
-    expect(listed[1]).toMatch(/^info: bob\s+bob@example.com\s+user\s+inactive$/);
-    expect(await s.type('admin grant bob 90')).toEqual([
-      'success: Premium granted to bob: active, until 30 Nov 2026.',
+    expect(listed).toEqual([
+      `info: ann              ann@example.com            user  canceled, monthly by card, until ${day(ann?.subscription.current_period_end ?? null)} (trial until ${day(ann?.subscription.trial_end ?? null)})`,
+      'info: root             root@example.com           admin inactive',
+    ]);
+    expect(await s.type('admin grant ann 90')).toEqual([
+      `success: Premium granted to ann: active, monthly by grant, until ${day(recordedSubscription('admin grant').current_period_end)}.`,
     ]);
     expect(JSON.parse(s.server.requests.at(-1)?.body ?? '{}')).toEqual({ premium: true, days: 90 });
     expect(await s.type('admin grant nobody')).toEqual(["error: No user 'nobody'."]);
@@ -248,49 +224,23 @@ describe('admin commands', () => {
 
   it('shows the server’s refusal (403) as it is', async () => {
     const s = session('admin');
-    s.server.on('GET /admin/users', () => ({ status: 403, body: { detail: 'Forbidden.' } }));
-    expect(await s.type('admin users')).toEqual(['error: Forbidden.']);
+    s.server.on('GET /admin/users', recorded('admin refused'));
+    expect(await s.type('admin users')).toEqual(['error: Not allowed.']);
   });
 
   it('prints the audit log with names, and the sources with their counts', async () => {
     const s = session('admin');
-    s.server.on('GET /admin/users', () => ({ status: 200, body: users }));
-    s.server.on('GET /admin/audit', () => ({
-      status: 200,
-      body: [
-        {
-          id: '1',
-          actor_id: users[0]?.id,
-          action: 'premium.grant',
-          target_user_id: users[1]?.id,
-          detail: { days: 10 },
-          created_at: '2026-11-23T09:00:00.000Z',
-        },
-      ],
-    }));
+    s.server.on('GET /admin/users', recorded('admin users'));
+    s.server.on('GET /admin/audit', recorded('admin audit'));
+    const granted = recordedAudit()[0]?.created_at ?? '';
     expect(await s.type('admin audit')).toEqual([
-      'info: 2026-11-23 09:00:00  root granted Premium to bob for 10 days',
+      `info: ${granted.slice(0, 10)} ${granted.slice(11, 19)}  root granted Premium to ann for 90 days`,
     ]);
+    // The recorded server's health, with a Premium source that lags (the recording's replay never does).
     s.server.on('GET /admin/sources', () => ({
       status: 200,
       body: {
-        health: {
-          status: 'ok',
-          degraded: [],
-          db: 'pglite',
-          dbOk: true,
-          bus: 'memory',
-          busOk: true,
-          market: 'sim',
-          news: ['replay', 'webhook'],
-          exchange: 'paper',
-          analyzer: 'local',
-          payments: [],
-          mail: 'outbox',
-          standins: [],
-          version: '1',
-          uptimeSeconds: 5,
-        },
+        ...recordedSources(),
         ingestion: [{ source: 'webhook', total: 12, last_24h: 3, premium: true }],
         receipts: {
           threshold_ms: 300_000,
@@ -319,22 +269,14 @@ describe('admin commands', () => {
     s.server.on('GET /admin/sources', () => ({
       status: 200,
       body: {
+        ...recordedSources(),
         health: {
+          ...sandboxHealth,
           status: 'degraded',
           degraded: ['market feed stalled', 'exchange rate-limited for 4 s (429)'],
           db: 'postgres',
-          dbOk: true,
           bus: 'redis',
-          busOk: true,
           market: 'binance',
-          news: ['webhook'],
-          exchange: 'paper',
-          analyzer: 'local',
-          payments: [],
-          mail: 'outbox',
-          standins: [],
-          version: '1',
-          uptimeSeconds: 5,
         },
         ingestion: [],
       },
