@@ -274,5 +274,6 @@ describe.each(dbTargets())('the paper exchange over random order sequences on $n
       }),
       { numRuns: 40 },
     );
-  });
+    // Forty accounts of up to forty operations, each written to the ledger: about 10 s on one idle core.
+  }, 120_000);
 });
