@@ -1,49 +1,45 @@
 import { describe, expect, it } from 'vitest';
-import { AdminUser, type SubscriptionView } from '../../contracts/billing';
+import { formatDay } from '../../services/premium';
+import { createFakeClock } from '../../services/testing/fakeClock';
+import {
+  RECORDED_AT,
+  recordedAudit,
+  recordedPayload,
+  recordedReply,
+  recordedSources,
+  recordedSubscription,
+  recordedUsers,
+  type BillingAnswer,
+} from '../../services/testing/billingAnswers';
+import type { FakeReply, RecordedRequest } from '../../services/testing/fakeServer';
 import { createTestConsole } from '../testing/scripted';
 
-const INACTIVE: SubscriptionView = {
-  status: 'inactive',
-  current_period_end: null,
-  plan: null,
-  provider: null,
-  trial_end: null,
-};
-const ACTIVE: SubscriptionView = {
-  status: 'active',
-  current_period_end: '2026-11-30T10:00:00.000Z',
-  plan: 'monthly',
-  provider: 'card',
-  trial_end: '2026-11-30T10:00:00.000Z',
-};
+/** The health of the server that recorded them: the sandbox stands in for both providers. */
+const sandboxHealth = recordedSources().health;
+const day = (iso: string | null) => formatDay(iso) ?? 'no date';
 
+/** A logged-in console whose clock is at the moment the server's answers were recorded. */
 function session(role: 'user' | 'admin' = 'user') {
-  const s = createTestConsole({ token: 'tok' });
+  const s = createTestConsole({ token: 'tok', clock: createFakeClock(RECORDED_AT) });
   s.stores.session.setUser({ username: 'ann', role, subscriptionStatus: 'inactive', id: 'u-ann' });
   return s;
 }
 
+/** Replies with a recorded answer, once the request carries the body the server was sent for it. */
+const recorded =
+  (name: BillingAnswer) =>
+  (request: RecordedRequest): FakeReply => {
+    expect(request.body === null ? undefined : JSON.parse(request.body), `the request of ${name}`).toEqual(
+      recordedPayload(name),
+    );
+    return recordedReply(name);
+  };
+
+/** The admin commands, on answers recorded from the real server (`npm run fixtures:billing`). */
 describe('admin commands', () => {
-  const users = [
-    AdminUser.parse({
-      id: '11111111-0000-4000-8000-000000000000',
-      email: 'root@example.com',
-      username: 'root',
-      role: 'admin',
-      disabled: false,
-      subscription: INACTIVE,
-      created_at: '2026-11-01T00:00:00.000Z',
-    }),
-    AdminUser.parse({
-      id: '22222222-0000-4000-8000-000000000000',
-      email: 'bob@example.com',
-      username: 'bob',
-      role: 'user',
-      disabled: false,
-      subscription: INACTIVE,
-      created_at: '2026-11-02T00:00:00.000Z',
-    }),
-  ];
+  /** Ann (a user, her sandbox subscription cancelled) and root (the admin), as the server listed them. */
+  const users = recordedUsers();
+  const ann = users.find((u) => u.username === 'ann');
 
   it('refuses a user who is not an admin without asking the server', async () => {
     const s = session('user');
@@ -55,17 +51,17 @@ describe('admin commands', () => {
 
   it('opens the panel, lists users, and grants Premium by username', async () => {
     const s = session('admin');
-    s.server.on('GET /admin/users', () => ({ status: 200, body: users }));
-    s.server.on(`POST /admin/users/${users[1]?.id}/premium`, () => ({
-      status: 200,
-      body: { ...ACTIVE, provider: 'admin', trial_end: null, plan: null },
-    }));
+    s.server.on('GET /admin/users', recorded('admin users'));
+    s.server.on(`POST /admin/users/${ann?.id}/premium`, recorded('admin grant'));
     await s.type('admin');
     expect(s.stores.premium.adminOpen.value).toBe(true);
     const listed = await s.type('admin users');
-    expect(listed[1]).toMatch(/^info: bob\s+bob@example.com\s+user\s+inactive$/);
-    expect(await s.type('admin grant bob 90')).toEqual([
-      'success: Premium granted to bob: active, until 30 Nov 2026.',
+    expect(listed).toEqual([
+      `info: ann              ann@example.com            user  canceled, monthly by card, until ${day(ann?.subscription.current_period_end ?? null)} (trial until ${day(ann?.subscription.trial_end ?? null)})`,
+      'info: root             root@example.com           admin inactive',
+    ]);
+    expect(await s.type('admin grant ann 90')).toEqual([
+      `success: Premium granted to ann: active, monthly by grant, until ${day(recordedSubscription('admin grant').current_period_end)}.`,
     ]);
     expect(JSON.parse(s.server.requests.at(-1)?.body ?? '{}')).toEqual({ premium: true, days: 90 });
     expect(await s.type('admin grant nobody')).toEqual(["error: No user 'nobody'."]);
@@ -73,49 +69,23 @@ describe('admin commands', () => {
 
   it('shows the server’s refusal (403) as it is', async () => {
     const s = session('admin');
-    s.server.on('GET /admin/users', () => ({ status: 403, body: { detail: 'Forbidden.' } }));
-    expect(await s.type('admin users')).toEqual(['error: Forbidden.']);
+    s.server.on('GET /admin/users', recorded('admin refused'));
+    expect(await s.type('admin users')).toEqual(['error: Not allowed.']);
   });
 
   it('prints the audit log with names, and the sources with their counts', async () => {
     const s = session('admin');
-    s.server.on('GET /admin/users', () => ({ status: 200, body: users }));
-    s.server.on('GET /admin/audit', () => ({
-      status: 200,
-      body: [
-        {
-          id: '1',
-          actor_id: users[0]?.id,
-          action: 'premium.grant',
-          target_user_id: users[1]?.id,
-          detail: { days: 10 },
-          created_at: '2026-11-23T09:00:00.000Z',
-        },
-      ],
-    }));
+    s.server.on('GET /admin/users', recorded('admin users'));
+    s.server.on('GET /admin/audit', recorded('admin audit'));
+    const granted = recordedAudit()[0]?.created_at ?? '';
     expect(await s.type('admin audit')).toEqual([
-      'info: 2026-11-23 09:00:00  root granted Premium to bob for 10 days',
+      `info: ${granted.slice(0, 10)} ${granted.slice(11, 19)}  root granted Premium to ann for 90 days`,
     ]);
+    // The recorded server's health, with a Premium source that lags (the recording's replay never does).
     s.server.on('GET /admin/sources', () => ({
       status: 200,
       body: {
-        health: {
-          status: 'ok',
-          degraded: [],
-          db: 'pglite',
-          dbOk: true,
-          bus: 'memory',
-          busOk: true,
-          market: 'sim',
-          news: ['replay', 'webhook'],
-          exchange: 'paper',
-          analyzer: 'local',
-          payments: [],
-          mail: 'outbox',
-          standins: [],
-          version: '1',
-          uptimeSeconds: 5,
-        },
+        ...recordedSources(),
         ingestion: [{ source: 'webhook', total: 12, last_24h: 3, premium: true }],
         receipts: {
           threshold_ms: 300_000,
@@ -144,22 +114,14 @@ describe('admin commands', () => {
     s.server.on('GET /admin/sources', () => ({
       status: 200,
       body: {
+        ...recordedSources(),
         health: {
+          ...sandboxHealth,
           status: 'degraded',
           degraded: ['market feed stalled', 'exchange rate-limited for 4 s (429)'],
           db: 'postgres',
-          dbOk: true,
           bus: 'redis',
-          busOk: true,
           market: 'binance',
-          news: ['webhook'],
-          exchange: 'paper',
-          analyzer: 'local',
-          payments: [],
-          mail: 'outbox',
-          standins: [],
-          version: '1',
-          uptimeSeconds: 5,
         },
         ingestion: [],
       },

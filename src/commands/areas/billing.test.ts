@@ -1,53 +1,46 @@
 import { describe, expect, it } from 'vitest';
-import type { SubscriptionView } from '../../contracts/billing';
-import type { Health } from '../../contracts/health';
+import { formatDay } from '../../services/premium';
+import { createFakeClock } from '../../services/testing/fakeClock';
+import {
+  RECORDED_AT,
+  recordedCancel,
+  recordedCheckout,
+  recordedPayload,
+  recordedReply,
+  recordedSources,
+  recordedSubscription,
+  type BillingAnswer,
+} from '../../services/testing/billingAnswers';
+import type { FakeReply, RecordedRequest } from '../../services/testing/fakeServer';
 import { createTestConsole } from '../testing/scripted';
 
-const INACTIVE: SubscriptionView = {
-  status: 'inactive',
-  current_period_end: null,
-  plan: null,
-  provider: null,
-  trial_end: null,
-};
-const ACTIVE: SubscriptionView = {
-  status: 'active',
-  current_period_end: '2026-11-30T10:00:00.000Z',
-  plan: 'monthly',
-  provider: 'card',
-  trial_end: '2026-11-30T10:00:00.000Z',
-};
+/** What the server answered once the sandbox's card checkout was paid. */
+const ACTIVE = recordedSubscription('me active');
+/** The health of the server that recorded them: the sandbox stands in for both providers. */
+const sandboxHealth = recordedSources().health;
+const day = (iso: string | null) => formatDay(iso) ?? 'no date';
 
-const sandboxHealth: Health = {
-  status: 'ok',
-  degraded: [],
-  db: 'pglite',
-  dbOk: true,
-  bus: 'memory',
-  busOk: true,
-  market: 'sim',
-  news: ['replay'],
-  exchange: 'paper',
-  analyzer: 'local',
-  payments: ['sandbox-card', 'sandbox-crypto'],
-  mail: 'outbox',
-  standins: [],
-  version: '0.1.0',
-  uptimeSeconds: 3,
-  role: 'all',
-  leases: [],
-};
-
+/** A logged-in console whose clock is at the moment the server's answers were recorded. */
 function session(role: 'user' | 'admin' = 'user') {
-  const s = createTestConsole({ token: 'tok' });
+  const s = createTestConsole({ token: 'tok', clock: createFakeClock(RECORDED_AT) });
   s.stores.session.setUser({ username: 'ann', role, subscriptionStatus: 'inactive', id: 'u-ann' });
   return s;
 }
 
+/** Replies with a recorded answer, once the request carries the body the server was sent for it. */
+const recorded =
+  (name: BillingAnswer) =>
+  (request: RecordedRequest): FakeReply => {
+    expect(request.body === null ? undefined : JSON.parse(request.body), `the request of ${name}`).toEqual(
+      recordedPayload(name),
+    );
+    return recordedReply(name);
+  };
+
 describe('plan and upgrade', () => {
   it('plan prints the status, the period end and, on the free plan, the prices', async () => {
     const s = session();
-    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: INACTIVE }));
+    s.server.on('GET /subscriptions/me', recorded('me inactive'));
     expect(await s.type('plan')).toEqual([
       'info: Plan:       Free',
       'info: Status:     No subscription',
@@ -61,16 +54,16 @@ describe('plan and upgrade', () => {
 
   it('plan on Premium shows the end of the period and updates the header’s status', async () => {
     const s = session();
-    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: ACTIVE }));
+    s.server.on('GET /subscriptions/me', recorded('me active'));
     const out = await s.type('plan');
     expect(out.slice(0, 3)).toEqual([
       'info: Plan:       Premium monthly ($179 per month)',
       'info: Status:     Active',
       'info: Paid by:    card (Stripe)',
     ]);
-    expect(out).toContain('info: Renews on:  30 Nov 2026');
+    expect(out).toContain(`info: Renews on:  ${day(ACTIVE.current_period_end)}`);
     expect(out.at(-1)).toBe(
-      "muted: Your card subscription with Stripe renews on 30 Nov 2026. Cancel it in Stripe's customer portal: plan cancel, or Cancel in Stripe on the Plan tab.",
+      `muted: Your card subscription with Stripe renews on ${day(ACTIVE.current_period_end)}. Cancel it in Stripe's customer portal: plan cancel, or Cancel in Stripe on the Plan tab.`,
     );
     expect(s.stores.session.user.value?.subscriptionStatus).toBe('active');
   });
@@ -79,20 +72,26 @@ describe('plan and upgrade', () => {
     const s = session();
     s.server.on('GET /subscriptions/me', () => ({ status: 200, body: { ...ACTIVE, provider: 'crypto' } }));
     expect(await s.type('plan cancel')).toEqual([
-      'info: A crypto payment covers one period and does not renew: Premium ends on 30 Nov 2026, with nothing more to pay.',
+      `info: A crypto payment covers one period and does not renew: Premium ends on ${day(ACTIVE.current_period_end)}, with nothing more to pay.`,
     ]);
-    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: INACTIVE }));
+    s.server.on('GET /subscriptions/me', recorded('me inactive'));
     expect(await s.type('plan cancel')).toEqual(['info: You have no Premium subscription to cancel.']);
     expect(s.server.requests.every((r) => r.method === 'GET')).toBe(true);
   });
 
   it('plan cancel with Stripe opens its customer portal for the subscription', async () => {
     const s = session();
-    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: ACTIVE }));
+    s.server.on('GET /subscriptions/me', recorded('me active'));
+    // Only Stripe answers with its portal; the sandbox that recorded the answers ends Premium instead.
     const portal = 'https://billing.stripe.com/p/session/bps_1';
     s.server.on('POST /subscriptions/cancel', () => ({
       status: 200,
-      body: { action: 'portal', url: portal, message: "Cancel in Stripe's customer portal." },
+      body: {
+        ...recordedCancel(),
+        action: 'portal',
+        url: portal,
+        message: "Cancel in Stripe's customer portal.",
+      },
     }));
     // The CLI (nobody to send away): the address is the answer.
     expect(await s.type('plan cancel')).toEqual([
@@ -108,32 +107,26 @@ describe('plan and upgrade', () => {
   it('plan cancel in the sandbox asks, then ends Premium now', async () => {
     const s = session();
     s.stores.connection.markAnswered(sandboxHealth);
-    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: ACTIVE }));
+    s.server.on('GET /subscriptions/me', recorded('me active'));
     expect(await s.answering('plan cancel', 'n')).toEqual(['muted: Nothing was cancelled.']);
     expect(s.asked).toEqual(['End Premium now? The sandbox charged nothing and nothing renews. [y/N] ']);
     expect(s.server.count('POST /subscriptions/cancel')).toBe(0);
     let ended = false;
-    s.server.on('POST /subscriptions/cancel', () => {
+    s.server.on('POST /subscriptions/cancel', (r) => {
       ended = true;
-      return {
-        status: 200,
-        body: { action: 'ended', url: null, message: 'Premium cancelled: it ended now.' },
-      };
+      return recorded('cancel in the sandbox')(r);
     });
-    s.server.on('GET /subscriptions/me', () => ({
-      status: 200,
-      body: ended ? { ...ACTIVE, status: 'canceled' } : ACTIVE,
-    }));
-    expect(await s.answering('plan cancel', 'y')).toEqual(['success: Premium cancelled: it ended now.']);
+    s.server.on('GET /subscriptions/me', (r) => recorded(ended ? 'me canceled' : 'me active')(r));
+    expect(await s.answering('plan cancel', 'y')).toEqual([`success: ${recordedCancel().message}`]);
     expect(s.stores.session.user.value?.subscriptionStatus).toBe('canceled');
   });
 
   it('upgrade on Premium says so instead of offering to pay again', async () => {
     const s = session();
     s.stores.session.setUser({ username: 'ann', role: 'user', subscriptionStatus: 'active', id: 'u-ann' });
-    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: ACTIVE }));
+    s.server.on('GET /subscriptions/me', recorded('me active'));
     expect(await s.type('upgrade yearly')).toEqual([
-      'success: You have Premium already (active, monthly by card, until 30 Nov 2026 (trial until 30 Nov 2026)). plan shows it.',
+      `success: You have Premium already (active, monthly by card, until ${day(ACTIVE.current_period_end)} (trial until ${day(ACTIVE.trial_end)})). plan shows it.`,
     ]);
     expect(s.server.count('POST /subscriptions/create-payment-session')).toBe(0);
   });
@@ -148,10 +141,8 @@ describe('plan and upgrade', () => {
 
   it('upgrade yearly crypto asks for a session and sends the browser to its checkout_url', async () => {
     const s = session();
-    s.server.on('POST /subscriptions/create-payment-session', () => ({
-      status: 200,
-      body: { checkout_url: '/api/subscriptions/sandbox/abc' },
-    }));
+    s.server.on('POST /subscriptions/create-payment-session', recorded('checkout yearly crypto'));
+    const { checkout_url } = recordedCheckout('checkout yearly crypto');
     const went: string[] = [];
     s.stores.premium.onRedirect((url) => went.push(url));
     const out = await s.run('upgrade yearly crypto');
@@ -160,18 +151,18 @@ describe('plan and upgrade', () => {
       planType: 'yearly',
       provider: 'crypto',
     });
-    expect(went).toEqual(['/api/subscriptions/sandbox/abc']);
-    expect(out.data).toEqual({ checkout_url: '/api/subscriptions/sandbox/abc' });
+    expect(went).toEqual([checkout_url]);
+    expect(out.data).toEqual({ checkout_url });
   });
 
   it('upgrade with no listener (the CLI) prints where to pay; card is the default provider', async () => {
     const s = session();
-    s.server.on('POST /subscriptions/create-payment-session', () => ({
-      status: 200,
-      body: { checkout_url: 'https://checkout.example/cs_1' },
-    }));
+    s.server.on('POST /subscriptions/create-payment-session', recorded('checkout monthly card'));
     const out = await s.type('upgrade monthly');
-    expect(out).toEqual(['success: Checkout ready. Pay at:', 'info: https://checkout.example/cs_1']);
+    expect(out).toEqual([
+      'success: Checkout ready. Pay at:',
+      `info: ${recordedCheckout('checkout monthly card').checkout_url}`,
+    ]);
     expect(JSON.parse(s.server.requests.at(-1)?.body ?? '{}')).toEqual({
       planType: 'monthly',
       provider: 'card',

@@ -1,62 +1,60 @@
 import { describe, expect, it } from 'vitest';
-import { Rule, RuleCreate, type RiskState } from '../../contracts/rules';
+import { RuleCreate, type Rule } from '../../contracts/rules';
+import {
+  recordedPayload,
+  recordedReply,
+  recordedRisk,
+  recordedRule,
+  type RulesAnswer,
+} from '../../services/rules/testing/serverAnswers';
 import { createTestConsole } from '../testing/scripted';
 
-const RISK: RiskState = {
-  max_order_usd: 250_000,
-  daily_budget_usd: 5000,
-  max_positions: 5,
-  cooldown_minutes: 15,
-  max_age_seconds: 15,
-  live_max_order_usd: 500,
-  live_daily_budget_usd: 1000,
-  kill_switch: false,
-  resume_at: null,
-  spent_today_usd: 0,
-  live_spent_today_usd: 0,
-};
+const SOL = recordedRule('rule add sol');
+const ANY = recordedRule('rule add any');
+/** The first eight characters of an id: how the commands name a rule. */
+const short = (rule: Rule) => rule.id.slice(0, 8);
 
-/** A console against a fake rules API that stores what it is sent, shaped by the shared contracts. */
+/**
+ * A console against a fake rules API that replies with what the real server answered to the same
+ * requests, and fails a request the server was not asked in the recording.
+ */
 function session(token: string | null = 'tok') {
   const s = createTestConsole({ token });
   const rules: Rule[] = [];
-  let risk = { ...RISK };
-  let n = 0;
+  const replyTo = (name: RulesAnswer, body: string | null) => {
+    expect(body === null ? undefined : JSON.parse(body), `the request of ${name}`).toEqual(
+      recordedPayload(name),
+    );
+    return recordedReply(name);
+  };
   s.server.on('GET /rules/', () => ({ status: 200, body: rules }));
-  s.server.on('GET /rules/risk', () => ({ status: 200, body: risk }));
+  s.server.on('GET /rules/risk', () => recordedReply('risk'));
   s.server.on('POST /rules/', (r) => {
-    const body = RuleCreate.parse(JSON.parse(r.body ?? '{}'));
-    n += 1;
-    const rule = Rule.parse({
-      id: `${n}aaaaaaa-0000-4000-8000-000000000000`,
-      ruleName: body.ruleName,
-      conditions: body.conditions,
-      action: body.action,
-      isActive: body.isActive,
-      version: 1,
-      created_at: '2026-11-23T08:00:00.000Z',
-    });
-    rules.push(rule);
-    return { status: 201, body: rule };
+    const name =
+      RuleCreate.parse(JSON.parse(r.body ?? '{}')).ruleName === SOL.ruleName
+        ? 'rule add sol'
+        : 'rule add any';
+    const reply = replyTo(name, r.body);
+    rules.push(recordedRule(name));
+    return reply;
   });
   s.server.on('POST /rules/kill-switch', (r) => {
-    const body = JSON.parse(r.body ?? '{}') as { on: boolean; resume_in_minutes?: number };
-    risk = {
-      ...risk,
-      kill_switch: body.on,
-      resume_at: body.resume_in_minutes === undefined ? null : '2026-11-23T10:00:00.000Z',
-    };
-    return { status: 200, body: risk };
+    const { on } = JSON.parse(r.body ?? '{}') as { on: boolean };
+    return replyTo(on ? 'rules off for 2h' : 'rules on', r.body);
   });
+  s.server.on('PUT /rules/risk', (r) => replyTo('risk set max-order 5k', r.body));
   return { ...s, rules };
 }
+
+/** `HH:MM UTC` of an ISO time, as the commands print it. */
+const utcTime = (iso: string | null) => `${new Date(iso ?? '').toISOString().slice(11, 16)} UTC`;
 
 describe('rules commands', () => {
   it('adds a rule from one line, with exits, and lists it', async () => {
     const s = session();
     const out = await s.type('rule add sol positive 70-100 long 500 "SOL good news" --tp 3 --sl 2 --hold 2h');
     expect(out).toEqual([
-      'success: Rule 1aaaaaaa saved: SOL good news — SOL positive 70-100 → long 500 USDT (TP 3%, SL 2%, hold 120m)',
+      `success: Rule ${short(SOL)} saved: SOL good news — SOL positive 70-100 → long 500 USDT (TP 3%, SL 2%, hold 120m)`,
     ]);
     expect(s.rules[0]?.conditions).toEqual({
       asset: 'SOL',
@@ -65,15 +63,15 @@ describe('rules commands', () => {
       max_impact: 100,
     });
     expect(await s.type('rule add any any any short 1k --off')).toEqual([
-      'success: Rule 2aaaaaaa saved (off): Any any short — any asset any sentiment any impact → short 1000 USDT',
+      `success: Rule ${short(ANY)} saved (off): Any any short — any asset any sentiment any impact → short 1000 USDT`,
     ]);
     const list = await s.type('rules');
     expect(list[0]).toBe(
       'info: Automated trading is on. Today 0 of 5000 USDT; max order 250000, 5 positions, cooldown 15 min.',
     );
-    expect(list[2]).toMatch(/^info: 1aaaaaaa\s+on\s+SOL good news\s+SOL positive 70-100/);
-    expect(list[3]).toMatch(/^info: 2aaaaaaa\s+off\s+Any any short/);
-    expect(s.complete('rule rm ')).toEqual(['1aaaaaaa', '2aaaaaaa']);
+    expect(list[2]).toMatch(new RegExp(`^info: ${short(SOL)}\\s+on\\s+SOL good news\\s+SOL positive 70-100`));
+    expect(list[3]).toMatch(new RegExp(`^info: ${short(ANY)}\\s+off\\s+Any any short`));
+    expect([...s.complete('rule rm ')].sort()).toEqual([short(SOL), short(ANY)].sort());
   });
 
   it('explains a bad line without calling the server', async () => {
@@ -93,7 +91,7 @@ describe('rules commands', () => {
   it('turns automated trading off for a while and back on', async () => {
     const s = session();
     expect(await s.type('rules off --for 2h')).toEqual([
-      'error: Automated trading is OFF until 10:00 UTC (rules on to resume).',
+      `error: Automated trading is OFF until ${utcTime(recordedRisk('rules off for 2h').resume_at)} (rules on to resume).`,
     ]);
     expect(JSON.parse(s.server.requests.at(-1)?.body ?? '{}')).toEqual({ on: true, resume_in_minutes: 120 });
     expect((await s.type('rules on'))[0]).toMatch(/^info: Automated trading is on\./);
@@ -101,10 +99,6 @@ describe('rules commands', () => {
 
   it('shows and changes the risk envelope', async () => {
     const s = session();
-    s.server.on('PUT /rules/risk', (r) => ({
-      status: 200,
-      body: { ...RISK, ...(JSON.parse(r.body ?? '{}') as object) },
-    }));
     expect((await s.type('risk'))[2]).toMatch(
       /^info: max order \(every order\)\s+250000 USDT\s+risk set max-order <usdt>$/,
     );

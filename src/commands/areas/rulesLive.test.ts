@@ -1,18 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { GapReport, PromotionReport, Rule } from '../../contracts/rules';
+import type { GapReport, PromotionReport } from '../../contracts/rules';
+import {
+  recordedFlatten,
+  recordedGap,
+  recordedPromotion,
+  recordedRule,
+} from '../../services/rules/testing/serverAnswers';
 import { createTestConsole } from '../testing/scripted';
 
-const RULE: Rule = {
-  id: '3f2a9c1d-0000-4000-8000-000000000000',
-  ruleName: 'ETH news',
-  conditions: { asset: 'ETH' },
-  action: { type: 'trade', side: 'long', amount_usd: 150, account: 'paper' },
-  isActive: true,
-  version: 1,
-  created_at: '2026-11-26T08:00:00.000Z',
-};
+/** The rule as the server answered its creation (on paper). */
+const RULE = recordedRule('rule add sol');
+const SHORT = RULE.id.slice(0, 8);
 
+/** The server's report for paper, with the record and venue of a rule that has traded, toward a LIVE key. */
 const REPORT: PromotionReport = {
+  ...recordedPromotion(),
   rule_id: RULE.id,
   account: 'key-1',
   mode: 'live',
@@ -48,7 +50,7 @@ function session() {
   s.server.on(`POST /rules/${RULE.id}/account`, (r) => {
     const { account } = JSON.parse(r.body ?? '{}') as { account: string };
     moves.push(account);
-    return { status: 200, body: { ...RULE, action: { ...RULE.action, account } } };
+    return { status: 200, body: { ...recordedRule('rule paper'), action: { ...RULE.action, account } } };
   });
   return {
     ...s,
@@ -64,7 +66,7 @@ function session() {
 describe('rules going live', () => {
   it('rule live shows the promotion report in its question and moves the rule only on yes', async () => {
     const s = session();
-    const no = await s.answering('rule live 3f2a key-1', 'n');
+    const no = await s.answering(`rule live ${SHORT} key-1`, 'n');
     expect(s.moves).toEqual([]);
     expect(no.at(-1)).toBe('muted: Left on its account.');
     expect(s.asked[0]).toContain('Going to LIVE key Live…cdef: real funds.');
@@ -73,11 +75,11 @@ describe('rules going live', () => {
     expect(s.asked[0]).toContain(
       'On the venue: 0.05 ETH ≈ 150.00 USDT at 3000; minimum 20 USDT; taker fee 0.050%.',
     );
-    expect(await s.answering('rule live 3f2a key-1', 'y')).toEqual([
-      'success: Rule 3f2a9c1d now trades on LIVE key Live…cdef.',
+    expect(await s.answering(`rule live ${SHORT} key-1`, 'y')).toEqual([
+      `success: Rule ${SHORT} now trades on LIVE key Live…cdef.`,
     ]);
     expect(s.moves).toEqual(['key-1']);
-    expect(await s.type('rule paper 3f2a')).toEqual(['success: Rule 3f2a9c1d now trades on paper.']);
+    expect(await s.type(`rule paper ${SHORT}`)).toEqual([`success: Rule ${SHORT} now trades on paper.`]);
     expect(s.moves).toEqual(['key-1', 'paper']);
   });
 
@@ -86,7 +88,7 @@ describe('rules going live', () => {
     let flattened = 0;
     s.server.on('POST /rules/flatten', () => {
       flattened += 1;
-      return { status: 200, body: { closed: 2, gone: 1, failed: [] } };
+      return { status: 200, body: { ...recordedFlatten(), closed: 2, gone: 1 } };
     });
     expect(await s.answering('rules flatten', 'n')).toEqual(['muted: Nothing was closed.']);
     expect(flattened).toBe(0);
@@ -99,6 +101,7 @@ describe('rules going live', () => {
   it('rules gap prints the slippage against paper and the news, fees, fill ratio and refusals', async () => {
     const s = session();
     const gap: GapReport = {
+      ...recordedGap(),
       rule_id: RULE.id,
       decisions: 3,
       fired: 2,
@@ -112,7 +115,7 @@ describe('rules going live', () => {
       refused_live_not_paper: [{ decision_id: '9', signal_id: '113', detail: 'Margin is insufficient.' }],
     };
     s.server.on(`GET /rules/${RULE.id}/gap`, () => ({ status: 200, body: gap }));
-    expect(await s.type('rules gap 3f2a')).toEqual([
+    expect(await s.type(`rules gap ${SHORT}`)).toEqual([
       'info: 2 of 3 decisions on keys filled; slippage 4.3 bps against paper, 11.0 bps against the price at the news.',
       'info: Fees 0.15 USDT (paper would have paid 0.15); filled 100% of the amounts; latency p50 41 ms, p95 60 ms.',
       'muted: Refused on the key, taken on paper: signal 113: Margin is insufficient.',

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { backoffMs } from '../../../../src/contracts/backoff';
+import { every, systemClock, type Clock, type Disposer } from '../../../../src/contracts/clock';
 import type { BinanceClient, BinanceCredentials } from '../../exchanges/binance-client';
 import { ExchangeError } from '../exchange-error';
 import type { ExchangeEvent } from '../exchange';
@@ -23,6 +24,8 @@ export interface UserStreamOptions {
   maxBackoffMs?: number;
   /** The jitter's randomness (`Math.random`); tests pass a fixed one. */
   random?: () => number;
+  /** Keep-alives, renewal and back-off wait on this clock (the system's by default). */
+  clock?: Clock;
 }
 
 /** `PUT`/`DELETE /fapi/v1/listenKey` for a key Binance no longer knows. */
@@ -40,14 +43,17 @@ export class UserDataStream {
   private listenKey: string | null = null;
   private stopped = false;
   private failures = 0;
-  private keepAlive: ReturnType<typeof setInterval> | null = null;
-  private renew: ReturnType<typeof setTimeout> | null = null;
-  private retry: ReturnType<typeof setTimeout> | null = null;
+  private keepAlive: Disposer | null = null;
+  private renew: Disposer | null = null;
+  private retry: Disposer | null = null;
+  private readonly clock: Clock;
   /** Which connect is current: a stale one's answers are ignored. */
   private generation = 0;
   private extending = false;
 
-  constructor(private readonly opts: UserStreamOptions) {}
+  constructor(private readonly opts: UserStreamOptions) {
+    this.clock = opts.clock ?? systemClock;
+  }
 
   start(): void {
     void this.connect();
@@ -75,9 +81,9 @@ export class UserDataStream {
   }
 
   private clearTimers(): void {
-    if (this.keepAlive !== null) clearInterval(this.keepAlive);
-    if (this.renew !== null) clearTimeout(this.renew);
-    if (this.retry !== null) clearTimeout(this.retry);
+    this.keepAlive?.();
+    this.renew?.();
+    this.retry?.();
     this.keepAlive = this.renew = this.retry = null;
   }
 
@@ -108,8 +114,8 @@ export class UserDataStream {
     this.socket = socket;
     socket.on('open', () => {
       this.failures = 0;
-      this.keepAlive = setInterval(() => void this.extend(), this.opts.keepAliveMs ?? 30 * 60_000);
-      this.renew = setTimeout(
+      this.keepAlive = every(this.clock, this.opts.keepAliveMs ?? 30 * 60_000, () => void this.extend());
+      this.renew = this.clock.setTimer(
         () => this.reconnect('renewed before 24 h'),
         this.opts.maxConnectionMs ?? 23 * 3_600_000,
       );
@@ -183,6 +189,6 @@ export class UserDataStream {
     });
     this.failures += 1;
     this.opts.onProblem?.({ reason, retryInMs });
-    this.retry = setTimeout(() => void this.connect(), retryInMs);
+    this.retry = this.clock.setTimer(() => void this.connect(), retryInMs);
   }
 }

@@ -257,7 +257,9 @@ describe('the ledger', () => {
   const wallet = (s: PaperAccountState) =>
     [...s.positions.values()].reduce((sum, p) => sum.plus(p.isolatedWallet), s.cash);
 
-  it('conserves money: after any sequence of events the wallet is deposits + realised PnL − fees', () => {
+  // The wallet against PnL counted apart from the engine, and a rebuild against the live exchange, are in
+  // tests/integration/paper-conservation.test.ts; this checks the effects stored beside each event.
+  it('stores effects that add up: the wallet is deposits + realised PnL − fees, cash and margin move by their deltas', () => {
     const action = fc.record({
       symbol: fc.constantFrom('BTCUSDT', 'ETHUSDT', 'SOLUSDT'),
       side: fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'),
