@@ -15,12 +15,12 @@ export function sleepOn(clock: Clock, ms: number): Promise<void> {
 /**
  * While another request holds the key (claimed or sent, moved within `IN_FLIGHT_MS`), reads its state
  * every `IN_FLIGHT_POLL_MS` until it is filled or failed, at most `IN_FLIGHT_MS`; answers the latest
- * state seen. `read` gives the key's state now (null: unchanged as far as it knows).
+ * state seen. `read` gives the key's state now (none: the latest seen stands).
  */
 export async function awaitInFlight(
   clock: Clock,
   held: HeldRequest,
-  read: () => Promise<HeldRequest | null>,
+  read: () => Promise<HeldRequest | null | undefined>,
 ): Promise<HeldRequest> {
   let latest = held;
   for (let i = 0; i < IN_FLIGHT_MS / IN_FLIGHT_POLL_MS; i += 1) {
