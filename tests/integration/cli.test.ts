@@ -28,7 +28,10 @@ describe('signal-console CLI', () => {
       PORT: String(port),
       DATA_DIR: path.join(dir, 'data'),
       LOG_LEVEL: 'warn',
-      REPLAY_INTERVAL_MS: '300',
+      // The replay set plays once per 352 intervals; after that its items repeat texts seen within 30
+      // minutes and are dropped as duplicates. At one a second it stays fresh for the whole file even on
+      // a busy machine, where the tests before `feed --follow` can take minutes.
+      REPLAY_INTERVAL_MS: '1000',
       MARKET_SIM_TICK_MS: '250',
       NEWS_SOURCES: 'replay,webhook',
       INGEST_TOKEN,

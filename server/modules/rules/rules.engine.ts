@@ -1,18 +1,15 @@
 import { findTicker } from '../../../src/contracts/symbols';
 import type { Signal } from '../../../src/contracts/signals';
 import { publishedMs } from '../../../src/contracts/timeline';
-import type { OrderRequest, OrderResponse, OrderVenue } from '../../../src/contracts/trading';
-import { AppError } from '../../plugins/errors';
+import type { OrderVenue } from '../../../src/contracts/trading';
 import type { Clock } from '../market/clock';
 import { PLAN_LIMITS, type PlanReader } from '../billing/plans';
 import type { Headline, RiskService } from './risk.service';
 import { RuleIndex, type Match } from './rule-index';
 import type { DecisionRow, NewDecisionRow, RuleRow, RulesRepo } from './rules.repo';
+import { RuleOrders, type EngineLog, type RuleTrading } from './rules.orders';
 
-export interface EngineLog {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-}
+export { ruleOrderKey, type EngineLog } from './rules.orders';
 
 /** What the engine needs of the other modules, through their services. */
 export interface EngineDeps {
@@ -23,24 +20,7 @@ export interface EngineDeps {
     completedAfter(rev: number, limit: number): Promise<{ rev: number; signal: Signal }[]>;
     headRev(): Promise<number>;
   };
-  trading: {
-    /** Places the order on `account` ('paper' or a key id), whatever the user trades on by hand. */
-    placeOrder(
-      userId: string,
-      request: OrderRequest,
-      idempotencyKey: string,
-      opts: { account: string; origin?: { source: 'rule'; ruleId: string; ruleName: string } },
-    ): Promise<OrderResponse>;
-    findOrder(userId: string, idempotencyKey: string): Promise<OrderResponse | null>;
-    openPositions(userId: string, account: string): Promise<number>;
-    /** The account's mode and key hint; throws when the key is gone. */
-    venueOf(userId: string, account: string): Promise<OrderVenue>;
-    /** What the paper exchange would fill now (a decision on a key's shadow twin), or why it would refuse. */
-    paperTwin(
-      userId: string,
-      request: OrderRequest,
-    ): Promise<{ price: number; quantity: number; fee: number } | { refused: string }>;
-  };
+  trading: RuleTrading;
   /** The latest mark of a symbol, if one was seen. */
   priceOf(symbol: string): number | undefined;
   clock: Clock;
@@ -51,24 +31,16 @@ export interface EngineDeps {
   unknownRecheckMs?: number;
 }
 
-/** How long after an unknown outcome the engine looks the order up again before settling the decision. */
-const UNKNOWN_RECHECK_MS = 6_000;
-
 const BATCH = 200;
 /** How far back a periodic sweep re-reads, for a `rev` taken before ours that committed after it. */
 const SWEEP_BACK = 50;
 const SWEEP_MS = 2000;
 const SEEN_CAP = 20_000;
-/** A decision still pending after this long was interrupted (an order takes milliseconds). */
-const INTERRUPTED_MS = 60_000;
 
 /** Below the smallest plan limit a rule trades whatever the plan: no need to read the user's plan. */
 const LOWEST_RULE_LIMIT = Math.min(
   ...Object.values(PLAN_LIMITS).map((l) => l.activeRules ?? Number.MAX_SAFE_INTEGER),
 );
-
-/** The idempotency key of the order a rule places for a signal: one order per (rule, signal), ever. */
-export const ruleOrderKey = (ruleId: string, signalId: string) => `rule-${ruleId}-${signalId}`;
 
 /**
  * Turns completed signals into orders. It reads the signal store in `rev` order from a stored cursor (a
@@ -92,11 +64,19 @@ export class RuleEngine {
   /** Per user, decisions claimed whose turn in the user's chain has not come yet. */
   private readonly claimedAhead = new Map<string, Set<number>>();
   readonly stats = { evaluated: 0, matched: 0, fired: 0, skipped: 0, matchNs: 0 };
-  /** Look-ups scheduled for orders whose outcome was unknown. */
-  private readonly unknown = new Set<ReturnType<typeof setTimeout>>();
+  /** Sends each decided order and settles it in the ledger. */
+  private readonly orders: RuleOrders;
 
   constructor(private readonly d: EngineDeps) {
     this.consumer = d.consumer ?? 'rules';
+    this.orders = new RuleOrders({
+      repo: d.repo,
+      trading: d.trading,
+      clock: d.clock,
+      log: d.log,
+      ...(d.unknownRecheckMs === undefined ? {} : { unknownRecheckMs: d.unknownRecheckMs }),
+      stats: this.stats,
+    });
   }
 
   /** Loads the rules and the cursor; a first start begins at the newest signal, never trading history. */
@@ -150,7 +130,7 @@ export class RuleEngine {
     let from = sweep ? Math.max(0, this.cursor - SWEEP_BACK) : this.cursor;
     if (sweep) {
       this.lastSweep = now;
-      await this.recoverPending();
+      await this.orders.recoverPending();
     }
     for (;;) {
       const batch = await this.d.signals.completedAfter(from, BATCH);
@@ -285,7 +265,7 @@ export class RuleEngine {
     const rank = this.index.rank(rule.id);
     const limit = rank < LOWEST_RULE_LIMIT ? null : (await this.d.plans.limitsOf(rule.userId)).activeRules;
     if (limit !== null && rank >= limit) {
-      return this.skip(
+      return this.orders.skip(
         claimed,
         'plan_limit',
         `The free plan runs ${limit} active rules; this one is beyond them.`,
@@ -296,7 +276,7 @@ export class RuleEngine {
     try {
       venue = await this.d.trading.venueOf(rule.userId, rule.account);
     } catch {
-      return this.skip(
+      return this.orders.skip(
         claimed,
         'account_missing',
         "The rule's exchange key is no longer saved; move the rule to paper or to another key.",
@@ -315,150 +295,15 @@ export class RuleEngine {
     });
     if (check !== null) {
       // What paper would have done with a decision the key's limits refused: part of the reality gap.
-      if (venue.mode !== 'paper') await this.recordTwin(claimed, rule);
-      return this.skip(claimed, check.reason, check.detail);
+      if (venue.mode !== 'paper') await this.orders.recordTwin(claimed, rule);
+      return this.orders.skip(claimed, check.reason, check.detail);
     }
-    await this.send(claimed, rule, signal, receivedAt, venue);
-  }
-
-  private orderOf(decision: DecisionRow, rule: RuleRow): OrderRequest {
-    return { symbol: decision.symbol, side: rule.side, type: 'market', amount: Number(rule.amountUsd) };
-  }
-
-  private async recordTwin(decision: DecisionRow, rule: RuleRow): Promise<void> {
-    const twin = await this.d.trading.paperTwin(rule.userId, this.orderOf(decision, rule));
-    await this.d.repo.updateDecision(
-      decision.id,
-      'refused' in twin
-        ? { twinRefused: twin.refused }
-        : { twinPrice: String(twin.price), twinQuantity: String(twin.quantity), twinFee: String(twin.fee) },
-    );
-  }
-
-  private async send(
-    decision: DecisionRow,
-    rule: RuleRow,
-    signal: Signal,
-    receivedAt: number,
-    venue: OrderVenue,
-  ): Promise<void> {
-    const key = ruleOrderKey(rule.id, signal.id);
-    const request = this.orderOf(decision, rule);
-    const sentAt = this.d.clock.now();
-    // A decision on a key gets its shadow paper twin at the same moment: what paper would have filled.
-    const twin = venue.mode === 'paper' ? null : this.recordTwin(decision, rule).catch(() => undefined);
-    try {
-      const order = await this.d.trading.placeOrder(rule.userId, request, key, {
-        account: rule.account,
-        origin: { source: 'rule', ruleId: rule.id, ruleName: rule.name },
-      });
-      await twin;
-      await this.fired(decision, order, this.d.clock.now() - receivedAt, sentAt);
-    } catch (err) {
-      await twin;
-      if (err instanceof AppError && err.code === 'OUTCOME_UNKNOWN') {
-        // Not failed: it stays pending (its budget counted) until a look-up settles it.
-        await this.d.repo.updateDecision(decision.id, {
-          detail: `Outcome unknown; looking the order up. ${err.detail}`,
-          sentAt: new Date(sentAt),
-        });
-        this.recheckLater(decision);
-        return;
-      }
-      const detail = err instanceof Error && 'detail' in err ? String(err.detail) : 'The order failed.';
-      await this.skip(decision, 'exchange', detail);
-      if (!(err instanceof Error && 'detail' in err))
-        this.d.log.warn({ err, rule: rule.id }, 'rule order failed');
-    }
-  }
-
-  /** Looks an order of unknown outcome up again after the settle time, then settles its decision. */
-  private recheckLater(decision: DecisionRow): void {
-    const timer = setTimeout(() => {
-      this.unknown.delete(timer);
-      void this.settle(decision).catch((err: unknown) =>
-        this.d.log.warn({ err, decision: decision.id }, 'unknown rule order not settled yet'),
-      );
-    }, this.d.unknownRecheckMs ?? UNKNOWN_RECHECK_MS);
-    timer.unref();
-    this.unknown.add(timer);
-  }
-
-  /**
-   * Settles a pending decision by looking its order up: found, it fired; not found once the order can no
-   * longer arrive, nothing was placed. Still unknown (the venue does not answer), it stays pending for
-   * the next sweep.
-   */
-  private async settle(decision: DecisionRow, crashed = false): Promise<void> {
-    const key = ruleOrderKey(decision.ruleId, String(decision.signalId));
-    let order: OrderResponse | null;
-    try {
-      order = await this.d.trading.findOrder(decision.userId, key);
-    } catch {
-      return; // no answer: the sweep asks again
-    }
-    if (order !== null) {
-      await this.fired(decision, order, decision.latencyMs, decision.sentAt?.getTime() ?? null);
-    } else if (crashed) {
-      await this.skip(
-        decision,
-        'stale',
-        'The server stopped before this order was sent; it was not sent late.',
-      );
-    } else {
-      await this.skip(
-        decision,
-        'exchange',
-        'The exchange did not say whether the order was placed; looked up by its client id, it was not.',
-      );
-    }
+    await this.orders.send(claimed, rule, signal, receivedAt, venue);
   }
 
   /** Stops the look-ups scheduled for unknown outcomes (shutdown); the sweep settles them later. */
   stop(): void {
-    for (const timer of this.unknown) clearTimeout(timer);
-    this.unknown.clear();
-  }
-
-  private async fired(
-    decision: DecisionRow,
-    order: OrderResponse,
-    latencyMs: number | null,
-    sentAt: number | null,
-  ): Promise<void> {
-    this.stats.fired += 1;
-    await this.d.repo.updateDecision(decision.id, {
-      outcome: 'fired',
-      orderId: order.id,
-      price: String(order.price),
-      quantity: String(order.quantity),
-      notional: String(Math.round(order.quantity * order.price * 100) / 100),
-      fee: String(order.fee),
-      detail: order.note,
-      latencyMs,
-      ...(sentAt === null ? {} : { sentAt: new Date(sentAt) }),
-      ackedAt: new Date(this.d.clock.now()),
-      // Every position a rule opens is its own to unwind (exits, flatten, retractions): it stays open
-      // until one of those closes it or finds it closed by hand.
-      exitState: 'open',
-    });
-  }
-
-  private async skip(decision: DecisionRow, reason: string, detail: string): Promise<void> {
-    this.stats.skipped += 1;
-    await this.d.repo.updateDecision(decision.id, { outcome: 'skipped', reason, detail });
-  }
-
-  /**
-   * Decisions a crash left `pending`: the order may or may not have been sent. Looked up by its key first;
-   * found, it is recorded as fired; not found, it is never sent late (the news is old by now).
-   */
-  private async recoverPending(): Promise<void> {
-    const pending = await this.d.repo.pendingDecisions(new Date(this.d.clock.now() - INTERRUPTED_MS));
-    // A decision with a send time was sent (its outcome unknown); one without one may never have been.
-    for (const decision of pending) await this.settle(decision, decision.sentAt === null);
-    if (pending.length > 0)
-      this.d.log.info({ pending: pending.length }, 'interrupted rule decisions resolved');
+    this.orders.stop();
   }
 }
 

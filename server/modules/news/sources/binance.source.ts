@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { retryAfterMs } from '../../../../src/contracts/backoff';
 import type { Disposer, NewsSource, RawItem, SourceContext } from '../news.types';
 import { rawItem } from '../news.types';
-import { RetryAfterError, startPolling } from './poller';
+import { fetchSource } from './fetch-source';
+import { startPolling } from './poller';
 
 /** Binance's announcement catalogs the pipeline follows: new listings and delistings. */
 export const BINANCE_CATALOGS = { 48: 'New Cryptocurrency Listing', 161: 'Delisting' } as const;
@@ -67,7 +67,6 @@ export class BinanceAnnouncementsSource implements NewsSource {
   constructor(private readonly o: BinanceAnnouncementsOptions) {}
 
   start(ctx: SourceContext): Disposer {
-    const http = this.o.fetch ?? globalThis.fetch;
     const seen = new Set<string>();
     const endpoint = new URL(this.o.url);
     if (!endpoint.searchParams.has('type')) endpoint.searchParams.set('type', '1');
@@ -79,15 +78,16 @@ export class BinanceAnnouncementsSource implements NewsSource {
       intervalMs: this.o.intervalMs,
       maxBackoffMs: this.o.maxBackoffMs ?? 15 * 60_000,
       run: async (signal, first) => {
-        const res = await http(endpoint, {
+        const res = await fetchSource(endpoint, {
+          http: this.o.fetch,
+          clock: ctx.clock,
+          who: 'Binance',
           headers: { accept: 'application/json' },
-          signal: AbortSignal.any([signal, AbortSignal.timeout(15_000)]),
+          signal,
+          timeoutMs: 15_000,
+          retryOn: [429, 418],
+          retryDefaultMs: 60_000,
         });
-        if (res.status === 429 || res.status === 418) {
-          const wait = retryAfterMs(res.headers.get('retry-after'), ctx.clock.now());
-          throw new RetryAfterError(`Binance answered ${res.status}`, wait ?? 60_000);
-        }
-        if (!res.ok) throw new Error(`Binance answered ${res.status}`);
         const body = AnnouncementList.parse(await res.json());
         if (!body.success || body.code !== '000000') throw new Error(`Binance answered code ${body.code}`);
         for (const item of announcementItems(body, site)) {

@@ -1,8 +1,8 @@
 import Parser from 'rss-parser';
-import { retryAfterMs } from '../../../../src/contracts/backoff';
 import type { Disposer, NewsSource, RawItem, SourceContext } from '../news.types';
 import { rawItem } from '../news.types';
-import { RetryAfterError, startPolling } from './poller';
+import { fetchSource } from './fetch-source';
+import { startPolling } from './poller';
 
 export interface RssOptions {
   feeds: readonly string[];
@@ -59,7 +59,6 @@ export class RssSource implements NewsSource {
       ctx.setState('degraded', 'RSS_FEEDS is empty');
       return () => undefined;
     }
-    const http = this.o.fetch ?? globalThis.fetch;
     const states = this.o.feeds.map<FeedState>(() => ({
       etag: null,
       lastModified: null,
@@ -84,16 +83,17 @@ export class RssSource implements NewsSource {
           };
           if (state.etag !== null) headers['if-none-match'] = state.etag;
           if (state.lastModified !== null) headers['if-modified-since'] = state.lastModified;
-          const res = await http(url, {
+          const res = await fetchSource(url, {
+            http: this.o.fetch,
+            clock: ctx.clock,
+            who: 'feed',
             headers,
-            signal: AbortSignal.any([signal, AbortSignal.timeout(15_000)]),
+            signal,
+            timeoutMs: 15_000,
+            retryOn: [429, 503],
+            pass: [304],
           });
           if (res.status === 304) return;
-          if (res.status === 429 || res.status === 503) {
-            const wait = retryAfterMs(res.headers.get('retry-after'), ctx.clock.now());
-            throw new RetryAfterError(`feed answered ${res.status}`, wait ?? 0);
-          }
-          if (!res.ok) throw new Error(`feed answered ${res.status}`);
           const feed = await parser.parseString(await res.text());
           state.etag = res.headers.get('etag');
           state.lastModified = res.headers.get('last-modified');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Disposer, NewsSource, RawItem, SourceContext } from '../news.types';
 import { rawItem } from '../news.types';
+import { fetchSource } from './fetch-source';
 import { RetryAfterError, startPolling } from './poller';
 
 /** Telegram Bot API `getUpdates` answer: channel posts of the channels the bot is a member of. */
@@ -87,7 +88,6 @@ export class TelegramSource implements NewsSource {
   constructor(private readonly o: TelegramOptions) {}
 
   start(ctx: SourceContext): Disposer {
-    const http = this.o.fetch ?? globalThis.fetch;
     let offset = 0;
     const timeout = this.o.longPollSeconds ?? 25;
     return startPolling({
@@ -100,8 +100,14 @@ export class TelegramSource implements NewsSource {
         url.searchParams.set('offset', String(offset));
         url.searchParams.set('timeout', String(timeout));
         url.searchParams.set('allowed_updates', JSON.stringify(['channel_post', 'message']));
-        const res = await http(url, {
-          signal: AbortSignal.any([signal, AbortSignal.timeout((timeout + 10) * 1000)]),
+        // Telegram answers a refusal with a body that says so (and how long to wait): read it, whatever the status.
+        const res = await fetchSource(url, {
+          http: this.o.fetch,
+          clock: ctx.clock,
+          who: 'Telegram',
+          signal,
+          timeoutMs: (timeout + 10) * 1000,
+          checkStatus: false,
         });
         const body = UpdatesAnswer.parse(await res.json());
         if (!body.ok) {

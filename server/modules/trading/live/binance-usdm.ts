@@ -12,78 +12,22 @@ import type {
   OrderResult,
   OrderSide,
   PositionRisk,
-  VenueOrderStatus,
   VenuePreview,
 } from '../exchange';
 import { ExchangeError, OrderOutcomeUnknown, exchangeErrors } from '../exchange-error';
-import { buildBrackets, type Bracket, type SymbolFilters } from '../paper/filters';
+import type { Bracket, SymbolFilters } from '../paper/filters';
+import { AccountEvents } from './account-events';
+import { fromPositionRisk, orderResultOf, type BinanceOrder, type BinanceTrade } from './binance-shapes';
 import { previewLiveOrder } from './preview';
 import { sizeLiveOrder } from './sizing';
-import { UserDataStream, type UserStreamOptions } from './user-stream';
+import type { UserStreamOptions } from './user-stream';
+import { VenueInfo } from './venue-info';
 
 /**
  * Binance's codes that say the order's execution status is unknown (-1000 unknown error, -1001
  * disconnected, -1006 unexpected answer from the message bus, -1007 backend timeout): it may have filled.
  */
 export const UNKNOWN_OUTCOME_CODES: ReadonlySet<number> = new Set([-1000, -1001, -1006, -1007]);
-
-/**
- * A v3 positionRisk row in the adapter's shape. v3 carries no leverage and, for cross positions, no
- * isolated margin: leverage is notional / initial margin, and the margin shown is the initial margin.
- */
-function fromPositionRisk(r: PositionRisk): PositionRisk {
-  const initial = Number(r.initialMargin);
-  const notional = Math.abs(Number(r.notional));
-  const leverage = Number(r.leverage) || (initial > 0 ? Math.round(notional / initial) : 1);
-  const isolated = Number(r.isolatedMargin);
-  return {
-    ...r,
-    positionSide: 'BOTH',
-    leverage,
-    marginType: isolated > 0 ? 'isolated' : 'cross',
-    isolatedMargin: isolated > 0 ? r.isolatedMargin : String(initial + Number(r.unRealizedProfit)),
-  };
-}
-
-/** `GET /fapi/v1/exchangeInfo` symbol entry, the parts used. */
-interface SymbolInfo {
-  symbol: string;
-  status: string;
-  filters: { filterType: string; [k: string]: unknown }[];
-}
-
-/** `POST /fapi/v1/order` / `GET /fapi/v1/order` answer, the parts used. */
-interface BinanceOrder {
-  orderId: number;
-  clientOrderId: string;
-  symbol: string;
-  status: VenueOrderStatus;
-  origQty?: string;
-  side: OrderSide;
-  type: string;
-  reduceOnly: boolean;
-  executedQty: string;
-  avgPrice: string;
-  cumQuote: string;
-  updateTime: number;
-}
-
-interface BinanceTrade {
-  commission: string;
-  realizedPnl: string;
-}
-
-interface BracketRow {
-  symbol: string;
-  brackets: {
-    bracket: number;
-    initialLeverage: number;
-    notionalCap: number;
-    notionalFloor: number;
-    maintMarginRatio: number;
-    cum: number;
-  }[];
-}
 
 export interface BinanceUsdmOptions {
   client: BinanceClient;
@@ -109,70 +53,51 @@ interface Cached<T> {
  * The live adapter: Binance USD-M futures over signed REST, in the same shapes as the paper exchange.
  * One instance serves every account of one host (live or demo); an account is `userId:keyId`. The
  * client keeps its clock in step with Binance's and keeps connections alive; exchangeInfo and each
- * account's leverage brackets are cached. A market order's USDT total becomes a quantity by the
- * symbol's lot step and minimum notional ({@link sizeLiveOrder}); an order whose outcome is unknown
- * (no answer, -1007, 5xx) is raised as OrderOutcomeUnknown for the caller to look up before any retry.
+ * account's leverage brackets are cached ({@link VenueInfo}). A market order's USDT total becomes a
+ * quantity by the symbol's lot step and minimum notional ({@link sizeLiveOrder}); an order whose outcome
+ * is unknown (no answer, -1007, 5xx) is raised as OrderOutcomeUnknown for the caller to look up before
+ * any retry.
  */
 export class BinanceUsdmExchange implements ExchangeAdapter {
   readonly kind = 'binance-usdm' as const;
-  private exchangeInfo: Cached<Map<string, SymbolInfo>> | null = null;
-  private readonly brackets = new Map<string, Cached<Map<string, Bracket[]>>>();
   private readonly positionsCache = new Map<string, Cached<PositionRisk[]>>();
-  private readonly handlers = new Map<string, Set<(event: ExchangeEvent) => void>>();
-  private readonly allHandlers = new Set<(account: string, event: ExchangeEvent) => void>();
-  private readonly rates = new Map<string, Cached<Decimal>>();
-  private readonly streams = new Map<string, { stream: UserDataStream; watchers: number }>();
-  private readonly cacheMs: number;
+  /** exchangeInfo, leverage brackets and taker rates, read seldom. */
+  private readonly venue: VenueInfo;
+  /** Fills and user-data stream events, to subscribers. */
+  private readonly events: AccountEvents;
   private readonly positionsTtl: number;
   private readonly now: () => number;
 
   constructor(private readonly opts: BinanceUsdmOptions) {
-    this.cacheMs = opts.cacheMs ?? 3_600_000;
     this.positionsTtl = opts.positionsTtlMs ?? 2_000;
     this.now = opts.now ?? Date.now;
+    this.venue = new VenueInfo(
+      opts.client,
+      (account, path, params) => this.signed(account, 'GET', path, params),
+      opts.cacheMs ?? 3_600_000,
+      this.now,
+    );
+    this.events = new AccountEvents({
+      client: opts.client,
+      credentials: (account) => opts.credentials(account),
+      ...(opts.userStream === undefined ? {} : { userStream: opts.userStream }),
+      now: this.now,
+      changed: (account) => this.positionsCache.delete(account),
+    });
   }
 
   /** The symbol's filters from the cached exchangeInfo (MARKET_LOT_SIZE, MIN_NOTIONAL, PRICE_FILTER). */
-  async filters(symbol: string): Promise<SymbolFilters> {
-    const info = (await this.cached('exchangeInfo')).get(symbol);
-    if (info === undefined || info.status !== 'TRADING') throw exchangeErrors.invalidSymbol();
-    const f = (type: string) => info.filters.find((x) => x.filterType === type);
-    const lot = f('MARKET_LOT_SIZE') ?? f('LOT_SIZE');
-    const step = new Decimal(String(lot?.stepSize ?? '0'));
-    const lotFilter = step.gt(0) ? lot : f('LOT_SIZE');
-    return {
-      symbol,
-      stepSize: new Decimal(String(lotFilter?.stepSize ?? '1')),
-      minQty: new Decimal(String(lotFilter?.minQty ?? '0')),
-      maxQty: new Decimal(String(lotFilter?.maxQty ?? '1e12')),
-      minNotional: new Decimal(String(f('MIN_NOTIONAL')?.notional ?? '0')),
-      tickSize: new Decimal(String(f('PRICE_FILTER')?.tickSize ?? '0.0001')),
-      brackets: [],
-    };
+  filters(symbol: string): Promise<SymbolFilters> {
+    return this.venue.filters(symbol);
   }
 
   /** The account's leverage brackets for a symbol (`GET /fapi/v1/leverageBracket`, cached). */
-  async bracketsOf(account: string, symbol: string): Promise<Bracket[]> {
-    let entry = this.brackets.get(account);
-    if (entry === undefined || this.now() - entry.at > this.cacheMs) {
-      const value = this.signed<BracketRow[]>(account, 'GET', '/fapi/v1/leverageBracket', {}).then(
-        (rows) =>
-          new Map(
-            rows.map((r) => [
-              r.symbol,
-              buildBrackets(r.brackets.map((b) => [b.notionalCap, b.initialLeverage, b.maintMarginRatio])),
-            ]),
-          ),
-      );
-      entry = { at: this.now(), value };
-      this.brackets.set(account, entry);
-      value.catch(() => this.brackets.delete(account));
-    }
-    return (await entry.value).get(symbol) ?? [];
+  bracketsOf(account: string, symbol: string): Promise<Bracket[]> {
+    return this.venue.bracketsOf(account, symbol);
   }
 
   async placeMarketOrder(account: string, request: MarketOrderRequest): Promise<OrderResult> {
-    const filters = await this.filters(request.symbol);
+    const filters = await this.venue.filters(request.symbol);
     const price = await this.referencePrice(request.symbol);
     const { quantity, sizing } = sizeLiveOrder(request, price, filters);
     const result = await this.order(account, {
@@ -197,9 +122,9 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
   ): Promise<VenuePreview> {
     const creds = await this.opts.credentials(account);
     const [filters, price, brackets, config, rate, positions] = await Promise.all([
-      this.filters(request.symbol),
+      this.venue.filters(request.symbol),
       this.referencePrice(request.symbol),
-      this.bracketsOf(account, request.symbol),
+      this.venue.bracketsOf(account, request.symbol),
       this.signed<{ symbol: string; leverage: number }[]>(
         account,
         'GET',
@@ -207,7 +132,7 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
         { symbol: request.symbol },
         creds,
       ),
-      this.takerRate(account, request.symbol),
+      this.venue.takerRate(account, request.symbol),
       this.positionRisk(account),
     ]);
     return previewLiveOrder(request, {
@@ -218,21 +143,6 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
       takerRate: rate,
       position: positions.find((p) => p.symbol === request.symbol && Number(p.positionAmt) !== 0),
     });
-  }
-
-  /** The account's taker commission rate for a symbol (cached like the brackets). */
-  private async takerRate(account: string, symbol: string): Promise<Decimal> {
-    const key = `${account}|${symbol}`;
-    let entry = this.rates.get(key);
-    if (entry === undefined || this.now() - entry.at > this.cacheMs) {
-      const value = this.signed<{ takerCommissionRate: string }>(account, 'GET', '/fapi/v1/commissionRate', {
-        symbol,
-      }).then((r) => new Decimal(r.takerCommissionRate));
-      entry = { at: this.now(), value };
-      this.rates.set(key, entry);
-      value.catch(() => this.rates.delete(key));
-    }
-    return entry.value;
   }
 
   async queryOrder(account: string, clientOrderId: string, symbol: string): Promise<OrderResult | null> {
@@ -324,7 +234,7 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
   }
 
   async setLeverage(account: string, symbol: string, leverage: number) {
-    const brackets = await this.bracketsOf(account, symbol);
+    const brackets = await this.venue.bracketsOf(account, symbol);
     const max = brackets[0]?.maxLeverage;
     if (max !== undefined && leverage > max) throw exchangeErrors.invalidLeverage();
     const answer = await this.signed<{ symbol: string; leverage: number }>(
@@ -338,13 +248,7 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
   }
 
   subscribe(account: string, handler: (event: ExchangeEvent) => void): () => void {
-    let set = this.handlers.get(account);
-    if (set === undefined) {
-      set = new Set();
-      this.handlers.set(account, set);
-    }
-    set.add(handler);
-    return () => set.delete(handler);
+    return this.events.subscribe(account, handler);
   }
 
   /**
@@ -354,63 +258,22 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
    * stream closes and its listen key is deleted when the last watcher leaves.
    */
   watch(account: string): () => void {
-    const config = this.opts.userStream;
-    if (config === undefined) return () => undefined;
-    let entry = this.streams.get(account);
-    if (entry === undefined) {
-      const stream = new UserDataStream({
-        ...config,
-        client: this.opts.client,
-        credentials: () => this.opts.credentials(account),
-        onEvent: (event) => {
-          this.positionsCache.delete(account);
-          this.dispatch(account, event);
-        },
-        // What happened while the stream was down is read again: subscribers take a fresh snapshot.
-        onConnected: () => {
-          this.positionsCache.delete(account);
-          this.dispatch(account, {
-            e: 'ACCOUNT_UPDATE',
-            E: this.now(),
-            T: this.now(),
-            a: { m: 'ORDER', B: [], P: [] },
-          });
-        },
-      });
-      entry = { stream, watchers: 0 };
-      this.streams.set(account, entry);
-      stream.start();
-    }
-    entry.watchers += 1;
-    const held = entry;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      held.watchers -= 1;
-      if (held.watchers === 0 && this.streams.get(account) === held) {
-        this.streams.delete(account);
-        void held.stream.stop();
-      }
-    };
+    return this.events.watch(account);
   }
 
   /** Accounts whose user-data stream is connected now. */
   streaming(): string[] {
-    return [...this.streams].filter(([, e]) => e.stream.connected).map(([account]) => account);
+    return this.events.streaming();
   }
 
   /** Closes every user-data stream (shutdown). */
-  async stopStreams(): Promise<void> {
-    const all = [...this.streams.values()];
-    this.streams.clear();
-    await Promise.all(all.map((e) => e.stream.stop()));
+  stopStreams(): Promise<void> {
+    return this.events.stopStreams();
   }
 
   /** Every account's fills placed through this adapter, as ORDER_TRADE_UPDATE events. */
   subscribeAll(handler: (account: string, event: ExchangeEvent) => void): () => void {
-    this.allHandlers.add(handler);
-    return () => this.allHandlers.delete(handler);
+    return this.events.subscribeAll(handler);
   }
 
   private async order(account: string, params: Record<string, string>): Promise<OrderResult> {
@@ -430,7 +293,7 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
       this.positionsCache.delete(account);
     }
     const result = await this.withFees(account, order, creds);
-    if (Number(result.executedQty) > 0) this.emit(account, result);
+    if (Number(result.executedQty) > 0) this.events.filled(account, result);
     return result;
   }
 
@@ -447,56 +310,7 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
       { symbol: order.symbol, orderId: order.orderId },
       creds,
     ).catch(() => [] as BinanceTrade[]);
-    const sum = (pick: (t: BinanceTrade) => string) =>
-      trades.reduce((acc, t) => acc.plus(pick(t)), new Decimal(0)).toFixed();
-    return {
-      orderId: String(order.orderId),
-      clientOrderId: order.clientOrderId,
-      symbol: order.symbol,
-      side: order.side,
-      type: 'MARKET',
-      status: order.status,
-      ...(order.origQty === undefined ? {} : { origQty: order.origQty }),
-      reduceOnly: order.reduceOnly,
-      executedQty: order.executedQty,
-      avgPrice: order.avgPrice,
-      cumQuote: order.cumQuote,
-      commission: sum((t) => t.commission),
-      realizedPnl: sum((t) => t.realizedPnl),
-      updateTime: order.updateTime,
-    };
-  }
-
-  private emit(account: string, r: OrderResult): void {
-    const event: ExchangeEvent = {
-      e: 'ORDER_TRADE_UPDATE',
-      E: this.now(),
-      T: r.updateTime,
-      o: {
-        s: r.symbol,
-        c: r.clientOrderId,
-        S: r.side,
-        o: 'MARKET',
-        q: r.executedQty,
-        ap: r.avgPrice,
-        x: 'TRADE',
-        X: 'FILLED',
-        i: r.orderId,
-        l: r.executedQty,
-        z: r.executedQty,
-        L: r.avgPrice,
-        n: r.commission,
-        N: 'USDT',
-        rp: r.realizedPnl,
-        R: r.reduceOnly,
-      },
-    };
-    this.dispatch(account, event);
-  }
-
-  private dispatch(account: string, event: ExchangeEvent): void {
-    for (const h of this.handlers.get(account) ?? []) h(event);
-    for (const h of this.allHandlers) h(account, event);
+    return orderResultOf(order, trades);
   }
 
   private async referencePrice(symbol: string): Promise<Decimal> {
@@ -504,19 +318,6 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
     if (seen !== undefined && seen > 0) return new Decimal(seen);
     const ticker = await this.opts.client.publicGet<{ price: string }>('/fapi/v1/ticker/price', { symbol });
     return new Decimal(ticker.price);
-  }
-
-  private async cached(_: 'exchangeInfo'): Promise<Map<string, SymbolInfo>> {
-    if (this.exchangeInfo === null || this.now() - this.exchangeInfo.at > this.cacheMs) {
-      const value = this.opts.client
-        .publicGet<{ symbols: SymbolInfo[] }>('/fapi/v1/exchangeInfo')
-        .then((body) => new Map(body.symbols.map((s) => [s.symbol, s])));
-      this.exchangeInfo = { at: this.now(), value };
-      value.catch(() => {
-        this.exchangeInfo = null;
-      });
-    }
-    return this.exchangeInfo.value;
   }
 
   private async signed<T>(

@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import { describeSizing, sizeOrder, type Sizing } from '../../../../src/contracts/sizing';
 import { pairOf } from '../../../../src/contracts/trading';
+import type { MarketOrderRequest, OrderSizing } from '../exchange';
 import { ExchangeError, exchangeErrors } from '../exchange-error';
 import { applyEvent, leverageOf, type LedgerEvent, type PaperAccountState } from './account';
 import { filtersFor, type SymbolFilters } from './filters';
@@ -166,4 +167,23 @@ export function checkLeverage(symbol: string, leverage: number): void {
   if (!filters) throw exchangeErrors.invalidSymbol();
   const max = filters.brackets[0]?.maxLeverage ?? 1;
   if (!Number.isInteger(leverage) || leverage < 1 || leverage > max) throw exchangeErrors.invalidLeverage();
+}
+
+/** A market order's USDT amount (and its fat-finger cap) as the size to plan. */
+export function quoteSize(request: Pick<MarketOrderRequest, 'quoteAmount' | 'maxNotional'>): OrderSize {
+  return {
+    kind: 'quote',
+    amount: new Decimal(request.quoteAmount),
+    maxNotional: request.maxNotional === undefined ? null : new Decimal(request.maxNotional),
+  };
+}
+
+/** How the plan sized the order, as the order's answer tells it. */
+export function sizingOf(planned: PlannedOrder): OrderSizing | undefined {
+  if (!planned.sizing) return undefined;
+  return {
+    requested: planned.sizing.requested.toString(),
+    adjustment: planned.sizing.adjustment,
+    note: planned.note,
+  };
 }

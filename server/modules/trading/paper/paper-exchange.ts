@@ -3,7 +3,6 @@ import Decimal from 'decimal.js';
 import type {
   AccountBalance,
   ExchangeAdapter,
-  OrderSizing,
   ExchangeEvent,
   MarketOrderRequest,
   OrderResult,
@@ -13,9 +12,10 @@ import { ExchangeError } from '../exchange-error';
 import { applyEvent, DEFAULT_LEVERAGE, STARTING_BALANCE, type LedgerEvent } from './account';
 import { filtersFor } from './filters';
 import type { LedgerRepo } from './ledger.repo';
-import { isLiquidated, liquidationPrice, ZERO } from './math';
+import { liquidationPrice, ZERO } from './math';
 import { AccountStore } from './account-store';
-import { checkLeverage, planMarketOrder, planOrder, type OrderSize, type PlannedOrder } from './orders';
+import { checkLeverage, planMarketOrder, planOrder, quoteSize, sizingOf } from './orders';
+import { Liquidations } from './liquidations';
 import { accountUpdate, orderTradeUpdate, toOrderResult } from './paper-events';
 import { balanceOf, positionRiskOf } from './projections';
 import { SNAPSHOT_EVERY } from './snapshot';
@@ -61,6 +61,8 @@ export class PaperExchange implements ExchangeAdapter {
   private readonly now: () => number;
   private readonly slippageBps: number;
   private readonly takerFeeRate: Decimal;
+  /** Closes positions the mark has crossed the liquidation price of. */
+  private readonly liquidations: Liquidations;
 
   constructor(private readonly opts: PaperExchangeOptions) {
     this.now = opts.now ?? Date.now;
@@ -72,6 +74,14 @@ export class PaperExchange implements ExchangeAdapter {
     });
     this.slippageBps = opts.slippageBps ?? 2;
     this.takerFeeRate = new Decimal(opts.takerFeeRate ?? '0.0005');
+    this.liquidations = new Liquidations({
+      store: this.store,
+      markPrice: (symbol) => opts.marks.price(symbol),
+      mark: (symbol) => this.mark(symbol),
+      now: this.now,
+      emit: (account, event) => this.emit(account, event),
+      ...(opts.onLiquidation === undefined ? {} : { onLiquidation: opts.onLiquidation }),
+    });
   }
 
   /** Loads every account that has a ledger, so that their positions are watched for liquidation. */
@@ -240,47 +250,8 @@ export class PaperExchange implements ExchangeAdapter {
    * Checks every loaded position in `symbols` against its liquidation price at the current mark, and
    * liquidates those the mark has crossed. Called on each price tick.
    */
-  async checkLiquidations(symbols: ReadonlySet<string>): Promise<void> {
-    const checks: Promise<unknown>[] = [];
-    for (const [account, loading] of this.store.loaded()) {
-      checks.push(
-        loading.then(({ state }) => {
-          for (const p of state.positions.values()) {
-            if (!symbols.has(p.symbol)) continue;
-            const markPrice = this.opts.marks.price(p.symbol);
-            if (markPrice === undefined) continue;
-            const filters = filtersFor(p.symbol, markPrice);
-            if (!filters) continue;
-            const lp = liquidationPrice(p.size, p.entryPrice, p.isolatedWallet, filters);
-            if (isLiquidated(p.size, new Decimal(markPrice), lp)) {
-              return this.serial(account, () => this.liquidateLocked(account, p.symbol));
-            }
-          }
-          return undefined;
-        }),
-      );
-    }
-    await Promise.allSettled(checks);
-  }
-
-  private async liquidateLocked(account: string, symbol: string): Promise<void> {
-    const { state } = await this.load(account);
-    const position = state.positions.get(symbol);
-    const markPrice = this.opts.marks.price(symbol);
-    if (!position || markPrice === undefined) return;
-    const filters = filtersFor(symbol, markPrice);
-    if (!filters) return;
-    const lp = liquidationPrice(position.size, position.entryPrice, position.isolatedWallet, filters);
-    if (!isLiquidated(position.size, new Decimal(markPrice), lp)) return;
-    const price = lp.toDecimalPlaces(8).toString();
-    await this.commit(account, { type: 'liquidation', symbol, price });
-    const at = this.now();
-    this.emit(account, orderTradeUpdate(position, price, position.isolatedWallet.neg().toString(), at));
-    this.emit(
-      account,
-      accountUpdate('LIQUIDATION', (await this.load(account)).state, at, (s) => this.mark(s)),
-    );
-    this.opts.onLiquidation?.(account, symbol, price);
+  checkLiquidations(symbols: ReadonlySet<string>): Promise<void> {
+    return this.liquidations.check(symbols);
   }
 
   /** Closes `qty` of the position (all of it by default), reduce-only. */
@@ -358,21 +329,4 @@ export class PaperExchange implements ExchangeAdapter {
     for (const handler of this.listeners.get(account) ?? []) handler(event);
     for (const handler of this.everyAccount) handler(account, event);
   }
-}
-
-function quoteSize(request: Pick<MarketOrderRequest, 'quoteAmount' | 'maxNotional'>): OrderSize {
-  return {
-    kind: 'quote',
-    amount: new Decimal(request.quoteAmount),
-    maxNotional: request.maxNotional === undefined ? null : new Decimal(request.maxNotional),
-  };
-}
-
-function sizingOf(planned: PlannedOrder): OrderSizing | undefined {
-  if (!planned.sizing) return undefined;
-  return {
-    requested: planned.sizing.requested.toString(),
-    adjustment: planned.sizing.adjustment,
-    note: planned.note,
-  };
 }

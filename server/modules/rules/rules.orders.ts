@@ -1,0 +1,210 @@
+import type { Signal } from '../../../src/contracts/signals';
+import type { OrderRequest, OrderResponse, OrderVenue } from '../../../src/contracts/trading';
+import { AppError } from '../../plugins/errors';
+import type { Clock } from '../market/clock';
+import type { DecisionRow, RuleRow, RulesRepo } from './rules.repo';
+
+export interface EngineLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/** What a rule's orders need of the trading service. */
+export interface RuleTrading {
+  /** Places the order on `account` ('paper' or a key id), whatever the user trades on by hand. */
+  placeOrder(
+    userId: string,
+    request: OrderRequest,
+    idempotencyKey: string,
+    opts: { account: string; origin?: { source: 'rule'; ruleId: string; ruleName: string } },
+  ): Promise<OrderResponse>;
+  findOrder(userId: string, idempotencyKey: string): Promise<OrderResponse | null>;
+  openPositions(userId: string, account: string): Promise<number>;
+  /** The account's mode and key hint; throws when the key is gone. */
+  venueOf(userId: string, account: string): Promise<OrderVenue>;
+  /** What the paper exchange would fill now (a decision on a key's shadow twin), or why it would refuse. */
+  paperTwin(
+    userId: string,
+    request: OrderRequest,
+  ): Promise<{ price: number; quantity: number; fee: number } | { refused: string }>;
+}
+
+/** How long after an unknown outcome the engine looks the order up again before settling the decision. */
+const UNKNOWN_RECHECK_MS = 6_000;
+
+/** A decision still pending after this long was interrupted (an order takes milliseconds). */
+const INTERRUPTED_MS = 60_000;
+
+/** The idempotency key of the order a rule places for a signal: one order per (rule, signal), ever. */
+export const ruleOrderKey = (ruleId: string, signalId: string) => `rule-${ruleId}-${signalId}`;
+
+/** The counts the orders keep (the engine's `stats` carries them). */
+export interface OrderStats {
+  fired: number;
+  skipped: number;
+}
+
+export interface RuleOrdersDeps {
+  repo: RulesRepo;
+  trading: RuleTrading;
+  clock: Clock;
+  log: EngineLog;
+  /** How long after an unknown outcome its order is looked up again (default 6 s). */
+  unknownRecheckMs?: number;
+  stats: OrderStats;
+}
+
+/**
+ * A decided match's way to an outcome in the ledger: its order is sent under the rule-and-signal key
+ * (with a paper twin beside a live one), an unknown outcome is looked up again later, and the decision
+ * ends fired or skipped. Decisions a crash left pending are settled the same way.
+ */
+export class RuleOrders {
+  /** Look-ups scheduled for orders whose outcome was unknown. */
+  private readonly unknown = new Set<ReturnType<typeof setTimeout>>();
+
+  constructor(private readonly d: RuleOrdersDeps) {}
+
+  private orderOf(decision: DecisionRow, rule: RuleRow): OrderRequest {
+    return { symbol: decision.symbol, side: rule.side, type: 'market', amount: Number(rule.amountUsd) };
+  }
+
+  /** What paper would have filled for the decision, kept beside it (part of the reality gap). */
+  async recordTwin(decision: DecisionRow, rule: RuleRow): Promise<void> {
+    const twin = await this.d.trading.paperTwin(rule.userId, this.orderOf(decision, rule));
+    await this.d.repo.updateDecision(
+      decision.id,
+      'refused' in twin
+        ? { twinRefused: twin.refused }
+        : { twinPrice: String(twin.price), twinQuantity: String(twin.quantity), twinFee: String(twin.fee) },
+    );
+  }
+
+  /** Sends the decision's order and records what came of it. */
+  async send(
+    decision: DecisionRow,
+    rule: RuleRow,
+    signal: Signal,
+    receivedAt: number,
+    venue: OrderVenue,
+  ): Promise<void> {
+    const key = ruleOrderKey(rule.id, signal.id);
+    const request = this.orderOf(decision, rule);
+    const sentAt = this.d.clock.now();
+    // A decision on a key gets its shadow paper twin at the same moment: what paper would have filled.
+    const twin = venue.mode === 'paper' ? null : this.recordTwin(decision, rule).catch(() => undefined);
+    try {
+      const order = await this.d.trading.placeOrder(rule.userId, request, key, {
+        account: rule.account,
+        origin: { source: 'rule', ruleId: rule.id, ruleName: rule.name },
+      });
+      await twin;
+      await this.fired(decision, order, this.d.clock.now() - receivedAt, sentAt);
+    } catch (err) {
+      await twin;
+      if (err instanceof AppError && err.code === 'OUTCOME_UNKNOWN') {
+        // Not failed: it stays pending (its budget counted) until a look-up settles it.
+        await this.d.repo.updateDecision(decision.id, {
+          detail: `Outcome unknown; looking the order up. ${err.detail}`,
+          sentAt: new Date(sentAt),
+        });
+        this.recheckLater(decision);
+        return;
+      }
+      const detail = err instanceof Error && 'detail' in err ? String(err.detail) : 'The order failed.';
+      await this.skip(decision, 'exchange', detail);
+      if (!(err instanceof Error && 'detail' in err))
+        this.d.log.warn({ err, rule: rule.id }, 'rule order failed');
+    }
+  }
+
+  /** Looks an order of unknown outcome up again after the settle time, then settles its decision. */
+  private recheckLater(decision: DecisionRow): void {
+    const timer = setTimeout(() => {
+      this.unknown.delete(timer);
+      void this.settle(decision).catch((err: unknown) =>
+        this.d.log.warn({ err, decision: decision.id }, 'unknown rule order not settled yet'),
+      );
+    }, this.d.unknownRecheckMs ?? UNKNOWN_RECHECK_MS);
+    timer.unref();
+    this.unknown.add(timer);
+  }
+
+  /**
+   * Settles a pending decision by looking its order up: found, it fired; not found once the order can no
+   * longer arrive, nothing was placed. Still unknown (the venue does not answer), it stays pending for
+   * the next sweep.
+   */
+  private async settle(decision: DecisionRow, crashed = false): Promise<void> {
+    const key = ruleOrderKey(decision.ruleId, String(decision.signalId));
+    let order: OrderResponse | null;
+    try {
+      order = await this.d.trading.findOrder(decision.userId, key);
+    } catch {
+      return; // no answer: the sweep asks again
+    }
+    if (order !== null) {
+      await this.fired(decision, order, decision.latencyMs, decision.sentAt?.getTime() ?? null);
+    } else if (crashed) {
+      await this.skip(
+        decision,
+        'stale',
+        'The server stopped before this order was sent; it was not sent late.',
+      );
+    } else {
+      await this.skip(
+        decision,
+        'exchange',
+        'The exchange did not say whether the order was placed; looked up by its client id, it was not.',
+      );
+    }
+  }
+
+  /** Stops the look-ups scheduled for unknown outcomes (shutdown); the sweep settles them later. */
+  stop(): void {
+    for (const timer of this.unknown) clearTimeout(timer);
+    this.unknown.clear();
+  }
+
+  private async fired(
+    decision: DecisionRow,
+    order: OrderResponse,
+    latencyMs: number | null,
+    sentAt: number | null,
+  ): Promise<void> {
+    this.d.stats.fired += 1;
+    await this.d.repo.updateDecision(decision.id, {
+      outcome: 'fired',
+      orderId: order.id,
+      price: String(order.price),
+      quantity: String(order.quantity),
+      notional: String(Math.round(order.quantity * order.price * 100) / 100),
+      fee: String(order.fee),
+      detail: order.note,
+      latencyMs,
+      ...(sentAt === null ? {} : { sentAt: new Date(sentAt) }),
+      ackedAt: new Date(this.d.clock.now()),
+      // Every position a rule opens is its own to unwind (exits, flatten, retractions): it stays open
+      // until one of those closes it or finds it closed by hand.
+      exitState: 'open',
+    });
+  }
+
+  /** Ends a decision without an order: why, for the ledger and the trader. */
+  async skip(decision: DecisionRow, reason: string, detail: string): Promise<void> {
+    this.d.stats.skipped += 1;
+    await this.d.repo.updateDecision(decision.id, { outcome: 'skipped', reason, detail });
+  }
+
+  /**
+   * Decisions a crash left `pending`: the order may or may not have been sent. Looked up by its key first;
+   * found, it is recorded as fired; not found, it is never sent late (the news is old by now).
+   */
+  async recoverPending(): Promise<void> {
+    const pending = await this.d.repo.pendingDecisions(new Date(this.d.clock.now() - INTERRUPTED_MS));
+    // A decision with a send time was sent (its outcome unknown); one without one may never have been.
+    for (const decision of pending) await this.settle(decision, decision.sentAt === null);
+    if (pending.length > 0)
+      this.d.log.info({ pending: pending.length }, 'interrupted rule decisions resolved');
+  }
+}

@@ -1,0 +1,269 @@
+import Decimal from 'decimal.js';
+import { exchangeSymbol, positionChangeOf, type OrderResponse } from '../../../src/contracts/trading';
+import { appError } from '../../plugins/errors';
+import { BinanceRateLimited } from '../exchanges/binance-client';
+import type { Clock } from '../market/clock';
+import type { AccountResolver, ResolvedAccount } from './accounts';
+import type { ExchangeAdapter, MarketOrderRequest, OrderResult, PositionRisk } from './exchange';
+
+/** A reduce-only order, as the adapter takes it. */
+type ReduceOrderRequest = Parameters<ExchangeAdapter['reducePosition']>[1];
+import { ExchangeError, OrderOutcomeUnknown } from './exchange-error';
+import type { IdempotencyRepo } from './idempotency.repo';
+import { awaitInFlight } from './in-flight';
+import {
+  isFinal,
+  noFill,
+  refusal,
+  stillWorking,
+  toResponse,
+  UNKNOWN_TEXT,
+  unknownOutcome,
+} from './order-outcome';
+import { tradeOf, type TradeLog, type TradeOrigin } from './trade-log';
+import type { HeldRequest } from './idempotency.repo';
+
+/** How often a working order (NEW, PARTIALLY_FILLED) is looked up until it ends. */
+const WORKING_POLL_MS = 100;
+
+export interface OrderSendOptions {
+  /** How long an order of unknown outcome may still appear, and how long a working order is waited for. */
+  settleMs: number;
+  /** Time for the in-flight wait. */
+  clock: Clock;
+  /** Waits between look-ups. */
+  sleep: (ms: number) => Promise<void>;
+  /** The trade history every fill is written to (none: nothing is recorded). */
+  trades: TradeLog | undefined;
+  onRecordError: (err: unknown, userId: string, orderId: string) => void;
+}
+
+/**
+ * One order's way to the venue: the Idempotency-Key is claimed, the order sent, an answer that does not
+ * say what happened is looked up by client id, and the outcome is recorded on the key and in the trade
+ * history, so a retry with the same key answers the same and never sends twice.
+ */
+export class OrderSender {
+  constructor(
+    private readonly accounts: AccountResolver,
+    private readonly idempotency: IdempotencyRepo,
+    private readonly opts: OrderSendOptions,
+  ) {}
+
+  /** Sends an order no key protects: one try, its unknown outcome looked up. */
+  sendUnkeyed(
+    userId: string,
+    where: ResolvedAccount,
+    order: MarketOrderRequest,
+    origin: TradeOrigin,
+  ): Promise<OrderResponse> {
+    return this.send(userId, undefined, where, order, origin);
+  }
+
+  /**
+   * Sends a reduce-only order; its unknown outcome is looked up. Null: nothing of the position was left
+   * to reduce.
+   */
+  async sendReduce(
+    userId: string,
+    where: ResolvedAccount,
+    order: ReduceOrderRequest,
+    origin: TradeOrigin,
+  ): Promise<OrderResponse | null> {
+    let result: OrderResult | null;
+    try {
+      result = await where.adapter.reducePosition(where.account, order);
+    } catch (err) {
+      if (!(err instanceof OrderOutcomeUnknown)) throw err;
+      result = await this.lookUp(where, order.clientOrderId, order.symbol);
+      if (result === null) throw unknownOutcome(err);
+    }
+    return result === null ? null : this.conclude(userId, undefined, where, result, origin);
+  }
+
+  /**
+   * Sends an order under an Idempotency-Key: the first use claims the key and sends to `target`; a retry
+   * goes where the first try went and is answered from what that try did.
+   */
+  async sendKeyed(
+    userId: string,
+    key: string,
+    target: ResolvedAccount,
+    order: MarketOrderRequest,
+    requestHash: string,
+    origin: TradeOrigin,
+  ): Promise<OrderResponse> {
+    // A first use is recorded as sent at once: nothing happens between taking the key and sending.
+    const held = await this.idempotency.claim(
+      userId,
+      key,
+      { requestHash, clientOrderId: order.newClientOrderId, account: target.name, symbol: order.symbol },
+      'sent',
+    );
+    let where = target;
+    if (!held.fresh) {
+      if (held.requestHash !== requestHash) {
+        throw appError('CONFLICT', 'This Idempotency-Key was already used for a different order.');
+      }
+      where = await this.accounts.byName(userId, held.account);
+      // A try still in flight (a concurrent retry): wait for its outcome rather than race it.
+      const latest = await awaitInFlight(this.opts.clock, held, () => this.idempotency.get(userId, key));
+      const settled = await this.settleEarlier(userId, key, where, latest, order.symbol, origin);
+      if (settled !== null) return settled;
+    }
+    return this.send(userId, key, where, order, origin);
+  }
+
+  /**
+   * What to do with a retried key: answer a fill or a refusal from before, or (only when the earlier
+   * try is known not to have placed anything) take the right to send again. Null: send now.
+   */
+  private async settleEarlier(
+    userId: string,
+    key: string,
+    where: ResolvedAccount,
+    held: HeldRequest,
+    symbol: string,
+    origin: TradeOrigin,
+  ): Promise<OrderResponse | null> {
+    if (held.state === 'failed') throw appError('BAD_REQUEST', held.error ?? 'Failed to place order.');
+    // Filled, sent (outcome unknown) or claimed: look the order up by its client id before anything else.
+    const earlier = await where.adapter.queryOrder(where.account, held.clientOrderId, symbol);
+    // Found in any state: that order is the answer, and its client id is never sent again.
+    if (earlier) return this.conclude(userId, key, where, earlier, origin);
+    if (held.state === 'claimed') {
+      // Nothing was sent yet (the first try stopped before sending): whoever moves it to sent sends.
+      if (await this.idempotency.markSent(userId, key, 'claimed')) return null;
+      throw appError('CONFLICT', 'This order is already being placed.');
+    }
+    if (held.state === 'filled') throw new Error('a filled order could not be found by its client id');
+    // Sent, not found: it may still arrive until Binance's recvWindow has passed; only then send again.
+    if (this.opts.clock.now() - held.updatedAt.getTime() < this.opts.settleMs) {
+      throw appError('OUTCOME_UNKNOWN', UNKNOWN_TEXT);
+    }
+    if (await this.idempotency.markSent(userId, key, 'sent', held.updatedAt)) return null;
+    throw appError('CONFLICT', 'This order is already being placed.');
+  }
+
+  /** Sends the order; `key` (when given) is moved to what came of it. */
+  private async send(
+    userId: string,
+    key: string | undefined,
+    where: ResolvedAccount,
+    order: MarketOrderRequest,
+    origin: TradeOrigin,
+  ): Promise<OrderResponse> {
+    let result: OrderResult;
+    try {
+      result = await where.adapter.placeMarketOrder(where.account, order);
+    } catch (err) {
+      if (key !== undefined && err instanceof ExchangeError && err.code === -4116) {
+        // Duplicate client id: the order is there already.
+        const earlier = await where.adapter.queryOrder(where.account, order.newClientOrderId, order.symbol);
+        if (earlier) return this.conclude(userId, key, where, earlier, origin);
+      }
+      if (err instanceof OrderOutcomeUnknown) {
+        const found = await this.lookUp(where, order.newClientOrderId, order.symbol);
+        // Not found: left `sent`, so a retry with the same key looks it up again before sending anything.
+        if (found === null) throw unknownOutcome(err);
+        return this.conclude(userId, key, where, found, origin);
+      }
+      if (key !== undefined) {
+        // Rate-limited: refused before it reached the order book, so the key may be sent again later.
+        if (err instanceof BinanceRateLimited) await this.idempotency.release(userId, key);
+        else if (err instanceof ExchangeError) await this.idempotency.markFailed(userId, key, err.msg);
+      }
+      throw refusal(err);
+    }
+    return this.conclude(userId, key, where, result, origin);
+  }
+
+  /**
+   * Turns an order the venue knows into the answer: waits (within the settle time) for a working order
+   * to end, then answers what it executed, whole or partial; an order that ended with nothing executed
+   * is a refusal. Each is recorded on the key, so a retry answers the same.
+   */
+  async conclude(
+    userId: string,
+    key: string | undefined,
+    where: ResolvedAccount,
+    result: OrderResult,
+    origin: TradeOrigin,
+  ): Promise<OrderResponse> {
+    const final = await this.untilFinal(where, result, result.symbol);
+    if (Number(final.executedQty) > 0) {
+      if (key !== undefined) await this.idempotency.markFilled(userId, key, final.orderId);
+      const fill = toResponse(final, where);
+      await this.record(userId, where, fill, origin);
+      // A person reads what their order did to the position; a rule's fill skips the extra look-up.
+      return origin.source === 'rule'
+        ? fill
+        : this.withPositionChange(where, [fill]).then(([f]) => f ?? fill);
+    }
+    const refused = noFill(final);
+    if (key !== undefined) await this.idempotency.markFailed(userId, key, refused.msg);
+    throw refusal(refused);
+  }
+
+  /** Looks a working order (NEW, PARTIALLY_FILLED) up until it ends, within the settle time. */
+  async untilFinal(where: ResolvedAccount, result: OrderResult, symbol: string): Promise<OrderResult> {
+    let current = result;
+    const deadline = this.opts.clock.now() + this.opts.settleMs;
+    while (!isFinal(current)) {
+      if (this.opts.clock.now() >= deadline) throw stillWorking(current);
+      await this.opts.sleep(Math.min(WORKING_POLL_MS, this.opts.settleMs));
+      const seen = await where.adapter
+        .queryOrder(where.account, current.clientOrderId, symbol)
+        .catch(() => null);
+      if (seen !== null) current = { ...seen, sizing: current.sizing ?? seen.sizing };
+    }
+    return current;
+  }
+
+  /** Looks an order of unknown outcome up by client id: at once, then once more after the settle time. */
+  async lookUp(where: ResolvedAccount, clientOrderId: string, symbol: string): Promise<OrderResult | null> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (attempt > 0) await this.opts.sleep(this.opts.settleMs);
+      const found = await where.adapter.queryOrder(where.account, clientOrderId, symbol).catch(() => null);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  /** Writes a fill to the trade history; a failure is reported, never turned into a failed order. */
+  async record(
+    userId: string,
+    where: Pick<ResolvedAccount, 'name' | 'mode' | 'keyHint'>,
+    fill: OrderResponse,
+    origin: TradeOrigin,
+  ): Promise<void> {
+    if (this.opts.trades === undefined) return;
+    try {
+      await this.opts.trades.record(userId, tradeOf(where, fill, origin));
+    } catch (err) {
+      this.opts.onRecordError(err, userId, fill.id);
+    }
+  }
+
+  /**
+   * The fills with what each did to its position: the venue's position right after, less the fill, is
+   * the position before. Left without it when the venue cannot be read (the fill stands).
+   */
+  async withPositionChange(
+    where: ResolvedAccount,
+    fills: readonly OrderResponse[],
+  ): Promise<OrderResponse[]> {
+    let rows: PositionRisk[];
+    try {
+      rows = await where.adapter.positionRisk(where.account);
+    } catch {
+      return [...fills];
+    }
+    return fills.map((fill) => {
+      const symbol = exchangeSymbol(fill.symbol);
+      const after = new Decimal(rows.find((r) => r.symbol === symbol)?.positionAmt ?? 0);
+      const before = after.minus(fill.side === 'buy' ? fill.quantity : -fill.quantity);
+      return { ...fill, position: positionChangeOf(before.toNumber(), after.toNumber()) };
+    });
+  }
+}
