@@ -170,8 +170,8 @@ describe('signal-console CLI', () => {
 
   it('feed --follow streams signals from the server as JSON lines', async () => {
     const following = cli(['feed', '--follow', '--json', '-n', '2']);
-    // The replay's items repeat after one loop (~105 s at this pace) and a repeat within 30 min is no
-    // new signal: fresh headlines go to the webhook until the follower has its two.
+    // The replay's repeats within 30 min are no new signal, and how much of its loop is left depends on
+    // how long the tests before took: fresh headlines go to the webhook until the follower has its two.
     let done = false;
     void following.finally(() => (done = true));
     for (let n = 0; !done; n += 1) {
