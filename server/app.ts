@@ -12,6 +12,7 @@ import leasesPlugin from './plugins/leases';
 import limitsPlugin from './plugins/limits';
 import errorsPlugin, { ERRORS } from './plugins/errors';
 import openapiPlugin from './plugins/openapi';
+import schemasPlugin from './plugins/schemas';
 import originGuard from './plugins/origin-guard';
 import secretsPlugin from './plugins/secrets';
 import authGuardPlugin from './plugins/auth-guard';
@@ -145,6 +146,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         done();
       });
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
+      await api.register(schemasPlugin);
       await api.register(openapiPlugin, { version: config.version });
       for (const module of MODULES) await api.register(module.routes);
       opts.onApi?.(api);
