@@ -11,8 +11,8 @@ import {
 } from '../../../src/contracts/billing';
 import { appError } from '../../plugins/errors';
 import { BEARER } from '../../plugins/openapi';
-import { adminPolicy, UsersService } from '../users/users.service';
-import { AdminRepo } from './admin.repo';
+import type { UsersService } from '../users/users.service';
+import type { AdminRepo } from './admin.repo';
 
 const UserParams = z.object({ id: z.uuid() });
 /** Admin routes check the role after `requireUser`: the document names the bearer scheme itself. */
@@ -23,11 +23,11 @@ const DAY_MS = 86_400_000;
  * The admin panel's API (`/admin/*`), for role admin only (403 for everyone else). Every change is
  * written to the audit log, which admins can read.
  */
-export default async function adminRoutes(instance: FastifyInstance) {
+export function registerAdminRoutes(
+  instance: FastifyInstance,
+  { users, audit }: { users: UsersService; audit: AdminRepo },
+): void {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const users = new UsersService(app.database.db, adminPolicy(app.config));
-  const audit = new AdminRepo(app.database.db);
-  app.accountGate.isDisabled = (userId) => users.isDisabled(userId);
 
   const requireAdmin = async (request: FastifyRequest) => {
     await app.requireUser(request);

@@ -17,7 +17,7 @@ import { DEVICE_COOKIE, REFRESH_COOKIE, clearDeviceCookie, clearRefreshCookie, c
 import { deviceInfoFrom, fingerprintOf } from './device-info';
 import { answerSession, principalOf } from './http';
 import { AUTH_LIMIT, bodyField, limiter } from '../../plugins/rate-limit';
-import { createAuthServices } from './services';
+import type { AuthServices } from './services';
 import { sha256 } from './crypto';
 
 const NoSession = z.undefined().describe('No cookie: there is no session to resume.');
@@ -31,9 +31,8 @@ import web3Routes from './web3.routes';
  * Module auth: sign-up, the login steps, refresh, logout and auto-login here; devices and passwords in
  * account.routes.ts; 2FA in twofa.routes.ts.
  */
-export default async function authRoutes(instance: FastifyInstance) {
+export default async function authRoutes(instance: FastifyInstance, s: AuthServices) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const s = await createAuthServices(app);
   const limits = {
     // The username and the e-mail of one account count in one bucket; a device the account remembered
     // counts in its own, so that guesses from elsewhere do not lock its owner out.

@@ -3,8 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WatchlistAdd, WatchlistItem, WatchlistItems } from '../../../src/contracts/watchlist';
 import { appError } from '../../plugins/errors';
-import { WatchlistRepo } from './watchlist.repo';
-import { WatchlistService } from './watchlist.service';
+import type { WatchlistService } from './watchlist.service';
 
 function userOf(request: FastifyRequest): string {
   const principal = request.principal;
@@ -15,9 +14,8 @@ function userOf(request: FastifyRequest): string {
 const TickerParam = z.object({ ticker: z.string().trim().min(1).max(20) });
 
 /** `GET/POST /watchlist/` and `DELETE /watchlist/{ticker}`, for the signed-in user only. */
-export default async function watchlistRoutes(instance: FastifyInstance) {
+export function registerWatchlistRoutes(instance: FastifyInstance, service: WatchlistService): void {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const service = new WatchlistService(new WatchlistRepo(app.database.db));
   const authed = { preValidation: app.requireUser };
 
   const listSchema = { summary: 'Your watchlist', response: { 200: WatchlistItems } };
