@@ -146,8 +146,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         done();
       });
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
-      await api.register(schemasPlugin);
       await api.register(openapiPlugin, { version: config.version });
+      await api.register(schemasPlugin);
       for (const module of MODULES) await api.register(module.plugin);
       opts.onApi?.(api);
     },

@@ -50,6 +50,9 @@ export const zodValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, h
 /** The library's serialiser: an answer is encoded through its response schema, then written as JSON. */
 function zodSerializerCompiler(route: FastifyRouteSchemaDef<unknown>): (data: unknown) => string {
   const { schema } = route;
+  // `default` is the document's "any other error": the error plugin writes those bodies itself, and a
+  // status a route does not name has no schema to filter it through.
+  if (route.httpStatus === 'default') return (data) => JSON.stringify(data);
   if (!isZod(schema)) throw new Error(`Not a zod schema: an answer of ${route.method} ${route.url}`);
   return serializerCompiler({ ...route, schema });
 }
@@ -76,7 +79,10 @@ export function compileWithZod(route: RouteOptions): void {
   }
 }
 
-/** Registered in the /api scope before the modules, so that each of their routes passes through it. */
+/**
+ * Registered in the /api scope after the OpenAPI plugin (which completes each route's answers) and
+ * before the modules, so that each of their routes passes through it.
+ */
 export default fp(
   async function schemasPlugin(app: FastifyInstance) {
     app.addHook('onRoute', compileWithZod);
