@@ -12,7 +12,6 @@ import leasesPlugin from './plugins/leases';
 import limitsPlugin from './plugins/limits';
 import errorsPlugin, { ERRORS } from './plugins/errors';
 import openapiPlugin from './plugins/openapi';
-import schemasPlugin from './plugins/schemas';
 import originGuard from './plugins/origin-guard';
 import secretsPlugin from './plugins/secrets';
 import authGuardPlugin from './plugins/auth-guard';
@@ -147,7 +146,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       });
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
       await api.register(openapiPlugin, { version: config.version });
-      await api.register(schemasPlugin);
       for (const module of MODULES) await api.register(module.plugin);
       opts.onApi?.(api);
     },

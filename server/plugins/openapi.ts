@@ -18,6 +18,7 @@ import * as signals from '../../src/contracts/signals';
 import * as trading from '../../src/contracts/trading';
 import * as watchlist from '../../src/contracts/watchlist';
 import * as web3 from '../../src/contracts/web3';
+import schemasPlugin from './schemas';
 
 /** Where the document is served, under /api. */
 export const OPENAPI_PATH = '/openapi.json';
@@ -226,6 +227,8 @@ export default fp(
       transformObject: (document) => describeBareAnswers(zodTransformObject(document)),
     });
     app.addHook('onRoute', (route) => documentRoute(app, route));
+    // Then each route's zod schemas are compiled to validate and serialise, its error answers included.
+    await app.register(schemasPlugin);
     app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
   },
   { name: 'openapi' },

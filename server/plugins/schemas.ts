@@ -80,8 +80,8 @@ export function compileWithZod(route: RouteOptions): void {
 }
 
 /**
- * Registered in the /api scope after the OpenAPI plugin (which completes each route's answers) and
- * before the modules, so that each of their routes passes through it.
+ * Registered by the OpenAPI plugin after its own hook (which completes each route's answers), before
+ * the modules, so that each of their routes passes through it.
  */
 export default fp(
   async function schemasPlugin(app: FastifyInstance) {
