@@ -146,7 +146,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       });
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
       await api.register(openapiPlugin, { version: config.version });
-      for (const module of MODULES) await api.register(module.routes);
+      for (const module of MODULES) await api.register(module.plugin);
       opts.onApi?.(api);
     },
     { prefix: '/api' },

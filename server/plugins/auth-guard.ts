@@ -33,7 +33,10 @@ declare module 'fastify' {
     };
     /** Closes authenticated sockets when their credential expires or their sign-in ends. */
     sessionWatch: SessionWatch;
-    /** A preHandler: 401 unless the request carries a valid bearer token; sets `request.principal`. */
+    /**
+     * A route's `preValidation` guard (so it answers before the schema does): 401 unless the request
+     * carries a valid bearer token; sets `request.principal`.
+     */
     requireUser(request: FastifyRequest): Promise<void>;
     /**
      * For sensitive actions, after `requireUser`: 403 `step_up_required` unless the request's sign-in was

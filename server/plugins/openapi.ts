@@ -18,6 +18,7 @@ import * as signals from '../../src/contracts/signals';
 import * as trading from '../../src/contracts/trading';
 import * as watchlist from '../../src/contracts/watchlist';
 import * as web3 from '../../src/contracts/web3';
+import schemasPlugin from './schemas';
 
 /** Where the document is served, under /api. */
 export const OPENAPI_PATH = '/openapi.json';
@@ -55,15 +56,6 @@ for (const contract of [
 
 const isZod = (value: unknown): value is z.ZodType => value instanceof z.ZodType;
 
-/**
- * Route schemas are documentation: each handler still parses its input with `parseRequest`, which answers
- * the 422 the API has always answered. So the compilers Fastify would run on them are inert: the
- * validator accepts everything untouched (`true`, not `{ value }`, so an absent body stays absent), and
- * the serialiser is the plain `JSON.stringify` a route without a schema gets.
- */
-const documentationOnly = () => () => true;
-const plainJson = () => (data: unknown) => JSON.stringify(data);
-
 type Responses = Record<string, unknown>;
 
 /** A JSON answer with its description, the form the document keeps descriptions in. */
@@ -73,7 +65,9 @@ export function jsonAnswer(schema: z.ZodType, description: string) {
 
 /** The answers every documented route may give besides its own: 422 for a bad input, 401, the rest. */
 function commonResponses(schema: FastifySchema, authed: boolean): Responses {
-  const validated = [schema.body, schema.querystring, schema.params].some((part) => part !== undefined);
+  const validated = [schema.body, schema.querystring, schema.params, schema.headers].some(
+    (part) => part !== undefined,
+  );
   return {
     ...(validated
       ? {
@@ -90,28 +84,26 @@ function commonResponses(schema: FastifySchema, authed: boolean): Responses {
   };
 }
 
-function handlers(value: RouteOptions['preHandler']): unknown[] {
+function handlers(value: RouteOptions['preValidation']): unknown[] {
   return value === undefined ? [] : [value].flat();
 }
 
 /**
  * Completes a route's documentation as it is registered: the bearer scheme where `requireUser` guards it,
- * the error answers, a tag from its first path segment; and makes its zod schemas inert (see above).
+ * the error answers (which the error plugin's bodies are then serialised with), a tag from its first
+ * path segment.
  */
 export function documentRoute(app: FastifyInstance, route: RouteOptions): void {
   const responses = (route.schema?.response ?? {}) as Responses;
   // A JSON Schema answer (healthz) keeps Fastify's compiled serialiser and is documented as it is.
   if (Object.values(responses).some((r) => !isZod(r) && !isContentResponse(r))) return;
-  // HEAD routes too: Fastify gives them the schema of their GET.
-  route.validatorCompiler ??= documentationOnly;
-  route.serializerCompiler ??= plainJson;
   if (route.method === 'HEAD' || route.websocket === true || route.schema?.hide === true) return;
   // A copy: a schema object may be shared by several routes.
   const schema: FastifySchema = { ...route.schema };
   const authed =
     schema.security !== undefined
       ? schema.security.length > 0
-      : handlers(route.preHandler).includes(app.requireUser);
+      : handlers(route.preValidation).includes(app.requireUser);
   if (authed && schema.security === undefined) schema.security = [{ [BEARER]: [] }];
   const own = Object.fromEntries(
     Object.entries(responses).map(([code, r]) => [
@@ -235,6 +227,8 @@ export default fp(
       transformObject: (document) => describeBareAnswers(zodTransformObject(document)),
     });
     app.addHook('onRoute', (route) => documentRoute(app, route));
+    // Then each route's zod schemas are compiled to validate and serialise, its error answers included.
+    await app.register(schemasPlugin);
     app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
   },
   { name: 'openapi' },

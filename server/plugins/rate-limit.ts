@@ -82,7 +82,8 @@ function window(app: FastifyInstance, max: number, windowMs: number, keyOf: (r: 
 }
 
 /**
- * A preHandler limiting a route per client address and, when the spec names accounts, per account.
+ * A route's `preValidation` guard (so it counts before the schema answers) limiting a route per client
+ * address and, when the spec names accounts, per account.
  * Each route gets its own counters, shared by every server process through Redis when REDIS_URL is set;
  * going over answers 429 with a detail and Retry-After saying when.
  */

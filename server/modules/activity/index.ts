@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import fp from 'fastify-plugin';
 import { ActivityList, ActivityQuery } from '../../../src/contracts/activity';
-import { parseRequest } from '../../plugins/errors';
 import { outboxMailer, smtpMailer, type Mailer } from '../auth/mailer';
 import { principalOf } from '../auth/http';
 import { UsersService, adminPolicy } from '../users/users.service';
@@ -45,10 +45,12 @@ export default fp(
       querystring: ActivityQuery,
       response: { 200: ActivityList },
     };
-    app.get('/account/activity', { preHandler: app.requireUser, schema }, async (request) => {
-      const { limit } = parseRequest(ActivityQuery, request.query, 'query');
-      return ActivityList.parse(await activity.list(principalOf(request).userId, limit));
-    });
+    app
+      .withTypeProvider<ZodTypeProvider>()
+      .get('/account/activity', { preValidation: app.requireUser, schema }, async (request) => {
+        const { limit } = request.query;
+        return ActivityList.parse(await activity.list(principalOf(request).userId, limit));
+      });
   },
   { name: 'activity', dependencies: ['auth-guard'] },
 );

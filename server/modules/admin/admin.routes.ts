@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   AdminSources,
@@ -8,10 +9,10 @@ import {
   GrantPremiumRequest,
   SubscriptionView,
 } from '../../../src/contracts/billing';
-import { appError, parseRequest } from '../../plugins/errors';
+import { appError } from '../../plugins/errors';
 import { BEARER } from '../../plugins/openapi';
-import { adminPolicy, UsersService } from '../users/users.service';
-import { AdminRepo } from './admin.repo';
+import type { UsersService } from '../users/users.service';
+import type { AdminRepo } from './admin.repo';
 
 const UserParams = z.object({ id: z.uuid() });
 /** Admin routes check the role after `requireUser`: the document names the bearer scheme itself. */
@@ -22,18 +23,19 @@ const DAY_MS = 86_400_000;
  * The admin panel's API (`/admin/*`), for role admin only (403 for everyone else). Every change is
  * written to the audit log, which admins can read.
  */
-export default async function adminRoutes(app: FastifyInstance) {
-  const users = new UsersService(app.database.db, adminPolicy(app.config));
-  const audit = new AdminRepo(app.database.db);
-  app.accountGate.isDisabled = (userId) => users.isDisabled(userId);
+export function registerAdminRoutes(
+  instance: FastifyInstance,
+  { users, audit }: { users: UsersService; audit: AdminRepo },
+): void {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
 
   const requireAdmin = async (request: FastifyRequest) => {
     await app.requireUser(request);
     if (request.principal?.role !== 'admin') throw appError('FORBIDDEN');
   };
   const actor = (request: FastifyRequest) => request.principal?.userId ?? null;
-  const target = async (request: FastifyRequest) => {
-    const { id } = parseRequest(UserParams, request.params, 'path');
+  /** The account a route's `:id` names, once it is known to exist. */
+  const target = async (id: string) => {
     if ((await users.findById(id)) === undefined) throw appError('NOT_FOUND', 'User not found.');
     return id;
   };
@@ -41,7 +43,7 @@ export default async function adminRoutes(app: FastifyInstance) {
   const usersSchema = { ...ADMIN, summary: 'Every account', response: { 200: z.array(AdminUser) } };
   app.get(
     '/admin/users',
-    { preHandler: requireAdmin, schema: usersSchema },
+    { preValidation: requireAdmin, schema: usersSchema },
     async (): Promise<AdminUser[]> => {
       const rows = await users.listAll();
       return Promise.all(
@@ -67,10 +69,10 @@ export default async function adminRoutes(app: FastifyInstance) {
   };
   app.post(
     '/admin/users/:id/premium',
-    { preHandler: requireAdmin, schema: premiumSchema },
+    { preValidation: requireAdmin, schema: premiumSchema },
     async (request) => {
-      const id = await target(request);
-      const body = parseRequest(GrantPremiumRequest, request.body);
+      const id = await target(request.params.id);
+      const body = request.body;
       await app.billing.setPremiumByAdmin(id, body.premium, body.days);
       await audit.record({
         actorId: actor(request),
@@ -91,10 +93,10 @@ export default async function adminRoutes(app: FastifyInstance) {
   };
   app.post(
     '/admin/users/:id/disable',
-    { preHandler: requireAdmin, schema: disableSchema },
+    { preValidation: requireAdmin, schema: disableSchema },
     async (request) => {
-      const id = await target(request);
-      const { disabled } = parseRequest(DisableUserRequest, request.body);
+      const id = await target(request.params.id);
+      const { disabled } = request.body;
       if (id === actor(request) && disabled)
         throw appError('CONFLICT', 'You cannot disable your own account.');
       await users.setDisabled(id, disabled);
@@ -116,7 +118,7 @@ export default async function adminRoutes(app: FastifyInstance) {
   };
   app.get(
     '/admin/sources',
-    { preHandler: requireAdmin, schema: sourcesSchema },
+    { preValidation: requireAdmin, schema: sourcesSchema },
     async (): Promise<AdminSources> => {
       const since = new Date(Date.now() - DAY_MS);
       const [health, counts, receipts] = await Promise.all([
@@ -150,7 +152,7 @@ export default async function adminRoutes(app: FastifyInstance) {
   };
   app.get(
     '/admin/audit',
-    { preHandler: requireAdmin, schema: auditSchema },
+    { preValidation: requireAdmin, schema: auditSchema },
     async (): Promise<AuditEntry[]> =>
       (await audit.recent(200)).map((r) => ({
         id: r.id,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   AUTH_DETAILS,
@@ -10,7 +11,7 @@ import {
   MessageResponse,
   ResetPasswordRequest,
 } from '../../../src/contracts/auth';
-import { appError, parseRequest } from '../../plugins/errors';
+import { appError } from '../../plugins/errors';
 import { principalOf } from './http';
 import { REFRESH_COOKIE, clearDeviceCookie, cookieOf } from './cookies';
 import { sha256 } from './crypto';
@@ -20,7 +21,8 @@ import type { AuthServices } from './services';
 const RevokedDevices = MessageResponse.extend({ count: z.number().int() });
 
 /** Remembered devices and passwords. */
-export default async function accountRoutes(app: FastifyInstance, s: AuthServices) {
+export default async function accountRoutes(instance: FastifyInstance, s: AuthServices) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const limits = {
     forgot: limiter(app, 'forgot', { ...AUTH_LIMIT, accountOf: (r) => bodyField(r, 'email') }),
     reset: limiter(app, 'reset', {
@@ -34,7 +36,7 @@ export default async function accountRoutes(app: FastifyInstance, s: AuthService
   };
 
   const devicesSchema = { summary: 'Your remembered devices', response: { 200: DeviceList } };
-  app.get('/auth/devices', { preHandler: app.requireUser, schema: devicesSchema }, async (request) => {
+  app.get('/auth/devices', { preValidation: app.requireUser, schema: devicesSchema }, async (request) => {
     const { userId } = principalOf(request);
     const current = await s.sessions.currentOf(cookieOf(request, REFRESH_COOKIE));
     return s.sessions.listDevices(userId, current?.userId === userId ? current.deviceId : null);
@@ -47,10 +49,10 @@ export default async function accountRoutes(app: FastifyInstance, s: AuthService
   };
   app.delete(
     '/auth/devices/:id',
-    { preHandler: app.requireUser, schema: forgetSchema },
+    { preValidation: app.requireUser, schema: forgetSchema },
     async (request, reply) => {
       const { userId } = principalOf(request);
-      const { id } = parseRequest(DeviceParams, request.params, 'path');
+      const { id } = request.params;
       const current = await s.sessions.currentOf(cookieOf(request, REFRESH_COOKIE));
       if (!(await s.sessions.forgetDevice(userId, id)))
         throw appError('NOT_FOUND', AUTH_DETAILS.deviceNotFound);
@@ -63,7 +65,7 @@ export default async function accountRoutes(app: FastifyInstance, s: AuthService
   const revokeSchema = { summary: 'Forget every other device', response: { 200: RevokedDevices } };
   app.post(
     '/auth/devices/revoke-all',
-    { preHandler: app.requireUser, schema: revokeSchema },
+    { preValidation: app.requireUser, schema: revokeSchema },
     async (request, reply) => {
       const { userId } = principalOf(request);
       const current = await s.sessions.currentOf(cookieOf(request, REFRESH_COOKIE));
@@ -80,10 +82,10 @@ export default async function accountRoutes(app: FastifyInstance, s: AuthService
     body: ChangePasswordRequest,
     response: { 200: MessageResponse },
   };
-  const changeOptions = { preHandler: [app.requireUser, limits.change], schema: changeSchema };
+  const changeOptions = { preValidation: [app.requireUser, limits.change], schema: changeSchema };
   app.post('/auth/change-password', changeOptions, async (request) => {
     const { userId } = principalOf(request);
-    const body = parseRequest(ChangePasswordRequest, request.body);
+    const body = request.body;
     const current = await s.sessions.currentOf(cookieOf(request, REFRESH_COOKIE));
     const keep = current?.userId === userId ? current : null;
     const message = await s.passwords.change(userId, body.current_password, body.new_password, keep);
@@ -99,18 +101,22 @@ export default async function accountRoutes(app: FastifyInstance, s: AuthService
     body: ForgotPasswordRequest,
     response: { 200: MessageResponse },
   };
-  app.post('/auth/forgot-password', { preHandler: limits.forgot, schema: forgotSchema }, async (request) => {
-    const body = parseRequest(ForgotPasswordRequest, request.body);
-    return { message: await s.passwords.forgot(body.email) };
-  });
+  app.post(
+    '/auth/forgot-password',
+    { preValidation: limits.forgot, schema: forgotSchema },
+    async (request) => {
+      const body = request.body;
+      return { message: await s.passwords.forgot(body.email) };
+    },
+  );
 
   const resetSchema = {
     summary: 'Set a new password with a reset token',
     body: ResetPasswordRequest,
     response: { 200: MessageResponse },
   };
-  app.post('/auth/reset-password', { preHandler: limits.reset, schema: resetSchema }, async (request) => {
-    const body = parseRequest(ResetPasswordRequest, request.body);
+  app.post('/auth/reset-password', { preValidation: limits.reset, schema: resetSchema }, async (request) => {
+    const body = request.body;
     return { message: await s.passwords.reset(body.token, body.newPassword) };
   });
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   AUTH_MESSAGES,
@@ -11,13 +12,12 @@ import {
   TwoFactorLoginRequest,
   VerifyResponse,
 } from '../../../src/contracts/auth';
-import { parseRequest } from '../../plugins/errors';
 import accountRoutes from './account.routes';
 import { DEVICE_COOKIE, REFRESH_COOKIE, clearDeviceCookie, clearRefreshCookie, cookieOf } from './cookies';
 import { deviceInfoFrom, fingerprintOf } from './device-info';
 import { answerSession, principalOf } from './http';
 import { AUTH_LIMIT, bodyField, limiter } from '../../plugins/rate-limit';
-import { createAuthServices } from './services';
+import type { AuthServices } from './services';
 import { sha256 } from './crypto';
 
 const NoSession = z.undefined().describe('No cookie: there is no session to resume.');
@@ -31,8 +31,8 @@ import web3Routes from './web3.routes';
  * Module auth: sign-up, the login steps, refresh, logout and auto-login here; devices and passwords in
  * account.routes.ts; 2FA in twofa.routes.ts.
  */
-export default async function authRoutes(app: FastifyInstance) {
-  const s = await createAuthServices(app);
+export default async function authRoutes(instance: FastifyInstance, s: AuthServices) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const limits = {
     // The username and the e-mail of one account count in one bucket; a device the account remembered
     // counts in its own, so that guesses from elsewhere do not lock its owner out.
@@ -62,11 +62,11 @@ export default async function authRoutes(app: FastifyInstance) {
     body: SignupRequest,
     response: { 201: SignupResponse },
   };
-  app.post('/auth/signup', { preHandler: limits.signup, schema: signupSchema }, async (request, reply) => {
-    const body = parseRequest(SignupRequest, request.body);
+  app.post('/auth/signup', { preValidation: limits.signup, schema: signupSchema }, async (request, reply) => {
+    const body = request.body;
     const user = await s.auth.signup(body);
     reply.code(201);
-    return { id: user.id, email: user.email, username: user.username, role: user.role };
+    return { id: user.id, email: user.email ?? body.email, username: user.username, role: user.role };
   });
 
   const tokenSchema = {
@@ -76,8 +76,8 @@ export default async function authRoutes(app: FastifyInstance) {
     body: LoginForm,
     response: { 200: LoginResponse },
   };
-  app.post('/auth/token', { preHandler: limits.login, schema: tokenSchema }, async (request, reply) => {
-    const form = parseRequest(LoginForm, request.body);
+  app.post('/auth/token', { preValidation: limits.login, schema: tokenSchema }, async (request, reply) => {
+    const form = request.body;
     const userAgent = request.headers['user-agent'];
     const deviceInfo = deviceInfoFrom(form.device_info, userAgent);
     const device = { deviceInfo, fingerprint: fingerprintOf(deviceInfo, userAgent) };
@@ -90,7 +90,8 @@ export default async function authRoutes(app: FastifyInstance) {
       rememberedBy: remembered === undefined ? null : await s.sessions.deviceOwner(remembered),
       code: form.code ?? null,
     });
-    if (outcome.kind === 'two-factor') return { two_factor_required: true, user_id: outcome.challenge };
+    if (outcome.kind === 'two-factor')
+      return { two_factor_required: true as const, user_id: outcome.challenge };
     return answerSession(reply, s, outcome.session);
   });
 
@@ -101,9 +102,9 @@ export default async function authRoutes(app: FastifyInstance) {
   };
   app.post(
     '/auth/2fa/login',
-    { preHandler: limits.twoFactorLogin, schema: twoFactorSchema },
+    { preValidation: limits.twoFactorLogin, schema: twoFactorSchema },
     async (request, reply) => {
-      const body = parseRequest(TwoFactorLoginRequest, request.body);
+      const body = request.body;
       return answerSession(reply, s, await s.auth.loginTwoFactor(body.user_id, body.code));
     },
   );
@@ -153,9 +154,9 @@ export default async function authRoutes(app: FastifyInstance) {
   });
 
   const verifySchema = { summary: 'Whether the access token is valid', response: { 200: VerifyResponse } };
-  app.get('/auth/verify', { preHandler: app.requireUser, schema: verifySchema }, async (request) => {
+  app.get('/auth/verify', { preValidation: app.requireUser, schema: verifySchema }, async (request) => {
     const { userId, role } = principalOf(request);
-    return { valid: true, user_id: userId, role };
+    return { valid: true as const, user_id: userId, role };
   });
 
   await accountRoutes(app, s);

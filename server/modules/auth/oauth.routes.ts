@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ProvidersResponse } from '../../../src/contracts/web3';
 import { describeUserAgent } from '../../../src/contracts/userAgent';
-import { parseRequest } from '../../plugins/errors';
 import { OAUTH_COOKIE, clearOAuthCookie, cookieOf, setOAuthCookie, setSessionCookies } from './cookies';
 import { fingerprintOf } from './device-info';
 import { OAUTH_TTL_MS, type SocialProvider } from './oauth.service';
@@ -22,7 +22,8 @@ const Redirect = z.undefined().describe('Found: the browser goes on to the `Loca
  * code, signs in, and sends the browser home (the app resumes the session from the refresh cookie), or
  * to the two-factor step when the account has it on.
  */
-export default async function oauthRoutes(app: FastifyInstance, s: AuthServices) {
+export default async function oauthRoutes(instance: FastifyInstance, s: AuthServices) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const providersSchema = { summary: 'Which social sign-ins are on', response: { 200: ProvidersResponse } };
   app.get('/auth/providers', { schema: providersSchema }, async (): Promise<ProvidersResponse> => ({
     google: s.oauth.enabled('google'),
@@ -36,7 +37,7 @@ export default async function oauthRoutes(app: FastifyInstance, s: AuthServices)
       response: { 302: Redirect },
     };
     app.get(`/auth/${provider}/login`, { schema: loginSchema }, async (request, reply) => {
-      const query = parseRequest(LoginQuery, request.query, 'query');
+      const query = request.query;
       const remember = query.remember_me === 'true' || query.remember_me === '1';
       const { url, cookie } = await s.oauth.start(provider, remember);
       setOAuthCookie(reply, cookie, OAUTH_TTL_MS / 1000, s.cookies);
@@ -48,25 +49,21 @@ export default async function oauthRoutes(app: FastifyInstance, s: AuthServices)
       querystring: CallbackQuery,
       response: { 302: Redirect },
     };
-    app.get(
-      `/auth/${provider}/callback`,
-      { schema: callbackSchema },
-      async (request: FastifyRequest, reply) => {
-        const query = parseRequest(CallbackQuery, request.query, 'query');
-        const presented = cookieOf(request, OAUTH_COOKIE);
-        clearOAuthCookie(reply, s.cookies);
-        const { user, remember } = await s.oauth.finish(provider, query, presented);
-        const userAgent = request.headers['user-agent'];
-        const deviceInfo = describeUserAgent(userAgent);
-        const device = { deviceInfo, fingerprint: fingerprintOf(deviceInfo, userAgent) };
-        const outcome = await s.auth.finish(user, remember ? device : null, device, provider);
-        if (outcome.kind === 'two-factor') {
-          // In the fragment: the browser keeps it out of requests, proxies and logs.
-          return reply.redirect(`/#two_factor=${encodeURIComponent(outcome.challenge)}`, 302);
-        }
-        setSessionCookies(reply, outcome.session, s.cookies);
-        return reply.redirect('/', 302);
-      },
-    );
+    app.get(`/auth/${provider}/callback`, { schema: callbackSchema }, async (request, reply) => {
+      const query = request.query;
+      const presented = cookieOf(request, OAUTH_COOKIE);
+      clearOAuthCookie(reply, s.cookies);
+      const { user, remember } = await s.oauth.finish(provider, query, presented);
+      const userAgent = request.headers['user-agent'];
+      const deviceInfo = describeUserAgent(userAgent);
+      const device = { deviceInfo, fingerprint: fingerprintOf(deviceInfo, userAgent) };
+      const outcome = await s.auth.finish(user, remember ? device : null, device, provider);
+      if (outcome.kind === 'two-factor') {
+        // In the fragment: the browser keeps it out of requests, proxies and logs.
+        return reply.redirect(`/#two_factor=${encodeURIComponent(outcome.challenge)}`, 302);
+      }
+      setSessionCookies(reply, outcome.session, s.cookies);
+      return reply.redirect('/', 302);
+    });
   }
 }

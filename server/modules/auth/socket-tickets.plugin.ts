@@ -24,7 +24,7 @@ export default fp(
     app.post(
       '/ws/ticket',
       {
-        preHandler: app.requireUser,
+        preValidation: app.requireUser,
         schema: {
           summary: 'A one-use ticket to open a socket with (`?ticket=` on /api/ws/positions)',
           response: { 200: SocketTicketResponse },

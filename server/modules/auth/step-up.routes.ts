@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { StepUpRequest, StepUpResponse, StepUpState } from '../../../src/contracts/auth';
-import { appError, parseRequest } from '../../plugins/errors';
+import { appError } from '../../plugins/errors';
 import { AUTH_LIMIT, limiter } from '../../plugins/rate-limit';
 import { principalOf } from './http';
 import type { AuthServices } from './services';
@@ -10,7 +11,8 @@ import type { AuthServices } from './services';
  * envelope) need a sign-in confirmed in the last five minutes. `POST /auth/step-up` confirms it with the
  * password or a 2FA code; `GET /auth/step-up` says how the account can, and until when it is confirmed.
  */
-export default async function stepUpRoutes(app: FastifyInstance, s: AuthServices) {
+export default async function stepUpRoutes(instance: FastifyInstance, s: AuthServices) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const limited = limiter(app, 'step-up', { ...AUTH_LIMIT, accountOf: (r) => r.principal?.userId ?? null });
 
   const stateSchema = {
@@ -19,7 +21,7 @@ export default async function stepUpRoutes(app: FastifyInstance, s: AuthServices
   };
   app.get(
     '/auth/step-up',
-    { preHandler: app.requireUser, schema: stateSchema },
+    { preValidation: app.requireUser, schema: stateSchema },
     async (request): Promise<StepUpState> => {
       const { userId, familyId } = principalOf(request);
       const user = await s.users.findById(userId);
@@ -40,10 +42,10 @@ export default async function stepUpRoutes(app: FastifyInstance, s: AuthServices
   };
   app.post(
     '/auth/step-up',
-    { preHandler: [app.requireUser, limited], schema: confirmSchema },
+    { preValidation: [app.requireUser, limited], schema: confirmSchema },
     async (request) => {
       const { userId, familyId } = principalOf(request);
-      const body = parseRequest(StepUpRequest, request.body);
+      const body = request.body;
       if (familyId === undefined) throw appError('SIGN_IN_REQUIRED');
       const until = await s.auth.stepUp(userId, familyId, body);
       return { confirmed_until: until.toISOString() };

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   AUTH_MESSAGES,
@@ -8,15 +9,16 @@ import {
   TwoFactorSetupResponse,
   TwoFactorVerifyRequest,
 } from '../../../src/contracts/auth';
-import { appError, parseRequest } from '../../plugins/errors';
+import { appError } from '../../plugins/errors';
 import { principalOf } from './http';
 import { AUTH_LIMIT, limiter } from '../../plugins/rate-limit';
 import type { AuthServices } from './services';
 
 /** Two-factor setup, QR code, enabling and disabling. */
-export default async function twoFactorRoutes(app: FastifyInstance, s: AuthServices) {
+export default async function twoFactorRoutes(instance: FastifyInstance, s: AuthServices) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const limited = limiter(app, '2fa', { ...AUTH_LIMIT, accountOf: (r) => r.principal?.userId ?? null });
-  const guarded = { preHandler: [app.requireUser, limited] };
+  const guarded = { preValidation: [app.requireUser, limited] };
 
   /** The label an authenticator app shows next to the issuer. */
   const labelOf = async (userId: string): Promise<string> => {
@@ -35,11 +37,16 @@ export default async function twoFactorRoutes(app: FastifyInstance, s: AuthServi
     summary: 'The setup secret as a QR code',
     response: { 200: { description: 'A PNG image', content: { 'image/png': { schema: z.string() } } } },
   };
-  app.get('/auth/2fa/qr-code', { preHandler: app.requireUser, schema: qrSchema }, async (request, reply) => {
-    const { userId } = principalOf(request);
-    const png = await s.twoFactor.qrPng(userId, await labelOf(userId));
-    return reply.type('image/png').send(png);
-  });
+  // A PNG is bytes, which the typed instance would not let a handler send.
+  instance.get(
+    '/auth/2fa/qr-code',
+    { preValidation: app.requireUser, schema: qrSchema },
+    async (request, reply) => {
+      const { userId } = principalOf(request);
+      const png = await s.twoFactor.qrPng(userId, await labelOf(userId));
+      return reply.type('image/png').send(png);
+    },
+  );
 
   const verifySchema = {
     summary: 'Turn two-factor on with a first code',
@@ -48,7 +55,7 @@ export default async function twoFactorRoutes(app: FastifyInstance, s: AuthServi
   };
   app.post('/auth/2fa/verify', { ...guarded, schema: verifySchema }, async (request) => {
     const { userId } = principalOf(request);
-    const { code } = parseRequest(TwoFactorVerifyRequest, request.body);
+    const { code } = request.body;
     const codes = await s.twoFactor.enable(userId, code);
     await app.activity.record(userId, { kind: 'two_factor_enabled' });
     return { message: AUTH_MESSAGES.twoFactorEnabled, recovery_codes: codes };
@@ -61,7 +68,7 @@ export default async function twoFactorRoutes(app: FastifyInstance, s: AuthServi
   };
   app.post('/auth/2fa/disable', { ...guarded, schema: disableSchema }, async (request) => {
     const { userId } = principalOf(request);
-    const { password } = parseRequest(TwoFactorDisableRequest, request.body);
+    const { password } = request.body;
     await s.twoFactor.disable(userId, password);
     // The password was just typed: the sign-in counts as confirmed for sensitive actions.
     const { familyId } = principalOf(request);

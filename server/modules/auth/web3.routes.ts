@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LoginResponse, MessageResponse } from '../../../src/contracts/auth';
 import { describeUserAgent } from '../../../src/contracts/userAgent';
 import {
@@ -11,14 +12,14 @@ import {
   WalletList,
   WalletParams,
 } from '../../../src/contracts/web3';
-import { parseRequest } from '../../plugins/errors';
 import { AUTH_LIMIT, limiter } from '../../plugins/rate-limit';
 import { fingerprintOf } from './device-info';
 import { answerSession, principalOf } from './http';
 import type { AuthServices } from './services';
 
 /** Wallet sign-in (SIWE) and the signed-in account's linked wallets. */
-export default async function web3Routes(app: FastifyInstance, s: AuthServices) {
+export default async function web3Routes(instance: FastifyInstance, s: AuthServices) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   // Nonces and sign-ins are limited per client address only. A per-wallet request limit would let
   // anyone who knows an address (they are public) keep its owner from signing in by asking for its
   // nonces from a few machines; guessing gains nothing (a signature cannot be guessed), and what one
@@ -37,8 +38,8 @@ export default async function web3Routes(app: FastifyInstance, s: AuthServices) 
     body: NonceRequest,
     response: { 200: NonceResponse },
   };
-  app.post('/auth/web3/nonce', { preHandler: limits.nonce, schema: nonceSchema }, async (request) => {
-    const body = parseRequest(NonceRequest, request.body);
+  app.post('/auth/web3/nonce', { preValidation: limits.nonce, schema: nonceSchema }, async (request) => {
+    const body = request.body;
     return s.web3.nonce(body.address, body.chain_id);
   });
 
@@ -49,24 +50,29 @@ export default async function web3Routes(app: FastifyInstance, s: AuthServices) 
   };
   app.post(
     '/auth/web3/verify',
-    { preHandler: limits.verify, schema: verifySchema },
+    { preValidation: limits.verify, schema: verifySchema },
     async (request, reply) => {
-      const body = parseRequest(VerifyRequest, request.body);
+      const body = request.body;
       const userAgent = request.headers['user-agent'];
       const info = body.device_info ?? describeUserAgent(userAgent);
       const deviceInfo = { browser: info.browser, os: info.os };
       const device = { deviceInfo, fingerprint: fingerprintOf(deviceInfo, userAgent) };
       const user = await s.web3.signIn(body);
       const outcome = await s.auth.finish(user, body.remember_me ? device : null, device, 'wallet');
-      if (outcome.kind === 'two-factor') return { two_factor_required: true, user_id: outcome.challenge };
+      if (outcome.kind === 'two-factor')
+        return { two_factor_required: true as const, user_id: outcome.challenge };
       return answerSession(reply, s, outcome.session);
     },
   );
 
   const walletsSchema = { summary: 'Your linked wallets', response: { 200: WalletList } };
-  app.get('/auth/web3/wallets', { preHandler: app.requireUser, schema: walletsSchema }, async (request) => {
-    return s.web3.list(principalOf(request).userId);
-  });
+  app.get(
+    '/auth/web3/wallets',
+    { preValidation: app.requireUser, schema: walletsSchema },
+    async (request) => {
+      return s.web3.list(principalOf(request).userId);
+    },
+  );
 
   const linkSchema = {
     summary: 'Link a wallet to your account',
@@ -75,9 +81,9 @@ export default async function web3Routes(app: FastifyInstance, s: AuthServices) 
   };
   app.post(
     '/auth/web3/wallets/link',
-    { preHandler: [app.requireUser, limits.link], schema: linkSchema },
+    { preValidation: [app.requireUser, limits.link], schema: linkSchema },
     async (request, reply) => {
-      const body = parseRequest(LinkRequest, request.body);
+      const body = request.body;
       const wallet = await s.web3.link(principalOf(request).userId, body);
       reply.code(201);
       return { ...wallet, message: WEB3_MESSAGES.linked };
@@ -92,9 +98,9 @@ export default async function web3Routes(app: FastifyInstance, s: AuthServices) 
   };
   app.delete(
     '/auth/web3/wallets/:id',
-    { preHandler: app.requireUser, schema: unlinkSchema },
+    { preValidation: app.requireUser, schema: unlinkSchema },
     async (request) => {
-      const { id } = parseRequest(WalletParams, request.params, 'path');
+      const { id } = request.params;
       const { userId, familyId } = principalOf(request);
       // Unlinking the account's last wallet asks for a confirmed sign-in (step-up) first.
       await s.web3.unlink(userId, id, async () =>

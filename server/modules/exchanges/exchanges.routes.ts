@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ExchangeKey, ExchangeKeyCreate, ExchangeKeys } from '../../../src/contracts/exchanges';
 import { MessageResponse } from '../../../src/contracts/auth';
-import { appError, parseRequest } from '../../plugins/errors';
+import { appError } from '../../plugins/errors';
 import type { ExchangesService } from './exchanges.service';
 
 function userOf(request: FastifyRequest): string {
@@ -14,8 +15,9 @@ function userOf(request: FastifyRequest): string {
 const IdParam = z.object({ id: z.string().trim().min(1).max(64) });
 
 /** `GET/POST /exchanges/` and `DELETE /exchanges/{id}`, for the signed-in user's own keys only. */
-export function registerExchangeRoutes(app: FastifyInstance, service: ExchangesService): void {
-  const authed = { preHandler: app.requireUser };
+export function registerExchangeRoutes(instance: FastifyInstance, service: ExchangesService): void {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const authed = { preValidation: app.requireUser };
 
   const listSchema = { summary: 'Your exchange keys (hints only)', response: { 200: ExchangeKeys } };
   app.get('/exchanges/', { ...authed, schema: listSchema }, async (request) => service.list(userOf(request)));
@@ -27,7 +29,7 @@ export function registerExchangeRoutes(app: FastifyInstance, service: ExchangesS
     response: { 201: ExchangeKey },
   };
   app.post('/exchanges/', { ...authed, schema: addSchema }, async (request, reply) => {
-    const body = parseRequest(ExchangeKeyCreate, request.body);
+    const body = request.body;
     // A key can trade the account's money: the sign-in must have been confirmed in the last minutes.
     await app.requireStepUp(request);
     const key = await service.add(userOf(request), body);
@@ -45,7 +47,7 @@ export function registerExchangeRoutes(app: FastifyInstance, service: ExchangesS
     response: { 200: MessageResponse },
   };
   app.delete('/exchanges/:id', { ...authed, schema: deleteSchema }, async (request) => {
-    const { id } = parseRequest(IdParam, request.params, 'path');
+    const { id } = request.params;
     const hint = (await service.list(userOf(request))).find((k) => k.id === id)?.keyHint ?? '';
     await service.remove(userOf(request), id);
     await app.activity.record(userOf(request), { kind: 'key_removed', detail: { hint } });

@@ -11,7 +11,7 @@ const healthJsonSchema = z.toJSONSchema(Health, { target: 'draft-7' });
  * health service keeps serialised (a string skips Fastify's serialiser) from a handler that only waits
  * for the very first database probe.
  */
-export default async function healthRoutes(app: FastifyInstance) {
+export function registerHealthRoutes(app: FastifyInstance): void {
   app.get(
     '/healthz',
     {

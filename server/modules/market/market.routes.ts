@@ -1,18 +1,19 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CandleList, KlinesQuery, PriceQuote, SymbolList } from '../../../src/contracts/market';
-import { parseRequest } from '../../plugins/errors';
 import type { MarketService } from './market.service';
 import type { PriceHub } from './price-hub';
 
 const PriceParams = z.object({ symbol: z.string().min(1).max(20) });
 
 /** HTTP and WebSocket routes of the market module: parse, call the service or the hub, answer. */
-export function registerMarketRoutes(app: FastifyInstance, service: MarketService, hub: PriceHub): void {
+export function registerMarketRoutes(instance: FastifyInstance, service: MarketService, hub: PriceHub): void {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/symbols',
     { schema: { summary: 'The tradable symbols', response: { 200: SymbolList } } },
-    async () => service.symbols(),
+    async () => [...(await service.symbols())],
   );
 
   const priceSchema = {
@@ -21,7 +22,7 @@ export function registerMarketRoutes(app: FastifyInstance, service: MarketServic
     response: { 200: PriceQuote },
   };
   app.get('/price/:symbol', { schema: priceSchema }, async (request) => {
-    const { symbol } = parseRequest(PriceParams, request.params, 'path');
+    const { symbol } = request.params;
     return service.price(symbol);
   });
 
@@ -31,7 +32,7 @@ export function registerMarketRoutes(app: FastifyInstance, service: MarketServic
     response: { 200: CandleList },
   };
   app.get('/klines', { schema: klinesSchema }, async (request) => {
-    const query = parseRequest(KlinesQuery, request.query, 'query');
+    const query = request.query;
     return service.klines(query);
   });
 

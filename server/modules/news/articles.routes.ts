@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { appError, parseRequest } from '../../plugins/errors';
+import { appError } from '../../plugins/errors';
 import { REPLAY_AUTHORS, REPLAY_ITEMS, type ReplayEntry } from './sources/replay-data';
 import { ASSET_BASE } from './sources/replay.source';
 
@@ -54,7 +55,8 @@ ${media}
 }
 
 /** The replay items' article pages, so the card's source link and `open` work offline. */
-export function registerArticleRoutes(app: FastifyInstance): void {
+export function registerArticleRoutes(instance: FastifyInstance): void {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const bySlug = new Map(REPLAY_ITEMS.map((e) => [e.slug, e]));
   const schema = {
     summary: 'The article page of a replay item',
@@ -62,7 +64,7 @@ export function registerArticleRoutes(app: FastifyInstance): void {
     response: { 200: { description: 'An HTML page', content: { 'text/html': { schema: z.string() } } } },
   };
   app.get('/news/articles/:slug', { schema }, async (request, reply) => {
-    const { slug } = parseRequest(ArticleParams, request.params, 'path');
+    const { slug } = request.params;
     const entry = bySlug.get(slug);
     if (entry === undefined) throw appError('NOT_FOUND', 'No such article.');
     return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(page(entry));

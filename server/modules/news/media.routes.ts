@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { appError, parseRequest } from '../../plugins/errors';
+import { appError } from '../../plugins/errors';
 import { limiter } from '../../plugins/rate-limit';
 import type { ImageProxy } from './proxy/image-proxy';
 import { fromRoot } from '../../paths';
@@ -30,7 +31,8 @@ const IMAGE_HEADERS = {
 } as const;
 
 /** The bundled icons and media of the replay source, and the image proxy for remote ones. */
-export function registerMediaRoutes(app: FastifyInstance, proxy: ImageProxy): void {
+export function registerMediaRoutes(instance: FastifyInstance, proxy: ImageProxy): void {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const files = new Map<string, Buffer>();
 
   const assetSchema = {
@@ -38,27 +40,32 @@ export function registerMediaRoutes(app: FastifyInstance, proxy: ImageProxy): vo
     params: AssetParams,
     response: { 200: Image },
   };
-  app.get('/news/assets/:dir/:file', { schema: assetSchema }, async (request, reply) => {
-    const { dir, file } = parseRequest(AssetParams, request.params, 'path');
-    const key = `${dir}/${file}`;
-    let body = files.get(key);
-    if (body === undefined) {
-      const read = await readFile(path.join(ASSETS_DIR, dir, file)).catch(() => null);
-      if (read === null) throw appError('NOT_FOUND');
-      body = read;
-      files.set(key, body);
-    }
-    return reply
-      .headers(IMAGE_HEADERS)
-      .type(file.endsWith('.svg') ? 'image/svg+xml' : 'image/png')
-      .send(body);
-  });
+  // Images are bytes, which the typed instance would not let a handler send: the parameters are typed here.
+  instance.get<{ Params: z.output<typeof AssetParams> }>(
+    '/news/assets/:dir/:file',
+    { schema: assetSchema },
+    async (request, reply) => {
+      const { dir, file } = request.params;
+      const key = `${dir}/${file}`;
+      let body = files.get(key);
+      if (body === undefined) {
+        const read = await readFile(path.join(ASSETS_DIR, dir, file)).catch(() => null);
+        if (read === null) throw appError('NOT_FOUND');
+        body = read;
+        files.set(key, body);
+      }
+      return reply
+        .headers(IMAGE_HEADERS)
+        .type(file.endsWith('.svg') ? 'image/svg+xml' : 'image/png')
+        .send(body);
+    },
+  );
 
   const limited = limiter(app, 'image-proxy', { perIp: 600, windowMs: 60_000 });
-  app.get(
+  instance.get<{ Querystring: z.output<typeof ProxyQuery> }>(
     '/proxy/image',
     {
-      preHandler: limited,
+      preValidation: limited,
       schema: {
         summary: 'A remote image of a signal, fetched and cached by the server',
         querystring: ProxyQuery,
@@ -66,7 +73,7 @@ export function registerMediaRoutes(app: FastifyInstance, proxy: ImageProxy): vo
       },
     },
     async (request, reply) => {
-      const { url } = parseRequest(ProxyQuery, request.query, 'query');
+      const { url } = request.query;
       const image = await proxy.get(url);
       return reply
         .headers(IMAGE_HEADERS)

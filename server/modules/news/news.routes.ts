@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   IngestBody,
@@ -11,8 +12,9 @@ import {
   type IngestOutcome,
   type StreamStatus,
 } from '../../../src/contracts/signals';
-import { appError, parseRequest } from '../../plugins/errors';
+import { appError } from '../../plugins/errors';
 import { BEARER } from '../../plugins/openapi';
+import { validatedInForm } from '../../plugins/schemas';
 import type { NewsService } from './news.service';
 import { rawItem } from './news.types';
 import type { SignalStream } from './signal-stream';
@@ -51,7 +53,8 @@ function resumeCursor(request: FastifyRequest): number | null {
 }
 
 /** HTTP routes of the news module: history, the webhook and the SSE stream. */
-export function registerNewsRoutes(app: FastifyInstance, deps: NewsRouteDeps): void {
+export function registerNewsRoutes(instance: FastifyInstance, deps: NewsRouteDeps): void {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const { service, stream } = deps;
 
   // The history is public; the items of premium sources are in it only for a Premium account's token.
@@ -62,7 +65,7 @@ export function registerNewsRoutes(app: FastifyInstance, deps: NewsRouteDeps): v
     response: { 200: SignalList },
   };
   app.get('/signals', { schema: historySchema }, async (request) => {
-    const query = parseRequest(SignalsQuery, request.query, 'query');
+    const query = request.query;
     const hidden =
       deps.premiumSources.length > 0 && !(await deps.viewerIsPremium(request)) ? deps.premiumSources : [];
     return service.list(query, hidden);
@@ -95,12 +98,12 @@ export function registerNewsRoutes(app: FastifyInstance, deps: NewsRouteDeps): v
         summary: 'Push news items (the webhook source)',
         description: "Bearer: the `NEWS_WEBHOOK_TOKEN`, not a user's access token.",
         security: [{ [BEARER]: [] }],
-        body: IngestBody,
+        body: validatedInForm(IngestBody, ingestForm),
         response: { 202: IngestResponse },
       },
     },
     async (request, reply): Promise<IngestResponse> => {
-      const body = parseRequest(ingestForm(request.body), request.body, 'body');
+      const body = request.body;
       const items = Array.isArray(body) ? body : 'items' in body ? body.items : [body];
       const results: IngestOutcome[] = [];
       for (const item of items) {

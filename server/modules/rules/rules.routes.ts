@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   BacktestRequest,
@@ -18,7 +19,7 @@ import {
   type RiskSettings,
   RulePatch,
 } from '../../../src/contracts/rules';
-import { appError, parseRequest } from '../../plugins/errors';
+import { appError } from '../../plugins/errors';
 import type { OrderVenue } from '../../../src/contracts/trading';
 import type { RiskService } from './risk.service';
 import type { RulesService } from './rules.service';
@@ -26,7 +27,7 @@ import type { RulesService } from './rules.service';
 export interface RulesRouteDeps {
   service: RulesService;
   risk: RiskService;
-  backtest(userId: string, ruleId: string, body: BacktestRequest): Promise<unknown>;
+  backtest(userId: string, ruleId: string, body: BacktestRequest): Promise<BacktestResult>;
   /** The mode of one of the user's accounts ('paper' or a key id); 404 for a key that is not theirs. */
   venueOf(userId: string, account: string): Promise<OrderVenue>;
   /** Closes every position the user's rules opened, on every account. */
@@ -44,6 +45,8 @@ function userOf(request: FastifyRequest): string {
 
 const IdParam = z.object({ id: z.uuid({ error: 'Rule id must be a UUID.' }) });
 const Deleted = z.undefined().describe('Deleted');
+/** A backtest asked for without a body: the request's own defaults. */
+const BACKTEST_DEFAULTS = BacktestRequest.parse({});
 
 /**
  * Whether a change makes any limit of the risk envelope looser than the stored one: a larger max order,
@@ -63,9 +66,10 @@ export function loosens(current: RiskSettings, change: RiskUpdate): boolean {
 }
 
 /** `/rules/` (spec §7) plus PATCH, the risk envelope and kill switch, the decision ledger and the backtest. */
-export function registerRulesRoutes(app: FastifyInstance, deps: RulesRouteDeps): void {
+export function registerRulesRoutes(instance: FastifyInstance, deps: RulesRouteDeps): void {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const { service, risk } = deps;
-  const authed = { preHandler: app.requireUser };
+  const authed = { preValidation: app.requireUser };
 
   /** A rule may trade only on the user's own accounts; sending it to a LIVE key needs step-up. */
   const checkAccount = async (request: FastifyRequest, account: string | undefined) => {
@@ -81,7 +85,7 @@ export function registerRulesRoutes(app: FastifyInstance, deps: RulesRouteDeps):
 
   const createSchema = { summary: 'Add a rule', body: RuleCreate, response: { 201: Rule } };
   app.post('/rules/', { ...authed, schema: createSchema }, async (request, reply) => {
-    const body = parseRequest(RuleCreate, request.body);
+    const body = request.body;
     await checkAccount(request, body.action.account);
     reply.code(201);
     return service.create(userOf(request), body);
@@ -89,8 +93,8 @@ export function registerRulesRoutes(app: FastifyInstance, deps: RulesRouteDeps):
 
   const patchSchema = { summary: 'Change a rule', params: IdParam, body: RulePatch, response: { 200: Rule } };
   app.patch('/rules/:id', { ...authed, schema: patchSchema }, async (request) => {
-    const { id } = parseRequest(IdParam, request.params, 'path');
-    const patch = parseRequest(RulePatch, request.body);
+    const { id } = request.params;
+    const patch = request.body;
     await checkAccount(request, patch.action?.account);
     return service.update(userOf(request), id, patch);
   });
@@ -103,8 +107,8 @@ export function registerRulesRoutes(app: FastifyInstance, deps: RulesRouteDeps):
     response: { 200: Rule },
   };
   app.post('/rules/:id/account', { ...authed, schema: accountSchema }, async (request) => {
-    const { id } = parseRequest(IdParam, request.params, 'path');
-    const { account } = parseRequest(RuleAccountChange, request.body);
+    const { id } = request.params;
+    const { account } = request.body;
     await service.get(userOf(request), id);
     await checkAccount(request, account);
     return service.setAccount(userOf(request), id, account);
@@ -117,8 +121,8 @@ export function registerRulesRoutes(app: FastifyInstance, deps: RulesRouteDeps):
     response: { 200: PromotionReport },
   };
   app.get('/rules/:id/promotion', { ...authed, schema: promotionSchema }, async (request) => {
-    const { id } = parseRequest(IdParam, request.params, 'path');
-    const { account } = parseRequest(PromotionQuery, request.query, 'query');
+    const { id } = request.params;
+    const { account } = request.query;
     return deps.promotion(userOf(request), id, account);
   });
 
@@ -128,13 +132,13 @@ export function registerRulesRoutes(app: FastifyInstance, deps: RulesRouteDeps):
     response: { 200: GapReport },
   };
   app.get('/rules/:id/gap', { ...authed, schema: gapSchema }, async (request) => {
-    const { id } = parseRequest(IdParam, request.params, 'path');
+    const { id } = request.params;
     return deps.gap(userOf(request), id);
   });
 
   const deleteSchema = { summary: 'Delete a rule', params: IdParam, response: { 204: Deleted } };
   app.delete('/rules/:id', { ...authed, schema: deleteSchema }, async (request, reply) => {
-    const { id } = parseRequest(IdParam, request.params, 'path');
+    const { id } = request.params;
     await service.remove(userOf(request), id);
     reply.code(204);
   });
@@ -145,7 +149,7 @@ export function registerRulesRoutes(app: FastifyInstance, deps: RulesRouteDeps):
     response: { 200: z.array(Decision) },
   };
   app.get('/rules/ledger', { ...authed, schema: ledgerSchema }, async (request) =>
-    service.ledger(userOf(request), parseRequest(LedgerQuery, request.query, 'query')),
+    service.ledger(userOf(request), request.query),
   );
 
   const csvSchema = {
@@ -168,7 +172,7 @@ export function registerRulesRoutes(app: FastifyInstance, deps: RulesRouteDeps):
     response: { 200: RiskState },
   };
   app.put('/rules/risk', { ...authed, schema: riskUpdateSchema }, async (request) => {
-    const change = parseRequest(RiskUpdate, request.body);
+    const change = request.body;
     // Tightening the envelope is always welcome; loosening any limit needs a confirmed sign-in.
     if (loosens(await risk.settings(userOf(request)), change)) await app.requireStepUp(request);
     return risk.update(userOf(request), change);
@@ -182,7 +186,7 @@ export function registerRulesRoutes(app: FastifyInstance, deps: RulesRouteDeps):
     response: { 200: RiskState },
   };
   app.post('/rules/kill-switch', { ...authed, schema: killSchema }, async (request) => {
-    const body = parseRequest(KillSwitchRequest, request.body);
+    const body = request.body;
     // Stopping is always welcome; starting automated orders again is confirmed like a loosened limit.
     if (!body.on) await app.requireStepUp(request);
     const state = await risk.killSwitch(userOf(request), body.on, body.resume_in_minutes);
@@ -204,11 +208,11 @@ export function registerRulesRoutes(app: FastifyInstance, deps: RulesRouteDeps):
   const backtestSchema = {
     summary: 'Replay a rule over past signals',
     params: IdParam,
-    body: BacktestRequest,
+    body: BacktestRequest.optional().describe('Without a body, the defaults.'),
     response: { 200: BacktestResult },
   };
   app.post('/rules/:id/backtest', { ...authed, schema: backtestSchema }, async (request) => {
-    const { id } = parseRequest(IdParam, request.params, 'path');
-    return deps.backtest(userOf(request), id, parseRequest(BacktestRequest, request.body ?? {}));
+    const { id } = request.params;
+    return deps.backtest(userOf(request), id, request.body ?? BACKTEST_DEFAULTS);
   });
 }

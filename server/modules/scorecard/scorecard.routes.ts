@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Scorecard, ScorecardQuery } from '../../../src/contracts/scorecard';
-import { parseRequest } from '../../plugins/errors';
 import type { ScorecardService } from './scorecard.service';
 
 export interface ScorecardRouteDeps {
@@ -10,14 +10,15 @@ export interface ScorecardRouteDeps {
 }
 
 /** `GET /signals/scorecard`: public, like the feed's history. */
-export function registerScorecardRoutes(app: FastifyInstance, deps: ScorecardRouteDeps): void {
+export function registerScorecardRoutes(instance: FastifyInstance, deps: ScorecardRouteDeps): void {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const schema = {
     summary: "How the signals' calls fared against the price afterwards",
     querystring: ScorecardQuery,
     response: { 200: Scorecard },
   };
   app.get('/signals/scorecard', { schema }, async (request): Promise<Scorecard> => {
-    const query = parseRequest(ScorecardQuery, request.query, 'query');
+    const query = request.query;
     return deps.service.report(query, await deps.hiddenFor(request));
   });
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   AccountChoice,
@@ -17,7 +18,7 @@ import {
   TradesPage,
   TradesQuery,
 } from '../../../src/contracts/trading';
-import { appError, parseRequest } from '../../plugins/errors';
+import { appError } from '../../plugins/errors';
 import { limiter } from '../../plugins/rate-limit';
 import type { PositionsHub } from './positions-hub';
 import { tradesCsv } from './trades-csv';
@@ -40,11 +41,12 @@ const IdempotencyHeaders = z.object({
 
 /** HTTP and socket routes of trading; rules live in TradingService. */
 export function registerTradingRoutes(
-  app: FastifyInstance,
+  instance: FastifyInstance,
   deps: { service: TradingService; hub: PositionsHub; paper: PaperExchange },
 ) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const { service, hub, paper } = deps;
-  const authed = { preHandler: app.requireUser };
+  const authed = { preValidation: app.requireUser };
   // Binance allows 300 orders per 10 s per account; the paper exchange keeps to the same pace.
   const orderLimit = limiter(app, 'orders', {
     perIp: 10_000,
@@ -59,11 +61,14 @@ export function registerTradingRoutes(
     body: OrderRequest,
     response: { 200: OrderResponse },
   };
-  app.post('/orders', { preHandler: [app.requireUser, orderLimit], schema: orderSchema }, async (request) => {
-    const body = parseRequest(OrderRequest, request.body);
-    const key = request.headers['idempotency-key'];
-    return service.placeOrder(userOf(request), body, typeof key === 'string' ? key : undefined);
-  });
+  app.post(
+    '/orders',
+    { preValidation: [app.requireUser, orderLimit], schema: orderSchema },
+    async (request) => {
+      const key = request.headers['idempotency-key'];
+      return service.placeOrder(userOf(request), request.body, typeof key === 'string' ? key : undefined);
+    },
+  );
 
   const previewSchema = {
     summary: 'What an order would be, without placing it',
@@ -73,8 +78,8 @@ export function registerTradingRoutes(
   // A preview does the work of an order short of sending it: it counts in the orders' limits.
   app.post(
     '/orders/preview',
-    { preHandler: [app.requireUser, orderLimit], schema: previewSchema },
-    async (request) => service.preview(userOf(request), parseRequest(OrderRequest, request.body)),
+    { preValidation: [app.requireUser, orderLimit], schema: previewSchema },
+    async (request) => service.preview(userOf(request), request.body),
   );
 
   const positionsSchema = { summary: 'Open positions', response: { 200: z.array(Position) } };
@@ -88,8 +93,7 @@ export function registerTradingRoutes(
     response: { 200: CloseResponse },
   };
   app.post('/close_position', { ...authed, schema: closeSchema }, async (request) => {
-    const body = parseRequest(ClosePositionRequest, request.body);
-    return service.closePosition(userOf(request), body.symbol);
+    return service.closePosition(userOf(request), request.body.symbol);
   });
 
   const closeAllSchema = { summary: 'Close every position at market', response: { 200: CloseAllResponse } };
@@ -104,7 +108,7 @@ export function registerTradingRoutes(
     response: { 200: TradesPage },
   };
   app.get('/trades', { ...authed, schema: tradesSchema }, async (request) =>
-    service.tradeHistory(userOf(request), parseRequest(TradesQuery, request.query, 'query')),
+    service.tradeHistory(userOf(request), request.query),
   );
 
   const tradesCsvSchema = {
@@ -116,10 +120,7 @@ export function registerTradingRoutes(
     response: { 200: { description: 'A CSV file', content: { 'text/csv': { schema: z.string() } } } },
   };
   app.get('/trades.csv', { ...authed, schema: tradesCsvSchema }, async (request, reply) => {
-    const page = await service.tradeHistory(
-      userOf(request),
-      parseRequest(TradesCsvQuery, request.query, 'query'),
-    );
+    const page = await service.tradeHistory(userOf(request), request.query);
     reply.header('content-type', 'text/csv; charset=utf-8');
     reply.header('content-disposition', 'attachment; filename="trades.csv"');
     if (page.nextCursor !== null) reply.header('x-next-cursor', page.nextCursor);
@@ -138,7 +139,7 @@ export function registerTradingRoutes(
     response: { 200: AccountState },
   };
   app.put('/account', { ...authed, schema: chooseSchema }, async (request) => {
-    const body = parseRequest(AccountChoice, request.body);
+    const body = request.body;
     // Manual orders on real funds from now on: a sensitive change, confirmed like adding a key.
     if (body.account !== 'paper' && (await service.venueOf(userOf(request), body.account)).mode === 'live') {
       await app.requireStepUp(request);
@@ -159,7 +160,7 @@ export function registerTradingRoutes(
     response: { 200: MessageResponse },
   };
   app.post('/account/leverage', { ...authed, schema: leverageSchema }, async (request) => {
-    const body = parseRequest(LeverageRequest, request.body);
+    const body = request.body;
     return service.setLeverage(userOf(request), body.symbol, body.leverage);
   });
 
@@ -173,8 +174,9 @@ export function registerTradingRoutes(
     '/ws/positions',
     {
       websocket: true,
-      preValidation: async (request) => {
-        const { ticket } = parseRequest(SocketQuery, request.query, 'query');
+      schema: { querystring: SocketQuery },
+      preHandler: async (request) => {
+        const { ticket } = request.query;
         const principal = ticket ? await app.socketTickets.redeem(ticket) : null;
         if (!principal) throw appError('UNAUTHORIZED', 'The socket ticket is missing, used or expired.');
         request.principal = principal;

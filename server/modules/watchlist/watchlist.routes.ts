@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WatchlistAdd, WatchlistItem, WatchlistItems } from '../../../src/contracts/watchlist';
-import { appError, parseRequest } from '../../plugins/errors';
-import { WatchlistRepo } from './watchlist.repo';
-import { WatchlistService } from './watchlist.service';
+import { appError } from '../../plugins/errors';
+import type { WatchlistService } from './watchlist.service';
 
 function userOf(request: FastifyRequest): string {
   const principal = request.principal;
@@ -14,9 +14,9 @@ function userOf(request: FastifyRequest): string {
 const TickerParam = z.object({ ticker: z.string().trim().min(1).max(20) });
 
 /** `GET/POST /watchlist/` and `DELETE /watchlist/{ticker}`, for the signed-in user only. */
-export default async function watchlistRoutes(app: FastifyInstance) {
-  const service = new WatchlistService(new WatchlistRepo(app.database.db));
-  const authed = { preHandler: app.requireUser };
+export function registerWatchlistRoutes(instance: FastifyInstance, service: WatchlistService): void {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const authed = { preValidation: app.requireUser };
 
   const listSchema = { summary: 'Your watchlist', response: { 200: WatchlistItems } };
   app.get('/watchlist/', { ...authed, schema: listSchema }, async (request) => service.list(userOf(request)));
@@ -30,7 +30,7 @@ export default async function watchlistRoutes(app: FastifyInstance) {
     },
   };
   app.post('/watchlist/', { ...authed, schema: addSchema }, async (request, reply) => {
-    const body = parseRequest(WatchlistAdd, request.body);
+    const body = request.body;
     const { item, created } = await service.add(userOf(request), body.ticker);
     reply.code(created ? 201 : 200);
     return item;
@@ -42,7 +42,7 @@ export default async function watchlistRoutes(app: FastifyInstance) {
     response: { 204: z.undefined().describe('Removed') },
   };
   app.delete('/watchlist/:ticker', { ...authed, schema: removeSchema }, async (request, reply) => {
-    const { ticker } = parseRequest(TickerParam, request.params, 'path');
+    const { ticker } = request.params;
     await service.remove(userOf(request), ticker);
     reply.code(204);
   });
