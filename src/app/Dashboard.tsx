@@ -152,7 +152,7 @@ function Phone() {
   );
 }
 
-/** Spec §2 dashboard: header; chart | command line | signal feed; bottom panel. Every split resizes. */
+/** docs/product.md §2 dashboard: header; chart | command line | signal feed; bottom panel. Every split resizes. */
 export function Dashboard() {
   useSignals();
   const { stores, palette, layout } = useServices();

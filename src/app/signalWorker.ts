@@ -2,7 +2,7 @@ import { openEventSource } from './eventSourceTransport';
 import type { WorkerReply, WorkerRequest } from './signalStreamPort';
 
 /**
- * The SharedWorker that holds the one signal stream every tab of this origin shares (spec §7: the
+ * The SharedWorker that holds the one signal stream every tab of this origin shares (docs/product.md §7: the
  * stream runs in a background worker). Tabs connect with `connect`, leave with `disconnect`; each
  * frame goes to every connected tab, and a tab that joins late gets the open state and the last
  * `status` frame at once.

@@ -12,7 +12,7 @@ import { createTestConsole } from './testing/scripted';
 
 /**
  * The command-line parser under 100,000 random and mutated lines: it never throws anything but a
- * CommandParseError, and a line becomes an order only when it matches the order grammar (spec §5),
+ * CommandParseError, and a line becomes an order only when it matches the order grammar (docs/product.md §5),
  * checked against an independent reading of the grammar below.
  */
 

@@ -17,7 +17,7 @@ export const intervalCompletion: CompletionProvider = () => [...INTERVALS];
 
 export const SIDE_WORDS = ['long', 'short'] as const;
 
-/** Spec §3: the quick-trade amounts kept in the browser (`quickTradeAmounts`), as typed (`5k`). */
+/** docs/product.md §3: the quick-trade amounts kept in the browser (`quickTradeAmounts`), as typed (`5k`). */
 export const savedAmounts: CompletionProvider = ({ stores }) =>
   stores.quickAmounts.amounts.peek().map(formatAmount);
 

@@ -53,7 +53,7 @@ export function exitStatus(lines: readonly OutputLine[]): ExitStatus {
 const normalise = (result: OutputLine[] | CommandOutput): CommandOutput =>
   Array.isArray(result) ? { lines: result } : result;
 
-/** Spec §5: "You must be logged in.", and the login window opens; null when logged in. */
+/** docs/product.md §5: "You must be logged in.", and the login window opens; null when logged in. */
 export function loginRefusal(ctx: CommandContext): OutputLine[] | null {
   if (ctx.stores.session.isLoggedIn.peek()) return null;
   ctx.stores.ui.openAuthModal('login');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The analysis of one news item (spec §3: `analysis.impact_score`, `analysis.nlp.sentiment`,
+ * The analysis of one news item (docs/product.md §3: `analysis.impact_score`, `analysis.nlp.sentiment`,
  * `analysis.nlp.reasoning`, plus `asset`/`assets` and an event type). The news module calls the
  * analyzer with an `AnalysisInput` and copies the `AnalysisResult` into the signal it publishes.
  */

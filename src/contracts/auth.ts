@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Accounts and sessions (spec §3, §7): every request and response of `/auth/*` and `/users/me`, shared by
+ * Accounts and sessions (docs/product.md §3, §7): every request and response of `/auth/*` and `/users/me`, shared by
  * the server routes and the browser client.
  */
 
@@ -27,7 +27,7 @@ export const SignupRequest = z.object({
 });
 export type SignupRequest = z.infer<typeof SignupRequest>;
 
-/** The account as the owner sees it (`GET /users/me`, spec §3 User). */
+/** The account as the owner sees it (`GET /users/me`, docs/product.md §3 User). */
 export const Me = z.object({
   id: z.string(),
   /** Null for an account made by a wallet, or by a social sign-in that gave no verified e-mail. */
@@ -41,7 +41,7 @@ export type Me = z.infer<typeof Me>;
 
 export const SignupResponse = Me.pick({ id: true, username: true, role: true }).extend({ email: z.string() });
 
-/** Spec §3 Remembered device: device_info {browser, os}, and the approximate place its time zone names. */
+/** docs/product.md §3 Remembered device: device_info {browser, os}, and the approximate place its time zone names. */
 export const DeviceInfo = z.object({
   browser: z.string().trim().min(1).max(64),
   os: z.string().trim().min(1).max(64),

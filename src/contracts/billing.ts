@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Health } from './health';
 import { SourceReceipts } from './signals';
 
-/** Subscriptions and payments (spec §1, §3, §7, §8, §9), shared by the server routes and the browser. */
+/** Subscriptions and payments (docs/product.md §1, §3, §7, §8, §9), shared by the server routes and the browser. */
 
 export const PlanType = z.enum(['monthly', 'yearly']);
 export type PlanType = z.infer<typeof PlanType>;
@@ -40,7 +40,7 @@ export const CancelAnswer = z.object({
 });
 export type CancelAnswer = z.infer<typeof CancelAnswer>;
 
-/** Spec §9. Prices in US dollars. */
+/** docs/product.md §9. Prices in US dollars. */
 export const PLANS = {
   monthly: { price: 179, per: 'month', days: 30 },
   yearly: { price: 1790, per: 'year', days: 365, badge: 'SAVE 20%' },
@@ -53,11 +53,11 @@ export const PREMIUM_FEATURES = [
   'Priority support',
 ] as const;
 
-/** Pending page (spec §9): poll every 10 s, give up after 300 s. */
+/** Pending page (docs/product.md §9): poll every 10 s, give up after 300 s. */
 export const PENDING_POLL_MS = 10_000;
 export const PENDING_GIVE_UP_MS = 300_000;
 
-/** Spec §8. */
+/** docs/product.md §8. */
 export const BILLING_MESSAGES = {
   statusUnreadable:
     'Could not verify subscription status. Please check your account page or contact support.',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Exchange API keys on the wire (spec §3 exchange API key, §5 form rules, §7 `/exchanges/`):
+ * Exchange API keys on the wire (docs/product.md §3 exchange API key, §5 form rules, §7 `/exchanges/`):
  * `GET /api/exchanges/` lists the user's keys (never the secret, only a hint of the key),
  * `POST /api/exchanges/` saves one after checking it with the exchange, `DELETE /api/exchanges/{id}`.
  */
@@ -44,7 +44,7 @@ export const ExchangeKeyCreate = z.object({
 });
 export type ExchangeKeyCreate = z.input<typeof ExchangeKeyCreate>;
 
-/** The server's and the modal's texts for keys (spec §5, §8). */
+/** The server's and the modal's texts for keys (docs/product.md §5, §8). */
 export const KEY_TEXTS = {
   empty: 'API Key and Secret Key cannot be empty.',
   loggedOut: 'You must be logged in.',

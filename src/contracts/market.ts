@@ -11,7 +11,7 @@ export const INTERVALS = ['1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '6h'
 export const Interval = z.enum(INTERVALS, { error: `one of ${INTERVALS.join(', ')}` });
 export type Interval = z.infer<typeof Interval>;
 
-/** Spec §9: the chart opens on 15 minutes. */
+/** docs/product.md §9: the chart opens on 15 minutes. */
 export const DEFAULT_INTERVAL: Interval = '15m';
 
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -86,7 +86,7 @@ export const PriceSocketRequest = z.discriminatedUnion('op', [
 ]);
 export type PriceSocketRequest = z.infer<typeof PriceSocketRequest>;
 
-/** One price: symbol `s`, price `p` (spec §7), and `t` the time the price was seen upstream. */
+/** One price: symbol `s`, price `p` (docs/product.md §7), and `t` the time the price was seen upstream. */
 export const PriceItem = z.object({ s: z.string(), p: z.number(), t: z.number() });
 export type PriceItem = z.infer<typeof PriceItem>;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { findTicker } from './symbols';
 
 /**
- * Auto-trade rules on the wire (spec §3 auto-trade rule, §5 rule validation, §7 `/rules/`): when a
+ * Auto-trade rules on the wire (docs/product.md §3 auto-trade rule, §5 rule validation, §7 `/rules/`): when a
  * completed signal about an asset arrives with a sentiment and an impact in range, open a position.
  * Beyond the spec: optional exits on the action, `PATCH /rules/{id}`, the per-user risk envelope, the
  * decision ledger and the backtest. The ledger and the other reports are in `ruleReports.ts`; they are
@@ -227,7 +227,7 @@ export const RULE_DETAILS = {
     `The order of ${amount} USDT is above your maximum order size of ${max} USDT (risk settings).`,
 } as const;
 
-/** The spec's §8 messages for the rules pane. */
+/** The docs/product.md §8 messages for the rules pane. */
 export const RULE_MESSAGES = {
   fetchFailed: 'Failed to fetch auto-trade rules.',
   saveFailed: 'Failed to save rule.',

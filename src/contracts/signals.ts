@@ -4,7 +4,7 @@ import { AnalysisEngine, EventType, Sentiment } from './analysis';
 import { SignalTimeline } from './timeline';
 
 /**
- * A news signal (spec §3) as the server stores it, answers it from `GET /api/signals` and pushes it on
+ * A news signal (docs/product.md §3) as the server stores it, answers it from `GET /api/signals` and pushes it on
  * `GET /api/signals/stream`. A signal is published twice: at arrival with `analysis.status =
  * "analyzing"`, then with `"completed"` and the analyzer's result; a later publish of the same `id`
  * replaces the earlier one (also when another source reports the same story: `also_reported_by`).

@@ -1,5 +1,5 @@
 /**
- * The supported symbols (spec §9: a fixed list of about 120 tickers, quoted against USDT), with names
+ * The supported symbols (docs/product.md §9: a fixed list of about 120 tickers, quoted against USDT), with names
  * and a brand colour for the generated icon. One list for the whole product: the market module serves
  * it, the header search matches over it, and trading validates against it.
  */

@@ -11,7 +11,7 @@ export const SizingAdjustmentSchema = z.enum([
 ]);
 
 /**
- * Trading on the wire (spec §3, §7): `POST /api/orders`, `GET /api/positions`, `POST /api/close_position`,
+ * Trading on the wire (docs/product.md §3, §7): `POST /api/orders`, `GET /api/positions`, `POST /api/close_position`,
  * `POST /api/close_all_positions`, the positions socket, and the paper account. Numbers are numbers;
  * the browser formats them.
  */

@@ -1,4 +1,4 @@
-/** Browser and OS named from a User-Agent string: the device_info of spec §3, for both sides. */
+/** Browser and OS named from a User-Agent string: the device_info of docs/product.md §3, for both sides. */
 const BROWSERS: readonly [RegExp, string][] = [
   [/Edg\//, 'Edge'],
   [/OPR\/|Opera/, 'Opera'],

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The watchlist on the wire (spec §3 watchlist item, §7 calls): `GET /api/watchlist/` answers the
+ * The watchlist on the wire (docs/product.md §3 watchlist item, §7 calls): `GET /api/watchlist/` answers the
  * items, `POST /api/watchlist/` adds one (`{ticker}`, any case), `DELETE /api/watchlist/{ticker}`
  * removes one. Tickers are upper case and must be supported symbols (src/contracts/symbols.ts).
  */

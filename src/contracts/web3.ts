@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { decimal } from './numbers';
 
 /**
- * Wallet sign-in (SIWE, EIP-4361) and linked wallets (spec §3 Wallet, §7 `/auth/web3/*`), shared by the
+ * Wallet sign-in (SIWE, EIP-4361) and linked wallets (docs/product.md §3 Wallet, §7 `/auth/web3/*`), shared by the
  * server routes and the browser client.
  */
 
@@ -73,7 +73,7 @@ export type VerifyRequest = z.input<typeof VerifyRequest>;
 export const LinkRequest = z.object(signed);
 export type LinkRequest = z.input<typeof LinkRequest>;
 
-/** Spec §3 Wallet. */
+/** docs/product.md §3 Wallet. */
 export const Wallet = z.object({
   id: z.string(),
   address: z.string(),
@@ -104,7 +104,7 @@ export const WEB3_MESSAGES = {
   unlinked: 'Wallet unlinked.',
 } as const;
 
-/** The browser's fallback texts (spec §8). */
+/** The browser's fallback texts (docs/product.md §8). */
 export const WALLET_UI = {
   loadFailed: 'Failed to load wallets.',
   linkFailed: 'Failed to link wallet',
@@ -116,7 +116,7 @@ export const WALLET_UI = {
 export const ProvidersResponse = z.object({ google: z.boolean(), twitter: z.boolean() });
 export type ProvidersResponse = z.infer<typeof ProvidersResponse>;
 
-/** `0x1234…abcd`: the first 6 and last 4 characters (spec §9). */
+/** `0x1234…abcd`: the first 6 and last 4 characters (docs/product.md §9). */
 export function shortAddress(address: string): string {
   return address.length <= 10 ? address : `${address.slice(0, 6)}…${address.slice(-4)}`;
 }

@@ -16,7 +16,7 @@ const TABS: readonly [AccountTab, string][] = [
   ['activity', 'Activity'],
 ];
 
-/** Spec §2 Account modal: Connected Wallets, Remembered Devices and Security; and the account's Plan and Activity. */
+/** docs/product.md §2 Account modal: Connected Wallets, Remembered Devices and Security; and the account's Plan and Activity. */
 export function AccountModal() {
   useSignals();
   const { stores, auth } = useServices();

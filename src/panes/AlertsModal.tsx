@@ -7,7 +7,7 @@ import { ImpactSlider } from './ImpactSlider';
 import { QuickAmountsEditor } from './QuickAmountsEditor';
 import './AlertsModal.css';
 
-/** Spec §2 Notifications & Alerts modal: the four settings of spec §3, and the quick-trade amounts. */
+/** docs/product.md §2 Notifications & Alerts modal: the four settings of docs/product.md §3, and the quick-trade amounts. */
 export function AlertsModal() {
   useSignals();
   const { stores } = useServices();

@@ -3,7 +3,7 @@ import { useServices } from '../app/AppContext';
 import { isActive } from '../services/premium';
 
 /**
- * Spec §2 header buttons: Login / Sign Up, or Upgrade to Premium (while the subscription is not
+ * docs/product.md §2 header buttons: Login / Sign Up, or Upgrade to Premium (while the subscription is not
  * active), Admin Panel (admins), Account, Settings (the Notifications & Alerts settings), Trade Rules,
  * API Settings and Logout.
  */

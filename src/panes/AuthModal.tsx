@@ -13,7 +13,7 @@ const TITLES: Record<AuthModalMode, string> = {
   'tfa-verify': 'Enter Verification Code',
 };
 
-/** Spec §4 wallet sign-in states, as the button shows them. */
+/** docs/product.md §4 wallet sign-in states, as the button shows them. */
 const WALLET_STEP = {
   idle: 'Sign in with a wallet',
   signing: 'Sign the message in your wallet...',
@@ -26,7 +26,7 @@ const onSubmit = (action: () => void) => (event: FormEvent) => {
   action();
 };
 
-/** Spec §2/§4 auth modal: LOGIN, SIGNUP, FORGOT_PASSWORD and TFA_VERIFY. */
+/** docs/product.md §2/§4 auth modal: LOGIN, SIGNUP, FORGOT_PASSWORD and TFA_VERIFY. */
 /** The 2FA step's help: the app's code, or a recovery code saved when 2FA was turned on. */
 export const TFA_HINT =
   'Enter the 6-digit code from your authenticator app, or one of your recovery codes if you cannot reach it.';

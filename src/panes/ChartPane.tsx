@@ -135,7 +135,7 @@ function drawChart(
   };
 }
 
-/** Spec §2 chart panel: our candles with volume and news markers (UTC, dark), or TradingView's widget. */
+/** docs/product.md §2 chart panel: our candles with volume and news markers (UTC, dark), or TradingView's widget. */
 export function ChartPane() {
   useSignals();
   const { chart, stores, terminal } = useServices();

@@ -13,7 +13,7 @@ function isEditable(target: EventTarget | null): boolean {
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
-/** Tabs, the sentiment buttons and the Min Impact slider (spec §2). */
+/** Tabs, the sentiment buttons and the Min Impact slider (docs/product.md §2). */
 function FeedControls() {
   useSignals();
   const { stores } = useServices();

@@ -8,7 +8,7 @@ import './KeysModal.css';
 const EMPTY = { apiKey: '', secretKey: '', environment: 'live' as KeyEnvironment };
 
 /**
- * Spec §2 API Settings / API Key Management: exchange (Binance only), API Key, Secret Key, Save Key, and
+ * docs/product.md §2 API Settings / API Key Management: exchange (Binance only), API Key, Secret Key, Save Key, and
  * the Saved Keys with Delete per key; each key's environment, status and hygiene warnings.
  */
 export function KeysModal() {

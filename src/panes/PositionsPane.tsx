@@ -7,7 +7,7 @@ import { AccountBadge } from './AccountBadge';
 import { NoRows, TableHead } from './TradingTable';
 import './trading.css';
 
-/** Spec §2 Open Positions: the table, Close per row, Close All, Refresh, "Live" and "Updated … ago". */
+/** docs/product.md §2 Open Positions: the table, Close per row, Close All, Refresh, "Live" and "Updated … ago". */
 export function PositionsPane() {
   useSignals();
   const { stores, positions: actions } = useServices();

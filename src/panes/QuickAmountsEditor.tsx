@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useServices } from '../app/AppContext';
 import { formatQuickAmount } from '../services/feed/quickAmounts';
 
-/** Spec §5 quick amounts: add a number above 0 (min 1), no duplicates, kept ascending; remove any. */
+/** docs/product.md §5 quick amounts: add a number above 0 (min 1), no duplicates, kept ascending; remove any. */
 export function QuickAmountsEditor() {
   useSignals();
   const { stores } = useServices();

@@ -9,7 +9,7 @@ const ROWS = [
 ] as const;
 
 /**
- * Spec §2 quick-trade popover: a row of long and a row of short buttons, one per saved amount. It
+ * docs/product.md §2 quick-trade popover: a row of long and a row of short buttons, one per saved amount. It
  * stays while the mouse is on it and hides 700 ms after it leaves (the model's timer).
  */
 export function QuickTradePopover({ ticker }: { ticker: string }) {

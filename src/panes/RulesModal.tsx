@@ -18,7 +18,7 @@ import './RulesModal.css';
 
 type Notice = { tone: 'error' | 'ok'; text: string } | null;
 
-/** Spec §2 Trade Rules & Settings modal: the rules, an add/edit form, the risk envelope, the ledger, a backtest. */
+/** docs/product.md §2 Trade Rules & Settings modal: the rules, an add/edit form, the risk envelope, the ledger, a backtest. */
 export function RulesModal() {
   useSignals();
   const { stores, rules: api, confirmations } = useServices();

@@ -12,7 +12,7 @@ import { SignalReceipt } from './SignalReceipt';
 import { SignalTags } from './SignalTags';
 import './SignalCard.css';
 
-/** The time-ago label, refreshed every second from the feed's ticking clock (spec §9). */
+/** The time-ago label, refreshed every second from the feed's ticking clock (docs/product.md §9). */
 function TimeAgo({ at }: { at: number }) {
   useSignals();
   const { feed } = useServices();
@@ -144,7 +144,7 @@ interface CardProps {
   highlighted: boolean;
 }
 
-/** One signal card (spec §2). Content is always rendered as text; links are http(s) only. */
+/** One signal card (docs/product.md §2). Content is always rendered as text; links are http(s) only. */
 export const SignalCard = memo(function SignalCard({ signal, focused, highlighted }: CardProps) {
   useSignals();
   const { stores, feed } = useServices();

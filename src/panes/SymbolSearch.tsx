@@ -5,7 +5,7 @@ import { searchSymbols } from '../services/market/search';
 const LIST_ID = 'symbol-search-list';
 
 /**
- * Header symbol search (spec §2): prefix match over the supported list, arrows to move, Enter to pick,
+ * Header symbol search (docs/product.md §2): prefix match over the supported list, arrows to move, Enter to pick,
  * Escape to close. Picking runs the `symbol` command, so its output also goes to the terminal.
  */
 export function SymbolSearch() {

@@ -7,7 +7,7 @@ import { defaultTotal, totalHint, type PanelSide } from '../services/trading/tra
 import { AccountBadge } from './AccountBadge';
 import './trading.css';
 
-/** Spec §2 trade panel: "Total (USDT)", "Buy / Long", "Sell / Short" and the status message. */
+/** docs/product.md §2 trade panel: "Total (USDT)", "Buy / Long", "Sell / Short" and the status message. */
 export function TradePanel() {
   useSignals();
   const { tradePanel, stores } = useServices();

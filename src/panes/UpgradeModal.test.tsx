@@ -69,7 +69,7 @@ describe('Upgrade to Premium', () => {
     });
   });
 
-  it('shows spec §8’s message when the session cannot be made', async () => {
+  it('shows docs/product.md §8’s message when the session cannot be made', async () => {
     const r = signedIn('inactive');
     r.server.on('POST /subscriptions/create-payment-session', () => ({ status: 500, body: {} }));
     fireEvent.click(screen.getByRole('button', { name: 'Upgrade to Premium' }));

@@ -18,7 +18,7 @@ const PROVIDERS: { id: PaymentProvider; label: string; note: string }[] = [
 ];
 
 /**
- * Spec §2 Upgrade to Premium modal: the features, the two plans (§9), the trial and the providers this
+ * docs/product.md §2 Upgrade to Premium modal: the features, the two plans (§9), the trial and the providers this
  * server offers (a provider with no payment service configured is not shown).
  */
 export function UpgradeModal() {

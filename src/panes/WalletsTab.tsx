@@ -3,7 +3,7 @@ import { WALLET_CHAIN_NAMES, shortAddress } from '../contracts/web3';
 import { useServices } from '../app/AppContext';
 import { FormNotice } from './FormNotice';
 
-/** Spec §2 Connected Wallets: each wallet's short address, chain, ENS name and primary mark; link and unlink. */
+/** docs/product.md §2 Connected Wallets: each wallet's short address, chain, ENS name and primary mark; link and unlink. */
 export function WalletsTab() {
   useSignals();
   const { stores, auth } = useServices();

@@ -29,7 +29,7 @@ export function offeredProviders(payments: readonly string[] | null | undefined)
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; message: string };
 
-/** `GET /api/subscriptions/me`; spec §8's message when it cannot be read. */
+/** `GET /api/subscriptions/me`; docs/product.md §8's message when it cannot be read. */
 export async function loadSubscription(main: ApiClient): Promise<Outcome<SubscriptionView>> {
   try {
     return { ok: true, value: await main.call(SubscriptionView, '/subscriptions/me') };

@@ -69,7 +69,7 @@ describe('the payment pending watch', () => {
     expect(p.active).toEqual([]);
   });
 
-  it('shows spec §8’s message when the status cannot be read, and tries again', async () => {
+  it('shows docs/product.md §8’s message when the status cannot be read, and tries again', async () => {
     let fail = true;
     const p = pending(() => (fail ? { status: 500, body: {} } : { status: 200, body: view('active') }));
     await settle();

@@ -49,7 +49,7 @@ export function createPremiumStore(): PremiumStore {
   };
 }
 
-/** The subscription is Premium only while its status reads active (spec §6). */
+/** The subscription is Premium only while its status reads active (docs/product.md §6). */
 export const isActive = (status: string | null | undefined): boolean => status === 'active';
 
 /** The header reads the status from the session: keeps it in step with what the server just said. */
@@ -89,8 +89,8 @@ export interface PendingDeps {
 }
 
 /**
- * Spec §4/§9 payment pending: reads the subscription now and every 10 s; goes on when it is active;
- * after 300 s stops and says the wait is longer. A read that fails shows spec §8's message (and the
+ * docs/product.md §4/§9 payment pending: reads the subscription now and every 10 s; goes on when it is active;
+ * after 300 s stops and says the wait is longer. A read that fails shows docs/product.md §8's message (and the
  * next read tries again). Returns the disposer.
  */
 export function watchPending(deps: PendingDeps): Disposer {

@@ -228,7 +228,7 @@ describe('Premium in the browser (sandbox checkout)', () => {
     await page.waitForURL(`${env.baseUrl}/`);
     await page.unroute('**/api/subscriptions/me');
 
-    // A status that cannot be read: spec §8's message.
+    // A status that cannot be read: docs/product.md §8's message.
     await page.route('**/api/subscriptions/me', (route) =>
       route.fulfill({ status: 503, contentType: 'application/json', body: '{"detail":"down"}' }),
     );

@@ -47,7 +47,7 @@ describe.each(dbTargets())('admin panel API on $name', (target) => {
       (await t.app.inject({ url: '/api/subscriptions/me', headers: bob })).json(),
     );
     expect(me).toMatchObject({ status: 'active', provider: 'admin' });
-    // The account itself reads the same status (spec §3 User.subscription), which the header goes by.
+    // The account itself reads the same status (docs/product.md §3 User.subscription), which the header goes by.
     const account = (await t.app.inject({ url: '/api/users/me', headers: bob })).json() as {
       subscription: { status: string };
     };

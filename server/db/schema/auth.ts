@@ -12,7 +12,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
-/** What a browser said about itself when it was remembered (spec §3 Remembered device). */
+/** What a browser said about itself when it was remembered (docs/product.md §3 Remembered device). */
 export interface StoredDeviceInfo {
   browser: string;
   os: string;

@@ -2,7 +2,7 @@ import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-cor
 import { users } from './users';
 
 /**
- * Module exchanges: each user's exchange API keys (spec §3 exchange API key). The API key and secret are
+ * Module exchanges: each user's exchange API keys (docs/product.md §3 exchange API key). The API key and secret are
  * stored only as AES-256-GCM ciphertext under the server's master key, whose id is kept beside them so
  * that `npm run rotate-secrets-key` knows what to re-encrypt.
  */

@@ -17,7 +17,7 @@ import {
 import type { RuleExit } from '../../../src/contracts/rules';
 import { users } from './users';
 
-/** Module rules: each user's auto-trade rules (spec §3). Empty conditions are null ("any"). */
+/** Module rules: each user's auto-trade rules (docs/product.md §3). Empty conditions are null ("any"). */
 export const rules = pgTable(
   'rules',
   {

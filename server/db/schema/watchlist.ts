@@ -1,7 +1,7 @@
 import { pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
-/** Module watchlist: the tickers each user follows (spec §3 watchlist item). One row per user and ticker. */
+/** Module watchlist: the tickers each user follows (docs/product.md §3 watchlist item). One row per user and ticker. */
 export const watchlistItems = pgTable(
   'watchlist_items',
   {

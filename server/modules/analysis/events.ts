@@ -16,7 +16,7 @@ export interface EventMatch {
   phrase: string;
 }
 
-/** "reportedly", "rumour", "considering", "may", a question: the event may not happen (§2). */
+/** "reportedly", "rumour", "considering", "may", a question: the event may not happen (docs/labelling.md §2). */
 const HEDGE =
   /\breportedly\b|\brumou?r\w*|\bsources?(?: say|:)|\bconsidering\b|\bweighs?\b|\bin talks\b|\bmay\b|\bmight\b|\bcould\b|\bplans? to\b|\bexpected to\b|\bspeculat\w+|\bunconfirmed\b|\ballegedly\b|\bif true\b|\bhints?\b|\bpreparing\b|\?\?|\?$|\bheard from\b|\btake it with salt\b|\bincoming\?|\bproposes\b|\bdraft (?:shows|law|bill|rules?)\b/;
 
@@ -131,7 +131,7 @@ export function detectEvent(text: NormalizedText): EventMatch {
       confident = !hedged;
     }
     if (denied) {
-      // A denied good event removes an expected gain; a denied bad event leaves no direction (§2).
+      // A denied good event removes an expected gain; a denied bad event leaves no direction (docs/labelling.md §2).
       dir = rule.dir === 1 || dir === 1 ? -1 : 0;
       confident = !hedged;
     }

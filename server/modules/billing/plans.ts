@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { SubscriptionStatus } from '../../../src/contracts/billing';
 import { BillingRepo, type SubscriptionRow } from './billing.repo';
 
-/** The two plans of spec §1. */
+/** The two plans of docs/product.md §1. */
 export type PlanName = 'free' | 'premium';
 
 /** What each plan allows. Every gate in the product reads these through `PlanReader`, nowhere else. */

@@ -34,7 +34,7 @@ function retractionOf(row: SignalRow): Retraction | null {
   };
 }
 
-/** A stored row as the API and the stream show it (spec §3). */
+/** A stored row as the API and the stream show it (docs/product.md §3). */
 export function toSignal(row: SignalRow): Signal {
   const id = String(row.id);
   const event = EventType.safeParse(row.eventType);

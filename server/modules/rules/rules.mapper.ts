@@ -11,7 +11,7 @@ import type { DecisionRow, RiskRow, RuleRow } from './rules.repo';
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 
-/** A stored rule as the API shows it (spec §3): "any" conditions are left out, not null. */
+/** A stored rule as the API shows it (docs/product.md §3): "any" conditions are left out, not null. */
 export function toRule(row: RuleRow): Rule {
   const conditions: Rule['conditions'] = {};
   if (row.asset !== null) conditions.asset = row.asset;

@@ -65,7 +65,7 @@ export function loosens(current: RiskSettings, change: RiskUpdate): boolean {
   );
 }
 
-/** `/rules/` (spec §7) plus PATCH, the risk envelope and kill switch, the decision ledger and the backtest. */
+/** `/rules/` (docs/product.md §7) plus PATCH, the risk envelope and kill switch, the decision ledger and the backtest. */
 export function registerRulesRoutes(instance: FastifyInstance, deps: RulesRouteDeps): void {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { service, risk } = deps;

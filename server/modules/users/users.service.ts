@@ -129,7 +129,7 @@ export class UsersService {
     return this.repo.setTwoFactorEnabled(id, enabled);
   }
 
-  /** `GET /users/me`, with the subscription's status as the billing side reads it (spec §3 User). */
+  /** `GET /users/me`, with the subscription's status as the billing side reads it (docs/product.md §3 User). */
   async me(id: string, subscriptionStatus: (id: string) => Promise<string>): Promise<Me> {
     const user = await this.repo.findById(id);
     if (user === undefined) throw appError('UNAUTHORIZED');

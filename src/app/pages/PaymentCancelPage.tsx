@@ -1,7 +1,7 @@
 import { Link } from '../Link';
 import { PageShell } from './PageShell';
 
-/** Spec §2 payment cancel: nothing was charged; "Back to Dashboard". */
+/** docs/product.md §2 payment cancel: nothing was charged; "Back to Dashboard". */
 export function PaymentCancelPage() {
   return (
     <PageShell title="Payment cancelled">

@@ -7,7 +7,7 @@ import { Link } from '../Link';
 import { PageShell } from './PageShell';
 
 /**
- * Spec §2/§4/§9 payment pending: a spinner and a message while the subscription is read every 10 s;
+ * docs/product.md §2/§4/§9 payment pending: a spinner and a message while the subscription is read every 10 s;
  * on to /payment/success once it is active; after 300 s the longer-wait message and a way back.
  */
 export function PaymentPendingPage() {

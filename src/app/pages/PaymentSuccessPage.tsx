@@ -14,7 +14,7 @@ const STATUS_LABEL: Record<string, string> = {
   expired: 'Expired',
 };
 
-/** Spec §2 payment success: the subscription's status and end date, and "Go to Dashboard". */
+/** docs/product.md §2 payment success: the subscription's status and end date, and "Go to Dashboard". */
 export function PaymentSuccessPage() {
   useSignals();
   const read = useSubscription();

@@ -6,7 +6,7 @@ import { useServices } from '../AppContext';
 import { Link } from '../Link';
 import { PageShell } from './PageShell';
 
-/** Spec §2 /reset-password?token=…: a new password twice; success goes to "/" after 3 s. */
+/** docs/product.md §2 /reset-password?token=…: a new password twice; success goes to "/" after 3 s. */
 export function ResetPasswordPage() {
   useSignals();
   const { router, stores, auth } = useServices();

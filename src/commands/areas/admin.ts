@@ -9,7 +9,7 @@ import { describeSubscription } from './billing';
 const ADMIN_AREA = 'admin';
 
 /**
- * Spec §6: the admin commands are for role admin (and need a login, which the registry checks first);
+ * docs/product.md §6: the admin commands are for role admin (and need a login, which the registry checks first);
  * the server refuses everyone else with 403 too.
  */
 function requireAdmin(ctx: CommandContext): OutputLine[] | null {

@@ -131,7 +131,7 @@ describe('plan and upgrade', () => {
     expect(s.server.count('POST /subscriptions/create-payment-session')).toBe(0);
   });
 
-  it('plan says spec §8’s message when the status cannot be read', async () => {
+  it('plan says docs/product.md §8’s message when the status cannot be read', async () => {
     const s = session();
     s.server.on('GET /subscriptions/me', () => ({ status: 500, body: { detail: 'boom' } }));
     expect(await s.type('plan')).toEqual([
@@ -169,7 +169,7 @@ describe('plan and upgrade', () => {
     });
   });
 
-  it('upgrade shows spec §8’s message when the session cannot be made, and opens the modal alone', async () => {
+  it('upgrade shows docs/product.md §8’s message when the session cannot be made, and opens the modal alone', async () => {
     const s = session();
     s.server.on('POST /subscriptions/create-payment-session', () => ({ status: 502, body: {} }));
     expect(await s.type('upgrade monthly')).toEqual([

@@ -13,7 +13,7 @@ export const Ticker = z
   .regex(/^[A-Za-z0-9]{1,12}$/, 'A ticker is 1 to 12 letters or digits, e.g. BTC.')
   .transform((t) => t.toUpperCase());
 
-/** A ticker from the supported list (spec §9), e.g. `eth` → `ETH`. */
+/** A ticker from the supported list (docs/product.md §9), e.g. `eth` → `ETH`. */
 export const KnownTicker = Ticker.refine((t) => findTicker(t) !== undefined, {
   error: (issue) => `Unknown symbol: ${String(issue.input).toUpperCase()}. Type a ticker such as BTC or ETH.`,
 });

@@ -2,7 +2,7 @@ import { findTicker } from '../../contracts/symbols';
 import { ORDER_MESSAGES, isSide, parseOrderWords, type OrderParse } from './order';
 
 /**
- * The lines of the command prompt (spec §5) that do not start with the name of the command they call:
+ * The lines of the command prompt (docs/product.md §5) that do not start with the name of the command they call:
  * `btc long 5k` and `eth up 5k` are orders, `#113 long 500` trades the asset of the signal whose id
  * is 113 and `2 long 500` that of the second signal on screen, and `btc` alone chooses the symbol.
  * `long 100`, `short 2.5k` (and their aliases `buy`/`sell`) and `order btc long 5k` are order lines

@@ -1,7 +1,7 @@
 import { findTicker } from '../../contracts/symbols';
 
 /**
- * The order grammar of the command prompt (spec §5): two words `<side> <amount>` on the chosen symbol,
+ * The order grammar of the command prompt (docs/product.md §5): two words `<side> <amount>` on the chosen symbol,
  * or three words `<asset> <side> <amount>`. The side is long or short (`buy` and `sell` are accepted as
  * their aliases); the amount is a USDT total, optionally with a `k` suffix for thousands, above zero.
  */
@@ -57,7 +57,7 @@ export function parseOrderWords(words: readonly string[], currentTicker: string)
   return { ok: true, order: { ticker: info.ticker, pair: info.pair, side, amount } };
 }
 
-/** `5000` → `5k`, `2500` → `2.5k`, `250` → `250` (spec §9: amounts of 1000 or more show with k). */
+/** `5000` → `5k`, `2500` → `2.5k`, `250` → `250` (docs/product.md §9: amounts of 1000 or more show with k). */
 export function formatAmount(amount: number): string {
   if (amount < 1000) return String(amount);
   const k = amount / 1000;

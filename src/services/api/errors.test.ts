@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorMessage, errorText, joinSentences } from './errors';
 
-describe('errorText (spec §8)', () => {
+describe('errorText (docs/product.md §8)', () => {
   it('joins the msg of each detail item with ". "', () => {
     const body = {
       detail: [

@@ -1,7 +1,7 @@
 import { ErrorBody } from '../../contracts/errors';
 
 /**
- * Spec §8: the text to show for a server error body. A `detail` list becomes each item's `msg`
+ * docs/product.md §8: the text to show for a server error body. A `detail` list becomes each item's `msg`
  * joined with ". ", a `detail` string is shown as is, anything else gives the caller's fallback.
  */
 export function errorText(body: unknown, fallback: string): string {
@@ -14,7 +14,7 @@ export function errorText(body: unknown, fallback: string): string {
 }
 
 /**
- * Messages joined with ". " (spec §8) without doubling a period a message already ends with:
+ * Messages joined with ". " (docs/product.md §8) without doubling a period a message already ends with:
  * ["Too small.", "Required"] → "Too small. Required".
  */
 export function joinSentences(messages: readonly string[]): string {

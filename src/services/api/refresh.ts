@@ -1,6 +1,6 @@
 import type { TokenStore } from '../stores/session';
 
-/** Paths under `/auth/` never trigger a refresh (spec §4). */
+/** Paths under `/auth/` never trigger a refresh (docs/product.md §4). */
 export function isAuthPath(path: string): boolean {
   return path.startsWith('/auth/');
 }

@@ -64,7 +64,7 @@ export async function syncTwoFactor(deps: AuthDeps): Promise<Outcome> {
   return { ok: true };
 }
 
-/** Spec §4 2FA: disabled → setup. Shows the secret at once, the QR code once it has loaded. */
+/** docs/product.md §4 2FA: disabled → setup. Shows the secret at once, the QR code once it has loaded. */
 export async function startTwoFactorSetup(
   deps: AuthDeps,
 ): Promise<Outcome & { secret?: string; uri?: string }> {
@@ -86,7 +86,7 @@ export async function startTwoFactorSetup(
   }
 }
 
-/** Spec §4 2FA: verify → enabled. The recovery codes are kept in memory only, to be shown once. */
+/** docs/product.md §4 2FA: verify → enabled. The recovery codes are kept in memory only, to be shown once. */
 export async function verifyTwoFactor(
   deps: AuthDeps,
   code: string,
@@ -102,7 +102,7 @@ export async function verifyTwoFactor(
   }
 }
 
-/** Spec §4 2FA: enabled → disabled, with the password. */
+/** docs/product.md §4 2FA: enabled → disabled, with the password. */
 export async function disableTwoFactor(deps: AuthDeps, password: string): Promise<Outcome> {
   if (password === '') return failed(AUTH_TEXT.disableNeedsPassword);
   try {

@@ -22,7 +22,7 @@ export interface LoginFields {
   code?: string;
 }
 
-/** One typed call per `/auth/*` and `/users/me` route (spec §7), checked against the contracts. */
+/** One typed call per `/auth/*` and `/users/me` route (docs/product.md §7), checked against the contracts. */
 export function createAuthClient(main: ApiClient) {
   const post = { method: 'POST' } as const;
   return {

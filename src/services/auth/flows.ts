@@ -100,7 +100,7 @@ export async function forgotPassword(deps: AuthDeps, email: string): Promise<Out
   }
 }
 
-/** Spec §5 change-password form: confirmation first, then at least 8 characters. */
+/** docs/product.md §5 change-password form: confirmation first, then at least 8 characters. */
 export async function changePassword(
   deps: AuthDeps,
   fields: { current: string; next: string; confirm: string },

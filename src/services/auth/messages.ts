@@ -1,4 +1,4 @@
-/** Spec §5 and §8 texts for the auth and account flows, word for word. */
+/** docs/product.md §5 and §8 texts for the auth and account flows, word for word. */
 export const AUTH_TEXT = {
   loginFailed: 'Login failed. Please check your credentials.',
   invalidTwoFactor: 'Invalid 2FA code.',
@@ -22,13 +22,13 @@ export const AUTH_TEXT = {
   noResetToken: 'No reset token found. Please request a new password reset link.',
   resetTokenMissing: 'Reset token is missing.',
   mustLogIn: 'You must be logged in.',
-  /** Spec §5 says the three are required; it gives no text, so this one is ours. */
+  /** docs/product.md §5 says the three are required; it gives no text, so this one is ours. */
   signupFieldsRequired: 'Email, username and password are required.',
-  /** Spec §4 says signup returns to LOGIN "with a success message"; the text is ours. */
+  /** docs/product.md §4 says signup returns to LOGIN "with a success message"; the text is ours. */
   signupSucceeded: 'Registration successful! Please log in.',
 } as const;
 
-/** Spec §5: a 2FA code is exactly 6 characters. A recovery code (`XXXXX-XXXXX`) is accepted at login too. */
+/** docs/product.md §5: a 2FA code is exactly 6 characters. A recovery code (`XXXXX-XXXXX`) is accepted at login too. */
 export function isCodeShaped(code: string, allowRecovery = false): boolean {
   const trimmed = code.trim();
   return /^\d{6}$/.test(trimmed) || (allowRecovery && /^[A-Za-z2-7]{5}-[A-Za-z2-7]{5}$/.test(trimmed));

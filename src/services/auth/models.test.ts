@@ -43,7 +43,7 @@ function setup() {
   return { server, stores, clock, navigate, models, notice };
 }
 
-describe('auth modal (spec §4 modes)', () => {
+describe('auth modal (docs/product.md §4 modes)', () => {
   it('LOGIN → TFA_VERIFY when the server asks for a code, then closes signed in', async () => {
     const t = setup();
     t.server.on('POST /auth/token', () => ({

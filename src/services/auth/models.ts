@@ -18,7 +18,7 @@ export interface AuthModelDeps extends flows.AuthDeps {
   navigate(path: string): void;
 }
 
-/** Spec §9: the reset page goes to "/" 3 s after success. */
+/** docs/product.md §9: the reset page goes to "/" 3 s after success. */
 export const RESET_REDIRECT_MS = 3000;
 
 /**
@@ -75,7 +75,7 @@ export function createAuthModels(deps: AuthModelDeps) {
 
   const modal = {
     /**
-     * Spec §4: on open the modal tries a remember-me login first, then a wallet-signature login when a
+     * docs/product.md §4: on open the modal tries a remember-me login first, then a wallet-signature login when a
      * wallet is already connected to this site.
      */
     async opened(): Promise<void> {
@@ -114,7 +114,7 @@ export function createAuthModels(deps: AuthModelDeps) {
         auth.setWalletKitOpen(false);
       },
     },
-    /** The browser goes to the provider (a link, not a call: spec §7). */
+    /** The browser goes to the provider (a link, not a call: docs/product.md §7). */
     socialLoginUrl: (provider: 'google' | 'twitter', rememberMe: boolean) =>
       `${deps.main.baseURL}/auth/${provider}/login${rememberMe ? '?remember_me=true' : ''}`,
     /** Back from a provider with two-factor on: the code step for that login. */
@@ -180,7 +180,7 @@ export function createAuthModels(deps: AuthModelDeps) {
 
   let stopRedirect: (() => void) | null = null;
   const resetPage = {
-    /** Spec §5 reset page: a token, then matching passwords; success goes to "/" after 3 s. */
+    /** docs/product.md §5 reset page: a token, then matching passwords; success goes to "/" after 3 s. */
     submit: (token: string | null, password: string, confirm: string) =>
       run('reset', async () => {
         if (token === null || token === '') return { ok: false, message: AUTH_TEXT.resetTokenMissing };
@@ -206,7 +206,7 @@ export function createAuthModels(deps: AuthModelDeps) {
     modal,
     account: accountModel,
     resetPage,
-    /** Spec §4: logout clears the token and goes to "/". */
+    /** docs/product.md §4: logout clears the token and goes to "/". */
     async logout(): Promise<void> {
       deps.ui.closeAccountModal();
       await endSession(deps.main, deps.stores);

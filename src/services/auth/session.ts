@@ -4,7 +4,7 @@ import type { Stores } from '../stores';
 import type { SessionStore } from '../stores/session';
 import { createAuthClient } from './client';
 
-/** Loads the signed-in user; spec §4: if that fails, the user is logged out. */
+/** Loads the signed-in user; docs/product.md §4: if that fails, the user is logged out. */
 export async function loadUser(main: ApiClient, session: SessionStore): Promise<boolean> {
   try {
     const me = await createAuthClient(main).me();
@@ -42,7 +42,7 @@ export async function beginSession(
 }
 
 /**
- * Spec §4 logout: the browser forgets the token, then the server revokes the session (by its cookie) and
+ * docs/product.md §4 logout: the browser forgets the token, then the server revokes the session (by its cookie) and
  * clears its cookies. Forgetting first closes the browser's sockets on its own terms: the server closes
  * a logged-out session's sockets too, and a socket closed that way before the token was forgotten would
  * ask for a new ticket with a token the server has just revoked.

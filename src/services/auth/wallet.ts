@@ -88,7 +88,7 @@ async function signNonce(main: ApiClient, signer: WalletSigner, onSigning?: () =
   return { address, signature, nonce, chain_id: chainId };
 }
 
-/** Spec §4 wallet sign-in: idle → signing → verifying; idle again whatever the end. */
+/** docs/product.md §4 wallet sign-in: idle → signing → verifying; idle again whatever the end. */
 export async function walletLogin(
   deps: AuthDeps,
   signer: WalletSigner | null,
@@ -156,7 +156,7 @@ export async function unlinkWallet(deps: AuthDeps, id: string): Promise<Outcome>
 /**
  * The wallet kit's authentication adapter, on our SIWE flow: `prepare` asks the server for the message
  * of the connected address (the kit shows it to sign), `verify` sends the signature back and starts the
- * session. The states follow spec §4 (signing → verifying → idle).
+ * session. The states follow docs/product.md §4 (signing → verifying → idle).
  */
 export function kitSignIn(deps: AuthDeps, rememberMe: () => boolean) {
   let pending: { address: string; chainId: number; nonce: string } | null = null;

@@ -13,7 +13,7 @@ export async function listKeys(main: ApiClient): Promise<KeysOutcome<ExchangeKey
   }
 }
 
-/** `POST /api/exchanges/`: key and secret trimmed, empty ones refused before any call (spec §5). */
+/** `POST /api/exchanges/`: key and secret trimmed, empty ones refused before any call (docs/product.md §5). */
 export async function addKey(
   main: ApiClient,
   input: { apiKey: string; secretKey: string; environment: KeyEnvironment; confirmWithdrawals?: boolean },

@@ -23,7 +23,7 @@ export interface KeyDraft {
 }
 
 /**
- * The API Settings modal (spec §2, §5, §8): the saved keys, the Save Key form and Delete per key. A key
+ * The API Settings modal (docs/product.md §2, §5, §8): the saved keys, the Save Key form and Delete per key. A key
  * that can withdraw is refused by the server (409) until the user confirms in the modal.
  */
 export interface KeysModalModel {

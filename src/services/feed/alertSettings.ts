@@ -2,7 +2,7 @@ import { signal, type ReadonlySignal } from '@preact/signals-core';
 import { readJson, writeJson, type StoragePort } from '../storage';
 import { FEED_KEYS } from './types';
 
-/** Spec §3 notification settings, kept in the browser under `notificationSettings`. */
+/** docs/product.md §3 notification settings, kept in the browser under `notificationSettings`. */
 export interface NotificationSettings {
   enableVisualHighlights: boolean;
   isSoundEnabled: boolean;
@@ -17,7 +17,7 @@ export const DEFAULT_SETTINGS: NotificationSettings = {
   notificationImpactThreshold: 80,
 };
 
-/** Spec §5: the alert threshold slider, 50 to 95 in steps of 5. */
+/** docs/product.md §5: the alert threshold slider, 50 to 95 in steps of 5. */
 export const THRESHOLD = { min: 50, max: 95, step: 5 } as const;
 
 export const THRESHOLD_TEXT = `The alert threshold is a number from ${THRESHOLD.min} to ${THRESHOLD.max} in steps of ${THRESHOLD.step}.`;
@@ -34,7 +34,7 @@ export function snapThreshold(n: number): number {
   return Math.min(THRESHOLD.max, Math.max(THRESHOLD.min, stepped));
 }
 
-/** Spec §9: completed signals at or above the threshold alert. */
+/** docs/product.md §9: completed signals at or above the threshold alert. */
 export function meetsThreshold(impact: number | null, threshold: number): boolean {
   return impact !== null && impact >= threshold;
 }

@@ -38,7 +38,7 @@ function fakeNotifications(
   return { port, shown, asked: () => asked };
 }
 
-describe('alert thresholds and settings (spec §3, §5, §9)', () => {
+describe('alert thresholds and settings (docs/product.md §3, §5, §9)', () => {
   it('accepts 50 to 95 in steps of 5 only', () => {
     expect([50, 55, 80, 95].every(isValidThreshold)).toBe(true);
     expect([45, 52, 100, 80.5, Number.NaN].some(isValidThreshold)).toBe(false);
@@ -138,7 +138,7 @@ describe('alert thresholds and settings (spec §3, §5, §9)', () => {
     expect(feed.highlighted.value.size).toBe(0);
   });
 
-  it('enabling notifications asks for the permission; a refusal turns the setting off (spec §4)', async () => {
+  it('enabling notifications asks for the permission; a refusal turns the setting off (docs/product.md §4)', async () => {
     const settings = createAlertSettingsStore(memoryStorage());
     const refused = fakeNotifications('default', 'denied');
     expect(await setNotifications(settings, refused.port, true)).toMatchObject({ on: false });

@@ -5,7 +5,7 @@ import { meetsThreshold } from './alertSettings';
 import type { FeedStore } from './feedStore';
 import { impactOf, sentimentOf } from './types';
 
-/** Spec §4 notification permission, plus browsers without notifications. */
+/** docs/product.md §4 notification permission, plus browsers without notifications. */
 export type NotificationPermissionState = 'default' | 'granted' | 'denied' | 'unsupported';
 
 /** The browser's notifications, injected (the Notification API in the app, a fake in tests). */
@@ -21,7 +21,7 @@ export interface SoundPort {
   play(kind: 'positive' | 'negative'): void;
 }
 
-/** Spec §9: the notification body is the first 150 characters. */
+/** docs/product.md §9: the notification body is the first 150 characters. */
 export const NOTIFICATION_BODY_CHARS = 150;
 
 export const ALERT_TEXT = {
@@ -29,7 +29,7 @@ export const ALERT_TEXT = {
     `High-Impact ${sentiment.toUpperCase()} Alert! (${asset ?? 'General'})`,
   notifyOn: 'Browser notifications on.',
   notifyOff: 'Browser notifications off.',
-  /** Ours: said when the person refuses the permission (spec §4: refusal turns the setting off). */
+  /** Ours: said when the person refuses the permission (docs/product.md §4: refusal turns the setting off). */
   notifyRefused: 'Notifications were not allowed by the browser, so they stay off.',
   notifyUnsupported: 'This browser has no notifications, so they stay off.',
   /** Ours: a story this browser alerted on was retracted. */
@@ -43,7 +43,7 @@ export interface AlertDecision {
 }
 
 /**
- * What a completed signal sets off under the settings (spec §9): nothing below the threshold; at or
+ * What a completed signal sets off under the settings (docs/product.md §9): nothing below the threshold; at or
  * above it a highlight, the positive or negative sound, and a browser notification when enabled.
  */
 export function decideAlert(s: Signal, settings: NotificationSettings): AlertDecision | null {
@@ -137,7 +137,7 @@ export function createAlerts(deps: {
 
 /**
  * Turns browser notifications on (asking for the permission when it was never asked) or off; a
- * refusal leaves the setting off (spec §4). Answers the text to show.
+ * refusal leaves the setting off (docs/product.md §4). Answers the text to show.
  */
 export async function setNotifications(
   settings: AlertSettingsStore,

@@ -4,12 +4,12 @@ import { createAlertSettingsStore, type AlertSettingsStore } from './alertSettin
 import { NO_NOTIFICATIONS, setNotifications, type NotificationPort } from './alerts';
 import type { StoragePort } from '../storage';
 
-/** The alert settings (spec §3) and the browser permission behind `isNotificationEnabled`. */
+/** The alert settings (docs/product.md §3) and the browser permission behind `isNotificationEnabled`. */
 export interface AlertsStore extends AlertSettingsStore {
   readonly notifications: NotificationPort;
   /** The signals this browser alerted on (a retraction of one alerts too). */
   readonly memory: AlertMemory;
-  /** The Notifications & Alerts modal (spec §2). */
+  /** The Notifications & Alerts modal (docs/product.md §2). */
   readonly modalOpen: ReadonlySignal<boolean>;
   openModal(): void;
   closeModal(): void;

@@ -1,11 +1,11 @@
 /**
  * A card's content as plain text pieces and safe links (no HTML ever: the pane renders each piece as
- * text or as an `<a>` with an http(s) href), cut at 280 characters behind Read More (spec §9).
+ * text or as an `<a>` with an http(s) href), cut at 280 characters behind Read More (docs/product.md §9).
  */
 
 export type ContentPart = { kind: 'text'; text: string } | { kind: 'link'; text: string; href: string };
 
-/** Spec §9: content over this many characters is truncated with Read More. */
+/** docs/product.md §9: content over this many characters is truncated with Read More. */
 export const CONTENT_LIMIT = 280;
 
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'`]+/gi;

@@ -37,7 +37,7 @@ export interface FeedService {
   alerts: Alerts;
   quickTrade: QuickTradeModel;
   watchlistToggles: WatchlistToggles;
-  /** The clock, ticking every second: the cards' time-ago labels (spec §9). */
+  /** The clock, ticking every second: the cards' time-ago labels (docs/product.md §9). */
   now: ReadonlySignal<number>;
   /**
    * Seeds a fresh browser from history, connects the stream, watches the prices of the signals'

@@ -19,7 +19,7 @@ function setup(initial: Record<string, string> = {}) {
   return { storage, clock, feed, saved, ids: () => feed.signals.value.map((s) => s.id) };
 }
 
-describe('feed store rules (spec §4)', () => {
+describe('feed store rules (docs/product.md §4)', () => {
   it('puts a new signal on top and stamps when this browser received it', () => {
     const { feed, clock, ids } = setup();
     expect(feed.receive(makeSignal(1)).kind).toBe('added');

@@ -39,9 +39,9 @@ function lateCard(list: readonly FeedSignal[], incoming: Signal): FeedSignal | n
 }
 
 export interface FeedStore {
-  /** Newest first, at most 50 (spec §4). */
+  /** Newest first, at most 50 (docs/product.md §4). */
   readonly signals: ReadonlySignal<readonly FeedSignal[]>;
-  /** Cards an alert highlighted (spec §9), until the signal leaves the list. */
+  /** Cards an alert highlighted (docs/product.md §9), until the signal leaves the list. */
   readonly highlighted: ReadonlySignal<ReadonlySet<string>>;
   /** True when this browser had no saved list at start: the feed is seeded from history. */
   readonly fresh: boolean;

@@ -9,7 +9,7 @@ export type SentimentFilter = 'positive' | 'negative' | null;
 export interface FeedFilters {
   tab: FeedTab;
   sentiment: SentimentFilter;
-  /** 0-100 in steps of 5 (spec §2). */
+  /** 0-100 in steps of 5 (docs/product.md §2). */
   minImpact: number;
 }
 

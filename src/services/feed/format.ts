@@ -4,7 +4,7 @@ import { formatChange, changeSince } from './priceChange';
 import { timeAgo } from './timeAgo';
 import { impactOf, sentimentOf, type FeedSignal } from './types';
 
-/** Spec §2: impact to two decimals. */
+/** docs/product.md §2: impact to two decimals. */
 export const formatImpact = (impact: number | null): string => (impact === null ? '—' : impact.toFixed(2));
 
 /** One line of text (content newlines flattened), cut to `max` characters with an ellipsis. */

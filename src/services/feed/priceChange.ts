@@ -1,5 +1,5 @@
 /**
- * The % change of an asset since its signal arrived (spec §2 footer tags): the live price from the
+ * The % change of an asset since its signal arrived (docs/product.md §2 footer tags): the live price from the
  * price socket against the signal's `initial_prices`.
  */
 

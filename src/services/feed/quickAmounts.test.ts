@@ -9,7 +9,7 @@ import {
 } from './quickAmounts';
 import { FEED_KEYS } from './types';
 
-describe('quick-trade amounts (spec §5)', () => {
+describe('quick-trade amounts (docs/product.md §5)', () => {
   it('starts with the defaults, ascending', () => {
     const store = createQuickAmountsStore(memoryStorage());
     expect(store.amounts.value).toEqual(DEFAULT_QUICK_AMOUNTS);
@@ -55,7 +55,7 @@ describe('quick-trade amounts (spec §5)', () => {
     expect(createQuickAmountsStore(corrupt).amounts.value).toEqual(DEFAULT_QUICK_AMOUNTS);
   });
 
-  it('shows 1000 and more with a k suffix (spec §9)', () => {
+  it('shows 1000 and more with a k suffix (docs/product.md §9)', () => {
     expect([50, 999, 1000, 2500, 10_000, 1234].map(formatQuickAmount)).toEqual([
       '50',
       '999',

@@ -2,7 +2,7 @@ import { signal, type ReadonlySignal } from '@preact/signals-core';
 import { readJson, writeJson, type StoragePort } from '../storage';
 import { FEED_KEYS } from './types';
 
-/** Spec §5 quick amount messages, word for word. */
+/** docs/product.md §5 quick amount messages, word for word. */
 export const AMOUNT_TEXT = {
   invalid: 'Lütfen geçerli bir miktar girin.',
   duplicate: 'Bu miktar zaten mevcut.',
@@ -25,7 +25,7 @@ export function parseAmount(input: string | number): number | null {
   return Number.isFinite(value) && value > 0 ? Number(value.toFixed(8)) : null;
 }
 
-/** Spec §9: amounts of 1000 or more show with a k suffix (`1k`, `2.5k`). */
+/** docs/product.md §9: amounts of 1000 or more show with a k suffix (`1k`, `2.5k`). */
 export function formatQuickAmount(amount: number): string {
   if (amount < 1000) return String(amount);
   const k = amount / 1000;
@@ -40,7 +40,7 @@ export interface QuickAmountsStore {
   remove(amount: number): boolean;
 }
 
-/** The quick-trade amounts (spec §3), kept ascending in `quickTradeAmounts`. */
+/** The quick-trade amounts (docs/product.md §3), kept ascending in `quickTradeAmounts`. */
 export function createQuickAmountsStore(storage: StoragePort): QuickAmountsStore {
   const stored = readJson(storage, FEED_KEYS.amounts, isAmounts, [...DEFAULT_QUICK_AMOUNTS]);
   const amounts = signal<readonly number[]>(

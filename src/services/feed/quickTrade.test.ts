@@ -20,7 +20,7 @@ function setup(token: string | null = 'tok') {
   return { server, session, ui, positions, clock, deps, model };
 }
 
-describe('a trade from a signal (spec §5, §8)', () => {
+describe('a trade from a signal (docs/product.md §5, §8)', () => {
   it('places a market order through the same path as the terminal and says so', async () => {
     const t = setup();
     t.server.on('POST /orders', () => ({ status: 200, body: FILL }));

@@ -3,7 +3,7 @@ import type { Clock } from '../clock';
 import type { SessionStore } from '../stores/session';
 import { placeSignalTrade, SIGNAL_TRADE_TEXT, type SignalTradeDeps } from './signalTrade';
 
-/** Spec §9: the popover hides this long after the mouse leaves it (or its tag). */
+/** docs/product.md §9: the popover hides this long after the mouse leaves it (or its tag). */
 export const POPOVER_HIDE_MS = 700;
 
 export interface PopoverState {
@@ -21,7 +21,7 @@ export interface TradeNotice {
 
 export interface QuickTradeModel {
   readonly popover: ReadonlySignal<PopoverState | null>;
-  /** The last trade's result on its card, shown 8 s (spec §8). */
+  /** The last trade's result on its card, shown 8 s (docs/product.md §8). */
   readonly notice: ReadonlySignal<TradeNotice | null>;
   readonly placing: ReadonlySignal<boolean>;
   /** The mouse is on a tag (or the popover): show it for this signal's ticker. Guests get nothing. */

@@ -10,10 +10,10 @@ import type { PositionsStore } from '../trading/positionsStore';
 import { TRADING_TEXT } from '../trading/messages';
 import { placeOrder, type KeyMaker } from '../trading/orders';
 
-/** Spec §5 and §8 texts of a trade from a signal, word for word. */
+/** docs/product.md §5 and §8 texts of a trade from a signal, word for word. */
 export const SIGNAL_TRADE_TEXT = {
   /**
-   * Spec §8 said "… with {amount} USDT.", but the fill is sized to the symbol's lot step and is not
+   * docs/product.md §8 said "… with {amount} USDT.", but the fill is sized to the symbol's lot step and is not
    * worth exactly the amount clicked: the message says what did fill, in the terminal's words.
    */
   succeeded: (side: 'long' | 'short', pair: string, fill: OrderResponse) =>
@@ -24,12 +24,12 @@ export const SIGNAL_TRADE_TEXT = {
   mustLogIn: AUTH_TEXT.mustLogIn,
   /** Ours: the user said no to the first order on a real-exchange account. */
   cancelled: 'Order cancelled.',
-  /** Spec §8: how long the result stays on the card. */
+  /** docs/product.md §8: how long the result stays on the card. */
   shownMs: 8_000,
 } as const;
 
 /**
- * Spec §8 for a failed signal trade: "Error: {detail}" for a string detail, validation lists as
+ * docs/product.md §8 for a failed signal trade: "Error: {detail}" for a string detail, validation lists as
  * "loc -> msg" joined by "; ", otherwise "An error occurred during the trade.".
  */
 export function signalTradeError(error: unknown): string {

@@ -4,7 +4,7 @@ import { formatDate, timeAgo } from './timeAgo';
 const NOW = new Date(2026, 2, 5, 14, 2, 30).getTime();
 const ago = (ms: number) => timeAgo(NOW - ms, NOW);
 
-describe('time-ago labels (spec §9)', () => {
+describe('time-ago labels (docs/product.md §9)', () => {
   it.each([
     [0, 'just now'],
     [9_999, 'just now'],

@@ -1,5 +1,5 @@
 /**
- * Spec §9 time-ago labels: under 10 s "just now", then seconds, minutes, hours up to 24 h, then a date.
+ * docs/product.md §9 time-ago labels: under 10 s "just now", then seconds, minutes, hours up to 24 h, then a date.
  * The feed refreshes them every second from one ticking `now`.
  */
 

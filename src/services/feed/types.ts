@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Signal } from '../../contracts/signals';
 
 /**
- * A signal as the browser keeps it (spec §3): the server's Signal plus the client-side extras,
+ * A signal as the browser keeps it (docs/product.md §3): the server's Signal plus the client-side extras,
  * `client_received_at` (Unix ms, when this browser first saw it). `initial_prices` are the server's
  * only: an asset without one shows no change until the server sends it.
  */
@@ -19,12 +19,12 @@ export const sentimentOf = (s: Signal): Sentiment | null =>
 export const impactOf = (s: Signal): number | null =>
   s.analysis.status === 'completed' ? s.analysis.impact_score : null;
 
-/** Storage keys of spec §7, word for word. */
+/** Storage keys of docs/product.md §7, word for word. */
 export const FEED_KEYS = {
   signals: 'cryptoNewsSignals',
   amounts: 'quickTradeAmounts',
   notifications: 'notificationSettings',
 } as const;
 
-/** Spec §9: signals kept and shown. */
+/** docs/product.md §9: signals kept and shown. */
 export const FEED_CAP = 50;

@@ -17,7 +17,7 @@ function setup() {
   return { server, main: api.main, store, clock, toggles };
 }
 
-describe('watchlist calls (spec §7)', () => {
+describe('watchlist calls (docs/product.md §7)', () => {
   it('loads, adds upper-cased and removes through the API', async () => {
     const t = setup();
     t.server.on('GET /watchlist/', () => ({ status: 200, body: [{ ticker: 'ETH' }] }));

@@ -5,7 +5,7 @@ import type { ApiClient } from '../api/client';
 import { errorMessage, statusOf } from '../api/errors';
 import type { Clock } from '../clock';
 
-/** Spec §8: the watchlist failure, shown 5 s. */
+/** docs/product.md §8: the watchlist failure, shown 5 s. */
 export const WATCHLIST_TEXT = {
   failed: 'Failed to update watchlist.',
   noticeMs: 5_000,

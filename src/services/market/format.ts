@@ -1,4 +1,4 @@
-/** Spec §9: prices with 4 decimals; very small prices keep 4 significant digits. */
+/** docs/product.md §9: prices with 4 decimals; very small prices keep 4 significant digits. */
 export function formatPrice(price: number): string {
   if (!Number.isFinite(price) || price === 0) return '$--';
   const decimals = Math.abs(price) >= 0.01 ? 4 : Math.min(10, 3 - Math.floor(Math.log10(Math.abs(price))));

@@ -19,7 +19,7 @@ export interface PriceChannelDeps {
   market: MarketStore;
   connection: ConnectionStore;
   clock: Clock;
-  /** Back-off between reconnects: min(minDelayMs × 2^n, maxDelayMs) (spec §9 uses 1 s and 30 s). */
+  /** Back-off between reconnects: min(minDelayMs × 2^n, maxDelayMs) (docs/product.md §9 uses 1 s and 30 s). */
   minDelayMs?: number;
   maxDelayMs?: number;
 }
@@ -92,7 +92,7 @@ export function createPriceChannel(deps: PriceChannelDeps): PriceChannel {
         for (const listener of [...candleListeners]) listener(msg);
         return;
       case 'error':
-        return; // Price-feed failures are only logged (spec §8); nothing to show.
+        return; // Price-feed failures are only logged (docs/product.md §8); nothing to show.
     }
   };
 

@@ -1,7 +1,7 @@
 import { QUOTE, SYMBOLS, type SymbolInfo } from '../../contracts/symbols';
 
 /**
- * Spec §9 symbol search: prefix match over the fixed list. Tickers that start with the query come
+ * docs/product.md §9 symbol search: prefix match over the fixed list. Tickers that start with the query come
  * first (in list order, i.e. by size), then names that start with it. `BTC/USDT` and `btcusdt` find BTC.
  */
 export function searchSymbols(query: string, limit = 8): SymbolInfo[] {

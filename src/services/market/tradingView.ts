@@ -2,7 +2,7 @@ import type { Interval } from '../../contracts/market';
 import { QUOTE } from '../../contracts/symbols';
 
 /**
- * TradingView's Advanced Chart widget (spec §2 chart panel: the symbol on Binance, 15 minutes, UTC, dark,
+ * TradingView's Advanced Chart widget (docs/product.md §2 chart panel: the symbol on Binance, 15 minutes, UTC, dark,
  * symbol change allowed). It lives on TradingView's servers, so it is an option beside our own chart,
  * which works offline and stays the default.
  *

@@ -9,7 +9,7 @@ export interface Notice {
   text: string;
 }
 
-/** A password login waiting for its 2FA code (spec §4: LOGIN → TFA_VERIFY). */
+/** A password login waiting for its 2FA code (docs/product.md §4: LOGIN → TFA_VERIFY). */
 export interface PendingTwoFactor {
   userId: string;
 }
@@ -26,7 +26,7 @@ export type ActivityState =
   | { status: 'ready'; items: readonly ActivityEntry[] }
   | { status: 'error'; message: string };
 
-/** Spec §4 2FA states: disabled, setup (QR and secret), verify, enabled. */
+/** docs/product.md §4 2FA states: disabled, setup (QR and secret), verify, enabled. */
 export type TwoFactorState =
   | { step: 'disabled' }
   | { step: 'setup'; secret: string; otpauthUrl: string; qr: string | null }
@@ -38,7 +38,7 @@ export type WalletsState =
   | { status: 'ready'; items: readonly Wallet[] }
   | { status: 'error'; message: string };
 
-/** Spec §4 wallet sign-in: idle, signing, verifying; back to idle on error. */
+/** docs/product.md §4 wallet sign-in: idle, signing, verifying; back to idle on error. */
 export type WalletSignIn = 'idle' | 'signing' | 'verifying';
 
 export type AuthForm = 'auth' | 'devices' | 'password' | 'twoFactor' | 'reset' | 'wallets';

@@ -26,7 +26,7 @@ export interface MarketStore {
   readonly feedStatus: ReadonlySignal<FeedStatus | null>;
   /** True when the prices are the offline simulator's: the header says "SIMULATED PRICES". */
   readonly simulated: ReadonlySignal<boolean>;
-  /** The chart's candle interval (spec §9: 15 minutes). */
+  /** The chart's candle interval (docs/product.md §9: 15 minutes). */
   readonly interval: ReadonlySignal<Interval>;
   /** The signals shown as chart markers. */
   readonly chartSignals: ReadonlySignal<readonly ChartSignal[]>;

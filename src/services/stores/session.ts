@@ -19,7 +19,7 @@ export interface TokenStore {
 export interface SessionStore extends TokenStore {
   readonly token: ReadonlySignal<string | null>;
   readonly user: ReadonlySignal<SessionUser | null>;
-  /** Spec §6: logged in means holding an access token. */
+  /** docs/product.md §6: logged in means holding an access token. */
   readonly isLoggedIn: ReadonlySignal<boolean>;
   /** False until the start-up refresh has answered (signed back in, or a guest): pages that need the user wait. */
   readonly resumed: ReadonlySignal<boolean>;

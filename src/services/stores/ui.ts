@@ -2,9 +2,9 @@ import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
 import { STORAGE_PREFIX, memoryStorage, readJson, writeJson, type StoragePort } from '../storage';
 
 export type BottomTab = 'positions' | 'closed' | 'trades' | 'trade';
-/** Spec §4 auth modal modes: LOGIN, SIGNUP, FORGOT_PASSWORD, TFA_VERIFY. */
+/** docs/product.md §4 auth modal modes: LOGIN, SIGNUP, FORGOT_PASSWORD, TFA_VERIFY. */
 export type AuthModalMode = 'login' | 'signup' | 'forgot-password' | 'tfa-verify';
-/** Account modal tabs (spec §2). */
+/** Account modal tabs (docs/product.md §2). */
 export type AccountTab = 'plan' | 'wallets' | 'devices' | 'security' | 'activity';
 /** The pane a phone shows, chosen from its bottom bar (one at a time below 768 px). */
 export type PhonePane = 'feed' | 'chart' | 'positions' | 'terminal';

@@ -11,7 +11,7 @@ import {
 import { positionRow, positionsTable } from './positionsView';
 import { BTC_LONG, ETH_SHORT } from './testing/fixtures';
 
-describe('trading numbers (spec §9)', () => {
+describe('trading numbers (docs/product.md §9)', () => {
   it('shows amounts with 2 decimals and prices with 4', () => {
     expect(formatAmount2(1234.5)).toBe('1,234.50');
     expect(formatAmount2(-0.004)).toBe('-0.00');

@@ -1,6 +1,6 @@
 import { formatPrice } from '../market/format';
 
-/** Spec §9: "$--" stands for a zero or missing number. */
+/** docs/product.md §9: "$--" stands for a zero or missing number. */
 export const MISSING = '$--';
 
 const fixed = (value: number, decimals: number): string =>
@@ -37,7 +37,7 @@ export function pnlTone(value: number | null | undefined): 'gain' | 'loss' | 'fl
   return value > 0 ? 'gain' : 'loss';
 }
 
-/** Spec §9: seconds under 60, minutes under 3600, otherwise hours (`12s`, `4m`, `2h`). */
+/** docs/product.md §9: seconds under 60, minutes under 3600, otherwise hours (`12s`, `4m`, `2h`). */
 export function formatAgo(elapsedMs: number): string {
   const seconds = Math.max(0, Math.floor(elapsedMs / 1000));
   if (seconds < 60) return `${seconds}s`;

@@ -4,7 +4,7 @@ import { formatPnl, formatTradePrice } from './format';
 
 const sideWord = (side: 'buy' | 'sell'): string => (side === 'buy' ? 'LONG' : 'SHORT');
 
-/** Spec §5 and §8 texts for trading, word for word (ours are marked). */
+/** docs/product.md §5 and §8 texts for trading, word for word (ours are marked). */
 export const TRADING_TEXT = {
   loginToTrade: 'Please log in to trade.',
   totalNotPositive: 'Total must be greater than zero.',

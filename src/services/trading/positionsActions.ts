@@ -6,7 +6,7 @@ import { closeAllPositions, closedLines, closePosition } from './orders';
 import type { PositionsStore } from './positionsStore';
 import { closeAllLines, positionLine, positionPnlLine } from './positionsView';
 
-/** What the Open Positions pane's buttons do (spec §5 confirmations, §8 alerts). */
+/** What the Open Positions pane's buttons do (docs/product.md §5 confirmations, §8 alerts). */
 export interface PositionsActions {
   /** Asks "Are you sure you want to close the {symbol} position?", then closes it. */
   close(pair: string): Promise<void>;

@@ -10,11 +10,11 @@ import { TRADING_TEXT } from './messages';
 import { fetchPositions } from './orders';
 import type { PositionsStore } from './positionsStore';
 
-/** Spec §4 and §9: poll every 10 s while the socket is not live; the "ago" label moves every 10 s. */
+/** docs/product.md §4 and §9: poll every 10 s while the socket is not live; the "ago" label moves every 10 s. */
 export const POSITIONS_POLL_MS = 10_000;
 export const AGO_TICK_MS = 10_000;
 /**
- * Reconnects wait up to min(1000 · 2^n, 30000) ms before attempt n + 1 (spec §9), at random within
+ * Reconnects wait up to min(1000 · 2^n, 30000) ms before attempt n + 1 (docs/product.md §9), at random within
  * that (full jitter), and never stop: while the socket is down the pane is polled, and the socket keeps
  * trying to come back.
  */
@@ -64,7 +64,7 @@ async function ticketedUrl(url: string, trading: ApiClient): Promise<string> {
 }
 
 /**
- * The Open Positions pane's data (spec §4): loaded by request, then kept up by the positions socket,
+ * The Open Positions pane's data (docs/product.md §4): loaded by request, then kept up by the positions socket,
  * which reconnects with back-off up to 5 times and is polled around while it is not live.
  */
 export function createPositionsChannel(deps: PositionsChannelDeps): PositionsChannel {

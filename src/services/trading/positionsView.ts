@@ -1,7 +1,7 @@
 import type { Position } from '../../contracts/trading';
 import { formatAmount2, formatPnl, formatSize, formatTradePrice, pnlTone } from './format';
 
-/** Spec §2 Open Positions columns, in order (ACTIONS is the pane's own). */
+/** docs/product.md §2 Open Positions columns, in order (ACTIONS is the pane's own). */
 export const POSITION_COLUMNS = [
   'SYMBOL',
   'SIDE',

@@ -5,7 +5,7 @@ import { countingKeys, fakeTradingApi } from './testing/api';
 import { recordedFill, recordedRefusal, recordedReply } from './testing/serverAnswers';
 import { createTradePanelModel, defaultTotal, totalHint, validateTradeTotal } from './tradePanel';
 
-describe('trade panel validation (spec §5)', () => {
+describe('trade panel validation (docs/product.md §5)', () => {
   it('asks a guest to log in, whatever the total', () => {
     expect(validateTradeTotal(false, 10)).toEqual({ ok: false, message: 'Please log in to trade.' });
     expect(validateTradeTotal(false, 0)).toEqual({ ok: false, message: 'Please log in to trade.' });

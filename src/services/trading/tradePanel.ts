@@ -14,7 +14,7 @@ import { TRADING_TEXT } from './messages';
 import { placeOrder, type KeyMaker } from './orders';
 import type { PositionsStore } from './positionsStore';
 
-/** Spec §2: the trade panel's "Total (USDT)" starts at 10… */
+/** docs/product.md §2: the trade panel's "Total (USDT)" starts at 10… */
 export const DEFAULT_TOTAL = 10;
 
 /**
@@ -58,7 +58,7 @@ export const TOTAL_NOT_POSITIVE = TRADING_TEXT.totalNotPositive;
 
 export type TradeCheck = { ok: true; total: number } | { ok: false; message: string };
 
-/** Spec §5: logged in first, then a total above zero. `total` is what the input holds (NaN when blank). */
+/** docs/product.md §5: logged in first, then a total above zero. `total` is what the input holds (NaN when blank). */
 export function validateTradeTotal(isLoggedIn: boolean, total: number): TradeCheck {
   if (!isLoggedIn) return { ok: false, message: LOGIN_REQUIRED };
   if (!Number.isFinite(total) || total <= 0) return { ok: false, message: TOTAL_NOT_POSITIVE };
@@ -89,7 +89,7 @@ export interface TradePanelDeps {
   approve?: () => boolean | Promise<boolean>;
 }
 
-/** Spec §4 trade panel states: idle → placing → success | error. Orders go through {@link placeOrder}. */
+/** docs/product.md §4 trade panel states: idle → placing → success | error. Orders go through {@link placeOrder}. */
 export function createTradePanelModel(deps: TradePanelDeps): TradePanelModel {
   const status = signal<TradeStatus>({ state: 'idle' }, { name: 'tradePanel.status' });
   // "Please log in to trade." goes away once its cause does: logging in clears it.
