@@ -24,6 +24,14 @@ export function dbTargets(): DbTarget[] {
   return chosen;
 }
 
+/**
+ * PGlite alone, whatever TEST_DB_TARGETS says: for recordings that name the database they ran on (the
+ * offline default's answers, as the browser's tests replay them).
+ */
+export function pgliteTarget(): DbTarget {
+  return allTargets()[0] as DbTarget;
+}
+
 function allTargets(): DbTarget[] {
   const targets: DbTarget[] = [
     {
