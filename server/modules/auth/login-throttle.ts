@@ -98,10 +98,12 @@ export class MemoryLoginThrottle implements LoginThrottle {
 }
 
 /**
- * One try (see {@link LoginThrottle.attempt}), atomically: while the run's wait lasts answers the ms left
- * and counts nothing; otherwise counts a failure as {@link FAILED_LUA} does and answers 0.
+ * The scripts' shared parts. KEYS[1] the run (a hash); ARGV now, memory, free failures, longest wait.
+ * READ_RUN loads it, forgotten once it is older than the memory and its wait is over; COUNT_FAILURE
+ * counts one failure by the rule of {@link MemoryLoginThrottle.failed} and stores the run for as long
+ * as it is remembered.
  */
-const ATTEMPT_LUA = `
+const READ_RUN = `
 local now = tonumber(ARGV[1])
 local memory = tonumber(ARGV[2])
 local free = tonumber(ARGV[3])
@@ -114,9 +116,8 @@ if now - last > memory and now >= untilAt then
   failures = 0
   untilAt = 0
 end
-if untilAt > now then
-  return untilAt - now
-end
+`;
+const COUNT_FAILURE = `
 failures = failures + 1
 local over = failures - free
 if over > 0 then
@@ -124,34 +125,25 @@ if over > 0 then
 end
 redis.call('HSET', KEYS[1], 'failures', failures, 'last', now, 'until', untilAt)
 redis.call('PEXPIRE', KEYS[1], math.max(memory, untilAt - now))
+`;
+
+/**
+ * One try (see {@link LoginThrottle.attempt}), atomically: while the run's wait lasts answers the ms left
+ * and counts nothing; otherwise counts a failure as {@link FAILED_LUA} does and answers 0.
+ */
+const ATTEMPT_LUA = `${READ_RUN}
+if untilAt > now then
+  return untilAt - now
+end
+${COUNT_FAILURE}
 return 0
 `;
 
 /**
- * Counts one failure in a run stored as a hash, atomically, so that failures arriving at two processes
- * at once both count. The same rule as {@link MemoryLoginThrottle.failed}; the key lives as long as the
- * run is remembered. KEYS[1] the run; ARGV now, memory, free failures, longest wait.
+ * Counts one failure, atomically, so that failures arriving at two processes at once both count; answers
+ * the run's failures.
  */
-const FAILED_LUA = `
-local now = tonumber(ARGV[1])
-local memory = tonumber(ARGV[2])
-local free = tonumber(ARGV[3])
-local maxWait = tonumber(ARGV[4])
-local run = redis.call('HMGET', KEYS[1], 'failures', 'last', 'until')
-local failures = tonumber(run[1]) or 0
-local last = tonumber(run[2]) or now
-local untilAt = tonumber(run[3]) or 0
-if now - last > memory and now >= untilAt then
-  failures = 0
-  untilAt = 0
-end
-failures = failures + 1
-local over = failures - free
-if over > 0 then
-  untilAt = now + math.min(maxWait, 1000 * 2 ^ math.min(over, 20))
-end
-redis.call('HSET', KEYS[1], 'failures', failures, 'last', now, 'until', untilAt)
-redis.call('PEXPIRE', KEYS[1], math.max(memory, untilAt - now))
+const FAILED_LUA = `${READ_RUN}${COUNT_FAILURE}
 return failures
 `;
 
