@@ -1,39 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatDay } from '../../services/premium';
-import { createFakeClock } from '../../services/testing/fakeClock';
 import {
-  RECORDED_AT,
   recordedAudit,
-  recordedPayload,
-  recordedReply,
   recordedSources,
   recordedSubscription,
   recordedUsers,
-  type BillingAnswer,
 } from '../../services/testing/billingAnswers';
-import type { FakeReply, RecordedRequest } from '../../services/testing/fakeServer';
-import { createTestConsole } from '../testing/scripted';
+import { billingSession, day, recorded } from '../testing/billingConsole';
 
 /** The health of the server that recorded them: the sandbox stands in for both providers. */
 const sandboxHealth = recordedSources().health;
-const day = (iso: string | null) => formatDay(iso) ?? 'no date';
-
-/** A logged-in console whose clock is at the moment the server's answers were recorded. */
-function session(role: 'user' | 'admin' = 'user') {
-  const s = createTestConsole({ token: 'tok', clock: createFakeClock(RECORDED_AT) });
-  s.stores.session.setUser({ username: 'ann', role, subscriptionStatus: 'inactive', id: 'u-ann' });
-  return s;
-}
-
-/** Replies with a recorded answer, once the request carries the body the server was sent for it. */
-const recorded =
-  (name: BillingAnswer) =>
-  (request: RecordedRequest): FakeReply => {
-    expect(request.body === null ? undefined : JSON.parse(request.body), `the request of ${name}`).toEqual(
-      recordedPayload(name),
-    );
-    return recordedReply(name);
-  };
 
 /** The admin commands, on answers recorded from the real server (`npm run fixtures:billing`). */
 describe('admin commands', () => {
@@ -42,7 +17,7 @@ describe('admin commands', () => {
   const ann = users.find((u) => u.username === 'ann');
 
   it('refuses a user who is not an admin without asking the server', async () => {
-    const s = session('user');
+    const s = billingSession('user');
     expect(await s.type('admin users')).toEqual(['error: Only administrators can do that.']);
     expect(s.server.requests).toEqual([]);
     expect(await s.type('admin')).toEqual(['error: Only administrators can do that.']);
@@ -50,7 +25,7 @@ describe('admin commands', () => {
   });
 
   it('opens the panel, lists users, and grants Premium by username', async () => {
-    const s = session('admin');
+    const s = billingSession('admin');
     s.server.on('GET /admin/users', recorded('admin users'));
     s.server.on(`POST /admin/users/${ann?.id}/premium`, recorded('admin grant'));
     await s.type('admin');
@@ -68,13 +43,13 @@ describe('admin commands', () => {
   });
 
   it('shows the server’s refusal (403) as it is', async () => {
-    const s = session('admin');
+    const s = billingSession('admin');
     s.server.on('GET /admin/users', recorded('admin refused'));
     expect(await s.type('admin users')).toEqual(['error: Not allowed.']);
   });
 
   it('prints the audit log with names, and the sources with their counts', async () => {
-    const s = session('admin');
+    const s = billingSession('admin');
     s.server.on('GET /admin/users', recorded('admin users'));
     s.server.on('GET /admin/audit', recorded('admin audit'));
     const granted = recordedAudit()[0]?.created_at ?? '';

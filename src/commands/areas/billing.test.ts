@@ -1,45 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { formatDay } from '../../services/premium';
-import { createFakeClock } from '../../services/testing/fakeClock';
 import {
-  RECORDED_AT,
   recordedCancel,
   recordedCheckout,
-  recordedPayload,
-  recordedReply,
   recordedSources,
   recordedSubscription,
-  type BillingAnswer,
 } from '../../services/testing/billingAnswers';
-import type { FakeReply, RecordedRequest } from '../../services/testing/fakeServer';
+import { billingSession, day, recorded } from '../testing/billingConsole';
 import { createTestConsole } from '../testing/scripted';
 
 /** What the server answered once the sandbox's card checkout was paid. */
 const ACTIVE = recordedSubscription('me active');
 /** The health of the server that recorded them: the sandbox stands in for both providers. */
 const sandboxHealth = recordedSources().health;
-const day = (iso: string | null) => formatDay(iso) ?? 'no date';
-
-/** A logged-in console whose clock is at the moment the server's answers were recorded. */
-function session(role: 'user' | 'admin' = 'user') {
-  const s = createTestConsole({ token: 'tok', clock: createFakeClock(RECORDED_AT) });
-  s.stores.session.setUser({ username: 'ann', role, subscriptionStatus: 'inactive', id: 'u-ann' });
-  return s;
-}
-
-/** Replies with a recorded answer, once the request carries the body the server was sent for it. */
-const recorded =
-  (name: BillingAnswer) =>
-  (request: RecordedRequest): FakeReply => {
-    expect(request.body === null ? undefined : JSON.parse(request.body), `the request of ${name}`).toEqual(
-      recordedPayload(name),
-    );
-    return recordedReply(name);
-  };
 
 describe('plan and upgrade', () => {
   it('plan prints the status, the period end and, on the free plan, the prices', async () => {
-    const s = session();
+    const s = billingSession();
     s.server.on('GET /subscriptions/me', recorded('me inactive'));
     expect(await s.type('plan')).toEqual([
       'info: Plan:       Free',
@@ -53,7 +29,7 @@ describe('plan and upgrade', () => {
   });
 
   it('plan on Premium shows the end of the period and updates the header’s status', async () => {
-    const s = session();
+    const s = billingSession();
     s.server.on('GET /subscriptions/me', recorded('me active'));
     const out = await s.type('plan');
     expect(out.slice(0, 3)).toEqual([
@@ -69,7 +45,7 @@ describe('plan and upgrade', () => {
   });
 
   it('plan cancel says what this server can cancel, sending nothing but the read', async () => {
-    const s = session();
+    const s = billingSession();
     s.server.on('GET /subscriptions/me', () => ({ status: 200, body: { ...ACTIVE, provider: 'crypto' } }));
     expect(await s.type('plan cancel')).toEqual([
       `info: A crypto payment covers one period and does not renew: Premium ends on ${day(ACTIVE.current_period_end)}, with nothing more to pay.`,
@@ -80,7 +56,7 @@ describe('plan and upgrade', () => {
   });
 
   it('plan cancel with Stripe opens its customer portal for the subscription', async () => {
-    const s = session();
+    const s = billingSession();
     s.server.on('GET /subscriptions/me', recorded('me active'));
     // Only Stripe answers with its portal; the sandbox that recorded the answers ends Premium instead.
     const portal = 'https://billing.stripe.com/p/session/bps_1';
@@ -105,7 +81,7 @@ describe('plan and upgrade', () => {
   });
 
   it('plan cancel in the sandbox asks, then ends Premium now', async () => {
-    const s = session();
+    const s = billingSession();
     s.stores.connection.markAnswered(sandboxHealth);
     s.server.on('GET /subscriptions/me', recorded('me active'));
     expect(await s.answering('plan cancel', 'n')).toEqual(['muted: Nothing was cancelled.']);
@@ -122,7 +98,7 @@ describe('plan and upgrade', () => {
   });
 
   it('upgrade on Premium says so instead of offering to pay again', async () => {
-    const s = session();
+    const s = billingSession();
     s.stores.session.setUser({ username: 'ann', role: 'user', subscriptionStatus: 'active', id: 'u-ann' });
     s.server.on('GET /subscriptions/me', recorded('me active'));
     expect(await s.type('upgrade yearly')).toEqual([
@@ -132,7 +108,7 @@ describe('plan and upgrade', () => {
   });
 
   it('plan says docs/product.md §8’s message when the status cannot be read', async () => {
-    const s = session();
+    const s = billingSession();
     s.server.on('GET /subscriptions/me', () => ({ status: 500, body: { detail: 'boom' } }));
     expect(await s.type('plan')).toEqual([
       'error: Could not verify subscription status. Please check your account page or contact support.',
@@ -140,7 +116,7 @@ describe('plan and upgrade', () => {
   });
 
   it('upgrade yearly crypto asks for a session and sends the browser to its checkout_url', async () => {
-    const s = session();
+    const s = billingSession();
     s.server.on('POST /subscriptions/create-payment-session', recorded('checkout yearly crypto'));
     const { checkout_url } = recordedCheckout('checkout yearly crypto');
     const went: string[] = [];
@@ -156,7 +132,7 @@ describe('plan and upgrade', () => {
   });
 
   it('upgrade with no listener (the CLI) prints where to pay; card is the default provider', async () => {
-    const s = session();
+    const s = billingSession();
     s.server.on('POST /subscriptions/create-payment-session', recorded('checkout monthly card'));
     const out = await s.type('upgrade monthly');
     expect(out).toEqual([
@@ -170,7 +146,7 @@ describe('plan and upgrade', () => {
   });
 
   it('upgrade shows docs/product.md §8’s message when the session cannot be made, and opens the modal alone', async () => {
-    const s = session();
+    const s = billingSession();
     s.server.on('POST /subscriptions/create-payment-session', () => ({ status: 502, body: {} }));
     expect(await s.type('upgrade monthly')).toEqual([
       'error: An unexpected error occurred. Please try again.',
