@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MarketSourceKind, PriceItem } from './market';
+import { Decision } from './ruleReports';
 import { RetractionKind, Signal, SourceState } from './signals';
 
 /**
@@ -30,6 +31,17 @@ export const BusEvents = {
   }),
   /** A user's auto-trade rules changed: every process re-reads the active rules. */
   'rules.changed': z.object({ userId: z.string(), origin: z.string() }),
+  /**
+   * A rule's decision was recorded or changed: fired, skipped, an exit closed what it opened, an ask rule's
+   * proposal opened (`asking`) or was answered. What notifies the user away from the tab listens here.
+   */
+  'rules.decided': z.object({
+    userId: z.string(),
+    event: z.enum(['fired', 'skipped', 'asking', 'answered', 'exit']),
+    decision: Decision,
+    /** The headline the decision was about, when known (at most 500 characters). */
+    headline: z.string().nullable().optional(),
+  }),
   /** The news sources' states, from the process running them (on every change, and every few seconds). */
   'news.sources': z.object({ sources: z.array(SourceState) }),
   /** An api node stored a news item for the worker running the news sources to analyse. */

@@ -35,7 +35,7 @@ export const Decision = z.object({
   symbol: z.string(),
   side: z.enum(['long', 'short']),
   amount_usd: z.number(),
-  outcome: z.enum(['fired', 'skipped', 'pending']),
+  outcome: z.enum(['fired', 'skipped', 'pending', 'asking']),
   reason: z.enum(SKIP_REASONS).nullable(),
   detail: z.string().nullable(),
   engine: z.string().nullable(),

@@ -13,3 +13,4 @@ export * from './exchanges';
 export * from './billing';
 export * from './activity';
 export * from './scorecard';
+export * from './notifications';

@@ -36,6 +36,9 @@ export const rules = pgTable(
     /** Where the rule's orders go: 'paper', or the id of one of the user's exchange keys. */
     account: text('account').notNull().default('paper'),
     isActive: boolean('is_active').notNull().default(true),
+    /** 'auto' places the order on a match; 'ask' proposes it and waits up to askWindowSec for an answer. */
+    mode: text('mode', { enum: ['auto', 'ask'] }).notNull().default('auto'),
+    askWindowSec: integer('ask_window_sec').notNull().default(60),
     /** Bumped on every edit, so the ledger says which version of a rule decided. */
     version: integer('version').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -65,7 +68,8 @@ export const ruleDecisions = pgTable(
     symbol: text('symbol').notNull(),
     side: text('side', { enum: ['long', 'short'] }).notNull(),
     amountUsd: numeric('amount_usd').notNull(),
-    outcome: text('outcome', { enum: ['pending', 'fired', 'skipped'] }).notNull(),
+    /** 'asking': an ask rule's proposal waiting for the user's answer until askExpiresAt. */
+    outcome: text('outcome', { enum: ['pending', 'asking', 'fired', 'skipped'] }).notNull(),
     reason: text('reason'),
     detail: text('detail'),
     engine: text('engine'),
@@ -105,11 +109,18 @@ export const ruleDecisions = pgTable(
     exitPlan: jsonb('exit_plan').$type<RuleExit>(),
     exitState: text('exit_state', { enum: ['open', 'closed'] }),
     exitNote: text('exit_note'),
+    /** An ask rule's proposal: until when it waits, and where and when the first answer came from. */
+    askExpiresAt: timestamp('ask_expires_at', { withTimezone: true }),
+    answeredVia: text('answered_via', { enum: ['browser', 'terminal', 'telegram', 'api'] }),
+    answeredAt: timestamp('answered_at', { withTimezone: true }),
     decidedAt: timestamp('decided_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('rule_decisions_once_idx').on(t.ruleId, t.signalId),
     index('rule_decisions_user_idx').on(t.userId, t.id),
+    index('rule_decisions_asking_idx')
+      .on(t.askExpiresAt)
+      .where(sql`${t.outcome} = 'asking'`),
     index('rule_decisions_open_exit_idx')
       .on(t.exitState)
       .where(sql`${t.exitState} = 'open'`),
