@@ -248,6 +248,8 @@ describe.each(dbTargets())('the paper exchange over random order sequences on $n
           expect(positions.map((p) => [p.symbol, p.positionAmt]).sort()).toEqual(
             [...expected.held].map(([s, p]) => [s, p.size.toString()]).sort(),
           );
+          // The risk envelope's count of open positions reads the state without the projection.
+          expect(await live.openPositionCount(user)).toBe(expected.held.size);
           for (const p of positions) {
             near(p.entryPrice, expected.held.get(p.symbol)?.entry ?? 0, PRINTED, `entry of ${p.symbol}`);
           }

@@ -46,7 +46,7 @@ export default fp(
       trading: {
         placeOrder: (userId, request, key, opts) => app.trading.placeOrder(userId, request, key, opts),
         findOrder: (userId, key) => app.trading.findOrder(userId, key),
-        openPositions: async (userId, account) => (await app.trading.positions(userId, account)).length,
+        openPositions: (userId, account) => app.trading.openPositionCount(userId, account),
         venueOf: (userId, account) => app.trading.venueOf(userId, account),
         paperTwin: (userId, request) => app.trading.paperTwin(userId, request),
       },

@@ -163,6 +163,8 @@ export interface ExchangeAdapter {
   ): Promise<OrderResult | null>;
   closeAllPositions(account: string, clientOrderIdPrefix: string): Promise<OrderResult[]>;
   positionRisk(account: string): Promise<PositionRisk[]>;
+  /** How many positions are open, when the venue can say so without a full positionRisk (paper can). */
+  openPositionCount?(account: string): Promise<number>;
   balance(account: string): Promise<AccountBalance>;
   setLeverage(
     account: string,

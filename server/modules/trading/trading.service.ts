@@ -259,6 +259,19 @@ export class TradingService {
     return rows.filter((r) => Number(r.positionAmt) !== 0).map(toPosition);
   }
 
+  /** How many positions are open on `account`: what the risk envelope's maximum counts. */
+  async openPositionCount(userId: string, account: string): Promise<number> {
+    const where = await this.target(userId, account);
+    try {
+      if (where.adapter.openPositionCount !== undefined)
+        return await where.adapter.openPositionCount(where.account);
+      return (await where.adapter.positionRisk(where.account)).filter((r) => Number(r.positionAmt) !== 0)
+        .length;
+    } catch (err) {
+      throw refusal(err);
+    }
+  }
+
   /** Closes one position on the chosen account; the answer names the closing fill (PnL, fee, venue). */
   async closePosition(userId: string, pair: string): Promise<CloseResponse> {
     const symbol = this.supported(pair);

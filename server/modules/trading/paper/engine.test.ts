@@ -329,3 +329,19 @@ describe('the ledger', () => {
     );
   });
 });
+
+describe('the liquidation price kept per position', () => {
+  it('is the one worked out afresh, and a changed position gets its own', async () => {
+    const { liquidationPriceOf } = await import('./projections');
+    const opened = fillAndApply(funded(), 'BTCUSDT', 'BUY', 1_000, 60_000).state;
+    const first = opened.positions.get('BTCUSDT')!;
+    const lp = liquidationPriceOf(first, btc);
+    expect(lp.eq(liquidationPrice(first.size, first.entryPrice, first.isolatedWallet, btc))).toBe(true);
+    expect(liquidationPriceOf(first, btc)).toBe(lp);
+    // Adding at a higher price moves the entry, so the liquidation price moves with it.
+    const added = fillAndApply(opened, 'BTCUSDT', 'BUY', 1_000, 66_000).state.positions.get('BTCUSDT')!;
+    const again = liquidationPriceOf(added, btc);
+    expect(again.eq(liquidationPrice(added.size, added.entryPrice, added.isolatedWallet, btc))).toBe(true);
+    expect(again.eq(lp)).toBe(false);
+  });
+});

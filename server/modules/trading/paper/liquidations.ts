@@ -3,6 +3,7 @@ import type { ExchangeEvent } from '../exchange';
 import type { AccountStore } from './account-store';
 import { filtersFor } from './filters';
 import { isLiquidated, liquidationPrice } from './math';
+import { liquidationPriceOf } from './projections';
 import { accountUpdate, orderTradeUpdate } from './paper-events';
 
 export interface LiquidationsDeps {
@@ -38,7 +39,7 @@ export class Liquidations {
             if (markPrice === undefined) continue;
             const filters = filtersFor(p.symbol, markPrice);
             if (!filters) continue;
-            const lp = liquidationPrice(p.size, p.entryPrice, p.isolatedWallet, filters);
+            const lp = liquidationPriceOf(p, filters);
             if (isLiquidated(p.size, new Decimal(markPrice), lp)) {
               return this.d.store.serial(account, () => this.liquidateLocked(account, p.symbol));
             }

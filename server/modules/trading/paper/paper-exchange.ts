@@ -193,6 +193,10 @@ export class PaperExchange implements ExchangeAdapter {
     );
   }
 
+  async openPositionCount(account: string): Promise<number> {
+    return (await this.load(account)).state.positions.size;
+  }
+
   async balance(account: string): Promise<AccountBalance> {
     const { state } = await this.load(account);
     return balanceOf(state, (p) => this.mark(p.symbol, p.entryPrice), this.now());

@@ -2,7 +2,24 @@ import Decimal from 'decimal.js';
 import type { AccountBalance, PositionRisk } from '../exchange';
 import type { PaperAccountState, PaperPosition } from './account';
 import { filtersFor } from './filters';
+import type { SymbolFilters } from './filters';
 import { liquidationPrice, maintenanceMargin, unrealizedPnl, ZERO } from './math';
+
+/**
+ * Positions are replaced, never changed, when a fill or a margin change touches them, so what does not
+ * move with the mark is kept per position object: the liquidation price (a bracket search in decimals)
+ * was worked out again for every socket's snapshot and every liquidation check on every mark move.
+ */
+const liquidations = new WeakMap<PaperPosition, { filters: SymbolFilters; price: Decimal }>();
+
+/** The position's liquidation price under `filters`. */
+export function liquidationPriceOf(p: PaperPosition, filters: SymbolFilters): Decimal {
+  const known = liquidations.get(p);
+  if (known !== undefined && known.filters === filters) return known.price;
+  const price = liquidationPrice(p.size, p.entryPrice, p.isolatedWallet, filters);
+  liquidations.set(p, { filters, price });
+  return price;
+}
 
 /** A position as Binance's positionRisk shows it, at `mark`. */
 export function positionRiskOf(
@@ -23,9 +40,7 @@ export function positionRiskOf(
     breakEvenPrice: p.entryPrice.mul(p.size.gt(0) ? fee.plus(1) : new Decimal(1).minus(fee)).toString(),
     markPrice: mark.toString(),
     unRealizedProfit: upnl.toFixed(8),
-    liquidationPrice: filters
-      ? liquidationPrice(p.size, p.entryPrice, p.isolatedWallet, filters).toFixed(8)
-      : '0',
+    liquidationPrice: filters ? liquidationPriceOf(p, filters).toFixed(8) : '0',
     isolatedMargin: p.isolatedWallet.plus(upnl).toFixed(8),
     notional: notional.toFixed(8),
     initialMargin: notional.abs().div(p.leverage).toFixed(8),
