@@ -65,7 +65,7 @@ class Recent<V> {
 
 const money = (n: number) =>
   `${n < 0 ? '-' : ''}$${Math.abs(n).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-const signed = (n: number) => `${n >= 0 ? '+' : '-'}${money(Math.abs(n)).slice(1)}`;
+const signed = (n: number) => `${n >= 0 ? '+' : '-'}${money(Math.abs(n))}`;
 const price = (n: number) => n.toLocaleString('en-US', { maximumSignificantDigits: 8 });
 const venue = (d: Pick<Decision, 'account_mode'>) =>
   d.account_mode === 'paper' ? 'paper' : d.account_mode === 'demo' ? 'demo key' : 'LIVE key';
