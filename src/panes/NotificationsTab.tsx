@@ -126,7 +126,7 @@ export function NotificationsTab() {
             data-testid={`notify-${word}`}
             onChange={(event) => void run(`notify ${word} ${event.target.checked ? 'on' : 'off'}`)}
           />
-          {label}
+          <span className="notify-label">{label}</span>
           {key === 'alerts' ? (
             <select
               aria-label="Alert threshold"
@@ -153,7 +153,9 @@ export function NotificationsTab() {
           data-testid="notify-live-orders"
           onChange={(event) => void run(`notify live-orders ${event.target.checked ? 'on' : 'off'}`)}
         />
-        Orders on live keys from Telegram (asks to confirm it&apos;s you)
+        <span className="notify-label">
+          Orders on live keys from Telegram (asks to confirm it&apos;s you)
+        </span>
       </label>
       {notice === null ? null : (
         <p
