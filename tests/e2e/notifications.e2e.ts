@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './support/axe';
 import { ARTIFACTS, openPage, startE2e, type E2eEnv } from './support/browser';
 import { signUpAndLogInThroughUi } from './support/session';
 
@@ -46,6 +47,7 @@ describe('Notifications in the browser', () => {
     await account.getByRole('tab', { name: 'Notifications' }).click();
     await expect.poll(() => tab.getByTestId('notify-threshold').inputValue()).toBe('85');
     expect(await tab.getByTestId('notify-pnl').isChecked()).toBe(true);
+    expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
     await account.screenshot({ path: path.join(ARTIFACTS, 'notifications-tab-desktop.png') });
     // Phone width: the tab still fits, nothing wider than the screen.
     await page.setViewportSize({ width: 390, height: 844 });
@@ -73,6 +75,7 @@ describe('Notifications in the browser', () => {
     const on = await toggle.isChecked();
     if (on) expect(text).toContain('Push to this browser is on');
     else expect(text.length).toBeGreaterThan(10);
+    expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
     await alerts.screenshot({ path: path.join(ARTIFACTS, 'notifications-push-desktop.png') });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: path.join(ARTIFACTS, 'notifications-push-phone.png') });
