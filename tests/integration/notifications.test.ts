@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STEP_UP_DETAILS } from '../../src/contracts/auth';
@@ -6,7 +7,9 @@ import {
   NotificationSettings,
   NotificationsState,
 } from '../../src/contracts/notifications';
-import { notificationSettings, pushSubscriptions } from '../../server/db/schema';
+import { notificationSettings, pushSubscriptions, serverKeys } from '../../server/db/schema';
+import { rotateSecretsKey } from '../../server/db/tools/rotate-secrets-key';
+import { createSecrets } from '../../server/plugins/secrets';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { startPushDouble, type PushDouble } from '../helpers/push-double';
@@ -69,6 +72,19 @@ describe.each(dbTargets())('notifications API and Web Push on $name', (target) =
     expect(s.push.subscriptions).toBe(0);
     // Made once: every later answer carries the same key.
     expect((await state(c)).push.public_key).toBe(s.push.public_key);
+    // Its private half is sealed like the exchange keys, and a new master key re-seals it.
+    const [row] = await t.database.db.select().from(serverKeys);
+    expect(row?.publicKey).toBe(s.push.public_key);
+    expect(row?.privateKeySealed).toMatch(/^v1\./);
+    const to = createSecrets(randomBytes(32));
+    expect((await rotateSecretsKey(t.database.db, t.app.secrets, to)).serverKeys).toBe(1);
+    expect((await rotateSecretsKey(t.database.db, t.app.secrets, to)).serverKeys).toBe(0);
+    const [moved] = await t.database.db.select().from(serverKeys);
+    expect(to.decrypt(moved?.privateKeySealed ?? '')).toBe(
+      t.app.secrets.decrypt(row?.privateKeySealed ?? ''),
+    );
+    // Put back, for the pushes the other tests send.
+    await rotateSecretsKey(t.database.db, to, t.app.secrets);
   });
 
   it('changes only the settings sent, and names what is wrong with a bad one', async () => {

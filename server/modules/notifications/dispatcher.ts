@@ -19,6 +19,8 @@ export const LIQUIDATION_WARN = 0.1;
 /** …and warned about again only after it has moved back beyond this one. */
 export const LIQUIDATION_REARM = 0.15;
 export const LIQUIDATION_CHECK_MS = 15_000;
+/** Everyone's settings and channels are re-read this often too, whatever changes were missed. */
+export const AUDIENCE_REFRESH_MS = 5 * 60_000;
 /** How many signals' "already alerted" and "who was alerted" are remembered. */
 const REMEMBERED_SIGNALS = 5_000;
 const DAY_MS = 86_400_000;
