@@ -9,6 +9,7 @@ import {
 } from '../../src/contracts/notifications';
 import { notificationSettings, pushSubscriptions, serverKeys } from '../../server/db/schema';
 import { rotateSecretsKey } from '../../server/db/tools/rotate-secrets-key';
+import { NotificationsRepo } from '../../server/modules/notifications/notifications.repo';
 import { createSecrets } from '../../server/plugins/secrets';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
@@ -262,5 +263,75 @@ describe.each(dbTargets())('notifications API and Web Push on $name', (target) =
     expect(note?.body).toContain('Positive · impact 75');
     await t.api.notifications.dispatcher.idle();
     expect(payloadsOf(sub.id)).toHaveLength(1);
+  });
+  it("tells of a rule's fill from the bus, and reads the day's PnL from the user's fills", async () => {
+    const c = await signedIn('walt');
+    const id = await userId(c);
+    const sub = await subscribe(c);
+    await t.api.notifications.dispatcher.refresh(id);
+    await t.app.bus.publish('rules.decided', {
+      userId: id,
+      event: 'fired',
+      headline: 'ETF approved',
+      decision: {
+        id: '41',
+        rule_id: 'r',
+        rule_name: 'ETF news',
+        rule_version: 1,
+        signal_id: '9',
+        asset: 'BTC',
+        symbol: 'BTCUSDT',
+        side: 'long',
+        amount_usd: 100,
+        outcome: 'fired',
+        reason: null,
+        detail: null,
+        engine: 'local',
+        sentiment: 'positive',
+        impact: 90,
+        price: 50_000,
+        order_id: 'o',
+        quantity: 0.002,
+        notional: 100,
+        latency_ms: 5,
+        exit: null,
+        decided_at: new Date().toISOString(),
+        account: 'paper',
+        account_mode: 'paper',
+        fee: 0.04,
+        arrival_price: 50_000,
+        twin: null,
+        exit_pnl: null,
+      },
+    });
+    const [fill] = await until(async () => {
+      await t.api.notifications.dispatcher.idle();
+      const got = payloadsOf(sub.id);
+      return got.length > 0 ? got : undefined;
+    });
+    expect(fill).toMatchObject({
+      title: "Rule 'ETF news' bought 0.002 BTC at 50,000",
+      body: 'On paper, $100.00, fee $0.04.\nETF approved',
+      tag: 'decision:41',
+    });
+
+    const repo = new NotificationsRepo(t.database.db);
+    const day = { from: new Date(Date.now() - 3_600_000), to: new Date(Date.now() + 3_600_000) };
+    expect(await repo.pnlBetween(id, day.from, day.to)).toEqual({ pnl: 0, fees: 0, fills: 0 });
+    const auth = { authorization: `Bearer ${c.token}` };
+    for (const side of ['long', 'short'] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/orders',
+        headers: auth,
+        payload: { type: 'market', symbol: 'BTC/USDT', side, amount: 200 },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const result = await repo.pnlBetween(id, day.from, day.to);
+    expect(result.fills).toBe(2);
+    expect(result.fees).toBeGreaterThan(0);
+    expect(Number.isFinite(result.pnl)).toBe(true);
+    expect(await repo.pnlBetween(id, day.to, new Date(day.to.getTime() + 1000))).toMatchObject({ fills: 0 });
   });
 });
