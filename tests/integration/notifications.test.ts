@@ -316,6 +316,8 @@ describe.each(dbTargets())('notifications API and Web Push on $name', (target) =
     });
 
     const repo = new NotificationsRepo(t.database.db);
+    // No rule of anyone fired on that signal: a retraction of it concerns nobody's trades.
+    expect(await repo.tradersOf(9)).toEqual([]);
     const day = { from: new Date(Date.now() - 3_600_000), to: new Date(Date.now() + 3_600_000) };
     expect(await repo.pnlBetween(id, day.from, day.to)).toEqual({ pnl: 0, fees: 0, fills: 0 });
     const auth = { authorization: `Bearer ${c.token}` };
