@@ -156,6 +156,15 @@ const ConfigSchema = z.object({
   SECRETS_KEY_FILE: optionalText,
   SMTP_URL: optionalUrl('smtp(s)://'),
   PUBLIC_URL: optionalUrl('http(s)://'),
+  VAPID_PUBLIC_KEY: optionalText,
+  VAPID_PRIVATE_KEY: optionalText,
+  VAPID_SUBJECT: optionalText.pipe(
+    z
+      .string()
+      .regex(/^(mailto:|https:\/\/)\S+$/, { error: 'a mailto: or https:// address' })
+      .optional(),
+  ),
+  PUSH_ALLOW_HTTP: z.enum(['auto', 'true', 'false'], { error: 'auto, true or false' }),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_API_URL: requiredUrl('http(s)://'),
@@ -301,6 +310,19 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   },
   SMTP_URL: { default: '', help: 'smtp(s)://user:pass@host:port; unset writes mail to DATA_DIR/outbox' },
   PUBLIC_URL: { default: '', help: 'public address used in mailed links; unset → http://HOST:PORT' },
+  VAPID_PUBLIC_KEY: {
+    default: '',
+    help: 'Web Push VAPID public key (base64url, with VAPID_PRIVATE_KEY); unset → a pair is made once and kept sealed in the database',
+  },
+  VAPID_PRIVATE_KEY: { default: '', help: 'Web Push VAPID private key (base64url) for VAPID_PUBLIC_KEY' },
+  VAPID_SUBJECT: {
+    default: '',
+    help: 'mailto: or https:// contact the push services see in every push; unset → PUBLIC_URL when https, else mailto:admin@localhost',
+  },
+  PUSH_ALLOW_HTTP: {
+    default: 'auto',
+    help: 'push subscriptions on plain http: auto allows loopback endpoints (a local test double) unless NODE_ENV is production; true allows loopback always; false never',
+  },
   STRIPE_SECRET_KEY: {
     default: '',
     help: 'card payments (Stripe Checkout); needs STRIPE_WEBHOOK_SECRET',
@@ -387,6 +409,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
     throw new ConfigError(
       `ROLE=${cfg.ROLE} needs DATABASE_URL and REDIS_URL: api nodes and workers share their work through them`,
     );
+  }
+  if ((cfg.VAPID_PUBLIC_KEY === undefined) !== (cfg.VAPID_PRIVATE_KEY === undefined)) {
+    // Half a pair cannot sign a push: the browsers would subscribe to a key nothing here can use.
+    throw new ConfigError('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both, or neither');
   }
   if (cfg.STRIPE_SECRET_KEY !== undefined && cfg.STRIPE_WEBHOOK_SECRET === undefined) {
     // Every Stripe event would be refused as unsigned: customers would pay and never get Premium.

@@ -9,6 +9,7 @@ import exchangesModule from './exchanges';
 import healthModule from './health';
 import marketModule from './market';
 import newsModule from './news';
+import notificationsModule from './notifications';
 import rulesModule from './rules';
 import scorecardModule from './scorecard';
 import tradingModule from './trading';
@@ -38,5 +39,7 @@ export const MODULES: { name: string; plugin: FastifyPluginAsync }[] = [
   { name: 'rules', plugin: rulesModule },
   { name: 'watchlist', plugin: watchlistModule },
   { name: 'billing', plugin: billingModule },
+  // After rules and billing: it tells users what their rules did, and may place the orders they ask for.
+  { name: 'notifications', plugin: notificationsModule },
   { name: 'admin', plugin: adminModule },
 ];

@@ -22,6 +22,7 @@ describe('the pages’ Content-Security-Policy', () => {
   beforeAll(async () => {
     distDir = await mkdtemp(path.join(tmpdir(), 'sc-spa-'));
     await writeFile(path.join(distDir, 'index.html'), '<!doctype html><div id="root"></div>');
+    await writeFile(path.join(distDir, 'sw.js'), "self.addEventListener('push', () => undefined);");
     app = Fastify();
     await app.register(spaPlugin, { distDir, https: false });
     await app.ready();
@@ -29,6 +30,14 @@ describe('the pages’ Content-Security-Policy', () => {
   afterAll(async () => {
     await app.close();
     await rm(distDir, { recursive: true, force: true });
+  });
+
+  it('serves the service worker at /sw.js as JavaScript, always revalidated, for the whole app', async () => {
+    const res = await app.inject({ url: '/sw.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^(application|text)\/javascript/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['service-worker-allowed']).toBe('/');
   });
 
   it("runs scripts of this origin only; TradingView's chart is a frame of its own origin", async () => {

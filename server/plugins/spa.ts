@@ -56,6 +56,11 @@ export default async function spaPlugin(app: FastifyInstance, opts: { distDir: s
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           res.header('cache-control', 'public, max-age=31536000, immutable');
         }
+        // The service worker keeps its name across builds: the browser must see a new one at once.
+        if (path.basename(filePath) === 'sw.js') {
+          res.header('cache-control', 'no-cache');
+          res.header('service-worker-allowed', '/');
+        }
       },
     });
   }

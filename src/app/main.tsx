@@ -7,6 +7,7 @@ import { ServicesProvider } from './AppContext';
 import { browserHistory } from './historyPort';
 import { createAppServices } from './services';
 import { browserSignalStream } from './signalStreamPort';
+import { browserPush } from './pushPort';
 import { browserStorage } from './storagePort';
 import { browserTradingView } from './tradingViewPort';
 import './styles/base.css';
@@ -26,6 +27,7 @@ const services = createAppServices({
   sound: webAudioSound(),
   notifications: browserNotifications(),
   tradingView: browserTradingView(),
+  push: browserPush(),
 });
 services.start();
 // `open 2` and the cards' headers open a source in a new tab, never with access back to this page.

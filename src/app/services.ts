@@ -13,6 +13,7 @@ import type { SignalStreamPort } from '../services/feed/signalChannel';
 import { createLayoutStore, type LayoutStore } from '../services/layout';
 import { createChartModel, type ChartModel } from '../services/market/chartModel';
 import type { TradingViewPort } from '../services/market/tradingView';
+import type { PushPort } from '../services/notifications';
 import {
   createPriceChannel,
   priceSocketUrl,
@@ -76,6 +77,8 @@ export interface AppConfig {
   notifications?: NotificationPort;
   /** TradingView's chart in a sandboxed frame; none by default (the offline chart only). */
   tradingView?: TradingViewPort;
+  /** The browser's Web Push; none by default. */
+  push?: PushPort;
 }
 
 /** No stream: the feed shows what is saved or seeded (tests that do not drive the stream). */
@@ -135,6 +138,7 @@ export function createAppServices(config: AppConfig): AppServices {
     clock: config.clock,
     ...(config.notifications === undefined ? {} : { notifications: config.notifications }),
     ...(config.tradingView === undefined ? {} : { tradingView: config.tradingView }),
+    ...(config.push === undefined ? {} : { push: config.push }),
   });
   const router = createRouter(config.history);
   const api = createApi({

@@ -11,6 +11,7 @@ import coreCommands from './areas/core';
 import feedCommands from './areas/feed';
 import keysCommands from './areas/keys';
 import marketCommands from './areas/market';
+import notifyCommands from './areas/notify';
 import receiptsCommands from './areas/receipts';
 import riskCommands from './areas/risk';
 import rulesCommands from './areas/rules';
@@ -48,6 +49,7 @@ export const AREAS: readonly (readonly CommandDefinition[])[] = [
   scorecardCommands,
   watchlistCommands,
   alertsCommands,
+  notifyCommands,
   amountsCommands,
   walletCommands,
   keysCommands,

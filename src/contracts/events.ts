@@ -42,6 +42,11 @@ export const BusEvents = {
     /** The headline the decision was about, when known (at most 500 characters). */
     headline: z.string().nullable().optional(),
   }),
+  /**
+   * A user's notification settings or channels changed (a push subscription, a Telegram chat): the process
+   * dispatching notifications re-reads who it may reach.
+   */
+  'notifications.changed': z.object({ userId: z.string() }),
   /** The news sources' states, from the process running them (on every change, and every few seconds). */
   'news.sources': z.object({ sources: z.array(SourceState) }),
   /** An api node stored a news item for the worker running the news sources to analyse. */

@@ -3,6 +3,7 @@ import { useServices } from '../app/AppContext';
 import type { AccountTab } from '../services/stores/ui';
 import { ActivityTab } from './ActivityTab';
 import { DevicesTab } from './DevicesTab';
+import { NotificationsTab } from './NotificationsTab';
 import { PlanTab } from './PlanTab';
 import { Dialog } from './Dialog';
 import { SecurityTab } from './SecurityTab';
@@ -14,9 +15,13 @@ const TABS: readonly [AccountTab, string][] = [
   ['devices', 'Remembered Devices'],
   ['security', 'Security'],
   ['activity', 'Activity'],
+  ['notifications', 'Notifications'],
 ];
 
-/** docs/product.md §2 Account modal: Connected Wallets, Remembered Devices and Security; and the account's Plan and Activity. */
+/**
+ * docs/product.md §2 Account modal: Connected Wallets, Remembered Devices and Security; and the account's
+ * Plan, Activity and Notifications (Telegram and what is sent away from the tab).
+ */
 export function AccountModal() {
   useSignals();
   const { stores, auth } = useServices();
@@ -48,6 +53,8 @@ export function AccountModal() {
           <DevicesTab />
         ) : tab === 'activity' ? (
           <ActivityTab />
+        ) : tab === 'notifications' ? (
+          <NotificationsTab />
         ) : (
           <SecurityTab />
         )}

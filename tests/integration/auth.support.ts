@@ -12,7 +12,7 @@ export class AuthClient {
   constructor(private readonly app: FastifyInstance) {}
 
   async send(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     body?: Record<string, unknown>,
     opts: { form?: boolean; bearer?: string | null } = {},

@@ -89,7 +89,7 @@ describe.each(scaleTargets())('two api nodes and two workers on %s', () => {
   const leasesOf = async (server: CrashableServer) => (await readHealth(server.base))?.health.leases ?? [];
 
   it('splits the work: api nodes hold no job, each job is held by exactly one worker', async () => {
-    const jobs = ['market-feed', 'news-sources', 'rules', 'scorecard', 'paper-liquidations'];
+    const jobs = ['market-feed', 'news-sources', 'rules', 'scorecard', 'paper-liquidations', 'notifications'];
     await until(
       'every job held',
       async () => {
@@ -299,7 +299,7 @@ describe.each(scaleTargets())('two api nodes and two workers on %s', () => {
     await until('prices flowing on node B again', async () => (await priceTime()) > before, 10_000);
     const pricesBackMs = Math.round(performance.now() - killedAt);
     // The dead worker's other jobs move too.
-    const jobs = ['news-sources', 'rules', 'scorecard', 'paper-liquidations'];
+    const jobs = ['news-sources', 'rules', 'scorecard', 'paper-liquidations', 'notifications'];
     const allMovedMs = await until(
       'every job on the other worker',
       async () => {

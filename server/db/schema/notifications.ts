@@ -1,4 +1,16 @@
-import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './users';
 
 /**
@@ -73,7 +85,9 @@ export const telegramOutbox = pgTable(
     method: text('method').notNull(),
     params: jsonb('params').$type<Record<string, unknown>>().notNull(),
     ref: text('ref'),
-    state: text('state', { enum: ['queued', 'sent', 'dead'] }).notNull().default('queued'),
+    state: text('state', { enum: ['queued', 'sent', 'dead'] })
+      .notNull()
+      .default('queued'),
     attempts: integer('attempts').notNull().default(0),
     notBefore: timestamp('not_before', { withTimezone: true }).notNull().defaultNow(),
     messageId: bigint('message_id', { mode: 'number' }),
@@ -102,7 +116,10 @@ export const pushSubscriptions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastOkAt: timestamp('last_ok_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('push_subscriptions_endpoint_idx').on(t.endpoint), index('push_subscriptions_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('push_subscriptions_endpoint_idx').on(t.endpoint),
+    index('push_subscriptions_user_idx').on(t.userId),
+  ],
 );
 
 /** Server-wide key pairs made once and kept sealed (the VAPID pair for Web Push). */

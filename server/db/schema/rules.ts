@@ -37,7 +37,9 @@ export const rules = pgTable(
     account: text('account').notNull().default('paper'),
     isActive: boolean('is_active').notNull().default(true),
     /** 'auto' places the order on a match; 'ask' proposes it and waits up to askWindowSec for an answer. */
-    mode: text('mode', { enum: ['auto', 'ask'] }).notNull().default('auto'),
+    mode: text('mode', { enum: ['auto', 'ask'] })
+      .notNull()
+      .default('auto'),
     askWindowSec: integer('ask_window_sec').notNull().default(60),
     /** Bumped on every edit, so the ledger says which version of a rule decided. */
     version: integer('version').notNull().default(1),

@@ -5,17 +5,18 @@ import { eq } from 'drizzle-orm';
 import { loadConfig } from '../../config';
 import { createSecrets, loadMasterKey, SECRETS_FILE, type Secrets } from '../../plugins/secrets';
 import { openDatabase, pgliteDir, type Db } from '../client';
-import { exchangeKeys, twoFactor } from '../schema';
+import { exchangeKeys, serverKeys, twoFactor } from '../schema';
 
 /**
  * Re-seals every value stored under the old master key with the new one, in one transaction: exchange
- * API keys (and their key id) and two-factor secrets. Either all move or none do.
+ * API keys (and their key id), two-factor secrets and the server's own private keys (Web Push's VAPID
+ * pair). Either all move or none do.
  */
 export async function rotateSecretsKey(
   db: Db,
   from: Secrets,
   to: Secrets,
-): Promise<{ exchangeKeys: number; twoFactor: number }> {
+): Promise<{ exchangeKeys: number; twoFactor: number; serverKeys: number }> {
   return db.transaction(async (tx) => {
     const keys = await tx
       .select({ id: exchangeKeys.id, a: exchangeKeys.apiKeySealed, s: exchangeKeys.secretSealed })
@@ -42,8 +43,31 @@ export async function rotateSecretsKey(
         .set({ secretEnc: to.encrypt(from.decrypt(t.sealed)) })
         .where(eq(twoFactor.userId, t.userId));
     }
-    return { exchangeKeys: keys.length, twoFactor: totp.length };
+    const own = await tx
+      .select({ name: serverKeys.name, sealed: serverKeys.privateKeySealed })
+      .from(serverKeys)
+      .for('update');
+    let resealed = 0;
+    for (const k of own) {
+      // A key sealed under the new key already (an earlier run) stays as it is.
+      if (opens(to, k.sealed) && !opens(from, k.sealed)) continue;
+      resealed += 1;
+      await tx
+        .update(serverKeys)
+        .set({ privateKeySealed: to.encrypt(from.decrypt(k.sealed)) })
+        .where(eq(serverKeys.name, k.name));
+    }
+    return { exchangeKeys: keys.length, twoFactor: totp.length, serverKeys: resealed };
   });
+}
+
+function opens(secrets: Secrets, sealed: string): boolean {
+  try {
+    secrets.decrypt(sealed);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -76,7 +100,7 @@ async function main(): Promise<void> {
       await rename(`${file}.new`, file);
     }
     process.stdout.write(
-      `Re-sealed ${moved.exchangeKeys} exchange key(s) and ${moved.twoFactor} two-factor secret(s) under key ${to.keyId}.\n` +
+      `Re-sealed ${moved.exchangeKeys} exchange key(s), ${moved.twoFactor} two-factor secret(s) and ${moved.serverKeys} server key(s) under key ${to.keyId}.\n` +
         (config.SECRETS_KEY === undefined
           ? `${SECRETS_FILE} now holds the new key. Restart the server.\n`
           : 'Set SECRETS_KEY to the value of NEW_SECRETS_KEY and restart the server.\n'),

@@ -3,7 +3,8 @@
  * The dispatcher decides what a user gets from the bus's events and their settings; a channel only
  * delivers, queues what it cannot deliver yet, and never throws into the dispatcher.
  */
-export type NoteKind = 'alert' | 'fill' | 'exit' | 'retraction' | 'liquidation' | 'pnl' | 'proposal' | 'answered';
+export type NoteKind =
+  'alert' | 'fill' | 'exit' | 'retraction' | 'liquidation' | 'pnl' | 'proposal' | 'answered';
 
 /** A button under a message: what it does is kept on the server, bound to the user, single use. */
 export interface NoteAction {

@@ -2,6 +2,7 @@ import { signal } from '@preact/signals-core';
 import { createApi } from '../../services/api';
 import type { Clock } from '../../services/clock';
 import type { TradingViewPort } from '../../services/market/tradingView';
+import type { PushPort } from '../../services/notifications';
 import { memoryStorage } from '../../services/storage';
 import { createStores } from '../../services/stores';
 import { createFakeServer } from '../../services/testing/fakeServer';
@@ -17,6 +18,8 @@ export interface TestConsoleOptions {
   tradingView?: TradingViewPort;
   /** The clock the stores wait on; the system's by default. */
   clock?: Clock;
+  /** The browser's Web Push; none (as in the CLI) by default. */
+  push?: PushPort;
 }
 
 /**
@@ -27,7 +30,12 @@ export interface TestConsoleOptions {
 export function createTestConsole(options: TestConsoleOptions = {}) {
   const server = createFakeServer();
   const storage = options.storage ?? memoryStorage();
-  const stores = createStores({ storage, tradingView: options.tradingView, clock: options.clock });
+  const stores = createStores({
+    storage,
+    tradingView: options.tradingView,
+    clock: options.clock,
+    ...(options.push === undefined ? {} : { push: options.push }),
+  });
   const api = createApi({
     mainBase: '/api',
     tradingBase: '/api',

@@ -154,8 +154,8 @@ export function createAuthModels(deps: AuthModelDeps) {
     /** Opens the account modal on a tab and loads what it shows. */
     async show(tab: AccountTab): Promise<void> {
       deps.ui.openAccountModal(tab);
-      // The Plan tab reads the subscription itself when it is shown.
-      if (tab === 'plan') return;
+      // The Plan and Notifications tabs read what they show themselves when they are shown.
+      if (tab === 'plan' || tab === 'notifications') return;
       if (tab === 'devices') await account.loadDevices(deps);
       else if (tab === 'wallets') await wallet.loadWallets(deps);
       else if (tab === 'activity') await account.loadActivity(deps);

@@ -7,6 +7,7 @@ import { createQuickAmountsStore, type QuickAmountsStore } from '../feed/quickAm
 import { createWatchlistStore, type WatchlistStore } from '../feed/watchlist';
 import { createChartSourceModel, type ChartSourceModel } from '../market/chartSource';
 import type { TradingViewPort } from '../market/tradingView';
+import { createNotificationsStore, type NotificationsStore, type PushPort } from '../notifications';
 import { memoryStorage, type StoragePort } from '../storage';
 import { createPremiumStore, type PremiumStore } from '../premium';
 import { createRulesStore, type RulesStore } from '../rules/rules';
@@ -47,6 +48,8 @@ export interface Stores {
   premium: PremiumStore;
   /** The signal scorecard (hit rates after arrival) and its modal. */
   scorecard: ScorecardStore;
+  /** Notifications away from the tab: the server's settings, the Telegram link, Web Push here. */
+  notifications: NotificationsStore;
 }
 
 export interface StoresDeps {
@@ -56,6 +59,8 @@ export interface StoresDeps {
   notifications?: NotificationPort;
   /** The browser's way to TradingView's widget; none by default (the CLI, tests that do not show it). */
   tradingView?: TradingViewPort | null;
+  /** The browser's Web Push (service worker, PushManager); none by default. */
+  push?: PushPort;
 }
 
 export function createStores(deps: StoresDeps = {}): Stores {
@@ -89,5 +94,6 @@ export function createStores(deps: StoresDeps = {}): Stores {
     rules: createRulesStore(),
     premium: createPremiumStore(),
     scorecard: createScorecardStore(),
+    notifications: createNotificationsStore(deps.push),
   };
 }

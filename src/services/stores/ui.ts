@@ -5,7 +5,7 @@ export type BottomTab = 'positions' | 'closed' | 'trades' | 'trade';
 /** docs/product.md §4 auth modal modes: LOGIN, SIGNUP, FORGOT_PASSWORD, TFA_VERIFY. */
 export type AuthModalMode = 'login' | 'signup' | 'forgot-password' | 'tfa-verify';
 /** Account modal tabs (docs/product.md §2). */
-export type AccountTab = 'plan' | 'wallets' | 'devices' | 'security' | 'activity';
+export type AccountTab = 'plan' | 'wallets' | 'devices' | 'security' | 'activity' | 'notifications';
 /** The pane a phone shows, chosen from its bottom bar (one at a time below 768 px). */
 export type PhonePane = 'feed' | 'chart' | 'positions' | 'terminal';
 /** Which chart the pane draws: our own candles (works offline) or TradingView's widget. */

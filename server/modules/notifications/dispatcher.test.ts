@@ -1,0 +1,361 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_NOTIFICATION_SETTINGS,
+  type NotificationSettings,
+} from '../../../src/contracts/notifications';
+import type { Decision } from '../../../src/contracts/ruleReports';
+import type { Signal } from '../../../src/contracts/signals';
+import type { Position } from '../../../src/contracts/trading';
+import { createFakeClock } from '../../../src/services/testing/fakeClock';
+import type { Note, NotificationChannel } from './channels';
+import { ALERT_AMOUNT_USD, Dispatcher, LIQUIDATION_CHECK_MS, nextUtcMidnight } from './dispatcher';
+
+const silent = {
+  warn: () => undefined,
+  info: () => undefined,
+  debug: () => undefined,
+} as unknown as FastifyBaseLogger;
+
+class FakeChannel implements NotificationChannel {
+  readonly notes: Note[] = [];
+  constructor(
+    readonly name: 'push' | 'telegram',
+    private readonly reachable: Set<string>,
+  ) {}
+  async reaches(userId: string) {
+    return this.reachable.has(userId);
+  }
+  async deliver(note: Note) {
+    this.notes.push(note);
+  }
+}
+
+function signal(id: string, impact: number, over: Partial<Signal> = {}): Signal {
+  return {
+    id,
+    signal_id: id,
+    asset: 'BTC',
+    assets: ['BTC'],
+    content: `Headline ${id}\nmore text`,
+    metadata: {
+      url: `https://news.example/${id}`,
+      icon: null,
+      source_name: 'Test',
+      username: null,
+      media_urls: [],
+    },
+    quote_data: null,
+    analysis: {
+      status: 'completed',
+      impact_score: impact,
+      nlp: { sentiment: 'positive', reasoning: 'ETF inflows' },
+      engine: 'local',
+    },
+    event_type: null,
+    initial_prices: { BTC: 100_000 },
+    source: 'webhook',
+    published_at: null,
+    received_at: new Date(0).toISOString(),
+    also_reported_by: [],
+    ...over,
+  };
+}
+
+function decision(over: Partial<Decision> = {}): Decision {
+  return {
+    id: '12',
+    rule_id: 'r1',
+    rule_name: 'BTC news',
+    rule_version: 1,
+    signal_id: '7',
+    asset: 'BTC',
+    symbol: 'BTCUSDT',
+    side: 'long',
+    amount_usd: 200,
+    outcome: 'fired',
+    reason: null,
+    detail: null,
+    engine: 'local',
+    sentiment: 'positive',
+    impact: 85,
+    price: 100_000,
+    order_id: 'o1',
+    quantity: 0.002,
+    notional: 200,
+    latency_ms: 10,
+    exit: null,
+    decided_at: new Date(0).toISOString(),
+    account: 'paper',
+    account_mode: 'paper',
+    fee: 0.08,
+    arrival_price: 100_000,
+    twin: null,
+    exit_pnl: null,
+    ...over,
+  };
+}
+
+function position(mark: number, liquidation: number, over: Partial<Position> = {}): Position {
+  return {
+    symbol: 'BTCUSDT',
+    side: 'long',
+    size: 0.01,
+    entryPrice: 100_000,
+    markPrice: mark,
+    liquidationPrice: liquidation,
+    margin: 100,
+    unrealizedPnl: -5,
+    leverage: 10,
+    roe: -0.05,
+    ...over,
+  } as Position;
+}
+
+function setup(opts: {
+  users: Record<string, Partial<NotificationSettings>>;
+  /** Users a channel reaches (default: all of them). */
+  reach?: string[];
+  traders?: Record<string, string[]>;
+  premium?: string[];
+  start?: number;
+}) {
+  const clock = createFakeClock(opts.start ?? Date.UTC(2026, 10, 27, 12));
+  const settings = new Map(
+    Object.entries(opts.users).map(([u, s]) => [u, { ...DEFAULT_NOTIFICATION_SETTINGS, ...s }]),
+  );
+  const channel = new FakeChannel('push', new Set(opts.reach ?? Object.keys(opts.users)));
+  const held = new Map<string, Position[]>();
+  const pnlAsked: { userId: string; from: Date; to: Date }[] = [];
+  const dispatcher = new Dispatcher({
+    channels: [channel],
+    reachable: async (userId) =>
+      [...settings]
+        .filter(([u]) => userId === undefined || u === userId)
+        .map(([u, s]) => ({ userId: u, settings: s })),
+    tradersOf: async (id) => opts.traders?.[id] ?? [],
+    positions: async (userId) => ({ account: 'paper', positions: held.get(userId) ?? [] }),
+    pnlBetween: async (userId, from, to) => {
+      pnlAsked.push({ userId, from, to });
+      return { pnl: 42.5, fees: 2.5, fills: 3 };
+    },
+    priceOf: (symbol) => (symbol === 'BTCUSDT' ? 101_000 : undefined),
+    premiumSources: new Set(['x']),
+    isPremium: async (u) => (opts.premium ?? []).includes(u),
+    clock,
+    log: silent,
+  });
+  return { clock, settings, channel, held, pnlAsked, dispatcher };
+}
+
+const kinds = (notes: Note[]) => notes.map((n) => `${n.userId}:${n.kind}`);
+
+describe('notifications dispatcher', () => {
+  it('alerts users whose threshold the impact reaches, with alerts on, once per signal', async () => {
+    const { dispatcher, channel } = setup({
+      users: { ann: {}, bob: { alert_threshold: 90 }, cy: { alerts: false }, dee: { alert_threshold: 50 } },
+    });
+    await dispatcher.start();
+    dispatcher.onSignal(signal('1', 80));
+    dispatcher.onSignal(signal('1', 80));
+    dispatcher.onSignal({
+      ...signal('2', 99),
+      analysis: { status: 'analyzing', impact_score: null, nlp: null },
+    });
+    dispatcher.onSignal(signal('3', 95, { backlog: true }));
+    await dispatcher.idle();
+    expect(kinds(channel.notes)).toEqual(['ann:alert', 'dee:alert']);
+    const note = channel.notes[0];
+    expect(note).toMatchObject({
+      title: 'Headline 1',
+      url: 'https://news.example/1',
+      ref: 'signal:1',
+      actions: [
+        {
+          label: `Long $${ALERT_AMOUNT_USD}`,
+          action: { kind: 'order', side: 'long', symbol: 'BTCUSDT', signalId: '1' },
+        },
+        { label: `Short $${ALERT_AMOUNT_USD}`, action: { kind: 'order', side: 'short', symbol: 'BTCUSDT' } },
+      ],
+    });
+    expect(note?.body).toBe('Positive · impact 80\nBTC +1.00% since arrival\nETF inflows');
+    dispatcher.stop();
+  });
+
+  it('works only for users a channel reaches, and re-reads a user whose settings changed', async () => {
+    const { dispatcher, channel, settings } = setup({ users: { ann: {}, bob: {} }, reach: ['ann'] });
+    await dispatcher.start();
+    dispatcher.onSignal(signal('1', 85));
+    await dispatcher.idle();
+    expect(kinds(channel.notes)).toEqual(['ann:alert']);
+    settings.set('ann', { ...DEFAULT_NOTIFICATION_SETTINGS, alerts: false });
+    await dispatcher.refresh('ann');
+    settings.delete('bob');
+    await dispatcher.refresh('bob');
+    expect(dispatcher.size).toBe(1);
+    dispatcher.onSignal(signal('2', 85));
+    await dispatcher.idle();
+    expect(channel.notes).toHaveLength(1);
+    dispatcher.stop();
+  });
+
+  it("alerts on a premium source's signal only Premium users", async () => {
+    const { dispatcher, channel } = setup({ users: { ann: {}, bob: {} }, premium: ['bob'] });
+    await dispatcher.start();
+    dispatcher.onSignal(signal('1', 85, { source: 'x' }));
+    await dispatcher.idle();
+    expect(kinds(channel.notes)).toEqual(['bob:alert']);
+    dispatcher.stop();
+  });
+
+  it("tells of a rule's fill (with Close) and exit when fills are on; proposals and their answers always", async () => {
+    const { dispatcher, channel } = setup({ users: { ann: {}, bob: { fills: false } } });
+    await dispatcher.start();
+    for (const userId of ['ann', 'bob']) {
+      dispatcher.onDecided({
+        userId,
+        event: 'fired',
+        decision: decision({ account_mode: 'live', account: 'k1' }),
+      });
+      dispatcher.onDecided({
+        userId,
+        event: 'exit',
+        decision: decision({ exit_pnl: 3.2, exit: 'take profit' }),
+      });
+      dispatcher.onDecided({ userId, event: 'skipped', decision: decision({ outcome: 'skipped' }) });
+      dispatcher.onDecided({ userId, event: 'asking', decision: decision({ outcome: 'asking', id: '13' }) });
+      dispatcher.onDecided({ userId, event: 'answered', decision: decision({ outcome: 'fired', id: '13' }) });
+    }
+    dispatcher.onDecided({ userId: 'nobody', event: 'fired', decision: decision() });
+    await dispatcher.idle();
+    expect(kinds(channel.notes)).toEqual([
+      'ann:fill',
+      'ann:exit',
+      'ann:proposal',
+      'ann:answered',
+      'bob:proposal',
+      'bob:answered',
+    ]);
+    const [fill, exit, proposal, answered] = channel.notes;
+    expect(fill).toMatchObject({
+      title: "Rule 'BTC news' bought 0.002 BTC at 100,000",
+      body: 'On LIVE key, $200.00, fee $0.08.',
+      actions: [{ label: 'Close', action: { kind: 'close', symbol: 'BTCUSDT', account: 'k1' } }],
+    });
+    expect(exit?.title).toBe("Rule 'BTC news' closed BTC long +$3.20");
+    expect(proposal).toMatchObject({
+      ref: 'decision:13',
+      actions: [
+        { label: 'Confirm', action: { kind: 'answer', decisionId: '13', answer: 'confirm' } },
+        { label: 'Reject', action: { kind: 'answer', decisionId: '13', answer: 'reject' } },
+      ],
+    });
+    expect(answered).toMatchObject({ ref: 'decision:13', replaces: true });
+    expect(answered?.title).toContain('confirmed and placed');
+    dispatcher.stop();
+  });
+
+  it('tells of a retraction those who traded the story or were alerted on it, with retractions on', async () => {
+    const { dispatcher, channel } = setup({
+      users: { ann: {}, bob: {}, cy: { retractions: false }, dee: { alert_threshold: 95 } },
+      traders: { '1': ['bob', 'cy'] },
+    });
+    await dispatcher.start();
+    dispatcher.onSignal(signal('1', 85));
+    await dispatcher.idle();
+    channel.notes.length = 0;
+    dispatcher.onRetracted({
+      retractedId: '1',
+      retractionId: '9',
+      kind: 'denial',
+      reason: 'The exchange denies it.',
+      receivedAt: new Date(0).toISOString(),
+    });
+    await dispatcher.idle();
+    expect(kinds(channel.notes).sort()).toEqual(['ann:retraction', 'bob:retraction']);
+    const bob = channel.notes.find((n) => n.userId === 'bob');
+    expect(bob?.title).toBe('Retracted: Headline 1');
+    expect(bob?.body).toContain('Denied (#9): The exchange denies it.');
+    expect(bob?.body).toContain('Your rules close');
+    dispatcher.stop();
+  });
+
+  it('warns once when the mark comes within 10% of liquidation, and again only after it moved away', async () => {
+    const { dispatcher, channel, held, clock } = setup({ users: { ann: {}, bob: { liquidation: false } } });
+    await dispatcher.start();
+    const tick = async (mark: number) => {
+      held.set('ann', [position(mark, 90_000)]);
+      held.set('bob', [position(mark, 90_000)]);
+      clock.advance(LIQUIDATION_CHECK_MS);
+      await dispatcher.idle();
+    };
+    await tick(120_000);
+    expect(channel.notes).toEqual([]);
+    await tick(99_000);
+    expect(kinds(channel.notes)).toEqual(['ann:liquidation']);
+    expect(channel.notes[0]?.title).toBe('BTCUSDT long is 9.1% from liquidation');
+    await tick(98_000);
+    await tick(101_000); // 10.9%: not far enough to re-arm
+    await tick(99_500);
+    expect(channel.notes).toHaveLength(1);
+    await tick(110_000); // 18%: re-armed
+    await tick(99_000);
+    expect(channel.notes).toHaveLength(2);
+    // A closed position re-arms too.
+    held.set('ann', []);
+    clock.advance(LIQUIDATION_CHECK_MS);
+    await dispatcher.idle();
+    await tick(99_000);
+    expect(channel.notes).toHaveLength(3);
+    dispatcher.stop();
+  });
+
+  it("sends the day's PnL at 00:00 UTC to those who asked for it", async () => {
+    const start = Date.UTC(2026, 10, 27, 23, 0);
+    const { dispatcher, channel, clock, pnlAsked } = setup({
+      users: { ann: { daily_pnl: true }, bob: {} },
+      start,
+    });
+    expect(nextUtcMidnight(start)).toBe(Date.UTC(2026, 10, 28));
+    await dispatcher.start();
+    clock.advance(59 * 60_000);
+    await dispatcher.idle();
+    expect(channel.notes.filter((n) => n.kind === 'pnl')).toEqual([]);
+    clock.advance(60_000);
+    await dispatcher.idle();
+    const pnl = channel.notes.filter((n) => n.kind === 'pnl');
+    expect(kinds(pnl)).toEqual(['ann:pnl']);
+    expect(pnl[0]).toMatchObject({
+      title: '2026-11-27: +$40.00 after fees',
+      body: '3 fills, realised +$42.50, fees $2.50.',
+    });
+    expect(pnlAsked[0]).toEqual({
+      userId: 'ann',
+      from: new Date(Date.UTC(2026, 10, 27)),
+      to: new Date(Date.UTC(2026, 10, 28)),
+    });
+    // And the next day again.
+    clock.advance(86_400_000);
+    await dispatcher.idle();
+    expect(channel.notes.filter((n) => n.kind === 'pnl')).toHaveLength(2);
+    dispatcher.stop();
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it('never lets a failing channel stop the others', async () => {
+    const { dispatcher, channel } = setup({ users: { ann: {} } });
+    const broken: NotificationChannel = {
+      name: 'telegram',
+      reaches: async () => true,
+      deliver: async () => {
+        throw new Error('down');
+      },
+    };
+    (dispatcher as unknown as { d: { channels: NotificationChannel[] } }).d.channels = [broken, channel];
+    await dispatcher.start();
+    dispatcher.onSignal(signal('1', 85));
+    await dispatcher.idle();
+    expect(kinds(channel.notes)).toEqual(['ann:alert']);
+    dispatcher.stop();
+  });
+});

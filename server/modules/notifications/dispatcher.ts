@@ -1,0 +1,393 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { every, type Clock, type Disposer } from '../../../src/contracts/clock';
+import type { BusEventMap } from '../../../src/contracts/events';
+import type { NotificationSettings } from '../../../src/contracts/notifications';
+import type { Decision } from '../../../src/contracts/ruleReports';
+import type { RetractionKind, Signal } from '../../../src/contracts/signals';
+import { findTicker } from '../../../src/contracts/symbols';
+import type { Position } from '../../../src/contracts/trading';
+import type { Note, NoteAction, NotificationChannel } from './channels';
+import type { Reachable } from './notifications.repo';
+
+/**
+ * The amount of an alert's Long/Short buttons. The quick amounts a user picks live in their browser only,
+ * so the server offers the first default quick amount.
+ */
+export const ALERT_AMOUNT_USD = 100;
+/** A position within this fraction of its liquidation price (from the mark) is warned about once… */
+export const LIQUIDATION_WARN = 0.1;
+/** …and warned about again only after it has moved back beyond this one. */
+export const LIQUIDATION_REARM = 0.15;
+export const LIQUIDATION_CHECK_MS = 15_000;
+/** Everyone's settings and channels are re-read this often too, whatever changes were missed. */
+export const AUDIENCE_REFRESH_MS = 5 * 60_000;
+/** How many signals' "already alerted" and "who was alerted" are remembered. */
+const REMEMBERED_SIGNALS = 5_000;
+const DAY_MS = 86_400_000;
+
+export interface DispatcherDeps {
+  /** Where notes go: Web Push, and the Telegram chat when that part is there. */
+  channels: readonly NotificationChannel[];
+  /** Users with a Telegram chat or a push subscription and their settings (one user's when given). */
+  reachable(userId?: string): Promise<Reachable[]>;
+  /** The users whose rules fired on a signal. */
+  tradersOf(signalId: string): Promise<string[]>;
+  /** The account a user chose ('paper' or a key id) and its open positions. */
+  positions(userId: string): Promise<{ account: string; positions: Position[] }>;
+  /** The user's realised PnL and fees in [from, to). */
+  pnlBetween(userId: string, from: Date, to: Date): Promise<{ pnl: number; fees: number; fills: number }>;
+  /** A young last price of a symbol (BTCUSDT), for "% since arrival". */
+  priceOf(symbol: string): number | undefined;
+  /** Sources whose signals reach Premium accounts only, and whether a user has Premium. */
+  premiumSources: ReadonlySet<string>;
+  isPremium(userId: string): Promise<boolean>;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}
+
+/** A bounded set of recent keys: the oldest is forgotten first. */
+class Recent<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly max: number) {}
+  get(key: string): V | undefined {
+    return this.map.get(key);
+  }
+  has(key: string): boolean {
+    return this.map.has(key);
+  }
+  set(key: string, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.max) {
+      const oldest = this.map.keys().next().value;
+      if (oldest !== undefined) this.map.delete(oldest);
+    }
+  }
+}
+
+const money = (n: number) =>
+  `${n < 0 ? '-' : ''}$${Math.abs(n).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const signed = (n: number) => `${n >= 0 ? '+' : '-'}${money(Math.abs(n))}`;
+const price = (n: number) => n.toLocaleString('en-US', { maximumSignificantDigits: 8 });
+const venue = (d: Pick<Decision, 'account_mode'>) =>
+  d.account_mode === 'paper' ? 'paper' : d.account_mode === 'demo' ? 'demo key' : 'LIVE key';
+const clip = (text: string, max: number) =>
+  text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+/** The headline: the first line of a signal's text. */
+export const headlineOf = (signal: Pick<Signal, 'content'>) =>
+  clip(signal.content.split('\n')[0]?.trim() ?? '', 140);
+
+/** The next 00:00 UTC strictly after `now`. */
+export function nextUtcMidnight(now: number): number {
+  return Math.floor(now / DAY_MS) * DAY_MS + DAY_MS;
+}
+
+/**
+ * Decides what each user gets, from the bus: alerts for completed signals at or above their threshold,
+ * fills and exits of their rules, an ask rule's proposals (and their answers), retractions of stories they
+ * traded or were alerted on, liquidation warnings and the daily PnL. Only users with a reachable channel
+ * cost any work: they are kept in memory with their settings, refreshed when they change. Every handler
+ * returns at once and does its work afterwards, one event after another, so that the signal stream and
+ * the rule engine never wait for a notification.
+ */
+export class Dispatcher {
+  /** Users with a channel and their settings. */
+  private audience = new Map<string, NotificationSettings>();
+  private readonly alertedOn = new Recent<{ headline: string; users: Set<string> }>(REMEMBERED_SIGNALS);
+  private readonly seen = new Recent<true>(REMEMBERED_SIGNALS);
+  /** Positions warned about ("user|account|symbol|side"), until they move away from liquidation again. */
+  private readonly warned = new Set<string>();
+  private queue: Promise<void> = Promise.resolve();
+  private readonly sending = new Set<Promise<void>>();
+  private readonly timers: Disposer[] = [];
+  private stopped = true;
+
+  constructor(private readonly d: DispatcherDeps) {}
+
+  /** Loads the audience and starts the liquidation checks and the daily PnL. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.refresh();
+    this.timers.push(
+      every(this.d.clock, LIQUIDATION_CHECK_MS, () => this.later(() => this.checkLiquidations())),
+    );
+    this.scheduleDaily();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const dispose of this.timers.splice(0)) dispose();
+  }
+
+  /** Re-reads the audience: everyone's, or one user's after their settings or channels changed. */
+  async refresh(userId?: string): Promise<void> {
+    const rows = await this.d.reachable(userId);
+    if (userId === undefined) {
+      this.audience = new Map(rows.map((r) => [r.userId, r.settings]));
+      return;
+    }
+    const row = rows.find((r) => r.userId === userId);
+    if (row === undefined) this.audience.delete(userId);
+    else this.audience.set(userId, row.settings);
+  }
+
+  /** How many users the dispatcher would work for. */
+  get size(): number {
+    return this.audience.size;
+  }
+
+  /** Resolves once everything queued so far was decided and sent (for tests and shutdown). */
+  async idle(): Promise<void> {
+    do {
+      await this.queue;
+      await Promise.all([...this.sending]);
+    } while (this.sending.size > 0);
+  }
+
+  onSignal(signal: Signal): void {
+    if (signal.analysis.status !== 'completed' || signal.backlog === true) return;
+    // A signal is published again when another source reports it: one alert per story.
+    if (this.seen.has(signal.id)) return;
+    this.seen.set(signal.id, true);
+    const impact = signal.analysis.impact_score;
+    const users = [...this.audience]
+      .filter(([, s]) => s.alerts && impact >= s.alert_threshold)
+      .map(([u]) => u);
+    if (users.length === 0) return;
+    this.later(async () => {
+      const allowed = this.d.premiumSources.has(signal.source)
+        ? await filterAsync(users, (u) => this.d.isPremium(u))
+        : users;
+      const headline = headlineOf(signal);
+      this.alertedOn.set(signal.id, { headline, users: new Set(allowed) });
+      for (const userId of allowed) this.send(this.alert(userId, signal, headline));
+    });
+  }
+
+  onDecided(event: BusEventMap['rules.decided']): void {
+    const settings = this.audience.get(event.userId);
+    if (settings === undefined) return;
+    const note = this.decisionNote(event, settings);
+    if (note !== null) this.later(async () => this.send(note));
+  }
+
+  onRetracted(event: BusEventMap['signal.retracted']): void {
+    if (this.audience.size === 0) return;
+    this.later(async () => {
+      const alerted = this.alertedOn.get(event.retractedId);
+      const traders = await this.d.tradersOf(event.retractedId);
+      const users = new Set([...(alerted?.users ?? []), ...traders]);
+      for (const userId of users) {
+        if (this.audience.get(userId)?.retractions !== true) continue;
+        const traded = traders.includes(userId);
+        this.send({
+          kind: 'retraction',
+          userId,
+          title:
+            alerted === undefined
+              ? `Signal #${event.retractedId} was retracted`
+              : `Retracted: ${alerted.headline}`,
+          body: [
+            `${kindText(event.kind)} (#${event.retractionId}): ${clip(event.reason, 200)}`,
+            traded ? 'Your rules close what they opened on it, unless a rule keeps its positions.' : null,
+          ]
+            .filter((l) => l !== null)
+            .join('\n'),
+          ref: `signal:${event.retractedId}`,
+        });
+      }
+    });
+  }
+
+  /** Warns once per position whose mark is within LIQUIDATION_WARN of its liquidation price. */
+  async checkLiquidations(): Promise<void> {
+    const users = [...this.audience].filter(([, s]) => s.liquidation).map(([u]) => u);
+    for (const userId of users) {
+      const held = await this.d.positions(userId).catch(() => null);
+      if (held === null) continue;
+      const open = new Set<string>();
+      for (const p of held.positions) {
+        const key = `${userId}|${held.account}|${p.symbol}|${p.side}`;
+        open.add(key);
+        if (!(p.liquidationPrice > 0) || !(p.markPrice > 0)) continue;
+        const distance = Math.abs(p.markPrice - p.liquidationPrice) / p.markPrice;
+        if (distance > LIQUIDATION_REARM) this.warned.delete(key);
+        if (distance > LIQUIDATION_WARN || this.warned.has(key)) continue;
+        this.warned.add(key);
+        this.send({
+          kind: 'liquidation',
+          userId,
+          title: `${p.symbol} ${p.side} is ${(distance * 100).toFixed(1)}% from liquidation`,
+          body: `Mark ${price(p.markPrice)}, liquidation ${price(p.liquidationPrice)}. Size ${p.size}, margin ${money(p.margin)}, PnL ${signed(p.unrealizedPnl)}.`,
+          actions: [{ label: 'Close', action: { kind: 'close', symbol: p.symbol, account: held.account } }],
+          ref: `liquidation:${p.symbol}:${p.side}`,
+        });
+      }
+      // A closed position is armed again for the next one.
+      for (const key of this.warned)
+        if (key.startsWith(`${userId}|`) && !open.has(key)) this.warned.delete(key);
+    }
+  }
+
+  /** The day just ended (UTC), for every user who asked for it. */
+  async sendDailyPnl(now = this.d.clock.now()): Promise<void> {
+    const to = new Date(Math.floor(now / DAY_MS) * DAY_MS);
+    const from = new Date(to.getTime() - DAY_MS);
+    const day = from.toISOString().slice(0, 10);
+    const users = [...this.audience].filter(([, s]) => s.daily_pnl).map(([u]) => u);
+    for (const userId of users) {
+      const result = await this.d.pnlBetween(userId, from, to).catch(() => null);
+      if (result === null) continue;
+      this.send({
+        kind: 'pnl',
+        userId,
+        title: `${day}: ${signed(result.pnl - result.fees)} after fees`,
+        body:
+          result.fills === 0
+            ? 'No fills that day.'
+            : `${result.fills} fill${result.fills === 1 ? '' : 's'}, realised ${signed(result.pnl)}, fees ${money(result.fees)}.`,
+        ref: `pnl:${day}`,
+      });
+    }
+  }
+
+  private scheduleDaily(): void {
+    const now = this.d.clock.now();
+    const cancel = this.d.clock.setTimer(
+      () => {
+        if (this.stopped) return;
+        this.later(() => this.sendDailyPnl());
+        this.scheduleDaily();
+      },
+      nextUtcMidnight(now) - now,
+    );
+    this.timers.push(cancel);
+  }
+
+  private alert(userId: string, signal: Signal, headline: string): Note {
+    const analysis = signal.analysis.status === 'completed' ? signal.analysis : null;
+    const moves = signal.assets.slice(0, 4).map((asset) => {
+      const arrival = signal.initial_prices[asset];
+      const now = this.d.priceOf(findTicker(asset)?.symbol ?? `${asset}USDT`);
+      if (arrival === undefined || now === undefined || arrival <= 0) return asset;
+      const change = ((now - arrival) / arrival) * 100;
+      return `${asset} ${change >= 0 ? '+' : ''}${change.toFixed(2)}% since arrival`;
+    });
+    const actions: NoteAction[] = [];
+    if (signal.asset !== null) {
+      const symbol = findTicker(signal.asset)?.symbol ?? `${signal.asset}USDT`;
+      for (const side of ['long', 'short'] as const) {
+        actions.push({
+          label: `${side === 'long' ? 'Long' : 'Short'} $${ALERT_AMOUNT_USD}`,
+          action: { kind: 'order', symbol, side, amountUsd: ALERT_AMOUNT_USD, signalId: signal.id },
+        });
+      }
+    }
+    return {
+      kind: 'alert',
+      userId,
+      title: headline,
+      body: [
+        analysis === null ? null : `${cap(analysis.nlp.sentiment)} · impact ${analysis.impact_score}`,
+        moves.length > 0 ? moves.join(', ') : null,
+        analysis === null ? null : clip(analysis.nlp.reasoning, 240),
+      ]
+        .filter((l) => l !== null && l !== '')
+        .join('\n'),
+      url: signal.metadata.url,
+      actions,
+      ref: `signal:${signal.id}`,
+    };
+  }
+
+  private decisionNote(event: BusEventMap['rules.decided'], settings: NotificationSettings): Note | null {
+    const d = event.decision;
+    const about = event.headline ? `\n${clip(event.headline, 140)}` : '';
+    const ref = `decision:${d.id}`;
+    const base = { userId: event.userId, url: null, ref };
+    switch (event.event) {
+      case 'fired': {
+        if (!settings.fills || d.outcome !== 'fired' || d.quantity === null) return null;
+        const at = d.price === null ? '' : ` at ${price(d.price)}`;
+        return {
+          ...base,
+          kind: 'fill',
+          title: `Rule '${d.rule_name}' ${d.side === 'long' ? 'bought' : 'sold'} ${d.quantity} ${d.asset}${at}`,
+          body: `On ${venue(d)}${d.notional === null ? '' : `, ${money(d.notional)}`}${d.fee === null ? '' : `, fee ${money(d.fee)}`}.${about}`,
+          actions: [{ label: 'Close', action: { kind: 'close', symbol: d.symbol, account: d.account } }],
+        };
+      }
+      case 'exit': {
+        if (!settings.fills) return null;
+        const pnl = d.exit_pnl === null ? '' : ` ${signed(d.exit_pnl)}`;
+        return {
+          ...base,
+          kind: 'exit',
+          title: `Rule '${d.rule_name}' closed ${d.asset} ${d.side}${pnl}`,
+          body: `On ${venue(d)}${d.exit === null ? '' : `: ${d.exit}`}.${about}`,
+          ref: `exit:${d.id}`,
+        };
+      }
+      case 'asking':
+        // The user asked to be asked: a proposal goes out whatever the other switches say.
+        return {
+          ...base,
+          kind: 'proposal',
+          title: `Rule '${d.rule_name}' proposes: ${d.side} ${d.asset} for ${money(d.amount_usd)}`,
+          body: `On ${venue(d)}${d.impact === null ? '' : `, impact ${d.impact}`}${d.sentiment === null ? '' : `, ${d.sentiment}`}.${about}`,
+          actions: [
+            { label: 'Confirm', action: { kind: 'answer', decisionId: d.id, answer: 'confirm' } },
+            { label: 'Reject', action: { kind: 'answer', decisionId: d.id, answer: 'reject' } },
+          ],
+        };
+      case 'answered':
+        return {
+          ...base,
+          kind: 'answered',
+          replaces: true,
+          title: `Rule '${d.rule_name}': ${d.side} ${d.asset} ${d.outcome === 'fired' ? 'confirmed and placed' : 'not placed'}`,
+          body: d.outcome === 'fired' ? `On ${venue(d)}.` : (d.detail ?? 'Rejected or expired.'),
+        };
+      default:
+        return null;
+    }
+  }
+
+  /** Queues work after what is queued already; a failure is logged and never stops the queue. */
+  private later(work: () => Promise<void>): void {
+    if (this.stopped) return;
+    this.queue = this.queue
+      .then(work)
+      .catch((err: unknown) => this.d.log.warn({ err }, 'notification not dispatched'));
+  }
+
+  /** Delivers a note on every channel that reaches its user; never waits in the queue. */
+  private send(note: Note): void {
+    const sent = Promise.all(
+      this.d.channels.map(async (channel) => {
+        try {
+          if (await channel.reaches(note.userId)) await channel.deliver(note);
+        } catch (err) {
+          this.d.log.warn({ err, channel: channel.name, kind: note.kind }, 'notification not delivered');
+        }
+      }),
+    ).then(() => undefined);
+    this.sending.add(sent);
+    void sent.finally(() => this.sending.delete(sent));
+  }
+}
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+const KIND_TEXT: Record<RetractionKind, string> = {
+  denial: 'Denied',
+  correction: 'Corrected',
+  withdrawal: 'Withdrawn',
+  compromised: 'Posted from a hacked account',
+};
+const kindText = (kind: RetractionKind) => KIND_TEXT[kind];
+
+async function filterAsync<T>(items: T[], test: (item: T) => Promise<boolean>): Promise<T[]> {
+  const keep = await Promise.all(items.map((item) => test(item).catch(() => false)));
+  return items.filter((_, i) => keep[i]);
+}

@@ -1,0 +1,114 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { TelegramState } from '../../../src/contracts/notifications';
+import { systemClock, type Disposer } from '../market/clock';
+import type { NotificationChannel } from './channels';
+import { Dispatcher } from './dispatcher';
+import { NotificationsRepo } from './notifications.repo';
+import { registerNotificationsRoutes } from './notifications.routes';
+import { NO_TELEGRAM, NotificationsService } from './notifications.service';
+import { PushChannel } from './push/push.channel';
+import { loadVapidKeys, type VapidKeys } from './push/vapid';
+
+/** What the Telegram part gives this module (see ./telegram). */
+export interface TelegramPart {
+  channel: NotificationChannel;
+  state(userId: string): Promise<TelegramState>;
+  close(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    notifications: { settings: NotificationsService; dispatcher: Dispatcher; push: PushChannel };
+  }
+}
+
+/**
+ * The notifications module: per-user settings, the Web Push subscriptions and their VAPID keys, and the
+ * dispatcher that turns the bus's signals, rule decisions and retractions into notes for the channels
+ * that reach each user. The dispatcher runs on the one process holding the `notifications` lease, so each
+ * note goes out once however many processes serve the API.
+ */
+export default fp(
+  async function notificationsModule(app: FastifyInstance) {
+    const log = app.log.child({ module: 'notifications' });
+    const clock = systemClock;
+    const repo = new NotificationsRepo(app.database.db);
+
+    // The VAPID pair is read (or made) on first use; a server that cannot keep one sends no Web Push.
+    let vapid: Promise<VapidKeys | null> | null = null;
+    const keys = () => {
+      vapid ??= loadVapidKeys(app.config, repo, app.secrets).catch((err: unknown) => {
+        log.warn({ err }, 'no VAPID key pair: Web Push is off');
+        vapid = null;
+        return null;
+      });
+      return vapid;
+    };
+    const push = new PushChannel({ repo, keys, clock, log, appUrl: `${app.config.PUBLIC_URL}/` });
+
+    // The Telegram part joins here: `const telegram = await registerTelegram(app, { ... })`.
+    const telegram = null as TelegramPart | null;
+    const channels: NotificationChannel[] = [push, ...(telegram === null ? [] : [telegram.channel])];
+    const telegramState = async (userId: string) =>
+      telegram === null ? NO_TELEGRAM : telegram.state(userId);
+
+    const dispatcher = new Dispatcher({
+      channels,
+      reachable: (userId) => repo.reachable(userId),
+      tradersOf: (signalId) => repo.tradersOf(Number(signalId)),
+      positions: async (userId) => {
+        const { account } = await app.trading.account(userId);
+        return { account, positions: await app.trading.positions(userId, account) };
+      },
+      pnlBetween: (userId, from, to) => repo.pnlBetween(userId, from, to),
+      priceOf: (symbol) => app.prices.last(symbol),
+      premiumSources: new Set(app.config.PREMIUM_NEWS_SOURCES),
+      isPremium: async (userId) => (await app.plans.planOf(userId)) === 'premium',
+      clock,
+      log,
+    });
+
+    const allowHttp = app.config.PUSH_ALLOW_HTTP;
+    const settings = new NotificationsService(repo, {
+      telegram: telegramState,
+      vapid: keys,
+      allowLoopbackHttp:
+        allowHttp === 'true' || (allowHttp === 'auto' && app.config.NODE_ENV !== 'production'),
+      changed: (userId) => void app.bus.publish('notifications.changed', { userId }).catch(() => undefined),
+    });
+    app.decorate('notifications', { settings, dispatcher, push });
+
+    const running: Disposer[] = [];
+    const release = await app.leases.hold('notifications', {
+      async start() {
+        await dispatcher.start();
+        log.info({ users: dispatcher.size }, 'notifications dispatcher started');
+        // Each handler returns at once: the dispatcher works after the stream and the engine are done.
+        running.push(
+          app.bus.subscribe('signal.published', ({ signal }) => dispatcher.onSignal(signal)),
+          app.bus.subscribe('rules.decided', (event) => dispatcher.onDecided(event)),
+          app.bus.subscribe('signal.retracted', (event) => dispatcher.onRetracted(event)),
+          app.bus.subscribe('notifications.changed', ({ userId }) => {
+            void dispatcher
+              .refresh(userId)
+              .catch((err: unknown) => log.warn({ err }, 'audience not refreshed'));
+          }),
+        );
+      },
+      stop() {
+        for (const dispose of running.splice(0)) dispose();
+        dispatcher.stop();
+      },
+    });
+
+    registerNotificationsRoutes(app, settings);
+
+    app.addHook('onClose', async () => {
+      await release();
+      await dispatcher.idle().catch(() => undefined);
+      await telegram?.close();
+    });
+  },
+  { name: 'notifications', dependencies: ['auth-guard', 'trading', 'rules', 'billing', 'plans', 'market'] },
+);
