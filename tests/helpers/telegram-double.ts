@@ -19,7 +19,10 @@ export interface DoubleUpdate {
 export interface SentMessage {
   chat_id: number;
   message_id: number;
+  /** The text as the chat shows it (HTML markup taken out, entities read), as Telegram answers it. */
   text: string;
+  /** The text as sent. */
+  raw: string;
   parse_mode?: string;
   reply_markup?: { inline_keyboard: { text: string; callback_data: string }[][] };
   /** When it was received (ms, Date.now()). */
@@ -73,6 +76,18 @@ async function paramsOf(req: IncomingMessage, url: URL): Promise<Record<string, 
     if (typeof v === 'string' && /^[[{]/.test(v)) params[k] = JSON.parse(v) as unknown;
   }
   return params;
+}
+
+/** The text a chat shows for `params` (Telegram answers a message with it, markup turned into entities). */
+function shown(params: Record<string, unknown>): string {
+  const text = String(params.text);
+  if (params.parse_mode !== 'HTML') return text;
+  return text
+    .replace(HTML_TAGS, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 }
 
 /** What Telegram says of HTML it cannot parse (an unescaped `<` or `&`). */
@@ -193,7 +208,8 @@ export async function startTelegramBotDouble(token: string, opts: { username?: s
         const message: SentMessage = {
           chat_id: chatId,
           message_id: messages.filter((m) => m.chat_id === chatId).length + 1,
-          text: String(params.text),
+          text: shown(params),
+          raw: String(params.text),
           ...(typeof params.parse_mode === 'string' ? { parse_mode: params.parse_mode } : {}),
           ...(params.reply_markup === undefined
             ? {}
@@ -230,7 +246,8 @@ export async function startTelegramBotDouble(token: string, opts: { username?: s
               'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message',
           });
         }
-        found.text = String(params.text);
+        found.text = shown(params);
+        found.raw = String(params.text);
         if (markup === undefined) delete found.reply_markup;
         else found.reply_markup = markup;
         found.edits += 1;
