@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 /**
  * A local double, on 127.0.0.1, of the Telegram Bot API as the bot uses it (core.telegram.org/bots/api):
@@ -114,7 +114,7 @@ export async function startTelegramBotDouble(token: string, opts: { username?: s
   let pending: { res: ServerResponse; offset: number; timer: NodeJS.Timeout } | null = null;
   let port = 0;
   let server: Server | null = null;
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
 
   const answerPoll = () => {
     if (pending === null) return;
