@@ -16,6 +16,7 @@ import riskCommands from './areas/risk';
 import rulesCommands from './areas/rules';
 import rulesLiveCommands from './areas/rulesLive';
 import scorecardCommands from './areas/scorecard';
+import telegramCommands from './areas/telegram';
 import tradingCommands from './areas/trading';
 import watchlistCommands from './areas/watchlist';
 import walletCommands from './areas/wallets';
@@ -48,6 +49,7 @@ export const AREAS: readonly (readonly CommandDefinition[])[] = [
   scorecardCommands,
   watchlistCommands,
   alertsCommands,
+  telegramCommands,
   amountsCommands,
   walletCommands,
   keysCommands,
