@@ -137,10 +137,12 @@ export async function registerTelegram(app: FastifyInstance, deps: TelegramDeps)
   };
 
   // This process's news source takes the channel posts from the bus instead of reading the updates.
-  const giveBack: Disposer = app.telegramHandoff.botReads({
-    subscribe: (fn) =>
-      app.bus.subscribe('telegram.posts', (event) => fn(event.updates, event.backlog_before)),
-  });
+  const giveBack: Disposer = app.hasDecorator('telegramHandoff')
+    ? app.telegramHandoff.botReads({
+        subscribe: (fn) =>
+          app.bus.subscribe('telegram.posts', (event) => fn(event.updates, event.backlog_before)),
+      })
+    : () => undefined;
 
   const webhookSecret = app.secrets.keyedHash('telegram-webhook', token);
   const running: Disposer[] = [];

@@ -44,6 +44,8 @@ export class Outbox {
   private sentTimes: number[] = [];
   private pumping: Promise<void> | null = null;
   private again = false;
+  /** After a 429 nothing is sent before this (ms): Telegram's flood control is the bot's, not a chat's. */
+  private pausedUntil = 0;
   private readonly perSecond: number;
   private readonly perChatMs: number;
   private readonly maxBackoffMs: number;
@@ -91,6 +93,7 @@ export class Outbox {
   /** Sends each chat's first row that is due and whose chat and the bot are under their limits. */
   private async pump(): Promise<void> {
     const now = this.o.clock.now();
+    if (now < this.pausedUntil) return;
     this.sentTimes = this.sentTimes.filter((t) => t > now - 1000);
     const budget = this.perSecond - this.sentTimes.length;
     if (budget <= 0) return;
@@ -144,7 +147,9 @@ export class Outbox {
     const backoff = () => new Date(now + Math.min(1000 * 2 ** row.attempts, this.maxBackoffMs));
     if (err instanceof BotApiError) {
       if (err.status === 429) {
-        await repo.retry(row.id, new Date(now + (err.retryAfter ?? 1) * 1000), err.message, false);
+        const until = now + (err.retryAfter ?? 1) * 1000;
+        this.pausedUntil = Math.max(this.pausedUntil, until);
+        await repo.retry(row.id, new Date(until), err.message, false);
       } else if (err.status === 403) {
         // "Forbidden: bot was blocked by the user" (or kicked from the group): nothing reaches it any more.
         await this.o.onBlocked(row.chatId);
