@@ -22,6 +22,12 @@ describe.each(dbTargets())('telegram bot (long polling) on $name', (target) => {
 
   beforeAll(async () => {
     tg = await startTelegramBotDouble(TOKEN);
+    // A webhook left from an earlier run in webhook mode: polling removes it first.
+    await fetch(`${tg.url}/bot${TOKEN}/setWebhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://old.example.com/hook' }),
+    });
     ({ t, part, fakes } = await startBotApp(
       target,
       { TELEGRAM_API_URL: tg.url, NEWS_SOURCES: 'telegram' },
@@ -279,6 +285,8 @@ describe.each(dbTargets())('telegram bot (long polling) on $name', (target) => {
     await until(async () => (await texts()).includes('Upbit lists ARKM'), 10_000, 'the channel post as news');
     await waitText(7001, 1);
     expect(await texts()).not.toContain('Secret private words');
+    expect(tg.webhook).toBeNull();
+    expect(tg.callsOf('deleteWebhook')).toHaveLength(1);
     // Every poll since is the bot's own (it asks for button presses too): no second reader.
     const polls = tg.callsOf('getUpdates').filter((c) => c.at >= since);
     expect(polls.length).toBeGreaterThan(0);

@@ -48,12 +48,13 @@ export interface PollerOptions {
 /**
  * The one reader of the bot's updates when there is no webhook: `getUpdates` from the offset after the
  * last update handled, so each update arrives once (one that was being handled when the process died is
- * read again by the next holder of the lease). Any webhook left set is removed first: Telegram refuses
- * getUpdates while one is set.
+ * read again by the next holder of the lease). A webhook left set (Telegram then answers getUpdates with
+ * 409) is removed before the next poll.
  */
 export function startUpdatePolling(o: PollerOptions): Disposer {
   let offset = 0;
-  let webhookCleared = false;
+  /** Telegram said a webhook is set (409): it is removed before the next poll. */
+  let webhookSet = false;
   const timeout = o.longPollSeconds ?? 25;
   const intervalMs = o.intervalMs ?? 1000;
   return startPolling({
@@ -61,9 +62,9 @@ export function startUpdatePolling(o: PollerOptions): Disposer {
     intervalMs,
     maxBackoffMs: 60_000,
     run: async (signal, first) => {
-      if (!webhookCleared) {
+      if (webhookSet) {
         await o.api.call('deleteWebhook', {}, { signal });
-        webhookCleared = true;
+        webhookSet = false;
       }
       const asked = o.clock.now();
       const updates = await o.api
@@ -85,7 +86,9 @@ export function startUpdatePolling(o: PollerOptions): Disposer {
     onSuccess: () => o.onState(true),
     onFailure: (err) => {
       // The api's errors never carry the token; 409: another reader or a webhook (cleared on the next try).
-      if (err instanceof BotApiError && err.status === 409) webhookCleared = false;
+      if (err instanceof BotApiError && err.status === 409 && /webhook/i.test(err.description)) {
+        webhookSet = true;
+      }
       o.onState(false, err instanceof Error ? err.message : String(err));
     },
   });
