@@ -145,6 +145,27 @@ export async function registerTelegram(app: FastifyInstance, deps: TelegramDeps)
     : () => undefined;
 
   const webhookSecret = app.secrets.keyedHash('telegram-webhook', token);
+  /** `setWebhook`, tried again every half minute until Telegram takes it (it may be away at start). */
+  const setWebhookUntilDone = (url: string): Disposer => {
+    let cancel: Disposer = () => undefined;
+    let stopped = false;
+    const attempt = () => {
+      api
+        .call('setWebhook', { url, secret_token: webhookSecret, allowed_updates: ALLOWED_UPDATES })
+        .catch((err: unknown) => {
+          log.warn(
+            { reason: err instanceof Error ? err.message : String(err) },
+            'telegram setWebhook failed',
+          );
+          if (!stopped) cancel = clock.setTimer(attempt, 30_000);
+        });
+    };
+    attempt();
+    return () => {
+      stopped = true;
+      cancel();
+    };
+  };
   const running: Disposer[] = [];
   let stateReported = true;
   const release = await app.leases.hold('telegram', {
@@ -156,18 +177,7 @@ export async function registerTelegram(app: FastifyInstance, deps: TelegramDeps)
         every(clock, 60_000, () => void repo.sweep(new Date(clock.now() - 3600_000)).catch(() => undefined)),
       );
       if (webhookUrl !== undefined) {
-        await api
-          .call('setWebhook', {
-            url: webhookUrl,
-            secret_token: webhookSecret,
-            allowed_updates: ALLOWED_UPDATES,
-          })
-          .catch((err: unknown) =>
-            log.warn(
-              { reason: err instanceof Error ? err.message : String(err) },
-              'telegram setWebhook failed',
-            ),
-          );
+        running.push(setWebhookUntilDone(webhookUrl));
         return;
       }
       running.push(
