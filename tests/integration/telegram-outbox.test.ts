@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { users } from '../../server/db/schema/users';
 import { telegramOutbox } from '../../server/db/schema/notifications';
-import { BotApi } from '../../server/modules/notifications/telegram/bot-api';
+import { BotApi, BotApiError, BotApiUnreachable } from '../../server/modules/notifications/telegram/bot-api';
 import { Outbox } from '../../server/modules/notifications/telegram/outbox';
 import { TelegramRepo } from '../../server/modules/notifications/telegram/telegram.repo';
 import { createFakeClock, type FakeClock } from '../../src/services/testing/fakeClock';
@@ -139,6 +139,27 @@ describe.each(dbTargets())('telegram outbox on $name', (target) => {
     expect(bad?.state).toBe('dead');
     expect(bad?.lastError).toContain("can't parse entities");
     expect(next?.state).toBe('sent');
+  });
+
+  it("reads Telegram's refusals as Telegram writes them, and never names the token in an error", async () => {
+    const wrong = new BotApi({ baseUrl: tg.url, token: '4242:not-the-token', timeoutMs: 2000 });
+    const refused = await wrong.call('getMe').catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(BotApiError);
+    expect(refused).toMatchObject({ status: 401, description: 'Unauthorized' });
+    const raw = await fetch(`${tg.url}/bot4242:not-the-token/getMe`);
+    expect(await raw.json()).toEqual({ ok: false, error_code: 401, description: 'Unauthorized' });
+
+    tg.refuse('sendMessage', { code: 429, description: 'Too Many Requests: retry after 5', retry_after: 5 });
+    const api = new BotApi({ baseUrl: tg.url, token: TOKEN, timeoutMs: 2000 });
+    const limited = await api.call('sendMessage', { chat_id: 1, text: 'x' }).catch((err: unknown) => err);
+    expect(limited).toMatchObject({ status: 429, retryAfter: 5, transient: true });
+
+    await tg.down();
+    const away = await api.call('getMe').catch((err: unknown) => err);
+    await tg.up();
+    expect(away).toBeInstanceOf(BotApiUnreachable);
+    expect(String((away as Error).message)).not.toContain(TOKEN);
+    expect(JSON.stringify(away)).not.toContain(TOKEN);
   });
 
   it('edits the message sent earlier about the same ref, or sends one when there is none', async () => {
