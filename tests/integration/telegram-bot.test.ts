@@ -186,7 +186,7 @@ describe.each(dbTargets())('telegram bot (long polling) on $name', (target) => {
     const fillNote = await waitText(4001, 4);
     tg.press(4001, fillNote, buttons(fillNote)[0]!.callback_data);
     expect((await waitText(4001, 5)).text).toMatch(
-      /^Closed BTC\/USDT long: [\d.]+ at [\d.]+ on paper, realised [+-]/,
+      /^On paper: Closed BTC\/USDT long: [\d.]+ at [\d.]+, realised [+-]?[\d.]+ USDT, fee [\d.]+ USDT\.$/,
     );
     expect(await t.api.trading.positions(dee.id)).toHaveLength(0);
 

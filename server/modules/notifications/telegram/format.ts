@@ -1,4 +1,5 @@
 import type { OrderResponse, OrderVenue, Position } from '../../../../src/contracts/trading';
+import { signedUsdt } from '../../trading/trade-log';
 import type { Note } from '../channels';
 
 /** Telegram's limit for a message's text. */
@@ -26,8 +27,6 @@ export function venueText(venue: OrderVenue): string {
   return venue.keyHint === null ? `${venue.mode} key` : `${venue.mode} key ${venue.keyHint}`;
 }
 
-const signed = (n: number) => (n > 0 ? `+${n.toFixed(2)}` : n.toFixed(2));
-
 /** "Bought 0.0015 BTCUSDT at 65000.1 on paper (150.00 USDT)." from the order's answer. */
 export function fillText(fill: OrderResponse): string {
   const verb = fill.side === 'buy' ? 'Bought' : 'Sold';
@@ -43,7 +42,7 @@ export function positionsText(positions: readonly Position[], venue: OrderVenue)
   const lines = positions.map(
     (p) =>
       `${p.symbol} ${p.side} ${p.size} @ ${p.entryPrice} · mark ${p.markPrice} · ` +
-      `P&L ${signed(p.unrealizedPnl)} USDT (${signed(p.roe * 100)}%)`,
+      `P&L ${signedUsdt(p.unrealizedPnl)} USDT (${signedUsdt(p.roe * 100)}%)`,
   );
   return [`Open positions (${venueText(venue)}):`, ...lines].join('\n');
 }

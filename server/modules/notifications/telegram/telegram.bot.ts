@@ -9,6 +9,7 @@ import type {
   Position,
 } from '../../../../src/contracts/trading';
 import type { Clock } from '../../market/clock';
+import { closedText, signedUsdt } from '../../trading/trade-log';
 import type { NoteAction } from '../channels';
 import type { TgCallbackQuery, TgMessage, TgUpdate } from './bot-api';
 import { fillText, HELP_TEXT, HOW_TO_LINK, positionsText, venueText } from './format';
@@ -182,16 +183,17 @@ export class TelegramBot {
 
   private async link(message: TgMessage, code: string): Promise<void> {
     const chatId = message.chat.id;
-    const userId = await this.o.repo.consumeCode(sha256(code), new Date(this.o.clock.now()));
+    const { chat, from } = message;
+    const handle = chat.username ?? from?.username;
+    const name = handle !== undefined ? `@${handle}` : (chat.title ?? null);
+    const now = new Date(this.o.clock.now());
+    const userId = await this.o.repo.linkWithCode(sha256(code), now, chatId, name);
     if (userId === null) {
       return this.reply(
         chatId,
         'That link code has expired or was already used. Make a new one with `telegram link` in the console.',
       );
     }
-    const { chat, from } = message;
-    const handle = chat.username ?? from?.username;
-    await this.o.repo.link(userId, chatId, handle !== undefined ? `@${handle}` : (chat.title ?? null));
     const who = await this.o.repo.userOfChat(chatId);
     await this.reply(chatId, `Linked to ${who?.username ?? 'your account'}.\n${HELP_TEXT}`);
   }
@@ -212,9 +214,8 @@ export class TelegramBot {
         this.o.trading.balance(userId),
         this.o.trading.positions(userId),
       ]);
-      const sign = (n: number) => (n > 0 ? `+${n.toFixed(2)}` : n.toFixed(2));
       return (
-        `Unrealised P&L ${sign(balance.unrealizedPnl)} USDT on ${open.length} open position${open.length === 1 ? '' : 's'} ` +
+        `Unrealised P&L ${signedUsdt(balance.unrealizedPnl)} USDT on ${open.length} open position${open.length === 1 ? '' : 's'} ` +
         `(${venueText(state)}). Equity ${balance.equity.toFixed(2)} USDT, available ${balance.availableBalance.toFixed(2)} USDT.`
       );
     } catch (err) {
@@ -287,10 +288,7 @@ export class TelegramBot {
           clientOrderId: `sc-tg-${hash.slice(0, 24)}`,
         });
         if (fill === null) return `No open ${action.symbol} position on ${venueText(venue)}.`;
-        return (
-          `Closed ${fill.symbol} ${open.side}: ${fill.quantity} at ${fill.price} on ${venueText(fill.account)}, ` +
-          `realised ${fill.realizedPnl >= 0 ? '+' : ''}${fill.realizedPnl.toFixed(2)} USDT.`
-        );
+        return `On ${venueText(fill.account)}: ${closedText(fill)}`;
       }
       case 'answer': {
         const answered = await deps.answerProposal(userId, action.decisionId, action.answer, 'telegram');

@@ -41,22 +41,36 @@ export class TelegramRepo {
   }
 
   /**
-   * Uses a code once: of any number of tries at the same moment exactly one gets the user back; an
-   * expired or used code gets null.
+   * Uses a code once and binds the chat to its user, in one transaction: of any number of tries at the
+   * same moment exactly one gets the user back (the others find the code used); an expired or used code
+   * gets null and changes nothing.
    */
-  async consumeCode(codeHash: string, now: Date): Promise<string | null> {
-    const rows = await this.db
-      .update(telegramLinkCodes)
-      .set({ usedAt: now })
-      .where(
-        and(
-          eq(telegramLinkCodes.codeHash, codeHash),
-          isNull(telegramLinkCodes.usedAt),
-          gt(telegramLinkCodes.expiresAt, now),
-        ),
-      )
-      .returning({ userId: telegramLinkCodes.userId });
-    return rows[0]?.userId ?? null;
+  async linkWithCode(
+    codeHash: string,
+    now: Date,
+    chatId: number,
+    username: string | null,
+  ): Promise<string | null> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx
+        .update(telegramLinkCodes)
+        .set({ usedAt: now })
+        .where(
+          and(
+            eq(telegramLinkCodes.codeHash, codeHash),
+            isNull(telegramLinkCodes.usedAt),
+            gt(telegramLinkCodes.expiresAt, now),
+          ),
+        )
+        .returning({ userId: telegramLinkCodes.userId });
+      const userId = rows[0]?.userId;
+      if (userId === undefined) return null;
+      await tx
+        .delete(telegramLinks)
+        .where(or(eq(telegramLinks.userId, userId), eq(telegramLinks.chatId, chatId)));
+      await tx.insert(telegramLinks).values({ userId, chatId, username });
+      return userId;
+    });
   }
 
   /** Binds the chat to the user: their earlier chat, and the chat's earlier user, are unlinked. */
