@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { OrderResponse } from '../../src/contracts/trading';
+import { appError } from '../../server/plugins/errors';
 import { systemClock, type Clock } from '../../server/modules/market/clock';
 import {
   registerTelegram,
@@ -32,6 +33,9 @@ export interface Fakes {
   liveOrders: { userId: string; amount: number }[];
   answers: { userId: string; decisionId: string; answer: string; via: string }[];
   rulesOff: string[];
+  /** Live orders answer "outcome unknown"; the look-up then finds them filled. */
+  unknownOutcome: boolean;
+  unknownKeys: string[];
 }
 
 export const LIVE_FILL: Omit<OrderResponse, 'side' | 'symbol'> = {
@@ -64,6 +68,8 @@ export async function startBotApp(
     liveOrders: [],
     answers: [],
     rulesOff: [],
+    unknownOutcome: false,
+    unknownKeys: [],
   };
   let part: TelegramPart | undefined;
   const register = async (scope: FastifyInstance) => {
@@ -80,6 +86,10 @@ export async function startBotApp(
       placeOrder: async (userId, request, key, account) => {
         if (account !== 'key-1') return real.placeOrder(userId, request, key, { account });
         fakes.liveOrders.push({ userId, amount: request.amount });
+        if (fakes.unknownOutcome) {
+          fakes.unknownKeys.push(key);
+          throw appError('OUTCOME_UNKNOWN');
+        }
         return {
           ...LIVE_FILL,
           symbol: 'BTCUSDT',
@@ -88,6 +98,10 @@ export async function startBotApp(
       },
       reduce: (userId, account, request) => real.reducePosition(userId, account, request),
       closeAll: (userId) => real.closeAll(userId),
+      findOrder: async (userId, key) =>
+        fakes.unknownKeys.includes(key)
+          ? ({ ...LIVE_FILL, symbol: 'BTCUSDT', side: 'buy' } as OrderResponse)
+          : real.findOrder(userId, key),
     };
     const deps: TelegramDeps = {
       liveOrdersAllowed: async (userId) => fakes.liveAllowed.has(userId),
@@ -102,6 +116,7 @@ export async function startBotApp(
       trading,
       longPollSeconds: 1,
       outboxTickMs: 50,
+      unknownLookupMs: 300,
       ...(opts.clock === undefined ? {} : { clock: opts.clock }),
     };
     part = await registerTelegram(scope, deps);

@@ -225,6 +225,17 @@ describe.each(dbTargets())('telegram bot (long polling) on $name', (target) => {
       'Bought 0.00123 BTCUSDT at 64000.5 on live key abcd…wxyz (78.72 USDT).',
     );
     expect(fakes.liveOrders).toEqual([{ userId: eve.id, amount: 100 }]);
+
+    // An answer that does not say what happened is looked up, never called a failure.
+    fakes.unknownOutcome = true;
+    const third = await alert(6);
+    tg.press(5001, third, buttons(third)[0]!.callback_data);
+    expect((await waitText(5001, 7)).text).toBe(
+      'The exchange did not say whether the order was placed. It is being looked up; the answer follows here.',
+    );
+    expect((await waitText(5001, 8)).text).toBe(
+      'Bought 0.00123 BTCUSDT at 64000.5 on live key abcd…wxyz (78.72 USDT).',
+    );
   });
 
   it('answers a proposal with Confirm and edits it; a later note about the same ref edits the message', async () => {

@@ -31,6 +31,7 @@ export interface TelegramDeps extends BotDeps {
   /** Tuning for tests: long-poll seconds, outbox tick. */
   longPollSeconds?: number;
   outboxTickMs?: number;
+  unknownLookupMs?: number;
 }
 
 export interface TelegramPart {
@@ -49,6 +50,7 @@ function tradingOf(app: FastifyInstance): BotTrading {
     placeOrder: (userId, request, key, account) => t.placeOrder(userId, request, key, { account }),
     reduce: (userId, account, request) => t.reducePosition(userId, account, request),
     closeAll: (userId) => t.closeAll(userId),
+    findOrder: (userId, key) => t.findOrder(userId, key),
   };
 }
 
@@ -126,6 +128,7 @@ export async function registerTelegram(app: FastifyInstance, deps: TelegramDeps)
     },
     botName: () => botName,
     log,
+    ...(deps.unknownLookupMs === undefined ? {} : { unknownLookupMs: deps.unknownLookupMs }),
   });
   const sink: UpdateSink = {
     handle: (update) => bot.handle(update),

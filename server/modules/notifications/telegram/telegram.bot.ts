@@ -9,7 +9,9 @@ import type {
   Position,
 } from '../../../../src/contracts/trading';
 import type { Clock } from '../../market/clock';
+import { AppError } from '../../../plugins/errors';
 import { closedText, signedUsdt } from '../../trading/trade-log';
+import { UNKNOWN_SETTLE_MS } from '../../trading/trading.service';
 import type { NoteAction } from '../channels';
 import type { TgCallbackQuery, TgMessage, TgUpdate } from './bot-api';
 import { fillText, HELP_TEXT, HOW_TO_LINK, positionsText, venueText } from './format';
@@ -41,6 +43,8 @@ export interface BotTrading {
     request: { symbol: string; opened: 'long' | 'short'; quantity: number; clientOrderId: string },
   ): Promise<OrderResponse | null>;
   closeAll(userId: string): Promise<CloseAllResponse>;
+  /** The order an idempotency key placed (null: none filled); throws while the venue still does not say. */
+  findOrder(userId: string, key: string): Promise<OrderResponse | null>;
 }
 
 /** What the bot needs from the rest of the app besides trading (see TelegramDeps). */
@@ -67,6 +71,8 @@ export interface TelegramBotOptions {
   /** The bot's @username once known (for t.me links). */
   botName(): string | null;
   log: { warn(obj: object, msg: string): void };
+  /** How long after an order of unknown outcome it is looked up (default: the trading module's settle time). */
+  unknownLookupMs?: number;
 }
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -248,7 +254,7 @@ export class TelegramBot {
       return;
     }
     await this.o.answerCallback(query.id);
-    const text = await this.run(taken.userId, taken.action as BotAction, hash).catch(problemText);
+    const text = await this.run(taken.userId, taken.action as BotAction, hash, chatId).catch(problemText);
     const message = query.message;
     // A question's buttons are spent once answered: its message now says what came of it.
     const kind = (taken.action as BotAction).kind;
@@ -259,19 +265,43 @@ export class TelegramBot {
     }
   }
 
-  private async run(userId: string, action: BotAction, hash: string): Promise<string> {
+  /** An order whose outcome the venue did not give: looked up by its key once it has had time to settle. */
+  private lookUpLater(userId: string, key: string, chatId: number): void {
+    this.o.clock.setTimer(() => {
+      void this.o.trading
+        .findOrder(userId, key)
+        .then((fill) =>
+          fill === null ? 'The order was not placed: the venue has no fill for it.' : fillText(fill),
+        )
+        .catch(
+          () => 'The venue still does not say whether the order was placed. /positions shows what is open.',
+        )
+        .then((text) => this.reply(chatId, text))
+        .catch((err: unknown) => this.o.log.warn({ reason: problemText(err) }, 'order look-up not told'));
+    }, this.o.unknownLookupMs ?? UNKNOWN_SETTLE_MS);
+  }
+
+  private async run(userId: string, action: BotAction, hash: string, chatId: number): Promise<string> {
     const { trading, deps } = this.o;
     switch (action.kind) {
       case 'order': {
         const state = await trading.account(userId);
         if (!(await this.allowed(userId, state))) return LIVE_ORDERS_OFF;
-        const fill = await trading.placeOrder(
-          userId,
-          { symbol: action.symbol, side: action.side, type: 'market', amount: action.amountUsd },
-          `tg-${hash.slice(0, 40)}`,
-          state.account,
-        );
-        return fillText(fill);
+        const key = `tg-${hash.slice(0, 40)}`;
+        try {
+          const fill = await trading.placeOrder(
+            userId,
+            { symbol: action.symbol, side: action.side, type: 'market', amount: action.amountUsd },
+            key,
+            state.account,
+          );
+          return fillText(fill);
+        } catch (err) {
+          if (!(err instanceof AppError && err.code === 'OUTCOME_UNKNOWN')) throw err;
+          // Not a failure: the order is looked up by its key, and what the venue says follows.
+          this.lookUpLater(userId, key, chatId);
+          return `${err.detail} It is being looked up; the answer follows here.`;
+        }
       }
       case 'close': {
         const venue = await trading.venueOf(userId, action.account);
