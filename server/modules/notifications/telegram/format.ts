@@ -58,4 +58,4 @@ export const HELP_TEXT = [
 ].join('\n');
 
 export const HOW_TO_LINK =
-  'This chat is not linked. In the console, type `telegram link` (or use Settings › Notifications) and open the link it gives.';
+  'This chat is not linked. In the console, type: telegram link (or use Settings › Notifications), then open the link it prints.';

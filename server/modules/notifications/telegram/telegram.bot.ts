@@ -197,7 +197,7 @@ export class TelegramBot {
     if (userId === null) {
       return this.reply(
         chatId,
-        'That link code has expired or was already used. Make a new one with `telegram link` in the console.',
+        'That link code has expired or was already used. Make a new one in the console: telegram link',
       );
     }
     const who = await this.o.repo.userOfChat(chatId);
