@@ -17,6 +17,7 @@ import secretsPlugin from './plugins/secrets';
 import authGuardPlugin from './plugins/auth-guard';
 import spaPlugin from './plugins/spa';
 import { MODULES } from './modules';
+import type { TelegramOverrides } from './modules/notifications/telegram';
 import { HealthService, initialComponents } from './modules/health/health.service';
 import { fromRoot } from './paths';
 
@@ -44,6 +45,8 @@ export interface BuildOptions {
   onApi?: (api: FastifyInstance) => void;
   /** Told of every route as it is registered (tests list them). */
   onRoute?: (route: { method: string | string[]; url: string }) => void;
+  /** What the Telegram bot uses instead of the other modules' services and the system clock (tests). */
+  telegram?: TelegramOverrides;
 }
 
 /**
@@ -146,6 +149,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       });
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
       await api.register(openapiPlugin, { version: config.version });
+      if (opts.telegram !== undefined) api.decorate('telegramOverrides', opts.telegram);
       for (const module of MODULES) await api.register(module.plugin);
       opts.onApi?.(api);
     },

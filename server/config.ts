@@ -141,6 +141,7 @@ const ConfigSchema = z.object({
   X_BEARER_TOKEN: optionalText,
   TELEGRAM_API_URL: requiredUrl('http(s)://'),
   TELEGRAM_BOT_TOKEN: optionalText,
+  TELEGRAM_WEBHOOK_URL: optionalUrl('https://'),
   PROXY_CACHE_MB: intBetween(1, 100_000),
   ANALYZER: z.enum(['local', 'llm'], { error: 'local or llm' }),
   LLM_BASE_URL: optionalUrl('http(s)://'),
@@ -288,9 +289,16 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   X_BEARER_TOKEN: { default: '', help: 'X API app bearer token; the x source needs it' },
   TELEGRAM_API_URL: {
     default: 'https://api.telegram.org',
-    help: 'Telegram Bot API base for the telegram source',
+    help: 'Telegram Bot API base for the Telegram bot and the telegram source',
   },
-  TELEGRAM_BOT_TOKEN: { default: '', help: 'Telegram bot token; the telegram source needs it' },
+  TELEGRAM_BOT_TOKEN: {
+    default: '',
+    help: 'Telegram bot token (from @BotFather): the notifications bot and the telegram source need it',
+  },
+  TELEGRAM_WEBHOOK_URL: {
+    default: '',
+    help: "the bot's updates by webhook at this public https URL (ending in /api/notifications/telegram/webhook); unset: long polling",
+  },
   PROXY_CACHE_MB: { default: '100', help: 'size bound of the image proxy cache in DATA_DIR/image-cache' },
   ANALYZER: { default: 'local', help: 'local (in-process, offline) or llm (OpenAI-compatible endpoint)' },
   LLM_BASE_URL: { default: '', help: 'OpenAI-compatible base URL for ANALYZER=llm' },

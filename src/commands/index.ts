@@ -17,6 +17,7 @@ import riskCommands from './areas/risk';
 import rulesCommands from './areas/rules';
 import rulesLiveCommands from './areas/rulesLive';
 import scorecardCommands from './areas/scorecard';
+import telegramCommands from './areas/telegram';
 import tradingCommands from './areas/trading';
 import watchlistCommands from './areas/watchlist';
 import walletCommands from './areas/wallets';
@@ -50,6 +51,7 @@ export const AREAS: readonly (readonly CommandDefinition[])[] = [
   watchlistCommands,
   alertsCommands,
   notifyCommands,
+  telegramCommands,
   amountsCommands,
   walletCommands,
   keysCommands,

@@ -47,6 +47,14 @@ export const BusEvents = {
    * dispatching notifications re-reads who it may reach.
    */
   'notifications.changed': z.object({ userId: z.string() }),
+  /**
+   * Channel posts the Telegram bot read (it is the one reader of the bot's updates), for the news
+   * source, as the Bot API sent them. `backlog_before` (ms): posts made before it were waiting unread.
+   */
+  'telegram.posts': z.object({
+    updates: z.array(z.looseObject({ update_id: z.number().int() })),
+    backlog_before: z.number().nullable(),
+  }),
   /** The news sources' states, from the process running them (on every change, and every few seconds). */
   'news.sources': z.object({ sources: z.array(SourceState) }),
   /** An api node stored a news item for the worker running the news sources to analyse. */

@@ -13,7 +13,7 @@ import { createLocalAnalyzer } from '../../server/modules/analysis/local-analyze
 import { normalizeItem } from '../../server/modules/news/normalize';
 import { gapMs, ReplaySource } from '../../server/modules/news/sources/replay.source';
 import { RssSource } from '../../server/modules/news/sources/rss.source';
-import { TelegramSource } from '../../server/modules/news/sources/telegram.source';
+import { TelegramSource, updateItem } from '../../server/modules/news/sources/telegram.source';
 import { XSource, xBackoff } from '../../server/modules/news/sources/x.source';
 import {
   startBinanceAnnouncementsDouble,
@@ -340,6 +340,15 @@ describe('x source against a local filtered-stream double', () => {
 });
 
 describe('telegram source against a local Bot API double', () => {
+  it('never takes a message someone wrote to the bot in a private chat', () => {
+    const message = (type: string) => ({
+      update_id: 1,
+      message: { message_id: 2, date: 1735689600, chat: { id: 7, type, title: 'Room' }, text: 'buy BTC now' },
+    });
+    expect(updateItem(message('private'))).toBeNull();
+    expect(updateItem(message('supergroup'))?.content).toBe('buy BTC now');
+  });
+
   it('long-polls with increasing offsets, turns channel posts into items, and waits retry_after on 429', async () => {
     const double = await startTelegramDouble('123:abc');
     cleanups.push(double.close);

@@ -17,6 +17,7 @@ import { SourceManager } from './source-manager';
 import { SourceLags } from './source-receipts';
 import { premiumViewer } from './viewer';
 import { buildSources } from './sources';
+import { TelegramHandoff } from './sources/telegram.source';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,6 +25,8 @@ declare module 'fastify' {
     news: NewsService;
     /** Each source's lag from publication to arrival (admin, health). */
     newsSources: SourceLags;
+    /** Where the Telegram bot, when it runs, hands the channel posts it reads to the news source. */
+    telegramHandoff: TelegramHandoff;
   }
 }
 
@@ -100,7 +103,10 @@ export default fp(
     };
     const publishStates = () =>
       void app.bus.publish('news.sources', { sources: sources.list() }).catch(() => undefined);
-    const sources = new SourceManager(buildSources(app.config), {
+    // The Telegram bot, when it runs here, reads the bot's updates and hands the channel posts over.
+    const telegramHandoff = new TelegramHandoff();
+    app.decorate('telegramHandoff', telegramHandoff);
+    const sources = new SourceManager(buildSources(app.config, { telegram: telegramHandoff }), {
       clock,
       log,
       ingest: (source, item) => service.ingest(source, item),

@@ -1,25 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { TelegramState } from '../../../src/contracts/notifications';
 import { systemClock, type Disposer } from '../market/clock';
 import type { NotificationChannel } from './channels';
 import { Dispatcher } from './dispatcher';
 import { NotificationsRepo } from './notifications.repo';
 import { registerNotificationsRoutes } from './notifications.routes';
-import { NO_TELEGRAM, NotificationsService } from './notifications.service';
+import { NotificationsService } from './notifications.service';
 import { PushChannel } from './push/push.channel';
 import { loadVapidKeys, type VapidKeys } from './push/vapid';
-
-/** What the Telegram part gives this module (see ./telegram). */
-export interface TelegramPart {
-  channel: NotificationChannel;
-  state(userId: string): Promise<TelegramState>;
-  close(): Promise<void>;
-}
+import { registerTelegram, type TelegramPart } from './telegram';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    notifications: { settings: NotificationsService; dispatcher: Dispatcher; push: PushChannel };
+    notifications: {
+      settings: NotificationsService;
+      dispatcher: Dispatcher;
+      push: PushChannel;
+      telegram: TelegramPart;
+    };
   }
 }
 
@@ -47,11 +45,26 @@ export default fp(
     };
     const push = new PushChannel({ repo, keys, clock, log, appUrl: `${app.config.PUBLIC_URL}/` });
 
-    // The Telegram part joins here: `const telegram = await registerTelegram(app, { ... })`.
-    const telegram = null as TelegramPart | null;
-    const channels: NotificationChannel[] = [push, ...(telegram === null ? [] : [telegram.channel])];
-    const telegramState = async (userId: string) =>
-      telegram === null ? NO_TELEGRAM : telegram.state(userId);
+    const changed = (userId: string) =>
+      void app.bus.publish('notifications.changed', { userId }).catch(() => undefined);
+    // The bot answers from the other modules' services; tests replace some of them (BuildOptions.telegram).
+    let settings: NotificationsService | null = null;
+    const telegram = await registerTelegram(app, {
+      liveOrdersAllowed: (userId) => settings?.liveOrdersAllowed(userId) ?? Promise.resolve(false),
+      answerProposal: async (userId, decisionId, answer, via) => {
+        const answered = await app.rules.service.answer(userId, decisionId, answer, via);
+        return { ok: answered.decision.outcome === 'fired', message: answered.message };
+      },
+      // `/rules off` is the console's `rules off`: the kill switch, every automated order stopped.
+      turnRulesOff: async (userId) => {
+        await app.rules.risk.killSwitch(userId, true);
+        return 'Kill switch on: your rules place no orders until you turn them back on with `rules on` in the console.';
+      },
+      linkChanged: changed,
+      ...(app.hasDecorator('telegramOverrides') ? app.telegramOverrides : {}),
+    });
+    const channels: NotificationChannel[] = [push, telegram.channel];
+    const telegramState = (userId: string) => telegram.state(userId);
 
     const dispatcher = new Dispatcher({
       channels,
@@ -70,14 +83,14 @@ export default fp(
     });
 
     const allowHttp = app.config.PUSH_ALLOW_HTTP;
-    const settings = new NotificationsService(repo, {
+    settings = new NotificationsService(repo, {
       telegram: telegramState,
       vapid: keys,
       allowLoopbackHttp:
         allowHttp === 'true' || (allowHttp === 'auto' && app.config.NODE_ENV !== 'production'),
-      changed: (userId) => void app.bus.publish('notifications.changed', { userId }).catch(() => undefined),
+      changed,
     });
-    app.decorate('notifications', { settings, dispatcher, push });
+    app.decorate('notifications', { settings, dispatcher, push, telegram });
 
     const running: Disposer[] = [];
     const release = await app.leases.hold('notifications', {
@@ -107,7 +120,7 @@ export default fp(
     app.addHook('onClose', async () => {
       await release();
       await dispatcher.idle().catch(() => undefined);
-      await telegram?.close();
+      await telegram.close();
     });
   },
   { name: 'notifications', dependencies: ['auth-guard', 'trading', 'rules', 'billing', 'plans', 'market'] },

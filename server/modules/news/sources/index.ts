@@ -7,7 +7,7 @@ import { ReplaySource } from './replay.source';
 /** How many already-played items a fresh start feeds at once, with their original times. */
 export const REPLAY_BACKFILL = 50;
 import { RssSource } from './rss.source';
-import { TelegramSource } from './telegram.source';
+import { TelegramSource, type TelegramHandoff } from './telegram.source';
 import { XSource } from './x.source';
 
 export type SourcesConfig = Pick<
@@ -39,7 +39,7 @@ class PassiveSource implements NewsSource {
 }
 
 /** The sources `NEWS_SOURCES` selects, built from the configuration. */
-export function buildSources(config: SourcesConfig): NewsSource[] {
+export function buildSources(config: SourcesConfig, opts: { telegram?: TelegramHandoff } = {}): NewsSource[] {
   return config.NEWS_SOURCES.map((name): NewsSource => {
     switch (name) {
       case 'replay':
@@ -66,6 +66,7 @@ export function buildSources(config: SourcesConfig): NewsSource[] {
               baseUrl: config.TELEGRAM_API_URL,
               botToken: config.TELEGRAM_BOT_TOKEN,
               intervalMs: 1000,
+              ...(opts.telegram === undefined ? {} : { handoff: opts.telegram }),
             });
     }
   });

@@ -42,6 +42,8 @@ export function updateItem(update: z.infer<typeof Update>): RawItem | null {
   const post = update.channel_post ?? update.message;
   const text = post?.text ?? post?.caption;
   if (post === undefined || text === undefined) return null;
+  // A person writing to the bot is not news.
+  if (post.chat.type === 'private') return null;
   const chat = post.chat;
   const origin = post.forward_origin;
   return rawItem({
@@ -66,6 +68,42 @@ export function updateItem(update: z.infer<typeof Update>): RawItem | null {
   });
 }
 
+/** Channel posts the bot's own reader hands over (`telegram.posts` on the bus), when the bot reads the updates. */
+export interface TelegramPostsFeed {
+  /** `backlogBefore` (ms): posts made before it were waiting while nothing read them. */
+  subscribe(fn: (updates: unknown[], backlogBefore: number | null) => void | Promise<void>): Disposer;
+}
+
+/**
+ * A bot has one reader of its updates (a second `getUpdates` gets 409). While the Telegram bot of the
+ * notifications module runs in this process it is that reader, and the source takes the channel posts
+ * it hands over instead of polling; without it, the source polls as before.
+ */
+export class TelegramHandoff {
+  private feed: TelegramPostsFeed | null = null;
+  private readonly listeners = new Set<() => void>();
+
+  /** The bot reads the updates from now on; the disposer gives the reading back to the source. */
+  botReads(feed: TelegramPostsFeed): Disposer {
+    this.feed = feed;
+    for (const fn of this.listeners) fn();
+    return () => {
+      if (this.feed !== feed) return;
+      this.feed = null;
+      for (const fn of this.listeners) fn();
+    };
+  }
+
+  current(): TelegramPostsFeed | null {
+    return this.feed;
+  }
+
+  onChange(fn: () => void): Disposer {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+}
+
 export interface TelegramOptions {
   /** https://api.telegram.org */
   baseUrl: string;
@@ -75,6 +113,8 @@ export interface TelegramOptions {
   /** Pause between polls that returned at once (e.g. a double answering immediately). */
   intervalMs: number;
   fetch?: typeof fetch;
+  /** Where the bot, when it runs, hands channel posts over instead of the source polling. */
+  handoff?: TelegramHandoff;
 }
 
 /**
@@ -88,6 +128,37 @@ export class TelegramSource implements NewsSource {
   constructor(private readonly o: TelegramOptions) {}
 
   start(ctx: SourceContext): Disposer {
+    const handoff = this.o.handoff;
+    if (handoff === undefined) return this.poll(ctx);
+    let stop = this.follow(ctx, handoff);
+    const unlisten = handoff.onChange(() => {
+      stop();
+      stop = this.follow(ctx, handoff);
+    });
+    return () => {
+      unlisten();
+      stop();
+    };
+  }
+
+  /** Takes the bot's channel posts while it reads the updates, else polls. */
+  private follow(ctx: SourceContext, handoff: TelegramHandoff): Disposer {
+    const feed = handoff.current();
+    if (feed === null) return this.poll(ctx);
+    ctx.setState('live');
+    return feed.subscribe(async (updates, backlogBefore) => {
+      for (const raw of updates) {
+        const update = Update.safeParse(raw);
+        if (!update.success || update.data.channel_post === undefined) continue;
+        const item = updateItem({ update_id: update.data.update_id, channel_post: update.data.channel_post });
+        if (item === null) continue;
+        const queued = backlogBefore !== null && Date.parse(item.published_at ?? '') < backlogBefore;
+        await ctx.emit(queued ? { ...item, backlog: true } : item);
+      }
+    });
+  }
+
+  private poll(ctx: SourceContext): Disposer {
     let offset = 0;
     const timeout = this.o.longPollSeconds ?? 25;
     return startPolling({

@@ -1,0 +1,95 @@
+import { RetryAfterError, startPolling } from '../../news/sources/poller';
+import type { Clock, Disposer } from '../../market/clock';
+import { BotApiError, type BotApi, type TgUpdate } from './bot-api';
+
+/** The updates the bot asks for: its chats, its buttons, and the channels' posts it hands to the news. */
+export const ALLOWED_UPDATES = ['message', 'callback_query', 'channel_post'] as const;
+
+export interface UpdateSink {
+  /** A chat's message or a button press. */
+  handle(update: TgUpdate): Promise<void>;
+  /**
+   * Channel posts, for the news source: never a private chat's message. `backlogBefore` (ms): posts made
+   * before it were waiting while nothing read (shown, not traded).
+   */
+  posts(updates: TgUpdate[], backlogBefore: number | null): Promise<void>;
+}
+
+/**
+ * Hands a batch to the sink: channel posts together, each chat's messages in order, chats side by side.
+ */
+export async function dispatch(updates: readonly TgUpdate[], sink: UpdateSink, backlogBefore: number | null) {
+  const posts = updates.filter((u) => u.channel_post !== undefined);
+  const byChat = new Map<number, TgUpdate[]>();
+  for (const u of updates) {
+    const chat = u.message?.chat.id ?? u.callback_query?.message?.chat.id ?? u.callback_query?.from.id;
+    if (chat === undefined) continue;
+    byChat.set(chat, [...(byChat.get(chat) ?? []), u]);
+  }
+  await Promise.all([
+    posts.length > 0 ? sink.posts(posts, backlogBefore) : Promise.resolve(),
+    ...[...byChat.values()].map(async (list) => {
+      for (const u of list) await sink.handle(u);
+    }),
+  ]);
+}
+
+export interface PollerOptions {
+  api: BotApi;
+  clock: Clock;
+  sink: UpdateSink;
+  /** Long-poll timeout in seconds (25). */
+  longPollSeconds?: number;
+  /** Pause after an empty answer (a long poll that returned at once). */
+  intervalMs?: number;
+  onState(ok: boolean, reason?: string): void;
+}
+
+/**
+ * The one reader of the bot's updates when there is no webhook: `getUpdates` from the offset after the
+ * last update handled, so each update arrives once (one that was being handled when the process died is
+ * read again by the next holder of the lease). A webhook left set (Telegram then answers getUpdates with
+ * 409) is removed before the next poll.
+ */
+export function startUpdatePolling(o: PollerOptions): Disposer {
+  let offset = 0;
+  /** Telegram said a webhook is set (409): it is removed before the next poll. */
+  let webhookSet = false;
+  const timeout = o.longPollSeconds ?? 25;
+  const intervalMs = o.intervalMs ?? 1000;
+  return startPolling({
+    clock: o.clock,
+    intervalMs,
+    maxBackoffMs: 60_000,
+    run: async (signal, first) => {
+      if (webhookSet) {
+        await o.api.call('deleteWebhook', {}, { signal });
+        webhookSet = false;
+      }
+      const asked = o.clock.now();
+      const updates = await o.api
+        .call<TgUpdate[]>(
+          'getUpdates',
+          { offset, timeout, allowed_updates: ALLOWED_UPDATES },
+          { signal, extraMs: timeout * 1000 },
+        )
+        .catch((err: unknown) => {
+          if (err instanceof BotApiError && err.retryAfter !== undefined) {
+            throw new RetryAfterError(err.message, err.retryAfter * 1000);
+          }
+          throw err;
+        });
+      await dispatch(updates, o.sink, first ? asked : null);
+      for (const u of updates) offset = Math.max(offset, u.update_id + 1);
+      return updates.length > 0 ? 0 : intervalMs;
+    },
+    onSuccess: () => o.onState(true),
+    onFailure: (err) => {
+      // The api's errors never carry the token; 409: another reader or a webhook (cleared on the next try).
+      if (err instanceof BotApiError && err.status === 409 && /webhook/i.test(err.description)) {
+        webhookSet = true;
+      }
+      o.onState(false, err instanceof Error ? err.message : String(err));
+    },
+  });
+}

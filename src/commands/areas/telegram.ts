@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import type { TelegramState } from '../../contracts/notifications';
+import { linkTelegram, telegramStatus, unlinkTelegram } from '../../services/notifications/telegram';
+import { failure, info, link, muted, success, type OutputLine } from '../../services/terminal/output';
+import { defineCommand } from '../types';
+
+const AREA = 'telegram';
+
+/** "07:52 UTC on 2026-11-27": the expiry as the server wrote it. */
+const expiryText = (iso: string): string => `${iso.slice(11, 16)} UTC on ${iso.slice(0, 10)}`;
+
+function statusLines(s: TelegramState): OutputLine[] {
+  if (!s.configured) {
+    return [muted('Telegram is not set up on this server (it needs TELEGRAM_BOT_TOKEN).')];
+  }
+  const bot = s.bot === null ? 'the bot' : `@${s.bot}`;
+  if (!s.linked) return [info(`Not linked to ${bot}. Link a chat with: telegram link`)];
+  const since = s.linked_at === null ? '' : ` since ${expiryText(s.linked_at)}`;
+  return [info(`Linked to ${bot}${s.chat === null ? '' : ` in ${s.chat}`}${since}.`)];
+}
+
+export const telegram = defineCommand({
+  name: 'telegram',
+  area: AREA,
+  summary: 'Show whether a Telegram chat gets your alerts, fills and proposals.',
+  usage: 'telegram',
+  examples: ['telegram'],
+  args: z.object({}),
+  loginRequired: true,
+  async run(ctx) {
+    const status = await telegramStatus(ctx.api.main);
+    if (!status.ok) return [failure(status.message)];
+    return { lines: statusLines(status.value), data: status.value };
+  },
+});
+
+export const telegramLink = defineCommand({
+  name: 'telegram link',
+  area: AREA,
+  summary: 'Make a one-time code (10 minutes, single use) that links a Telegram chat to your account.',
+  usage: 'telegram link',
+  examples: ['telegram link'],
+  args: z.object({}),
+  loginRequired: true,
+  async run(ctx) {
+    const made = await linkTelegram(ctx.api.main);
+    if (!made.ok) return [failure(made.message)];
+    const { code, url, expires_at: expiresAt } = made.value;
+    return {
+      lines: [
+        link(url, url, 'Open ', ' in Telegram and press Start,'),
+        info(`or send the bot: /start ${code}`),
+        muted(`The code works once and expires at ${expiryText(expiresAt)}.`),
+      ],
+      data: made.value,
+    };
+  },
+});
+
+export const telegramUnlink = defineCommand({
+  name: 'telegram unlink',
+  area: AREA,
+  summary: 'Stop sending to the linked Telegram chat.',
+  usage: 'telegram unlink',
+  examples: ['telegram unlink'],
+  args: z.object({}),
+  loginRequired: true,
+  async run(ctx) {
+    const done = await unlinkTelegram(ctx.api.main);
+    if (!done.ok) return [failure(done.message)];
+    return [success('Telegram unlinked: nothing more is sent to that chat.')];
+  },
+});
+
+export default [telegram, telegramLink, telegramUnlink];
