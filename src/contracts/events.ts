@@ -41,6 +41,8 @@ export const BusEvents = {
     decision: Decision,
     /** The headline the decision was about, when known (at most 500 characters). */
     headline: z.string().nullable().optional(),
+    /** The analysis's reasoning about that headline, when known (what an ask rule's proposal shows). */
+    reasoning: z.string().nullable().optional(),
   }),
   /** The news sources' states, from the process running them (on every change, and every few seconds). */
   'news.sources': z.object({ sources: z.array(SourceState) }),

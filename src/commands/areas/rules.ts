@@ -55,12 +55,15 @@ export const ruleAdd = defineCommand({
     'rule add sol positive 70-100 long 500 "SOL good news"',
     'rule add any negative 80-100 short 1k --sl 2 --tp 4',
     'rule add btc any any long 250 --hold 30m',
+    'rule add btc positive 80-100 long 200 --ask --window 90',
   ],
   options: [
     { flags: '--tp <pct>', description: 'take profit at this gain, in %' },
     { flags: '--sl <pct>', description: 'stop loss at this loss, in %' },
     { flags: '--hold <time>', description: 'close after this long (30m, 2h, 1d)' },
     { flags: '--off', description: 'save it turned off' },
+    { flags: '--ask', description: 'ask first: propose each order and wait for your answer' },
+    { flags: '--window <seconds>', description: 'how long a proposal waits (10-600 s, default 60)' },
   ],
   args: z.object({
     asset: z.string().describe('a ticker, or any for the signal’s first asset'),
@@ -73,6 +76,13 @@ export const ruleAdd = defineCommand({
     sl: Pct('Stop loss'),
     hold: z.string().optional(),
     off: z.boolean().optional(),
+    ask: z.boolean().optional(),
+    window: z.coerce
+      .number({ error: 'The window is a whole number of seconds from 10 to 600.' })
+      .int({ error: 'The window is a whole number of seconds from 10 to 600.' })
+      .min(10, { error: 'The window is a whole number of seconds from 10 to 600.' })
+      .max(600, { error: 'The window is a whole number of seconds from 10 to 600.' })
+      .optional(),
   }),
   complete: { asset: ruleAddWords, sentiment: ruleAddWords, range: ruleAddWords, side: ruleAddWords },
   loginRequired: true,
@@ -97,6 +107,8 @@ export const ruleAdd = defineCommand({
       conditions: { asset, sentiment, min_impact: range.min, max_impact: range.max },
       action: { type: 'trade', side: a.side, amount_usd: amount, exit, account: 'paper' },
       isActive: a.off !== true,
+      ...(a.ask === true ? { mode: 'ask' as const } : {}),
+      ...(a.window === undefined ? {} : { ask_window_sec: a.window }),
     });
     const r = unwrap(created);
     return {
@@ -130,8 +142,14 @@ export const rulesList = defineCommand({
     }
     lines.push(
       ...table(
-        [{ header: 'ID' }, { header: 'ON' }, { header: 'NAME' }, { header: 'WHEN → DO' }],
-        rules.map((r) => [shortId(r.id), r.isActive ? 'on' : 'off', r.ruleName, describeRule(r)]),
+        [{ header: 'ID' }, { header: 'ON' }, { header: 'MODE' }, { header: 'NAME' }, { header: 'WHEN → DO' }],
+        rules.map((r) => [
+          shortId(r.id),
+          r.isActive ? 'on' : 'off',
+          r.mode === 'ask' ? `ask ${r.ask_window_sec ?? 60}s` : 'auto',
+          r.ruleName,
+          describeRule(r),
+        ]),
       ),
     );
     return { lines, data: rules };
