@@ -160,7 +160,7 @@ export function registerRulesRoutes(instance: FastifyInstance, deps: RulesRouteD
   const answerSchema = {
     summary: "Confirm or reject an ask rule's proposal",
     description:
-      'The first answer wins, from whichever channel (browser, terminal, Telegram): a later one gets 409 saying where it was answered, or that the window closed. A confirmation checks the risk envelope and the headline\'s age again before the order goes out.',
+      "The first answer wins, from whichever channel (browser, terminal, Telegram): a later one gets 409 saying where it was answered, or that the window closed. A confirmation checks the risk envelope and the headline's age again before the order goes out.",
     params: DecisionParam,
     body: RuleAnswer,
     response: { 200: RuleAnswerResult },

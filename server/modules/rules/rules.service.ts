@@ -168,10 +168,10 @@ function pick<T extends object, K extends keyof T>(o: T, keys: K[]): Pick<T, K> 
   return Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
 }
 
-/** `Placed LONG 0.0021 BTC at 93812.5 on paper (order 42).`: what the server did with an answer. */
+/** `Placed LONG 0.0021 BTC at 93812.5 on paper.`: what the server did with an answer. */
 export function answerMessage(
   d: Decision,
-  order: { id: string; quantity: number; price: number; account: OrderVenue } | null,
+  order: { quantity: number; price: number; account: OrderVenue } | null,
   venue: OrderVenue | null,
 ): string {
   const where = (v: OrderVenue) =>
@@ -180,7 +180,7 @@ export function answerMessage(
       : `Binance ${v.mode === 'live' ? 'LIVE' : 'demo'}${v.keyHint === null ? '' : ` key ${v.keyHint}`}`;
   if (d.reason === 'rejected') return `Rejected: rule '${d.rule_name}' places nothing on #${d.signal_id}.`;
   if (order !== null)
-    return `Placed ${d.side.toUpperCase()} ${order.quantity} ${d.asset} at ${order.price} on ${where(order.account)} (order ${order.id}).`;
+    return `Placed ${d.side.toUpperCase()} ${order.quantity} ${d.asset} at ${order.price} on ${where(order.account)}.`;
   if (d.outcome === 'skipped') return `Not placed: ${d.detail ?? d.reason ?? 'skipped'}`;
   const on = venue === null ? '' : ` on ${where(venue)}`;
   return `Sent${on}; the exchange has not confirmed it yet: the ledger will say when it does.`;
