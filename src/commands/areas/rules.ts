@@ -243,6 +243,52 @@ export const rulesLog = defineCommand({
   },
 });
 
+/** `rules confirm <id>` / `rules reject <id>`: the answer to an ask rule's proposal (toast, prompt, CLI). */
+function answerCommand(name: string, yes: boolean) {
+  return defineCommand({
+    name,
+    area: AREA,
+    summary: yes
+      ? "Confirm an ask rule's proposal: its order goes out if the risk limits still allow it."
+      : "Reject an ask rule's proposal: no order is placed.",
+    usage: `${name} <id>`,
+    examples: [`${name} 42`],
+    options: [{ flags: '--via <where>', description: 'where you answered: terminal (default) or browser' }],
+    args: z.object({
+      id: z
+        .string()
+        .regex(/^#?\d{1,18}$/, { error: 'The proposal id is the number the prompt shows, e.g. 42.' })
+        .describe('the proposal id the prompt and rules log show'),
+      via: z.enum(['terminal', 'browser'], { error: 'Via is terminal or browser.' }).default('terminal'),
+    }),
+    loginRequired: true,
+    async run(ctx, { id, via }) {
+      const answered = unwrap(
+        await rulesApiOf(ctx).answer(id.replace('#', ''), yes ? 'confirm' : 'reject', via),
+      );
+      const { decision: d, message } = answered;
+      const done = d.outcome === 'fired' || d.outcome === 'pending';
+      return {
+        lines: [
+          (done ? success : d.reason === 'rejected' ? info : failure)(
+            `rule '${d.rule_name}' on #${d.signal_id}: ${message}`,
+          ),
+        ],
+        data: answered,
+      };
+    },
+  });
+}
+
+/** What the ledger's outcome column says: an ask rule's proposal says so, and where it was answered. */
+export function outcomeText(d: Decision): string {
+  if (d.outcome === 'asking') return 'asking';
+  if (d.reason === 'no_answer') return 'no answer';
+  const via = d.answered_via == null ? '' : ` (${d.answered_via})`;
+  if (d.reason === 'rejected') return `rejected${via}`;
+  return `${d.outcome}${via}`;
+}
+
 export function ledgerTable(rows: readonly Decision[]): OutputLine[] {
   return table(
     [
@@ -261,12 +307,16 @@ export function ledgerTable(rows: readonly Decision[]): OutputLine[] {
       `#${d.signal_id} ${d.asset} ${d.sentiment ?? ''} ${d.impact ?? ''}`.trim(),
       { text: d.side.toUpperCase(), style: sideStyle(d.side) },
       {
-        text: d.outcome,
+        text: outcomeText(d),
         style: d.outcome === 'fired' ? 'gain' : d.outcome === 'skipped' ? 'muted' : undefined,
       },
       d.quantity === null || d.notional === null ? '' : `${d.quantity} = ${d.notional.toFixed(2)} USDT`,
       latencyText(d),
-      d.outcome === 'skipped' ? `${d.reason ?? ''}: ${d.detail ?? ''}` : (d.exit ?? ''),
+      d.outcome === 'skipped'
+        ? `${d.reason ?? ''}: ${d.detail ?? ''}`
+        : d.outcome === 'asking'
+          ? `waiting for your answer: rules confirm ${d.id} / rules reject ${d.id}`
+          : (d.exit ?? ''),
     ]),
   );
 }
@@ -347,5 +397,7 @@ export default [
   killSwitch('rules off', true),
   killSwitch('rules on', false),
   rulesLog,
+  answerCommand('rules confirm', true),
+  answerCommand('rules reject', false),
   rulesTest,
 ];
