@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RuleSentiment, SENTIMENTS, type BacktestResult, type Decision } from '../../contracts/rules';
-import { describeRule, latencyText, shortId } from '../../services/rules/rules';
+import { describeRule, latencyText, outcomeText, shortId } from '../../services/rules/rules';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { pnlStyle, sideStyle, table } from '../../services/terminal/table';
 import { unwrap } from '../errors';
@@ -278,15 +278,6 @@ function answerCommand(name: string, yes: boolean) {
       };
     },
   });
-}
-
-/** What the ledger's outcome column says: an ask rule's proposal says so, and where it was answered. */
-export function outcomeText(d: Decision): string {
-  if (d.outcome === 'asking') return 'asking';
-  if (d.reason === 'no_answer') return 'no answer';
-  const via = d.answered_via == null ? '' : ` (${d.answered_via})`;
-  if (d.reason === 'rejected') return `rejected${via}`;
-  return `${d.outcome}${via}`;
 }
 
 export function ledgerTable(rows: readonly Decision[]): OutputLine[] {

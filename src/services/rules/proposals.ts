@@ -173,13 +173,13 @@ export function createProposals(deps: ProposalsDeps): Proposals {
     prompt();
   };
 
-  function close(id: string, text: string): void {
+  /** Says what became of it, and takes the terminal's prompt about it away (answered elsewhere, or late). */
+  const settle = (id: string, text: string): Proposal | undefined => {
     done.add(id);
     const p = shown.peek().find((x) => x.id === id);
-    if (p === undefined) return;
+    if (p === undefined) return undefined;
     shown.value = shown.peek().map((x) => (x.id === id ? { ...x, closed: text } : x));
     if (prompting?.id === id) {
-      // The prompt about it goes: answered elsewhere, or its time is up.
       const asking = ours();
       prompting = null;
       if (asking) {
@@ -187,6 +187,11 @@ export function createProposals(deps: ProposalsDeps): Proposals {
         deps.print([muted(`rule '${p.decision.rule_name}' on #${p.decision.signal_id}: ${text}`)]);
       }
     }
+    return p;
+  };
+
+  function close(id: string, text: string): void {
+    if (settle(id, text) === undefined) return;
     timers.get(id)?.();
     timers.set(
       id,
@@ -215,8 +220,7 @@ export function createProposals(deps: ProposalsDeps): Proposals {
       const text = closedText(message.event, message.decision);
       if (message.event === 'answered' && message.decision.outcome !== 'skipped') {
         // Confirmed: the order is on its way; the toast says so until it is placed or skipped.
-        done.add(message.decision.id);
-        shown.value = shown.peek().map((x) => (x.id === message.decision.id ? { ...x, closed: text } : x));
+        settle(message.decision.id, text);
         return;
       }
       close(message.decision.id, text);

@@ -273,6 +273,15 @@ export function describeRule(rule: Rule): string {
   );
 }
 
+/** What the ledger's outcome column says: an ask rule's proposal says so, and where it was answered. */
+export function outcomeText(d: Decision): string {
+  if (d.outcome === 'asking') return 'asking';
+  if (d.reason === 'no_answer') return 'no answer';
+  const via = d.answered_via == null ? '' : ` (${d.answered_via})`;
+  if (d.reason === 'rejected') return `rejected${via}`;
+  return `${d.outcome}${via}`;
+}
+
 /** `43 ms: analysed 3, decided 1, paper 39`: a decision's time after the news and where it went. */
 export function latencyText(d: Decision): string {
   const receipt = d.timeline === undefined ? null : decisionReceipt(d.timeline, d.account);
