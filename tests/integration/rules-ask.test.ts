@@ -179,6 +179,17 @@ describe.each(dbTargets())('rules that ask first on $name', (target) => {
     expect(await positions(authorization)).toEqual([]);
   });
 
+  it("publishes an auto rule's fire on the bus too, with its headline", async () => {
+    const { authorization } = await signUpAndLogIn(t.app, 'auto-told');
+    await addRule(authorization, 'ADA', { mode: 'auto' });
+    const id = freshSignalId();
+    await t.api.rules.engine.evaluate(completedSignal({ id, assets: ['ADA'], receivedAt: clock.now() }));
+    await expect
+      .poll(() => told.find((e) => e.decision.signal_id === id))
+      .toMatchObject({ event: 'fired', headline: `test signal ${id}`, decision: { outcome: 'fired' } });
+    expect(told.filter((e) => e.decision.signal_id === id).map((e) => e.event)).toEqual(['fired']);
+  });
+
   it("answers 404 on another user's decision, and 422 on a bad answer", async () => {
     const owner = await signUpAndLogIn(t.app, 'ask-owner');
     const other = await signUpAndLogIn(t.app, 'ask-other');
