@@ -3,6 +3,9 @@ import type { BusEventMap } from '../../src/contracts/events';
 import type { Rule, RuleAnswerResult } from '../../src/contracts/rules';
 import type { Position } from '../../src/contracts/trading';
 import type { Clock } from '../../src/contracts/clock';
+import { eq } from 'drizzle-orm';
+import { ruleDecisions } from '../../server/db/schema/rules';
+import { RulesRepo } from '../../server/modules/rules/rules.repo';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
@@ -60,6 +63,14 @@ describe.each(dbTargets())('rules that ask first on $name', (target) => {
       headers: { authorization: who },
       payload: body,
     });
+  /** The user id behind a decision (the ledger shows none). */
+  const ownerOf = async (decisionId: string): Promise<string> => {
+    const row = await t.database.db
+      .select({ userId: ruleDecisions.userId })
+      .from(ruleDecisions)
+      .where(eq(ruleDecisions.id, Number(decisionId)));
+    return row[0]!.userId;
+  };
   /** A matching signal decided now: the proposal it opened. */
   const propose = async (who: string, asset: string) => {
     const id = freshSignalId();
@@ -177,6 +188,31 @@ describe.each(dbTargets())('rules that ask first on $name', (target) => {
     expect(result.decision).toMatchObject({ outcome: 'skipped', reason: 'stale' });
     expect(result.message).toMatch(/^Not placed: received 2\d s ago \(max 15 s\)$/);
     expect(await positions(authorization)).toEqual([]);
+  });
+
+  it('trades a proposal confirmed minutes later when the maximum age allows it, never taken as interrupted', async () => {
+    const { authorization } = await signUpAndLogIn(t.app, 'ask-late');
+    await addRule(authorization, 'LINK', { ask_window_sec: 600 });
+    const asked = await propose(authorization, 'LINK');
+    const userId = await ownerOf(asked.id);
+    await t.api.rules.risk.update(userId, { max_age_seconds: 3600 });
+    clock.skip(120_000);
+    // Confirmed two minutes after the claim: the sweep for interrupted decisions counts from the answer.
+    const repo = new RulesRepo(t.database.db);
+    const at = new Date(clock.now());
+    const pending = await repo.answerDecision(userId, Number(asked.id), at, {
+      outcome: 'pending',
+      answeredVia: 'api',
+      answeredAt: at,
+    });
+    expect(pending?.outcome).toBe('pending');
+    const interrupted = await repo.pendingDecisions(new Date(clock.now() - 60_000));
+    expect(interrupted.map((d) => String(d.id))).not.toContain(asked.id);
+    await repo.updateDecision(Number(asked.id), { outcome: 'asking', answeredVia: null, answeredAt: null });
+
+    const result = (await answer(authorization, asked.id, { answer: 'confirm' })).json() as RuleAnswerResult;
+    expect(result.decision).toMatchObject({ outcome: 'fired', answered_via: 'api' });
+    expect((await positions(authorization)).map((p) => p.symbol)).toEqual(['LINK/USDT']);
   });
 
   it("publishes an auto rule's fire on the bus too, with its headline", async () => {

@@ -271,12 +271,21 @@ export class RulesRepo {
       .returning();
   }
 
-  /** Decisions still `pending` that were claimed before `before`: what a crash interrupted. */
+  /**
+   * Decisions still `pending` that were claimed (or, for an ask rule's, confirmed) before `before`: what a
+   * crash interrupted. A proposal confirmed late is pending from its answer, not from its claim.
+   */
   async pendingDecisions(before: Date): Promise<DecisionRow[]> {
     return this.db
       .select()
       .from(ruleDecisions)
-      .where(and(eq(ruleDecisions.outcome, 'pending'), lt(ruleDecisions.decidedAt, before)))
+      .where(
+        and(
+          eq(ruleDecisions.outcome, 'pending'),
+          lt(ruleDecisions.decidedAt, before),
+          sql`coalesce(${ruleDecisions.answeredAt}, ${ruleDecisions.decidedAt}) < ${before.toISOString()}::timestamptz`,
+        ),
+      )
       .limit(500);
   }
 
