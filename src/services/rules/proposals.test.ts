@@ -81,14 +81,31 @@ describe('ask rule proposals', () => {
     s.stop();
   });
 
-  it('takes anything but y at the prompt as no, and the toast runs the same command', async () => {
+  it('takes Enter as no, runs a command typed instead of an answer, and the toast runs the same command', async () => {
     const s = setup();
     s.propose();
+    s.terminal.answer('price btc');
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(s.ran).toEqual(['price btc']);
+    expect(s.terminal.question.value?.label).toMatch(/^rule 'BTC ask' asks:/);
     s.terminal.answer('');
     await Promise.resolve();
-    expect(s.ran).toEqual(['rules reject 7 --via terminal']);
+    expect(s.ran[1]).toBe('rules reject 7 --via terminal');
     await s.proposals.answer('7', true);
-    expect(s.ran[1]).toBe('rules confirm 7 --via browser');
+    expect(s.ran[2]).toBe('rules confirm 7 --via browser');
+    s.stop();
+  });
+
+  it('stops asking at the terminal on Ctrl+C, saying how to answer later', async () => {
+    const s = setup();
+    s.propose();
+    s.terminal.answer(null);
+    await Promise.resolve();
+    expect(s.terminal.question.value).toBeNull();
+    expect(s.printed().at(-1)).toBe('muted: rules confirm 7 / rules reject 7 answers it later.');
+    expect(s.proposals.shown.value[0]?.closed).toBeNull();
+    expect(s.ran).toEqual([]);
     s.stop();
   });
 

@@ -33,7 +33,10 @@ export interface ProposalsDeps {
   loggedIn: ReadonlySignal<boolean>;
   /** The rules ledger: proposals still asking there are shown too (a tab opened after they came). */
   ledger: ReadonlySignal<readonly Decision[]>;
-  /** Runs a command line as a click does (the toast's buttons, the terminal's answer). */
+  /**
+   * Runs a command line as a click does (the toast's buttons, the terminal's answer, and a command typed
+   * while the terminal asked: y / yes confirm, n / no / Enter reject, anything else runs as typed).
+   */
   run(line: string): Promise<unknown>;
   print(lines: readonly OutputLine[]): void;
   terminal: {
@@ -110,6 +113,8 @@ export function createProposals(deps: ProposalsDeps): Proposals {
   const now = signal(clock.now(), { name: 'proposals.now' });
   /** Proposals already closed (never shown again when the ledger still lists them as asking). */
   const done = new Set<string>();
+  /** Proposals the terminal no longer asks about (Ctrl+C): the toast and the commands still answer them. */
+  const unprompted = new Set<string>();
   const timers = new Map<string, () => void>();
   let ticking: (() => void) | null = null;
   /** The proposal the terminal's prompt asks about, and the question shown for it. */
@@ -146,16 +151,25 @@ export function createProposals(deps: ProposalsDeps): Proposals {
   /** Asks at the terminal about the oldest open proposal, unless something else is being asked. */
   const prompt = (): void => {
     if (prompting !== null || deps.terminal.question.peek() !== null) return;
-    const p = shown.peek().find((x) => x.closed === null);
+    const p = shown.peek().find((x) => x.closed === null && !unprompted.has(x.id));
     if (p === undefined) return;
     const label = askLabel(p, clock.now());
     prompting = { id: p.id, label };
-    void deps.terminal.ask({ label, secret: false }).then((typed) => {
-      const asked = prompting?.id === p.id ? p.id : null;
-      if (prompting?.id === p.id) prompting = null;
-      if (asked !== null && typed !== null) {
-        const yes = /^y(es)?$/i.test(typed.trim());
-        void deps.run(`rules ${yes ? 'confirm' : 'reject'} ${p.id} --via terminal`);
+    void deps.terminal.ask({ label, secret: false }).then(async (typed) => {
+      const asked = prompting?.id === p.id;
+      if (asked) prompting = null;
+      if (!asked) return prompt(); // closed meanwhile: the next one, if any
+      const said = typed?.trim().toLowerCase() ?? null;
+      if (said === null) {
+        // Ctrl+C, or another question asked over it: the toast still asks; the terminal no more.
+        unprompted.add(p.id);
+        deps.print([muted(`rules confirm ${p.id} / rules reject ${p.id} answers it later.`)]);
+      } else if (said === 'y' || said === 'yes' || said === 'n' || said === 'no' || said === '') {
+        const yes = said.startsWith('y');
+        await deps.run(`rules ${yes ? 'confirm' : 'reject'} ${p.id} --via terminal`);
+      } else {
+        // A command typed as the question came: it runs, and the question comes back after it.
+        await deps.run(typed ?? '');
       }
       prompt();
     });
@@ -249,6 +263,7 @@ export function createProposals(deps: ProposalsDeps): Proposals {
         timers.clear();
         shown.value = [];
         done.clear();
+        unprompted.clear();
       });
       return () => {
         stopLedger();
