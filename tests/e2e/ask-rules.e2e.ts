@@ -34,6 +34,10 @@ describe('rules that ask first, in the browser', () => {
     await expect
       .poll(() => modal.getByTestId('rule-row').innerText())
       .toContain('long 200 USDT, ask first (90 s)');
+    await modal.screenshot({ path: path.join(ARTIFACTS, 'ask-rule-modal-1440.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await modal.screenshot({ path: path.join(ARTIFACTS, 'ask-rule-modal-390.png') });
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.keyboard.press('Escape');
 
     const res = await fetch(`${env.baseUrl}/api/signals/ingest`, {
