@@ -1,9 +1,10 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import type { Config } from './config';
+import type { Clock } from './modules/market/clock';
 import { openDatabase, pgliteDir, type Database } from './db/client';
 import { loggerOptions } from './logger';
 import busPlugin, { type Bus } from './plugins/bus';
@@ -43,6 +44,8 @@ export interface BuildOptions {
   onInstance?: (app: FastifyInstance) => void;
   /** Called with the `/api` scope once every module is registered (tests reach module services there). */
   onApi?: (api: FastifyInstance) => void;
+  /** The rules module's clock (tests drive an ask rule's window with it). */
+  rulesClock?: Clock;
   /** Told of every route as it is registered (tests list them). */
   onRoute?: (route: { method: string | string[]; url: string }) => void;
   /** What the Telegram bot uses instead of the other modules' services and the system clock (tests). */
@@ -150,7 +153,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
       await api.register(openapiPlugin, { version: config.version });
       if (opts.telegram !== undefined) api.decorate('telegramOverrides', opts.telegram);
-      for (const module of MODULES) await api.register(module.plugin);
+      for (const { name, plugin } of MODULES) {
+        const clock = name === 'rules' ? opts.rulesClock : undefined;
+        if (clock === undefined) await api.register(plugin);
+        else await api.register(plugin as FastifyPluginAsync<{ clock?: Clock }>, { clock });
+      }
       opts.onApi?.(api);
     },
     { prefix: '/api' },

@@ -21,6 +21,7 @@ import {
   type WebSocketClass,
 } from '../services/market/priceChannel';
 import { createRouter, type HistoryPort, type Router } from '../services/router';
+import { createProposals, type Proposals } from '../services/rules/proposals';
 import { rulesApi, type RulesApi } from '../services/rules/rules';
 import { createPaletteModel, type PaletteModel } from '../services/palette';
 import { memoryStorage, type StoragePort } from '../services/storage';
@@ -105,6 +106,8 @@ export interface AppServices {
   trades: TradesHistory;
   /** What happened on the user's behalf (a rule fired or was held back), in a corner for a few seconds. */
   toasts: Toasts;
+  /** An ask rule's proposals: their toasts and the terminal's `[y/N]` prompt. */
+  proposals: Proposals;
   /** The app's own confirm and alert (one dialog at a time), shown by `ConfirmDialog`. */
   confirmations: Confirmations;
   /** The terminal's greeting to a first visitor. */
@@ -202,6 +205,15 @@ export function createAppServices(config: AppConfig): AppServices {
     clock: config.clock,
   });
   const chart = createChartModel({ ui: stores.ui, market: stores.market, api: api.trading, channel: prices });
+  const proposals = createProposals({
+    clock: config.clock,
+    loggedIn: stores.session.isLoggedIn,
+    ledger: stores.rules.ledger,
+    run: (line) => terminal.execute(line, 'ui'),
+    print: (lines) => stores.terminal.print(lines),
+    terminal: stores.terminal,
+    headline: (id) => stores.feed.signals.peek().find((s) => s.id === id)?.content ?? null,
+  });
   const positionsChannel = createPositionsChannel({
     url: positionsSocketUrl(config.tradingBase, pageUrl),
     WebSocket,
@@ -210,6 +222,7 @@ export function createAppServices(config: AppConfig): AppServices {
     trading: api.trading,
     clock: config.clock,
     notify: (text) => stores.terminal.print([failure(text)]),
+    onProposal: (message) => proposals.receive(message),
   });
   const feed = createFeedService({
     stores,
@@ -268,6 +281,7 @@ export function createAppServices(config: AppConfig): AppServices {
     }),
     trades,
     toasts,
+    proposals,
     positionsChannel,
     orderPreview,
     auth,

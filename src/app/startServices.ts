@@ -19,13 +19,14 @@ export type BuiltServices = Omit<AppServices, 'start'>;
  */
 export function startAppServices(services: BuiltServices, pageUrl: string): () => void {
   const { router, api, stores, clock, prices, chart, positionsChannel, orderPreview, feed } = services;
-  const { toasts, rules, trades, keys: keysModel, auth } = services;
+  const { toasts, rules, trades, keys: keysModel, auth, proposals } = services;
   const stopHistory = router.start();
   const stopHealth = startHealthPolling(api.main, stores.connection, clock);
   const stopPrices = prices.start();
   const stopChart = chart.start();
   const stopChartSource = stores.chartSource.start();
   const stopPositions = positionsChannel.start();
+  const stopProposals = proposals.start();
   const stopPreview = orderPreview.start();
   const stopAccount = startAccountWatch({
     loggedIn: stores.session.isLoggedIn,
@@ -88,6 +89,7 @@ export function startAppServices(services: BuiltServices, pageUrl: string): () =
     stopAccount();
     stopFeed();
     stopPositions();
+    stopProposals();
     stopPreview();
     stopHistory();
     stopHealth();

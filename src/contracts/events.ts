@@ -41,6 +41,8 @@ export const BusEvents = {
     decision: Decision,
     /** The headline the decision was about, when known (at most 500 characters). */
     headline: z.string().nullable().optional(),
+    /** The analysis's reasoning about that headline, when known (what an ask rule's proposal shows). */
+    reasoning: z.string().nullable().optional(),
   }),
   /**
    * A user's notification settings or channels changed (a push subscription, a Telegram chat): the process

@@ -21,6 +21,9 @@ export const SKIP_REASONS = [
   'live_account',
   'account_missing',
   'retracted',
+  /** An ask rule's proposal the user rejected, or left unanswered for its window. */
+  'rejected',
+  'no_answer',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -64,6 +67,13 @@ export const Decision = z.object({
    * The server always sends it; optional so that a copy saved before it existed still reads.
    */
   timeline: DecisionTimeline.optional(),
+  /**
+   * An ask rule's proposal: until when it waits (ISO), and where and when the first answer came from.
+   * Null on an `auto` rule's decisions; optional so that a copy saved before ask rules still reads.
+   */
+  ask_expires_at: z.string().nullable().optional(),
+  answered_via: z.enum(['browser', 'terminal', 'telegram', 'api']).nullable().optional(),
+  answered_at: z.string().nullable().optional(),
 });
 export type Decision = z.infer<typeof Decision>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Decision } from './ruleReports';
 import { findTicker } from './symbols';
 
 /**
@@ -110,6 +111,19 @@ export const RuleAction = z.object({
 });
 export type RuleAction = z.infer<typeof RuleAction>;
 
+/** `auto` places the order on a match; `ask` proposes it and waits for the user's answer first. */
+export const RULE_MODES = ['auto', 'ask'] as const;
+export const RuleMode = z.enum(RULE_MODES, { error: 'Mode must be auto or ask.' });
+export type RuleMode = z.infer<typeof RuleMode>;
+
+/** How long an ask rule's proposal waits for an answer before it is skipped ("no answer"). */
+export const ASK_WINDOW = { min: 10, max: 600, default: 60 } as const;
+export const AskWindow = z
+  .number({ error: 'Ask window must be a number of seconds.' })
+  .int({ error: 'Ask window must be a whole number of seconds.' })
+  .min(ASK_WINDOW.min, { error: `Ask window must be at least ${ASK_WINDOW.min} seconds.` })
+  .max(ASK_WINDOW.max, { error: `Ask window must be at most ${ASK_WINDOW.max} seconds (10 minutes).` });
+
 /** `POST /api/rules/` body. */
 export const RuleCreate = z.object({
   ruleName: z
@@ -120,6 +134,8 @@ export const RuleCreate = z.object({
   conditions: z.preprocess((v) => v ?? {}, RuleConditions),
   action: RuleAction,
   isActive: z.boolean().default(true),
+  mode: RuleMode.default('auto'),
+  ask_window_sec: AskWindow.default(ASK_WINDOW.default),
 });
 export type RuleCreate = z.infer<typeof RuleCreate>;
 
@@ -133,6 +149,8 @@ export const RulePatch = z
     conditions: RuleConditions.optional(),
     action: RuleAction.extend({ account: RuleAction.shape.account.unwrap().optional() }).optional(),
     isActive: z.boolean().optional(),
+    mode: RuleMode.optional(),
+    ask_window_sec: AskWindow.optional(),
   })
   .refine((p) => Object.keys(p).length > 0, { error: 'Nothing to change.' });
 export type RulePatch = z.infer<typeof RulePatch>;
@@ -161,6 +179,9 @@ export const Rule = z.object({
     account: z.string(),
   }),
   isActive: z.boolean(),
+  /** Optional so that a copy saved before ask rules existed still reads (as `auto`, 60 s). */
+  mode: RuleMode.optional(),
+  ask_window_sec: z.number().optional(),
   version: z.number(),
   created_at: z.string(),
 });
@@ -218,6 +239,25 @@ export const RuleAccountChange = z.object({
   account: RuleAction.shape.account,
 });
 
+/** Where an answer to an ask rule's proposal came from. */
+export const ANSWER_CHANNELS = ['browser', 'terminal', 'telegram', 'api'] as const;
+export const AnswerChannel = z.enum(ANSWER_CHANNELS);
+export type AnswerChannel = z.infer<typeof AnswerChannel>;
+
+/** `POST /api/rules/decisions/{id}/answer`: confirm or reject a proposal (the first answer wins). */
+export const RuleAnswer = z.object({
+  answer: z.enum(['confirm', 'reject'], { error: 'Answer must be confirm or reject.' }),
+  /** Where the user answered (the browser's toast, the terminal's prompt); `api` when unsaid. */
+  via: z
+    .enum(['browser', 'terminal', 'api'], { error: 'Via must be browser, terminal or api.' })
+    .default('api'),
+});
+export type RuleAnswer = z.infer<typeof RuleAnswer>;
+
+/** The decision after the answer, and one line saying what the server did (the order's venue, size, price). */
+export const RuleAnswerResult = z.object({ decision: Decision, message: z.string() });
+export type RuleAnswerResult = z.infer<typeof RuleAnswerResult>;
+
 /** The server's `detail` texts for rules. */
 export const RULE_DETAILS = {
   notFound: 'Rule not found.',
@@ -225,6 +265,12 @@ export const RULE_DETAILS = {
     `A free account can have ${limit} active rules. Turn one off or upgrade to Premium for unlimited auto-trading rules.`,
   maxOrder: (amount: number, max: number) =>
     `The order of ${amount} USDT is above your maximum order size of ${max} USDT (risk settings).`,
+  decisionNotFound: 'Decision not found.',
+  notAsking: 'This decision is not a proposal waiting for an answer.',
+  alreadyAnswered: (via: string) => `Already answered in ${via}.`,
+  expired: 'The proposal expired: no answer came in time.',
+  noAnswer: (seconds: number) => `No answer within ${seconds} s.`,
+  rejected: (via: string) => `Rejected in ${via}.`,
 } as const;
 
 /** The docs/product.md §8 messages for the rules pane. */

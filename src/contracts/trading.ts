@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decimal } from './numbers';
+import { Decision } from './ruleReports';
 
 /** How a fill differs from the USDT amount asked (see `sizeOrder` in ./sizing). */
 export const SizingAdjustmentSchema = z.enum([
@@ -290,5 +291,26 @@ export const LeverageRequest = z.object({
 export const PositionsMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('snapshot'), positions: z.array(Position), time: z.number() }),
   z.object({ type: z.literal('liquidation'), symbol: z.string(), price: z.number(), time: z.number() }),
+  /**
+   * An ask rule proposes an order and waits for the user's answer until `decision.ask_expires_at`: the
+   * proposed order is the decision's side, amount, asset and account; the news and its analysis come with it.
+   */
+  z.object({
+    type: z.literal('proposal'),
+    decision: Decision,
+    headline: z.string().nullable(),
+    reasoning: z.string().nullable(),
+    time: z.number(),
+  }),
+  /**
+   * A proposal was answered (here or in another channel: `decision.answered_via`), then ended fired or
+   * skipped (rejected, no answer, or refused at confirmation: `decision.reason`).
+   */
+  z.object({
+    type: z.literal('proposal_closed'),
+    event: z.enum(['answered', 'fired', 'skipped']),
+    decision: Decision,
+    time: z.number(),
+  }),
 ]);
 export type PositionsMessage = z.infer<typeof PositionsMessage>;

@@ -1,6 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useServices } from '../app/AppContext';
-import { latencyText } from '../services/rules/rules';
+import { latencyText, outcomeText } from '../services/rules/rules';
 
 /** The newest decisions of the ledger: which rule matched which signal, and what came of it. */
 export function RulesLedger() {
@@ -41,7 +41,7 @@ export function RulesLedger() {
                     #{d.signal_id} {d.asset} {d.sentiment} {d.impact}
                   </td>
                   <td className={`outcome ${d.outcome}`}>
-                    {d.outcome}
+                    {outcomeText(d)}
                     {d.outcome === 'skipped'
                       ? `: ${d.reason}: ${d.detail ?? ''}`
                       : d.exit

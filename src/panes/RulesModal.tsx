@@ -100,6 +100,17 @@ export function RulesModal() {
                   />
                 </label>
                 <span className="rule-name">{rule.ruleName}</span>
+                <span
+                  className={`rule-mode${rule.mode === 'ask' ? ' ask' : ''}`}
+                  data-testid="rule-mode"
+                  title={
+                    rule.mode === 'ask'
+                      ? `Proposes each order and waits ${rule.ask_window_sec ?? 60} s for your answer`
+                      : 'Places its orders by itself'
+                  }
+                >
+                  {rule.mode === 'ask' ? 'ASK' : 'AUTO'}
+                </span>
                 <span className="rule-what">{describeRule(rule)}</span>
                 <button
                   type="button"
@@ -190,6 +201,27 @@ export function RulesModal() {
           <span>Max hold (min)</span>
           <input type="number" min={1} step={1} value={form.maxHold} onChange={set('maxHold')} />
         </label>
+        <label className="field narrow">
+          <span>Mode</span>
+          <select value={form.mode} onChange={set('mode')} aria-label="Mode">
+            <option value="auto">Auto</option>
+            <option value="ask">Ask first</option>
+          </select>
+        </label>
+        {form.mode === 'ask' && (
+          <label className="field narrow">
+            <span>Ask window (s)</span>
+            <input
+              type="number"
+              min={10}
+              max={600}
+              step={1}
+              value={form.askWindow}
+              onChange={set('askWindow')}
+              aria-label="Ask window in seconds"
+            />
+          </label>
+        )}
         <label className="check">
           <input type="checkbox" checked={form.isActive} onChange={set('isActive')} /> Active
         </label>

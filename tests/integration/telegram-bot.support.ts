@@ -2,11 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { OrderResponse } from '../../src/contracts/trading';
 import { appError } from '../../server/plugins/errors';
 import { systemClock, type Clock } from '../../server/modules/market/clock';
-import {
-  registerTelegram,
-  type TelegramDeps,
-  type TelegramPart,
-} from '../../server/modules/notifications/telegram';
+import type { TelegramDeps, TelegramPart } from '../../server/modules/notifications/telegram';
 import type { BotTrading } from '../../server/modules/notifications/telegram/telegram.bot';
 import { startTestApp, type TestApp } from '../helpers/app';
 import type { DbTarget } from '../helpers/db';
@@ -71,56 +67,56 @@ export async function startBotApp(
     unknownOutcome: false,
     unknownKeys: [],
   };
-  let part: TelegramPart | undefined;
-  const register = async (scope: FastifyInstance) => {
-    const real = scope.trading;
-    const trading: BotTrading = {
-      account: async (userId) =>
-        fakes.liveUsers.has(userId)
-          ? { account: 'key-1', mode: 'live', keyHint: 'abcd…wxyz' }
-          : real.account(userId),
-      venueOf: async (userId, account) =>
-        account === 'key-1' ? { mode: 'live', keyHint: 'abcd…wxyz' } : real.venueOf(userId, account),
-      positions: (userId, account) => real.positions(userId, account === 'key-1' ? 'paper' : account),
-      balance: (userId) => real.balance(userId),
-      placeOrder: async (userId, request, key, account) => {
-        if (account !== 'key-1') return real.placeOrder(userId, request, key, { account });
-        fakes.liveOrders.push({ userId, amount: request.amount });
-        if (fakes.unknownOutcome) {
-          fakes.unknownKeys.push(key);
-          throw appError('OUTCOME_UNKNOWN');
-        }
-        return {
-          ...LIVE_FILL,
-          symbol: 'BTCUSDT',
-          side: request.side === 'long' ? 'buy' : 'sell',
-        } as OrderResponse;
-      },
-      reduce: (userId, account, request) => real.reducePosition(userId, account, request),
-      closeAll: (userId) => real.closeAll(userId),
-      findOrder: async (userId, key) =>
-        fakes.unknownKeys.includes(key)
-          ? ({ ...LIVE_FILL, symbol: 'BTCUSDT', side: 'buy' } as OrderResponse)
-          : real.findOrder(userId, key),
-    };
-    const deps: TelegramDeps = {
-      liveOrdersAllowed: async (userId) => fakes.liveAllowed.has(userId),
-      answerProposal: async (userId, decisionId, answer, via) => {
-        fakes.answers.push({ userId, decisionId, answer, via });
-        return { ok: true, message: `Confirmed: the rule's order for decision ${decisionId} went out.` };
-      },
-      turnRulesOff: async (userId) => {
-        fakes.rulesOff.push(userId);
-        return 'All 2 of your rules are off.';
-      },
-      trading,
-      longPollSeconds: 1,
-      outboxTickMs: 50,
-      unknownLookupMs: 300,
-      ...(opts.clock === undefined ? {} : { clock: opts.clock }),
-    };
-    part = await registerTelegram(scope, deps);
-    scope.addHook('onClose', async () => part?.close());
+  // The app's own trading, reached once it is built: the bot calls it only after that.
+  let api: FastifyInstance | undefined;
+  const realTrading = () => {
+    if (api === undefined) throw new Error('the app is not built yet');
+    return api.trading;
+  };
+  const trading: BotTrading = {
+    account: async (userId) =>
+      fakes.liveUsers.has(userId)
+        ? { account: 'key-1', mode: 'live', keyHint: 'abcd…wxyz' }
+        : realTrading().account(userId),
+    venueOf: async (userId, account) =>
+      account === 'key-1' ? { mode: 'live', keyHint: 'abcd…wxyz' } : realTrading().venueOf(userId, account),
+    positions: (userId, account) => realTrading().positions(userId, account === 'key-1' ? 'paper' : account),
+    balance: (userId) => realTrading().balance(userId),
+    placeOrder: async (userId, request, key, account) => {
+      if (account !== 'key-1') return realTrading().placeOrder(userId, request, key, { account });
+      fakes.liveOrders.push({ userId, amount: request.amount });
+      if (fakes.unknownOutcome) {
+        fakes.unknownKeys.push(key);
+        throw appError('OUTCOME_UNKNOWN');
+      }
+      return {
+        ...LIVE_FILL,
+        symbol: 'BTCUSDT',
+        side: request.side === 'long' ? 'buy' : 'sell',
+      } as OrderResponse;
+    },
+    reduce: (userId, account, request) => realTrading().reducePosition(userId, account, request),
+    closeAll: (userId) => realTrading().closeAll(userId),
+    findOrder: async (userId, key) =>
+      fakes.unknownKeys.includes(key)
+        ? ({ ...LIVE_FILL, symbol: 'BTCUSDT', side: 'buy' } as OrderResponse)
+        : realTrading().findOrder(userId, key),
+  };
+  const deps: TelegramDeps = {
+    liveOrdersAllowed: async (userId) => fakes.liveAllowed.has(userId),
+    answerProposal: async (userId, decisionId, answer, via) => {
+      fakes.answers.push({ userId, decisionId, answer, via });
+      return { ok: true, message: `Confirmed: the rule's order for decision ${decisionId} went out.` };
+    },
+    turnRulesOff: async (userId) => {
+      fakes.rulesOff.push(userId);
+      return 'All 2 of your rules are off.';
+    },
+    trading,
+    longPollSeconds: 1,
+    outboxTickMs: 50,
+    unknownLookupMs: 300,
+    ...(opts.clock === undefined ? {} : { clock: opts.clock }),
   };
   const logs = opts.logs;
   const t = await startTestApp(
@@ -130,17 +126,13 @@ export async function startBotApp(
       ...(logs === undefined
         ? {}
         : { logger: true, logStream: { write: (line: string) => void logs.push(line) } }),
-      onApi: (api) => void api.register(register),
+      telegram: deps,
+      onApi: (scope) => {
+        api = scope;
+      },
     },
   );
-  return {
-    t,
-    fakes,
-    part: () => {
-      if (part === undefined) throw new Error('the telegram part was not registered');
-      return part;
-    },
-  };
+  return { t, fakes, part: (): TelegramPart => t.api.notifications.telegram };
 }
 
 export async function userOf(app: FastifyInstance, name: string) {

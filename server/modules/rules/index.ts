@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { BacktestRequest } from '../../../src/contracts/rules';
-import { every, systemClock, type Disposer } from '../market/clock';
+import { every, systemClock, type Clock, type Disposer } from '../market/clock';
+import { toDecision } from './rules.mapper';
+import type { DecisionRow } from './rules.repo';
 import { RiskService } from './risk.service';
 import { backtest } from './rules.backtest';
-import { RuleEngine } from './rules.engine';
+import { RuleEngine, type DecisionEvent, type DecisionNews } from './rules.engine';
 import { ExitWatcher } from './rules.exits';
 import { RulesRepo } from './rules.repo';
 import { registerRulesRoutes } from './rules.routes';
@@ -25,9 +27,10 @@ const BACKTEST_SIGNALS = 20_000;
  * the engine that turns completed signals into orders, and the exits of the positions rules opened.
  */
 export default fp(
-  async function rulesModule(app: FastifyInstance) {
+  async function rulesModule(app: FastifyInstance, opts: { clock?: Clock }) {
     const log = app.log.child({ module: 'rules' });
-    const clock = systemClock;
+    // Injected by tests, which drive an ask rule's window with it.
+    const clock = opts.clock ?? systemClock;
     const origin = randomUUID();
     const repo = new RulesRepo(app.database.db);
     const risk = new RiskService(
@@ -37,6 +40,27 @@ export default fp(
     );
     // Exits and a decision's price act only on a young price: an older one is no price at all.
     const priceOf = (symbol: string) => app.prices.last(symbol);
+
+    /** What a signal said, read from the store when this process did not see it (an answer, an expiry). */
+    const newsOf = async (signalId: number): Promise<DecisionNews | null> => {
+      const [signal] = await app.news.list({ limit: 1, before: String(signalId + 1) });
+      if (signal === undefined || signal.id !== String(signalId)) return null;
+      const reasoning = signal.analysis.status === 'completed' ? signal.analysis.nlp.reasoning : null;
+      return { headline: signal.content.replace(/\s+/g, ' ').trim().slice(0, 500), reasoning };
+    };
+    /** Every decision event goes on the bus: notifications and the user's open tabs, on any process. */
+    const decided = (event: DecisionEvent, row: DecisionRow, news: DecisionNews | null) => {
+      void (async () => {
+        const about = news ?? (await newsOf(row.signalId).catch(() => null));
+        await app.bus.publish('rules.decided', {
+          userId: row.userId,
+          event,
+          decision: toDecision(row),
+          headline: about?.headline ?? null,
+          reasoning: about?.reasoning ?? null,
+        });
+      })().catch((err: unknown) => log.warn({ err, decision: row.id }, 'rule decision not published'));
+    };
 
     const engine = new RuleEngine({
       repo,
@@ -54,6 +78,7 @@ export default fp(
       clock,
       log,
       unknownRecheckMs: app.config.BINANCE_ORDER_SETTLE_MS,
+      decided,
     });
     const exits = new ExitWatcher({
       repo,
@@ -73,6 +98,7 @@ export default fp(
           { source: 'rule', ruleId: d.ruleId, ruleName: d.ruleName },
         ),
       log,
+      exited: (d) => engine.exited(d),
     });
     /**
      * Closes at once every position rules opened on a retracted signal (reduce-only, on the decision's
@@ -81,10 +107,11 @@ export default fp(
     const unwindRetracted = async (retractedId: string, retractionId: string) => {
       const signalId = Number(retractedId);
       const why = `closed: retracted by #${retractionId}`;
-      await repo.cancelUnsent(
+      const cancelled = await repo.cancelUnsent(
         signalId,
         `The story was retracted by #${retractionId} before the order was sent.`,
       );
+      for (const row of cancelled) engine.tell('skipped', row);
       const open = await repo.openOnSignal(signalId);
       await Promise.all(
         open.filter((d) => d.exitPlan?.on_retraction !== 'keep').map((d) => exits.close(d, why)),
@@ -95,7 +122,13 @@ export default fp(
       if (running.length > 0) void engine.reload();
       void app.bus.publish('rules.changed', { userId, origin }).catch(() => undefined);
     };
-    const service = new RulesService(repo, app.plans, () => changed(''));
+    // Answers reach any process: the atomic update in the ledger lets the first one win.
+    const service = new RulesService(
+      repo,
+      app.plans,
+      () => changed(''),
+      (userId, id, answer, via) => engine.answer(userId, id, answer, via),
+    );
 
     const wake = (sweep = false) => {
       void engine
@@ -149,6 +182,8 @@ export default fp(
           every(clock, 1000, () => {
             wake(true);
             void exits.check();
+            // Proposals whose window closed: skipped as unanswered, by this process alone.
+            void engine.expireAsks().catch((err: unknown) => log.warn({ err }, 'asks not expired'));
           }),
         );
       },

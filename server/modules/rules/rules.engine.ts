@@ -1,7 +1,9 @@
+import { RULE_DETAILS, type AnswerChannel } from '../../../src/contracts/rules';
 import { findTicker } from '../../../src/contracts/symbols';
 import type { Signal } from '../../../src/contracts/signals';
 import { publishedMs } from '../../../src/contracts/timeline';
-import type { OrderVenue } from '../../../src/contracts/trading';
+import type { OrderResponse, OrderVenue } from '../../../src/contracts/trading';
+import { appError } from '../../plugins/errors';
 import type { Clock } from '../market/clock';
 import { PLAN_LIMITS, type PlanReader } from '../billing/plans';
 import type { Headline, RiskService } from './risk.service';
@@ -29,13 +31,43 @@ export interface EngineDeps {
   consumer?: string;
   /** How long after an unknown outcome its order is looked up again (default 6 s, past Binance's recvWindow). */
   unknownRecheckMs?: number;
+  /**
+   * Told of every decision event, with the row as recorded and, when the engine has it, what the news
+   * said: the bus's `rules.decided` (notifications, the browser's proposals) is fed from here.
+   */
+  decided?: (event: DecisionEvent, decision: DecisionRow, news: DecisionNews | null) => void;
 }
+
+export type DecisionEvent = 'fired' | 'skipped' | 'asking' | 'answered' | 'exit';
+
+/** What the news said, for the one who is told of a decision (and asked to confirm it). */
+export interface DecisionNews {
+  headline: string;
+  reasoning: string | null;
+}
+
+/** The answer to a proposal: the decision after it, and the order when one was placed. */
+export interface AnswerOutcome {
+  decision: DecisionRow;
+  order: OrderResponse | null;
+  venue: OrderVenue | null;
+}
+
+/** How a channel is named to the one who answered second ("Already answered in Telegram."). */
+export const CHANNEL_NAMES: Record<AnswerChannel, string> = {
+  browser: 'the browser',
+  terminal: 'the terminal',
+  telegram: 'Telegram',
+  api: 'the API',
+};
 
 const BATCH = 200;
 /** How far back a periodic sweep re-reads, for a `rev` taken before ours that committed after it. */
 const SWEEP_BACK = 50;
 const SWEEP_MS = 2000;
 const SEEN_CAP = 20_000;
+/** Headlines kept for the decisions still to be told of (a proposal answered later names its news). */
+const NEWS_CAP = 2_000;
 
 /** Below the smallest plan limit a rule trades whatever the plan: no need to read the user's plan. */
 const LOWEST_RULE_LIMIT = Math.min(
@@ -66,6 +98,8 @@ export class RuleEngine {
   readonly stats = { evaluated: 0, matched: 0, fired: 0, skipped: 0, matchNs: 0 };
   /** Sends each decided order and settles it in the ledger. */
   private readonly orders: RuleOrders;
+  /** What the recent signals said, by signal id: told with their decisions. */
+  private readonly news = new Map<number, DecisionNews>();
 
   constructor(private readonly d: EngineDeps) {
     this.consumer = d.consumer ?? 'rules';
@@ -76,12 +110,31 @@ export class RuleEngine {
       log: d.log,
       ...(d.unknownRecheckMs === undefined ? {} : { unknownRecheckMs: d.unknownRecheckMs }),
       stats: this.stats,
+      decided: (event, decision) => this.tell(event, decision),
     });
   }
 
-  /** Loads the rules and the cursor; a first start begins at the newest signal, never trading history. */
+  /** Tells `decided` of a decision event, with its news when this process saw the signal. */
+  tell(event: DecisionEvent, decision: DecisionRow): void {
+    try {
+      this.d.decided?.(event, decision, this.news.get(decision.signalId) ?? null);
+    } catch (err) {
+      this.d.log.warn({ err, decision: decision.id }, 'rule decision not told');
+    }
+  }
+
+  /** An exit closed what a decision opened: told like the decisions. */
+  exited(decision: DecisionRow): void {
+    this.tell('exit', decision);
+  }
+
+  /**
+   * Loads the rules and the cursor; a first start begins at the newest signal, never trading history.
+   * Proposals whose window closed while no process ran the engine are skipped as unanswered first.
+   */
   async start(): Promise<void> {
     await this.reload();
+    await this.expireAsks();
     const stored = await this.d.repo.cursor(this.consumer);
     if (stored === null) {
       this.cursor = await this.d.signals.headRev();
@@ -174,6 +227,14 @@ export class RuleEngine {
     const tradable = matches.filter((m) => findTicker(m.asset) !== undefined);
     if (tradable.length === 0) return;
     this.stats.matched += tradable.length;
+    this.news.set(Number(signal.id), {
+      headline: signal.content.replace(/\s+/g, ' ').trim().slice(0, 500),
+      reasoning: signal.analysis.nlp.reasoning,
+    });
+    if (this.news.size > NEWS_CAP) {
+      const oldest = this.news.keys().next().value;
+      if (oldest !== undefined) this.news.delete(oldest);
+    }
     // Started now, awaited inside each user's chain: the chains keep the order signals arrived in.
     const { analysis } = signal;
     const claims = this.d.repo.claimDecisions(tradable.map((m) => this.claimOf(m, signal, analysis)));
@@ -220,6 +281,7 @@ export class RuleEngine {
     analysis: Extract<Signal['analysis'], { status: 'completed' }>,
   ): NewDecisionRow {
     const symbol = findTicker(asset)?.symbol ?? `${asset}USDT`;
+    const now = this.d.clock.now();
     return {
       userId: rule.userId,
       ruleId: rule.id,
@@ -230,7 +292,10 @@ export class RuleEngine {
       symbol,
       side: rule.side,
       amountUsd: rule.amountUsd,
-      outcome: 'pending',
+      // An ask rule's match is a proposal from the start: no order goes out until the user confirms it.
+      ...(rule.mode === 'ask'
+        ? { outcome: 'asking' as const, askExpiresAt: new Date(now + rule.askWindowSec * 1000) }
+        : { outcome: 'pending' as const }),
       // The ledger names the analyzer and its version: a decision can be traced to the model that made it.
       engine:
         analysis.engine_version === undefined
@@ -242,7 +307,7 @@ export class RuleEngine {
       arrivalPrice: priceText(signal.initial_prices[asset]),
       account: rule.account,
       exitPlan: rule.exit,
-      decidedAt: new Date(this.d.clock.now()),
+      decidedAt: new Date(now),
       ...receiptOf(signal),
     };
   }
@@ -295,10 +360,115 @@ export class RuleEngine {
     });
     if (check !== null) {
       // What paper would have done with a decision the key's limits refused: part of the reality gap.
-      if (venue.mode !== 'paper') await this.orders.recordTwin(claimed, rule);
+      if (venue.mode !== 'paper') await this.orders.recordTwin(claimed);
       return this.orders.skip(claimed, check.reason, check.detail);
     }
-    await this.orders.send(claimed, rule, signal, receivedAt, venue);
+    // An ask rule proposes what would be sent now; the envelope is checked again when it is confirmed.
+    if (claimed.outcome === 'asking') return this.tell('asking', { ...claimed, accountMode: venue.mode });
+    await this.orders.send(claimed, receivedAt, venue);
+  }
+
+  /**
+   * The answer to a proposal: the first one wins (one atomic update, whichever process it reaches),
+   * the others hear who answered first or that the window closed. A confirmation runs the order path
+   * of an automated decision, the risk envelope and the headline's age checked again; a rejection ends
+   * the decision skipped.
+   */
+  async answer(
+    userId: string,
+    id: number,
+    answer: 'confirm' | 'reject',
+    via: AnswerChannel,
+  ): Promise<AnswerOutcome> {
+    const at = new Date(this.d.clock.now());
+    const answered = await this.d.repo.answerDecision(
+      userId,
+      id,
+      at,
+      answer === 'confirm'
+        ? { outcome: 'pending', answeredVia: via, answeredAt: at }
+        : {
+            outcome: 'skipped',
+            reason: 'rejected',
+            detail: RULE_DETAILS.rejected(CHANNEL_NAMES[via]),
+            answeredVia: via,
+            answeredAt: at,
+          },
+    );
+    if (answered === null) throw await this.whyNotAnswered(userId, id);
+    this.tell('answered', answered);
+    if (answer === 'reject') {
+      this.stats.skipped += 1;
+      this.tell('skipped', answered);
+      return { decision: answered, order: null, venue: null };
+    }
+    // In the user's chain: their budget and cooldown read in order with the engine's own decisions.
+    let outcome: AnswerOutcome = { decision: answered, order: null, venue: null };
+    await this.inOrder(userId, async () => {
+      outcome = await this.confirmed(answered);
+    });
+    const final = await this.d.repo.decision(userId, id);
+    return { ...outcome, decision: final ?? outcome.decision };
+  }
+
+  /** Why an answer found no proposal to answer: none of the user's (404), answered first elsewhere, or too late. */
+  private async whyNotAnswered(userId: string, id: number): Promise<Error> {
+    const current = await this.d.repo.decision(userId, id);
+    if (current === null) return appError('NOT_FOUND', RULE_DETAILS.decisionNotFound);
+    if (current.answeredVia !== null)
+      return appError('CONFLICT', RULE_DETAILS.alreadyAnswered(CHANNEL_NAMES[current.answeredVia]));
+    if (current.outcome === 'asking' || current.reason === 'no_answer')
+      return appError('CONFLICT', RULE_DETAILS.expired);
+    return appError('CONFLICT', RULE_DETAILS.notAsking);
+  }
+
+  /** A confirmed proposal's order: the account, the risk envelope and the headline's age checked again. */
+  private async confirmed(decision: DecisionRow): Promise<AnswerOutcome> {
+    let venue: OrderVenue;
+    try {
+      venue = await this.d.trading.venueOf(decision.userId, decision.account);
+    } catch {
+      await this.orders.skip(
+        decision,
+        'account_missing',
+        "The rule's exchange key is no longer saved; move the rule to paper or to another key.",
+      );
+      return { decision, order: null, venue: null };
+    }
+    if (venue.mode !== decision.accountMode)
+      await this.d.repo.updateDecision(decision.id, { accountMode: venue.mode });
+    const row = { ...decision, accountMode: venue.mode };
+    const receivedAt = (decision.signalReceivedAt ?? decision.decidedAt).getTime();
+    const check = await this.d.risk.checkAutomated(decision.userId, {
+      asset: decision.asset,
+      amountUsd: Number(decision.amountUsd),
+      receivedAt,
+      headline: headlineOfRow(decision, receivedAt),
+      mode: venue.mode,
+      decisionId: decision.id,
+      unchecked: [...(this.claimedAhead.get(decision.userId) ?? [])],
+      openPositions: () => this.d.trading.openPositions(decision.userId, decision.account),
+    });
+    if (check !== null) {
+      if (venue.mode !== 'paper') await this.orders.recordTwin(row);
+      await this.orders.skip(row, check.reason, check.detail);
+      return { decision: row, order: null, venue };
+    }
+    const order = await this.orders.send(row, receivedAt, venue);
+    return { decision: row, order, venue };
+  }
+
+  /**
+   * Skips, as unanswered, the proposals whose window has closed (run by the process holding the rules
+   * lease, on its clock; also at start, for those that closed while it was down). Answers how many.
+   */
+  async expireAsks(): Promise<number> {
+    const expired = await this.d.repo.expireAsking(new Date(this.d.clock.now()));
+    for (const row of expired) {
+      this.stats.skipped += 1;
+      this.tell('skipped', row);
+    }
+    return expired.length;
   }
 
   /** Stops the look-ups scheduled for unknown outcomes (shutdown); the sweep settles them later. */
@@ -316,6 +486,17 @@ function headlineOf(signal: Signal): Headline {
     published: published !== null && published <= received,
     backlog: signal.backlog === true,
     source: signal.source,
+  };
+}
+
+/** The stale guard's view of a decision's headline, from the news's times kept on it. */
+function headlineOfRow(decision: DecisionRow, receivedAt: number): Headline {
+  const published = publishedMs(decision.signalPublishedAt?.toISOString() ?? null, receivedAt);
+  return {
+    startMs: published === null ? receivedAt : Math.min(published, receivedAt),
+    published: published !== null && published <= receivedAt,
+    backlog: false,
+    source: '',
   };
 }
 

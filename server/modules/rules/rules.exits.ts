@@ -12,6 +12,8 @@ export interface ExitDeps {
    */
   reduce(decision: DecisionRow): Promise<OrderResponse | null>;
   log: { warn(obj: object, msg: string): void };
+  /** Told of every exit that closed a position (the decision as recorded with its exit). */
+  exited?: (decision: DecisionRow) => void;
 }
 
 /** Why an open rule position should close now, or null. `move` is the gain in % in the position's favour. */
@@ -101,11 +103,13 @@ export class ExitWatcher {
         await this.d.repo.updateDecision(d.id, { exitNote: `${why}; already closed by hand` });
         return 'gone';
       }
-      await this.d.repo.updateDecision(d.id, {
+      const set = {
         exitNote: `${why}; closed ${fill.quantity} at ${fill.price}`,
         exitOrderId: fill.id,
         exitPnl: String(fill.realizedPnl - fill.fee),
-      });
+      };
+      await this.d.repo.updateDecision(d.id, set);
+      this.d.exited?.({ ...d, ...set, exitState: 'closed' });
       return 'closed';
     } catch (err) {
       const detail = err instanceof Error && 'detail' in err ? String(err.detail) : 'close failed';

@@ -30,6 +30,8 @@ export function toRule(row: RuleRow): Rule {
       account: row.account,
     },
     isActive: row.isActive,
+    mode: row.mode,
+    ask_window_sec: row.askWindowSec,
     version: row.version,
     created_at: row.createdAt.toISOString(),
   };
@@ -81,6 +83,9 @@ export function toDecision(row: DecisionRow): Decision {
       sent_at: iso(row.sentAt),
       acked_at: iso(row.ackedAt),
     },
+    ask_expires_at: iso(row.askExpiresAt),
+    answered_via: row.answeredVia,
+    answered_at: iso(row.answeredAt),
   };
 }
 
@@ -123,6 +128,7 @@ const CSV_COLUMNS: (keyof Decision)[] = [
   'fee',
   'arrival_price',
   'exit_pnl',
+  'answered_via',
 ];
 
 /** RFC 4180 quoting; a leading = + - @ is prefixed with ' so a spreadsheet never runs a cell as a formula. */

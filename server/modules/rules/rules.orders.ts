@@ -1,8 +1,7 @@
-import type { Signal } from '../../../src/contracts/signals';
 import type { OrderRequest, OrderResponse, OrderVenue } from '../../../src/contracts/trading';
 import { AppError } from '../../plugins/errors';
 import type { Clock } from '../market/clock';
-import type { DecisionRow, RuleRow, RulesRepo } from './rules.repo';
+import type { DecisionRow, DecisionUpdate, RulesRepo } from './rules.repo';
 
 export interface EngineLog {
   info(obj: object, msg: string): void;
@@ -52,6 +51,8 @@ export interface RuleOrdersDeps {
   /** How long after an unknown outcome its order is looked up again (default 6 s). */
   unknownRecheckMs?: number;
   stats: OrderStats;
+  /** Told of every decision that ended fired or skipped, with its row as recorded. */
+  decided?: (event: 'fired' | 'skipped', decision: DecisionRow) => void;
 }
 
 /**
@@ -65,13 +66,19 @@ export class RuleOrders {
 
   constructor(private readonly d: RuleOrdersDeps) {}
 
-  private orderOf(decision: DecisionRow, rule: RuleRow): OrderRequest {
-    return { symbol: decision.symbol, side: rule.side, type: 'market', amount: Number(rule.amountUsd) };
+  /** The decision's order, as it was decided (and, for an ask rule, proposed): never the rule's edit since. */
+  private orderOf(decision: DecisionRow): OrderRequest {
+    return {
+      symbol: decision.symbol,
+      side: decision.side,
+      type: 'market',
+      amount: Number(decision.amountUsd),
+    };
   }
 
   /** What paper would have filled for the decision, kept beside it (part of the reality gap). */
-  async recordTwin(decision: DecisionRow, rule: RuleRow): Promise<void> {
-    const twin = await this.d.trading.paperTwin(rule.userId, this.orderOf(decision, rule));
+  async recordTwin(decision: DecisionRow): Promise<void> {
+    const twin = await this.d.trading.paperTwin(decision.userId, this.orderOf(decision));
     await this.d.repo.updateDecision(
       decision.id,
       'refused' in twin
@@ -80,26 +87,24 @@ export class RuleOrders {
     );
   }
 
-  /** Sends the decision's order and records what came of it. */
-  async send(
-    decision: DecisionRow,
-    rule: RuleRow,
-    signal: Signal,
-    receivedAt: number,
-    venue: OrderVenue,
-  ): Promise<void> {
-    const key = ruleOrderKey(rule.id, signal.id);
-    const request = this.orderOf(decision, rule);
+  /**
+   * Sends the decision's order under its (rule, signal) key, on the decision's account, and records what
+   * came of it: the order when it was placed, else null (skipped, or its outcome unknown for now).
+   */
+  async send(decision: DecisionRow, receivedAt: number, venue: OrderVenue): Promise<OrderResponse | null> {
+    const key = ruleOrderKey(decision.ruleId, String(decision.signalId));
+    const request = this.orderOf(decision);
     const sentAt = this.d.clock.now();
     // A decision on a key gets its shadow paper twin at the same moment: what paper would have filled.
-    const twin = venue.mode === 'paper' ? null : this.recordTwin(decision, rule).catch(() => undefined);
+    const twin = venue.mode === 'paper' ? null : this.recordTwin(decision).catch(() => undefined);
     try {
-      const order = await this.d.trading.placeOrder(rule.userId, request, key, {
-        account: rule.account,
-        origin: { source: 'rule', ruleId: rule.id, ruleName: rule.name },
+      const order = await this.d.trading.placeOrder(decision.userId, request, key, {
+        account: decision.account,
+        origin: { source: 'rule', ruleId: decision.ruleId, ruleName: decision.ruleName },
       });
       await twin;
       await this.fired(decision, order, this.d.clock.now() - receivedAt, sentAt);
+      return order;
     } catch (err) {
       await twin;
       if (err instanceof AppError && err.code === 'OUTCOME_UNKNOWN') {
@@ -109,12 +114,13 @@ export class RuleOrders {
           sentAt: new Date(sentAt),
         });
         this.recheckLater(decision);
-        return;
+        return null;
       }
       const detail = err instanceof Error && 'detail' in err ? String(err.detail) : 'The order failed.';
       await this.skip(decision, 'exchange', detail);
       if (!(err instanceof Error && 'detail' in err))
-        this.d.log.warn({ err, rule: rule.id }, 'rule order failed');
+        this.d.log.warn({ err, rule: decision.ruleId }, 'rule order failed');
+      return null;
     }
   }
 
@@ -173,7 +179,7 @@ export class RuleOrders {
     sentAt: number | null,
   ): Promise<void> {
     this.d.stats.fired += 1;
-    await this.d.repo.updateDecision(decision.id, {
+    const set: DecisionUpdate = {
       outcome: 'fired',
       orderId: order.id,
       price: String(order.price),
@@ -187,13 +193,16 @@ export class RuleOrders {
       // Every position a rule opens is its own to unwind (exits, flatten, retractions): it stays open
       // until one of those closes it or finds it closed by hand.
       exitState: 'open',
-    });
+    };
+    await this.d.repo.updateDecision(decision.id, set);
+    this.d.decided?.('fired', { ...decision, ...set } as DecisionRow);
   }
 
   /** Ends a decision without an order: why, for the ledger and the trader. */
   async skip(decision: DecisionRow, reason: string, detail: string): Promise<void> {
     this.d.stats.skipped += 1;
     await this.d.repo.updateDecision(decision.id, { outcome: 'skipped', reason, detail });
+    this.d.decided?.('skipped', { ...decision, outcome: 'skipped', reason, detail });
   }
 
   /**

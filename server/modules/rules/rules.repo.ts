@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
 import { Batcher, updateFromValues } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { riskSettings, ruleCursor, ruleDecisions, rules } from '../../db/schema/rules';
@@ -223,12 +223,69 @@ export class RulesRepo {
     });
   }
 
-  /** Decisions still `pending` that were claimed before `before`: what a crash interrupted. */
+  /** One of the user's decisions, or null (another user's is none of theirs). */
+  async decision(userId: string, id: number): Promise<DecisionRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(ruleDecisions)
+      .where(and(eq(ruleDecisions.id, id), eq(ruleDecisions.userId, userId)));
+    return row ?? null;
+  }
+
+  /**
+   * Records the answer to a proposal in one statement, only while it is still asking and its window
+   * open at `now`: of answers racing from several places (and processes) exactly one gets the row back,
+   * the others null.
+   */
+  async answerDecision(
+    userId: string,
+    id: number,
+    now: Date,
+    set: DecisionUpdate & Required<Pick<DecisionUpdate, 'outcome' | 'answeredVia' | 'answeredAt'>>,
+  ): Promise<DecisionRow | null> {
+    const [row] = await this.db
+      .update(ruleDecisions)
+      .set(set)
+      .where(
+        and(
+          eq(ruleDecisions.id, id),
+          eq(ruleDecisions.userId, userId),
+          eq(ruleDecisions.outcome, 'asking'),
+          gt(ruleDecisions.askExpiresAt, now),
+        ),
+      )
+      .returning();
+    return row ?? null;
+  }
+
+  /** Skips, as unanswered, every proposal whose window closed by `now` (also those closed while down). */
+  async expireAsking(now: Date): Promise<DecisionRow[]> {
+    return this.db
+      .update(ruleDecisions)
+      .set({
+        outcome: 'skipped',
+        reason: 'no_answer',
+        detail: sql`'No answer within ' || round(extract(epoch from ${ruleDecisions.askExpiresAt} - ${ruleDecisions.decidedAt}))::int || ' s.'`,
+      })
+      .where(and(eq(ruleDecisions.outcome, 'asking'), lte(ruleDecisions.askExpiresAt, now)))
+      .returning();
+  }
+
+  /**
+   * Decisions still `pending` that were claimed (or, for an ask rule's, confirmed) before `before`: what a
+   * crash interrupted. A proposal confirmed late is pending from its answer, not from its claim.
+   */
   async pendingDecisions(before: Date): Promise<DecisionRow[]> {
     return this.db
       .select()
       .from(ruleDecisions)
-      .where(and(eq(ruleDecisions.outcome, 'pending'), lt(ruleDecisions.decidedAt, before)))
+      .where(
+        and(
+          eq(ruleDecisions.outcome, 'pending'),
+          lt(ruleDecisions.decidedAt, before),
+          sql`coalesce(${ruleDecisions.answeredAt}, ${ruleDecisions.decidedAt}) < ${before.toISOString()}::timestamptz`,
+        ),
+      )
       .limit(500);
   }
 
@@ -255,22 +312,21 @@ export class RulesRepo {
   }
 
   /**
-   * Skips the decisions on a signal whose order was not sent yet (pending, no send time): a retracted
-   * story is not traded late. Answers how many.
+   * Skips the decisions on a signal whose order was not sent yet (pending with no send time, or a
+   * proposal still asking): a retracted story is not traded late. Answers the rows skipped.
    */
-  async cancelUnsent(signalId: number, detail: string): Promise<number> {
-    const done = await this.db
+  async cancelUnsent(signalId: number, detail: string): Promise<DecisionRow[]> {
+    return this.db
       .update(ruleDecisions)
       .set({ outcome: 'skipped', reason: 'retracted', detail })
       .where(
         and(
           eq(ruleDecisions.signalId, signalId),
-          eq(ruleDecisions.outcome, 'pending'),
+          inArray(ruleDecisions.outcome, ['pending', 'asking']),
           isNull(ruleDecisions.sentAt),
         ),
       )
-      .returning({ id: ruleDecisions.id });
-    return done.length;
+      .returning();
   }
 
   /** Marks an exit done; false when another process closed it first. */

@@ -14,6 +14,8 @@ import {
   RiskState,
   RiskUpdate,
   Rule,
+  RuleAnswer,
+  RuleAnswerResult,
   RuleCreate,
   RuleList,
   type RiskSettings,
@@ -44,6 +46,9 @@ function userOf(request: FastifyRequest): string {
 }
 
 const IdParam = z.object({ id: z.uuid({ error: 'Rule id must be a UUID.' }) });
+const DecisionParam = z.object({
+  id: z.string().regex(/^[1-9]\d{0,17}$/, { error: 'Decision id must be a number such as 42.' }),
+});
 const Deleted = z.undefined().describe('Deleted');
 /** A backtest asked for without a body: the request's own defaults. */
 const BACKTEST_DEFAULTS = BacktestRequest.parse({});
@@ -151,6 +156,19 @@ export function registerRulesRoutes(instance: FastifyInstance, deps: RulesRouteD
   app.get('/rules/ledger', { ...authed, schema: ledgerSchema }, async (request) =>
     service.ledger(userOf(request), request.query),
   );
+
+  const answerSchema = {
+    summary: "Confirm or reject an ask rule's proposal",
+    description:
+      "The first answer wins, from whichever channel (browser, terminal, Telegram): a later one gets 409 saying where it was answered, or that the window closed. A confirmation checks the risk envelope and the headline's age again before the order goes out.",
+    params: DecisionParam,
+    body: RuleAnswer,
+    response: { 200: RuleAnswerResult },
+  };
+  app.post('/rules/decisions/:id/answer', { ...authed, schema: answerSchema }, async (request) => {
+    const { answer, via } = request.body;
+    return service.answer(userOf(request), request.params.id, answer, via);
+  });
 
   const csvSchema = {
     summary: 'The decision ledger as CSV',

@@ -1,15 +1,27 @@
 import {
   RULE_DETAILS,
+  type AnswerChannel,
   type Decision,
   type LedgerQuery,
   type Rule,
   type RuleCreate,
+  type RuleAnswerResult,
   type RulePatch,
 } from '../../../src/contracts/rules';
+import type { OrderVenue } from '../../../src/contracts/trading';
 import { appError } from '../../plugins/errors';
 import type { PlanReader } from '../billing/plans';
 import { decisionsCsv, toDecision, toRule } from './rules.mapper';
+import type { AnswerOutcome } from './rules.engine';
 import type { NewRuleRow, RulesRepo } from './rules.repo';
+
+/** Records the answer to a proposal and acts on it (the engine's `answer`). */
+export type Answerer = (
+  userId: string,
+  decisionId: number,
+  answer: 'confirm' | 'reject',
+  via: AnswerChannel,
+) => Promise<AnswerOutcome>;
 
 /** Rule columns from the validated body: "any" conditions are stored as null. */
 function columns(
@@ -37,7 +49,26 @@ export class RulesService {
     private readonly repo: RulesRepo,
     private readonly plans: PlanReader,
     private readonly onChange: () => void,
+    private readonly answerer?: Answerer,
   ) {}
+
+  /**
+   * Confirms or rejects an ask rule's proposal (the first answer from any channel wins): the decision
+   * after it, and a line saying what the server did. 404 for a decision that is not the user's, 409 when
+   * it was answered already or its window closed.
+   */
+  async answer(
+    userId: string,
+    decisionId: string | number,
+    answer: 'confirm' | 'reject',
+    via: AnswerChannel,
+  ): Promise<RuleAnswerResult> {
+    const id = Number(decisionId);
+    if (this.answerer === undefined || !Number.isSafeInteger(id) || id <= 0)
+      throw appError('NOT_FOUND', RULE_DETAILS.decisionNotFound);
+    const { decision, order, venue } = await this.answerer(userId, id, answer, via);
+    return { decision: toDecision(decision), message: answerMessage(toDecision(decision), order, venue) };
+  }
 
   async list(userId: string): Promise<Rule[]> {
     return (await this.repo.list(userId)).map(toRule);
@@ -49,6 +80,8 @@ export class RulesService {
       userId,
       name: body.ruleName,
       isActive: body.isActive,
+      mode: body.mode,
+      askWindowSec: body.ask_window_sec,
       ...columns(body),
     });
     this.onChange();
@@ -62,6 +95,8 @@ export class RulesService {
     const set: Partial<NewRuleRow> = {};
     if (patch.ruleName !== undefined) set.name = patch.ruleName;
     if (patch.isActive !== undefined) set.isActive = patch.isActive;
+    if (patch.mode !== undefined) set.mode = patch.mode;
+    if (patch.ask_window_sec !== undefined) set.askWindowSec = patch.ask_window_sec;
     if (patch.conditions !== undefined || patch.action !== undefined) {
       const base = toRule(current);
       const merged = columns({
@@ -131,4 +166,22 @@ export class RulesService {
 
 function pick<T extends object, K extends keyof T>(o: T, keys: K[]): Pick<T, K> {
   return Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
+}
+
+/** `Placed LONG 0.0021 BTC at 93812.5 on paper.`: what the server did with an answer. */
+export function answerMessage(
+  d: Decision,
+  order: { quantity: number; price: number; account: OrderVenue } | null,
+  venue: OrderVenue | null,
+): string {
+  const where = (v: OrderVenue) =>
+    v.mode === 'paper'
+      ? 'paper'
+      : `Binance ${v.mode === 'live' ? 'LIVE' : 'demo'}${v.keyHint === null ? '' : ` key ${v.keyHint}`}`;
+  if (d.reason === 'rejected') return `Rejected: rule '${d.rule_name}' places nothing on #${d.signal_id}.`;
+  if (order !== null)
+    return `Placed ${d.side.toUpperCase()} ${order.quantity} ${d.asset} at ${order.price} on ${where(order.account)}.`;
+  if (d.outcome === 'skipped') return `Not placed: ${d.detail ?? d.reason ?? 'skipped'}`;
+  const on = venue === null ? '' : ` on ${where(venue)}`;
+  return `Sent${on}; the exchange has not confirmed it yet: the ledger will say when it does.`;
 }

@@ -143,6 +143,26 @@ export default fp(
       marks.onMarksMoved((moved) => {
         marksMoved(moved)?.catch((err: unknown) => log.warn({ err }, 'liquidation check failed'));
       }),
+      // An ask rule's proposal, from whichever process decided it, reaches the user's open tabs here.
+      app.bus.subscribe('rules.decided', (event) => {
+        const time = Date.now();
+        if (event.event === 'asking') {
+          positionsHub.tell(event.userId, {
+            type: 'proposal',
+            decision: event.decision,
+            headline: event.headline ?? null,
+            reasoning: event.reasoning ?? null,
+            time,
+          });
+        } else if (event.event !== 'exit' && event.decision.ask_expires_at != null) {
+          positionsHub.tell(event.userId, {
+            type: 'proposal_closed',
+            event: event.event,
+            decision: event.decision,
+            time,
+          });
+        }
+      }),
       app.bus.subscribe('trading.account', (event) => {
         if (event.origin === origin) return;
         paper.invalidate(event.userId);

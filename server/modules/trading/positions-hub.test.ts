@@ -243,3 +243,19 @@ describe('PositionsHub watching', () => {
     await flush();
   });
 });
+
+describe('proposals on the positions socket', () => {
+  it("tells a rule's proposal to every socket of its user, and to no one else", async () => {
+    const hub = new PositionsHub({ positions: async () => [], defer: (fn) => fn() });
+    const mine = [socket(), socket()];
+    const theirs = socket();
+    for (const c of mine) hub.connect('u1', c.s);
+    hub.connect('u2', theirs.s);
+    await flush();
+    const before = theirs.sent.length;
+    hub.tell('u1', { type: 'proposal_closed', event: 'skipped', decision: {} as never, time: 1 });
+    for (const c of mine)
+      expect(JSON.parse(c.sent.at(-1) ?? '{}')).toMatchObject({ type: 'proposal_closed' });
+    expect(theirs.sent.length).toBe(before);
+  });
+});

@@ -172,6 +172,11 @@ export class PositionsHub {
     this.accountChanged(userId);
   }
 
+  /** Sends a message to every socket of the user (a rule's proposal, and what became of it). */
+  tell(userId: string, message: PositionsMessage): void {
+    for (const c of this.clients) if (c.userId === userId) this.write(c, message);
+  }
+
   closeAll(): void {
     for (const c of [...this.clients]) {
       c.socket.close(1001, 'server shutting down');

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { RuleCreate, type Rule } from '../../contracts/rules';
+import { RuleCreate, type Decision, type Rule } from '../../contracts/rules';
+import { decision } from '../../services/rules/testing/decisions';
+import { ledgerTable } from './rules';
 import {
   recordedPayload,
   recordedReply,
@@ -69,8 +71,10 @@ describe('rules commands', () => {
     expect(list[0]).toBe(
       'info: Automated trading is on. Today 0 of 5000 USDT; max order 250000, 5 positions, cooldown 15 min.',
     );
-    expect(list[2]).toMatch(new RegExp(`^info: ${short(SOL)}\\s+on\\s+SOL good news\\s+SOL positive 70-100`));
-    expect(list[3]).toMatch(new RegExp(`^info: ${short(ANY)}\\s+off\\s+Any any short`));
+    expect(list[2]).toMatch(
+      new RegExp(`^info: ${short(SOL)}\\s+on\\s+auto\\s+SOL good news\\s+SOL positive 70-100`),
+    );
+    expect(list[3]).toMatch(new RegExp(`^info: ${short(ANY)}\\s+off\\s+auto\\s+Any any short`));
     expect([...s.complete('rule rm ')].sort()).toEqual([short(SOL), short(ANY)].sort());
   });
 
@@ -133,5 +137,61 @@ describe('rules --open', () => {
     expect(s.stores.rules.modalOpen.value).toBe(false);
     await s.type('rules --open');
     expect(s.stores.rules.modalOpen.value).toBe(true);
+  });
+});
+
+describe('rules confirm / rules reject', () => {
+  const answered = (over: Partial<Decision>) =>
+    decision({ id: '42', rule_name: 'BTC ask', signal_id: '123', asset: 'BTC', side: 'long', ...over });
+
+  it("answers an ask rule's proposal and says what the server did", async () => {
+    const s = session();
+    const sent: unknown[] = [];
+    s.server.on('POST /rules/decisions/42/answer', (r) => {
+      sent.push(JSON.parse(r.body ?? '{}'));
+      return {
+        status: 200,
+        body: {
+          decision: answered({ outcome: 'fired', answered_via: 'terminal' }),
+          message: 'Placed LONG 0.002 BTC at 95000 on paper.',
+        },
+      };
+    });
+    s.server.on('GET /rules/ledger', () => ({ status: 200, body: [] }));
+    expect(await s.type('rules confirm 42')).toEqual([
+      "success: rule 'BTC ask' on #123: Placed LONG 0.002 BTC at 95000 on paper.",
+    ]);
+    expect(await s.type('rules confirm #42 --via browser')).toHaveLength(1);
+    expect(sent).toEqual([
+      { answer: 'confirm', via: 'terminal' },
+      { answer: 'confirm', via: 'browser' },
+    ]);
+  });
+
+  it('says who answered first, and reads a bad id without calling the server', async () => {
+    const s = session();
+    s.server.on('POST /rules/decisions/42/answer', () => ({
+      status: 409,
+      body: { detail: 'Already answered in Telegram.' },
+    }));
+    s.server.on('GET /rules/ledger', () => ({ status: 200, body: [] }));
+    expect(await s.type('rules reject 42')).toEqual(['error: Already answered in Telegram.']);
+    expect((await s.type('rules reject abc'))[0]).toMatch(
+      /The proposal id is the number the prompt shows, e\.g\. 42\./,
+    );
+  });
+
+  it('shows asking, answered and unanswered decisions in the ledger', () => {
+    const rows = ledgerTable([
+      answered({ outcome: 'asking', quantity: null, notional: null }),
+      answered({ id: '41', outcome: 'skipped', reason: 'no_answer', detail: 'No answer within 60 s.' }),
+      answered({ id: '40', outcome: 'skipped', reason: 'rejected', answered_via: 'browser' }),
+      answered({ id: '39', outcome: 'fired', answered_via: 'telegram' }),
+    ]).map((l) => l.text);
+    expect(rows[1]).toContain('asking');
+    expect(rows[1]).toContain('rules confirm 42 / rules reject 42');
+    expect(rows[2]).toContain('no answer');
+    expect(rows[3]).toContain('rejected (browser)');
+    expect(rows[4]).toContain('fired (telegram)');
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RuleSentiment, SENTIMENTS, type BacktestResult, type Decision } from '../../contracts/rules';
-import { describeRule, latencyText, shortId } from '../../services/rules/rules';
+import { describeRule, latencyText, outcomeText, shortId } from '../../services/rules/rules';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { pnlStyle, sideStyle, table } from '../../services/terminal/table';
 import { unwrap } from '../errors';
@@ -55,12 +55,15 @@ export const ruleAdd = defineCommand({
     'rule add sol positive 70-100 long 500 "SOL good news"',
     'rule add any negative 80-100 short 1k --sl 2 --tp 4',
     'rule add btc any any long 250 --hold 30m',
+    'rule add btc positive 80-100 long 200 --ask --window 90',
   ],
   options: [
     { flags: '--tp <pct>', description: 'take profit at this gain, in %' },
     { flags: '--sl <pct>', description: 'stop loss at this loss, in %' },
     { flags: '--hold <time>', description: 'close after this long (30m, 2h, 1d)' },
     { flags: '--off', description: 'save it turned off' },
+    { flags: '--ask', description: 'ask first: propose each order and wait for your answer' },
+    { flags: '--window <seconds>', description: 'how long a proposal waits (10-600 s, default 60)' },
   ],
   args: z.object({
     asset: z.string().describe('a ticker, or any for the signal’s first asset'),
@@ -73,6 +76,13 @@ export const ruleAdd = defineCommand({
     sl: Pct('Stop loss'),
     hold: z.string().optional(),
     off: z.boolean().optional(),
+    ask: z.boolean().optional(),
+    window: z.coerce
+      .number({ error: 'The window is a whole number of seconds from 10 to 600.' })
+      .int({ error: 'The window is a whole number of seconds from 10 to 600.' })
+      .min(10, { error: 'The window is a whole number of seconds from 10 to 600.' })
+      .max(600, { error: 'The window is a whole number of seconds from 10 to 600.' })
+      .optional(),
   }),
   complete: { asset: ruleAddWords, sentiment: ruleAddWords, range: ruleAddWords, side: ruleAddWords },
   loginRequired: true,
@@ -97,6 +107,8 @@ export const ruleAdd = defineCommand({
       conditions: { asset, sentiment, min_impact: range.min, max_impact: range.max },
       action: { type: 'trade', side: a.side, amount_usd: amount, exit, account: 'paper' },
       isActive: a.off !== true,
+      ...(a.ask === true ? { mode: 'ask' as const } : {}),
+      ...(a.window === undefined ? {} : { ask_window_sec: a.window }),
     });
     const r = unwrap(created);
     return {
@@ -130,8 +142,14 @@ export const rulesList = defineCommand({
     }
     lines.push(
       ...table(
-        [{ header: 'ID' }, { header: 'ON' }, { header: 'NAME' }, { header: 'WHEN → DO' }],
-        rules.map((r) => [shortId(r.id), r.isActive ? 'on' : 'off', r.ruleName, describeRule(r)]),
+        [{ header: 'ID' }, { header: 'ON' }, { header: 'MODE' }, { header: 'NAME' }, { header: 'WHEN → DO' }],
+        rules.map((r) => [
+          shortId(r.id),
+          r.isActive ? 'on' : 'off',
+          r.mode === 'ask' ? `ask ${r.ask_window_sec ?? 60}s` : 'auto',
+          r.ruleName,
+          describeRule(r),
+        ]),
       ),
     );
     return { lines, data: rules };
@@ -225,6 +243,43 @@ export const rulesLog = defineCommand({
   },
 });
 
+/** `rules confirm <id>` / `rules reject <id>`: the answer to an ask rule's proposal (toast, prompt, CLI). */
+function answerCommand(name: string, yes: boolean) {
+  return defineCommand({
+    name,
+    area: AREA,
+    summary: yes
+      ? "Confirm an ask rule's proposal: its order goes out if the risk limits still allow it."
+      : "Reject an ask rule's proposal: no order is placed.",
+    usage: `${name} <id>`,
+    examples: [`${name} 42`],
+    options: [{ flags: '--via <where>', description: 'where you answered: terminal (default) or browser' }],
+    args: z.object({
+      id: z
+        .string()
+        .regex(/^#?\d{1,18}$/, { error: 'The proposal id is the number the prompt shows, e.g. 42.' })
+        .describe('the proposal id the prompt and rules log show'),
+      via: z.enum(['terminal', 'browser'], { error: 'Via is terminal or browser.' }).default('terminal'),
+    }),
+    loginRequired: true,
+    async run(ctx, { id, via }) {
+      const answered = unwrap(
+        await rulesApiOf(ctx).answer(id.replace('#', ''), yes ? 'confirm' : 'reject', via),
+      );
+      const { decision: d, message } = answered;
+      const done = d.outcome === 'fired' || d.outcome === 'pending';
+      return {
+        lines: [
+          (done ? success : d.reason === 'rejected' ? info : failure)(
+            `rule '${d.rule_name}' on #${d.signal_id}: ${message}`,
+          ),
+        ],
+        data: answered,
+      };
+    },
+  });
+}
+
 export function ledgerTable(rows: readonly Decision[]): OutputLine[] {
   return table(
     [
@@ -243,12 +298,16 @@ export function ledgerTable(rows: readonly Decision[]): OutputLine[] {
       `#${d.signal_id} ${d.asset} ${d.sentiment ?? ''} ${d.impact ?? ''}`.trim(),
       { text: d.side.toUpperCase(), style: sideStyle(d.side) },
       {
-        text: d.outcome,
+        text: outcomeText(d),
         style: d.outcome === 'fired' ? 'gain' : d.outcome === 'skipped' ? 'muted' : undefined,
       },
       d.quantity === null || d.notional === null ? '' : `${d.quantity} = ${d.notional.toFixed(2)} USDT`,
       latencyText(d),
-      d.outcome === 'skipped' ? `${d.reason ?? ''}: ${d.detail ?? ''}` : (d.exit ?? ''),
+      d.outcome === 'skipped'
+        ? `${d.reason ?? ''}: ${d.detail ?? ''}`
+        : d.outcome === 'asking'
+          ? `waiting for your answer: rules confirm ${d.id} / rules reject ${d.id}`
+          : (d.exit ?? ''),
     ]),
   );
 }
@@ -329,5 +388,7 @@ export default [
   killSwitch('rules off', true),
   killSwitch('rules on', false),
   rulesLog,
+  answerCommand('rules confirm', true),
+  answerCommand('rules reject', false),
   rulesTest,
 ];

@@ -14,6 +14,9 @@ export interface RuleFormFields {
   stopLoss: string;
   maxHold: string;
   isActive: boolean;
+  /** `auto` trades on a match; `ask` proposes the order and waits `askWindow` seconds for an answer. */
+  mode: 'auto' | 'ask';
+  askWindow: string;
 }
 
 export const EMPTY_RULE_FORM: RuleFormFields = {
@@ -28,6 +31,8 @@ export const EMPTY_RULE_FORM: RuleFormFields = {
   stopLoss: '',
   maxHold: '',
   isActive: true,
+  mode: 'auto',
+  askWindow: '60',
 };
 
 const numberOrBlank = (text: string): number | '' => (text.trim() === '' ? '' : Number(text));
@@ -49,6 +54,8 @@ export function formOf(rule: Rule): RuleFormFields {
     stopLoss: text(e.stop_loss_pct),
     maxHold: text(e.max_hold_minutes),
     isActive: rule.isActive,
+    mode: rule.mode ?? 'auto',
+    askWindow: String(rule.ask_window_sec ?? 60),
   };
 }
 
@@ -76,6 +83,8 @@ export function bodyOf(f: RuleFormFields): { ok: true; body: RuleCreate } | { ok
       },
     },
     isActive: f.isActive,
+    mode: f.mode,
+    ask_window_sec: f.askWindow.trim() === '' ? undefined : Number(f.askWindow),
   });
   if (parsed.success) return { ok: true, body: parsed.data };
   return { ok: false, message: joinSentences(parsed.error.issues.map((i) => i.message)) };

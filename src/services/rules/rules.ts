@@ -9,6 +9,7 @@ import {
   RULE_MESSAGES,
   RiskState,
   Rule,
+  RuleAnswerResult,
   RuleList,
   type BacktestRequest,
   type RiskUpdate,
@@ -123,6 +124,10 @@ async function attempt<T>(fallback: string, run: () => Promise<T>): Promise<Outc
   }
 }
 
+/** A rule to save: the mode and its window may be left to the server's defaults (auto, 60 s). */
+export type NewRule = Omit<RuleCreate, 'mode' | 'ask_window_sec'> &
+  Partial<Pick<RuleCreate, 'mode' | 'ask_window_sec'>>;
+
 /** The rules API for commands and panes; each call updates the store on success. */
 export function rulesApi(main: ApiClient, store: RulesStore) {
   const reloadRules = () =>
@@ -131,9 +136,16 @@ export function rulesApi(main: ApiClient, store: RulesStore) {
       store.setRules(list);
       return list;
     });
+  const reloadLedger = (limit = 50) =>
+    attempt('Failed to load the decision ledger.', async () => {
+      const rows = await main.call(z.array(Decision), `/rules/ledger?limit=${limit}`);
+      store.setLedger(rows);
+      return rows;
+    });
   return {
     load: reloadRules,
-    create: (body: RuleCreate) =>
+    /** Without a mode the rule trades by itself (`auto`). */
+    create: (body: NewRule) =>
       attempt(RULE_MESSAGES.saveFailed, async () => {
         const rule = await main.call(Rule, '/rules/', { method: 'POST', body });
         store.setRules([...store.rules.peek(), rule]);
@@ -173,12 +185,7 @@ export function rulesApi(main: ApiClient, store: RulesStore) {
         store.setRisk(risk);
         return risk;
       }),
-    ledger: (limit = 50) =>
-      attempt('Failed to load the decision ledger.', async () => {
-        const rows = await main.call(z.array(Decision), `/rules/ledger?limit=${limit}`);
-        store.setLedger(rows);
-        return rows;
-      }),
+    ledger: (limit = 50) => reloadLedger(limit),
     /** Moves a rule's orders to 'paper' or a key id (a LIVE key asks for step-up on the server). */
     setAccount: (id: string, account: string) =>
       attempt(RULE_MESSAGES.saveFailed, async () => {
@@ -204,6 +211,19 @@ export function rulesApi(main: ApiClient, store: RulesStore) {
       attempt('Failed to flatten the positions rules opened.', () =>
         main.call(FlattenResult, '/rules/flatten', { method: 'POST' }),
       ),
+    /** Confirms or rejects an ask rule's proposal; the ledger is read again either way. */
+    answer: (decisionId: string, answer: 'confirm' | 'reject', via: 'browser' | 'terminal' | 'api') =>
+      attempt('Failed to send the answer.', async () => {
+        try {
+          return await main.call(
+            RuleAnswerResult,
+            `/rules/decisions/${encodeURIComponent(decisionId)}/answer`,
+            { method: 'POST', body: { answer, via } },
+          );
+        } finally {
+          void reloadLedger();
+        }
+      }),
     backtest: (id: string, request: BacktestRequest) =>
       attempt('Failed to run the backtest.', async () => {
         const result = await main.call(BacktestResult, `/rules/${encodeURIComponent(id)}/backtest`, {
@@ -246,10 +266,20 @@ export function describeRule(rule: Rule): string {
         exit.max_hold_minutes === undefined ? null : `hold ${exit.max_hold_minutes}m`,
       ].filter((x) => x !== null)
     : [];
+  const ask = rule.mode === 'ask' ? `, ask first (${rule.ask_window_sec ?? 60} s)` : '';
   return (
     `${c.asset ?? 'any asset'} ${c.sentiment ?? 'any sentiment'} ${range} → ` +
-    `${rule.action.side} ${rule.action.amount_usd} USDT${exits.length > 0 ? ` (${exits.join(', ')})` : ''}`
+    `${rule.action.side} ${rule.action.amount_usd} USDT${exits.length > 0 ? ` (${exits.join(', ')})` : ''}${ask}`
   );
+}
+
+/** What the ledger's outcome column says: an ask rule's proposal says so, and where it was answered. */
+export function outcomeText(d: Decision): string {
+  if (d.outcome === 'asking') return 'asking';
+  if (d.reason === 'no_answer') return 'no answer';
+  const via = d.answered_via == null ? '' : ` (${d.answered_via})`;
+  if (d.reason === 'rejected') return `rejected${via}`;
+  return `${d.outcome}${via}`;
 }
 
 /** `43 ms: analysed 3, decided 1, paper 39`: a decision's time after the news and where it went. */

@@ -34,6 +34,8 @@ export interface TerminalStore {
    * or another question asked over it).
    */
   ask(question: Question): Promise<string | null>;
+  /** Shows the pending question with another label (a countdown in it); does nothing when none is pending. */
+  relabel(label: string): void;
   /** Answers the pending question (null cancels it); does nothing when none is pending. */
   answer(text: string | null): void;
   /** Hears each new entry, each clear and each question asked or settled; returns the disposer. */
@@ -81,6 +83,13 @@ export function createTerminalStore(): TerminalStore {
         question.value = next;
         emit({ type: 'question', question: next });
       });
+    },
+    relabel(label) {
+      const pending = question.peek();
+      if (pending === null || settle === null) return;
+      const next = { ...pending, label };
+      question.value = next;
+      emit({ type: 'question', question: next });
     },
     answer(text) {
       settle?.(text);

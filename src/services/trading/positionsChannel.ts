@@ -32,6 +32,8 @@ export interface PositionsChannelDeps {
   random?: () => number;
   /** Tells the user about a liquidation (the terminal prints it). */
   notify(text: string): void;
+  /** An ask rule's proposal, or what became of one (the toast and the terminal's prompt). */
+  onProposal?(message: Extract<PositionsMessage, { type: 'proposal' | 'proposal_closed' }>): void;
 }
 
 export interface PositionsChannel {
@@ -87,10 +89,12 @@ export function createPositionsChannel(deps: PositionsChannelDeps): PositionsCha
     if (message.type === 'snapshot') {
       sequence += 1;
       positions.setPositions(message.positions, clock.now());
-    } else {
+    } else if (message.type === 'liquidation') {
       deps.notify(
         TRADING_TEXT.liquidated(pairOf(exchangeSymbol(message.symbol)), formatTradePrice(message.price)),
       );
+    } else {
+      deps.onProposal?.(message);
     }
   };
 

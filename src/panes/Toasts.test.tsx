@@ -1,0 +1,81 @@
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderWithServices } from '../app/testing/renderWithServices';
+import { decision, T0 } from '../services/rules/testing/decisions';
+import { createFakeClock } from '../services/testing/fakeClock';
+import { Toasts } from './Toasts';
+
+afterEach(cleanup);
+
+const asking = decision({
+  id: '7',
+  rule_name: 'BTC ask',
+  signal_id: '123',
+  asset: 'BTC',
+  symbol: 'BTCUSDT',
+  side: 'long',
+  amount_usd: 200,
+  outcome: 'asking',
+  sentiment: 'positive',
+  impact: 82,
+  price: null,
+  quantity: null,
+  decided_at: new Date(T0).toISOString(),
+  ask_expires_at: new Date(T0 + 60_000).toISOString(),
+  answered_via: null,
+});
+
+function setup() {
+  const clock = createFakeClock(T0);
+  const r = renderWithServices(<Toasts />, { clock });
+  act(() => r.services.stores.session.setToken('t'));
+  act(() =>
+    r.services.proposals.receive({
+      type: 'proposal',
+      decision: asking,
+      headline: 'Spot BTC ETF approved by the SEC',
+      reasoning: 'Approval opens the door to large inflows.',
+      time: T0,
+    }),
+  );
+  return { ...r, clock };
+}
+
+describe('a proposal toast', () => {
+  it('shows the order, the news, its analysis and a countdown', () => {
+    const { clock } = setup();
+    const toast = screen.getByTestId('proposal');
+    expect(toast.textContent).toContain('rule ‘BTC ask’ asks');
+    expect(toast.textContent).toContain('LONG 200 USDT BTC on paper');
+    expect(toast.textContent).toContain('#123 Spot BTC ETF approved by the SEC');
+    expect(toast.textContent).toContain('positive · impact 82 · Approval opens the door to large inflows.');
+    expect(within(toast).getByTestId('proposal-left').textContent).toBe('60 s');
+    act(() => clock.advance(3_000));
+    expect(within(toast).getByTestId('proposal-left').textContent).toBe('57 s');
+  });
+
+  it('confirms through rules confirm, and says so when another channel answered first', async () => {
+    const r = setup();
+    const sent: unknown[] = [];
+    r.server.on('POST /rules/decisions/7/answer', (req) => {
+      sent.push(JSON.parse(req.body ?? '{}'));
+      return { status: 409, body: { detail: 'Already answered in Telegram.' } };
+    });
+    r.server.on('GET /rules/ledger', () => ({ status: 200, body: [] }));
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(screen.getByRole('button', { name: 'Confirming…' })).toHaveProperty('disabled', true);
+    await waitFor(() => expect(sent).toEqual([{ answer: 'confirm', via: 'browser' }]));
+    act(() =>
+      r.services.proposals.receive({
+        type: 'proposal_closed',
+        event: 'answered',
+        decision: { ...asking, outcome: 'pending', answered_via: 'telegram' },
+        time: T0,
+      }),
+    );
+    expect(screen.getByTestId('proposal-closed').textContent).toBe(
+      'Confirmed in Telegram: placing the order…',
+    );
+    expect(screen.queryByRole('button', { name: 'Reject' })).toBeNull();
+  });
+});
