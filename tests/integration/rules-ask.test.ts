@@ -179,15 +179,32 @@ describe.each(dbTargets())('rules that ask first on $name', (target) => {
     expect(await positions(authorization)).toEqual([]);
   });
 
-  it("checks the headline's age again at confirmation: news gone stale while asking is not traded", async () => {
+  it("checks the headline's age again at confirmation, held to the proposal's window", async () => {
     const { authorization } = await signUpAndLogIn(t.app, 'ask-stale');
-    await addRule(authorization, 'XRP');
-    const asked = await propose(authorization, 'XRP');
+    await addRule(authorization, 'XRP', { ask_window_sec: 30 });
+    // Received 10 s before the rule saw it: fresh then (max 15 s), 35 s old when the answer comes 25 s
+    // later, inside the 30 s window but older than the window allows.
+    const id = freshSignalId();
+    await t.api.rules.engine.evaluate(
+      completedSignal({ id, assets: ['XRP'], receivedAt: clock.now() - 10_000 }),
+    );
+    const asked = (await ledger(t, authorization)).find((d) => d.signal_id === id);
+    expect(asked?.outcome).toBe('asking');
+    clock.skip(25_000);
+    const result = (await answer(authorization, asked!.id, { answer: 'confirm' })).json() as RuleAnswerResult;
+    expect(result.decision).toMatchObject({ outcome: 'skipped', reason: 'stale' });
+    expect(result.message).toMatch(/^Not placed: received 3\d s ago \(max 30 s\)$/);
+    expect(await positions(authorization)).toEqual([]);
+  });
+
+  it('trades a proposal confirmed 20 s later: the person had the 60 s window, not the 15 s of an automated order', async () => {
+    const { authorization } = await signUpAndLogIn(t.app, 'ask-human-pace');
+    await addRule(authorization, 'AVAX');
+    const asked = await propose(authorization, 'AVAX');
     clock.skip(20_000);
     const result = (await answer(authorization, asked.id, { answer: 'confirm' })).json() as RuleAnswerResult;
-    expect(result.decision).toMatchObject({ outcome: 'skipped', reason: 'stale' });
-    expect(result.message).toMatch(/^Not placed: received 2\d s ago \(max 15 s\)$/);
-    expect(await positions(authorization)).toEqual([]);
+    expect(result.decision).toMatchObject({ outcome: 'fired' });
+    expect((await positions(authorization)).map((p) => p.symbol)).toEqual(['AVAX/USDT']);
   });
 
   it('trades a proposal confirmed minutes later when the maximum age allows it, never taken as interrupted', async () => {

@@ -168,13 +168,19 @@ export class RiskService {
       /** The user's other decisions claimed but not checked yet, left out of the totals too. */
       unchecked?: readonly number[];
       openPositions: () => Promise<number>;
+      /**
+       * A confirmed proposal's window (seconds): the person answering took up to that long, so the
+       * headline may be as old as the larger of it and the maximum age when the answer comes.
+       */
+      answeredWithinSeconds?: number;
     },
   ): Promise<RiskCheck | null> {
     const now = this.clock.now();
     const row = await this.row(userId);
     const s = toRiskSettings(row);
     const headline = o.headline ?? { startMs: o.receivedAt, published: false, backlog: false, source: '' };
-    const stale = staleHeadline(headline, now, s.max_age_seconds);
+    const maxAge = Math.max(s.max_age_seconds, o.answeredWithinSeconds ?? 0);
+    const stale = staleHeadline(headline, now, maxAge);
     if (stale !== null) return { reason: 'stale', detail: stale };
     if (row?.killSwitch) {
       const until = row.resumeAt === null ? '' : ` until ${row.resumeAt.toISOString()}`;

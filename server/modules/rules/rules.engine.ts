@@ -448,6 +448,15 @@ export class RuleEngine {
       decisionId: decision.id,
       unchecked: [...(this.claimedAhead.get(decision.userId) ?? [])],
       openPositions: () => this.d.trading.openPositions(decision.userId, decision.account),
+      // The person had the proposal's window to answer: the headline's age is held to that, from its
+      // publication, rather than to the seconds an automated order gets.
+      ...(decision.askExpiresAt === null
+        ? {}
+        : {
+            answeredWithinSeconds: Math.round(
+              (decision.askExpiresAt.getTime() - decision.decidedAt.getTime()) / 1000,
+            ),
+          }),
     });
     if (check !== null) {
       if (venue.mode !== 'paper') await this.orders.recordTwin(row);
