@@ -51,7 +51,7 @@ export const HELP_TEXT = [
   'Commands:',
   '/positions – open positions',
   '/pnl – unrealised P&L and equity',
-  '/rules off – turn every auto-trade rule off',
+  '/rules off – kill switch: stop every automated order',
   '/flatten – close every open position (asks first)',
   '/unlink – stop notifications to this chat',
   '/help – this list',
