@@ -1,29 +1,13 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderWithServices } from '../app/testing/renderWithServices';
-import { decision, T0 } from '../services/rules/testing/decisions';
+import { askingDecision, T0 } from '../services/rules/testing/decisions';
 import { createFakeClock } from '../services/testing/fakeClock';
 import { Toasts } from './Toasts';
 
 afterEach(cleanup);
 
-const asking = decision({
-  id: '7',
-  rule_name: 'BTC ask',
-  signal_id: '123',
-  asset: 'BTC',
-  symbol: 'BTCUSDT',
-  side: 'long',
-  amount_usd: 200,
-  outcome: 'asking',
-  sentiment: 'positive',
-  impact: 82,
-  price: null,
-  quantity: null,
-  decided_at: new Date(T0).toISOString(),
-  ask_expires_at: new Date(T0 + 60_000).toISOString(),
-  answered_via: null,
-});
+const asking = askingDecision();
 
 function setup() {
   const clock = createFakeClock(T0);

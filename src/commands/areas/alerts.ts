@@ -9,13 +9,14 @@ import { defineCommand } from '../types';
 
 const AREA = 'alerts';
 
-const OnOff = z
+/** `on` / `off`, in any case, as a boolean: every switch of the alert and notification commands. */
+export const OnOff = z
   .string()
   .transform((s) => s.toLowerCase())
   .refine((s) => s === 'on' || s === 'off', { error: 'Say on or off.' })
   .transform((s) => s === 'on');
 
-const onOff = (b: boolean): string => (b ? 'on' : 'off');
+export const onOff = (b: boolean): string => (b ? 'on' : 'off');
 
 function settingsLines(s: NotificationSettings): OutputLine[] {
   return [

@@ -15,18 +15,11 @@ import {
   unlinkTelegram,
 } from '../../services/notifications';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
+import { THRESHOLD_TEXT } from '../../services/feed/alertSettings';
 import { defineCommand } from '../types';
+import { OnOff, onOff } from './alerts';
 
 const AREA = 'notify';
-
-const OnOff = z
-  .string()
-  .transform((s) => s.toLowerCase())
-  .refine((s) => s === 'on' || s === 'off', { error: 'Say on or off.' })
-  .transform((s) => s === 'on');
-
-const onOff = (b: boolean): string => (b ? 'on' : 'off');
-const THRESHOLD_TEXT = 'The alert threshold is a number from 50 to 95 in steps of 5.';
 
 /** What `notify` prints: the server's settings, then where notes can go. */
 export function notifyLines(state: NotificationsState, pushHere: boolean | null): OutputLine[] {

@@ -4,29 +4,9 @@ import type { Decision } from '../../contracts/rules';
 import { createTerminalStore } from '../stores/terminal';
 import { createFakeClock } from '../testing/fakeClock';
 import { CLOSED_MS, createProposals, type ProposalMessage } from './proposals';
-import { decision, T0 } from './testing/decisions';
+import { askingDecision, T0 } from './testing/decisions';
 
-/** Rule 'BTC ask' proposes LONG 200 USDT BTC on #123, with 60 s to answer. */
-const asking = (over: Partial<Decision> = {}): Decision =>
-  decision({
-    id: '7',
-    rule_name: 'BTC ask',
-    signal_id: '123',
-    asset: 'BTC',
-    symbol: 'BTCUSDT',
-    side: 'long',
-    amount_usd: 200,
-    outcome: 'asking',
-    sentiment: 'positive',
-    impact: 82,
-    price: null,
-    quantity: null,
-    order_id: null,
-    decided_at: new Date(T0).toISOString(),
-    ask_expires_at: new Date(T0 + 60_000).toISOString(),
-    answered_via: null,
-    ...over,
-  });
+const asking = askingDecision;
 
 function setup() {
   const clock = createFakeClock(T0);

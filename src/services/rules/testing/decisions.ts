@@ -34,3 +34,25 @@ export const decision = (over: Partial<Decision>): Decision => ({
   exit_pnl: null,
   ...over,
 });
+
+/** Rule 'BTC ask' proposes LONG 200 USDT BTC on #123, with 60 s to answer; `over` changes it. */
+export const askingDecision = (over: Partial<Decision> = {}): Decision =>
+  decision({
+    id: '7',
+    rule_name: 'BTC ask',
+    signal_id: '123',
+    asset: 'BTC',
+    symbol: 'BTCUSDT',
+    side: 'long',
+    amount_usd: 200,
+    outcome: 'asking',
+    sentiment: 'positive',
+    impact: 82,
+    price: null,
+    quantity: null,
+    order_id: null,
+    decided_at: new Date(T0).toISOString(),
+    ask_expires_at: new Date(T0 + 60_000).toISOString(),
+    answered_via: null,
+    ...over,
+  });
