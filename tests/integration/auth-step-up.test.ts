@@ -6,7 +6,7 @@ import { WEB3_DETAILS } from '../../src/contracts/web3';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
-import { AuthClient, enableTwoFactor } from './auth.support';
+import { AuthClient, enableTwoFactor, signedInClient, userIdOf } from './auth.support';
 import { newAccount, signWith } from './web3.support';
 
 const KEY = {
@@ -35,14 +35,8 @@ describe.each(dbTargets())('step-up for sensitive actions on $name', (target) =>
     await binance.close();
   });
 
-  /** A new password account, signed in (which confirms the sign-in for five minutes). */
-  const signedIn = async (name: string): Promise<AuthClient> => {
-    const c = new AuthClient(t.app);
-    expect((await c.signup(name, PASSWORD)).statusCode).toBe(201);
-    expect((await c.login(name, PASSWORD)).statusCode).toBe(200);
-    return c;
-  };
-  const userId = async (c: AuthClient) => (await c.send('GET', '/users/me')).json<{ id: string }>().id;
+  const signedIn = (name: string) => signedInClient(t.app, name, PASSWORD);
+  const userId = userIdOf;
   /** Moves every confirmation of the account into the past, as five minutes going by would. */
   const expire = async (c: AuthClient) => {
     const id = await userId(c);

@@ -91,3 +91,21 @@ export function decodeQuotedPrintable(text: string): string {
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
+
+/** A new password account, signed in (which confirms the sign-in for five minutes). */
+export async function signedInClient(
+  app: FastifyInstance,
+  name: string,
+  password: string,
+): Promise<AuthClient> {
+  const c = new AuthClient(app);
+  const signup = await c.signup(name, password);
+  if (signup.statusCode !== 201) throw new Error(`sign-up of ${name}: ${signup.statusCode} ${signup.body}`);
+  const login = await c.login(name, password);
+  if (login.statusCode !== 200) throw new Error(`login of ${name}: ${login.statusCode} ${login.body}`);
+  return c;
+}
+
+/** The id of the account a client is signed in to. */
+export const userIdOf = async (c: AuthClient): Promise<string> =>
+  (await c.send('GET', '/users/me')).json<{ id: string }>().id;

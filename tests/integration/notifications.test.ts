@@ -14,7 +14,7 @@ import { createSecrets } from '../../server/plugins/secrets';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { startPushDouble, type PushDouble } from '../helpers/push-double';
-import { AuthClient } from './auth.support';
+import { signedInClient, userIdOf, type AuthClient } from './auth.support';
 import { completedSignal, freshSignalId, until } from './rules.support';
 
 const PASSWORD = 'correct horse battery';
@@ -32,14 +32,8 @@ describe.each(dbTargets())('notifications API and Web Push on $name', (target) =
     await push.close();
   });
 
-  /** A new password account, signed in (which confirms the sign-in for five minutes). */
-  const signedIn = async (name: string): Promise<AuthClient> => {
-    const c = new AuthClient(t.app);
-    expect((await c.signup(name, PASSWORD)).statusCode).toBe(201);
-    expect((await c.login(name, PASSWORD)).statusCode).toBe(200);
-    return c;
-  };
-  const userId = async (c: AuthClient) => (await c.send('GET', '/users/me')).json<{ id: string }>().id;
+  const signedIn = (name: string) => signedInClient(t.app, name, PASSWORD);
+  const userId = userIdOf;
   const state = async (c: AuthClient) =>
     NotificationsState.parse((await c.send('GET', '/notifications')).json());
   const subscribe = async (c: AuthClient) => {
