@@ -102,6 +102,12 @@ describe.each(dbTargets())('Telegram from headline to order on $name', (target) 
     tg.press(chat, proposal, confirm.callback_data);
     await until(async () => (await positions(authorization)).length === 1, 15_000, 'the position');
     expect((await positions(authorization))[0]?.symbol).toBe('SOL/USDT');
+    // The position is open before the decision's outcome is written: wait for the outcome.
+    await until(
+      async () => (await ledger(t, authorization)).some((d) => d.asset === 'SOL' && d.outcome === 'fired'),
+      15_000,
+      'the fired decision',
+    );
     const fired = (await ledger(t, authorization)).find((d) => d.asset === 'SOL');
     expect(fired).toMatchObject({ outcome: 'fired', answered_via: 'telegram' });
     // The proposal's message says what became of it (the server's answer, not the button's hope).

@@ -10,7 +10,7 @@ import type { LedgerRepo } from './ledger.repo';
 import { fromSnapshot, SNAPSHOTS_KEPT, toSnapshot } from './snapshot';
 
 /** Attempts of one task when other processes keep appending to the same ledger first. */
-export const MAX_ATTEMPTS = 5;
+export const MAX_ATTEMPTS = 8;
 
 export interface Loaded {
   state: PaperAccountState;
