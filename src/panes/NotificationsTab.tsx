@@ -12,7 +12,7 @@ const SWITCHES: readonly [Switch, string, string][] = [
   ['alerts', 'alerts', 'Alerts of high-impact signals'],
   ['fills', 'fills', "Your rules' fills and exits"],
   ['retractions', 'retractions', 'Retractions of stories you traded or were alerted on'],
-  ['liquidation', 'liquidation', 'Liquidation warnings (within 10% of the liquidation price)'],
+  ['liquidation', 'liquidation', 'Liquidation warnings (half the way to the liquidation price)'],
   ['daily_pnl', 'pnl', 'Daily PnL at 00:00 UTC'],
 ];
 

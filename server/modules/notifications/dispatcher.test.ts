@@ -280,9 +280,10 @@ describe('notifications dispatcher', () => {
     dispatcher.stop();
   });
 
-  it('warns once when the mark comes within 10% of liquidation, and again only after it moved away', async () => {
+  it('warns once when a position has lost half the way to liquidation, and again only after it won it back', async () => {
     const { dispatcher, channel, held, clock } = setup({ users: { ann: {}, bob: { liquidation: false } } });
     await dispatcher.start();
+    // Entry 100,000, liquidation 90,000: a cushion of 10,000.
     const tick = async (mark: number) => {
       held.set('ann', [position(mark, 90_000)]);
       held.set('bob', [position(mark, 90_000)]);
@@ -290,22 +291,23 @@ describe('notifications dispatcher', () => {
       await dispatcher.idle();
     };
     await tick(120_000);
+    await tick(96_000); // 40% of the cushion lost: not yet
     expect(channel.notes).toEqual([]);
-    await tick(99_000);
+    await tick(94_000); // 60% lost
     expect(kinds(channel.notes)).toEqual(['ann:liquidation']);
-    expect(channel.notes[0]?.title).toBe('BTCUSDT long is 9.1% from liquidation');
-    await tick(98_000);
-    await tick(101_000); // 10.9%: not far enough to re-arm
-    await tick(99_500);
+    expect(channel.notes[0]?.title).toBe('BTCUSDT long is 4.3% from liquidation');
+    await tick(93_000);
+    await tick(96_000); // 40% lost: not far enough back to re-arm
+    await tick(94_500);
     expect(channel.notes).toHaveLength(1);
-    await tick(110_000); // 18%: re-armed
-    await tick(99_000);
+    await tick(98_000); // 20% lost: re-armed
+    await tick(94_000);
     expect(channel.notes).toHaveLength(2);
     // A closed position re-arms too.
     held.set('ann', []);
     clock.advance(LIQUIDATION_CHECK_MS);
     await dispatcher.idle();
-    await tick(99_000);
+    await tick(94_000);
     expect(channel.notes).toHaveLength(3);
     dispatcher.stop();
   });

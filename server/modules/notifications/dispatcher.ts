@@ -14,10 +14,14 @@ import type { Reachable } from './notifications.repo';
  * so the server offers the first default quick amount.
  */
 export const ALERT_AMOUNT_USD = 100;
-/** A position within this fraction of its liquidation price (from the mark) is warned about once… */
-export const LIQUIDATION_WARN = 0.1;
-/** …and warned about again only after it has moved back beyond this one. */
-export const LIQUIDATION_REARM = 0.15;
+/**
+ * A position that has lost this share of its cushion (the way from its entry to its liquidation price) is
+ * warned about once… A fixed distance from the mark would warn of every position at 20x the moment it
+ * opens (its liquidation is under 5 % away).
+ */
+export const LIQUIDATION_WARN = 0.5;
+/** …and warned about again only once it has lost less than this share again. */
+export const LIQUIDATION_REARM = 0.35;
 export const LIQUIDATION_CHECK_MS = 15_000;
 /** Everyone's settings and channels are re-read this often too, whatever changes were missed. */
 export const AUDIENCE_REFRESH_MS = 5 * 60_000;
@@ -199,7 +203,7 @@ export class Dispatcher {
     });
   }
 
-  /** Warns once per position whose mark is within LIQUIDATION_WARN of its liquidation price. */
+  /** Warns once per position that has lost LIQUIDATION_WARN of the way from its entry to liquidation. */
   async checkLiquidations(): Promise<void> {
     const users = [...this.audience].filter(([, s]) => s.liquidation).map(([u]) => u);
     for (const userId of users) {
@@ -210,9 +214,15 @@ export class Dispatcher {
         const key = `${userId}|${held.account}|${p.symbol}|${p.side}`;
         open.add(key);
         if (!(p.liquidationPrice > 0) || !(p.markPrice > 0)) continue;
+        const cushion = Math.abs(p.entryPrice - p.liquidationPrice);
+        if (!(cushion > 0)) continue;
+        // The share of the cushion lost: 0 at entry, 1 at liquidation.
+        const lost =
+          1 -
+          (p.side === 'long' ? p.markPrice - p.liquidationPrice : p.liquidationPrice - p.markPrice) / cushion;
         const distance = Math.abs(p.markPrice - p.liquidationPrice) / p.markPrice;
-        if (distance > LIQUIDATION_REARM) this.warned.delete(key);
-        if (distance > LIQUIDATION_WARN || this.warned.has(key)) continue;
+        if (lost < LIQUIDATION_REARM) this.warned.delete(key);
+        if (lost < LIQUIDATION_WARN || this.warned.has(key)) continue;
         this.warned.add(key);
         this.send({
           kind: 'liquidation',
