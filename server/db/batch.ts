@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { getTableColumns, is, SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { getTableConfig } from 'drizzle-orm/pg-core';
 
@@ -80,7 +80,121 @@ export class Batcher<I, O> {
 }
 
 /**
- * `UPDATE table SET … FROM (VALUES …) WHERE table.key = v.key`: one statement for many rows, each with
+ * One array parameter per column, read back as rows by `unnest`: a statement's text and its parameter
+ * count stay the same whatever the number of rows, so the database parses a short statement instead of
+ * one with a parameter per value, and building it costs one pass over the values.
+ */
+function unnestOf(columns: readonly PgColumn[], rows: readonly (readonly unknown[])[]): SQL {
+  const arrays = columns.map((column, i) => {
+    const text = arrayLiteral(rows.map((row) => driverValue(column, row[i])));
+    return sql`${text}::${sql.raw(castOf(column))}[]`;
+  });
+  return sql`unnest(${sql.join(arrays, sql`, `)})`;
+}
+
+/** A column's value as the driver sends it, as text (null stays null). */
+function driverValue(column: PgColumn, value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  const mapped = column.mapToDriverValue(value) as unknown;
+  if (mapped === null || mapped === undefined) return null;
+  if (mapped instanceof Date) return mapped.toISOString();
+  if (mapped instanceof Uint8Array)
+    throw new Error(`column ${column.name}: binary values are not sent in arrays`);
+  if (typeof mapped === 'object') return JSON.stringify(mapped);
+  return String(mapped as string | number | boolean | bigint);
+}
+
+/** `{"a","b",NULL}`: every element quoted, so that no value is read as a separator or as NULL. */
+function arrayLiteral(values: readonly (string | null)[]): string {
+  return `{${values.map((v) => (v === null ? 'NULL' : `"${v.replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
+}
+
+const ident = (name: string) => sql.raw(`"${name.replaceAll('"', '""')}"`);
+
+/** The table's columns by property name. */
+function columnsOf(table: PgTable, names: readonly string[]): PgColumn[] {
+  const byProperty = table as unknown as Record<string, PgColumn>;
+  return names.map((name) => {
+    const column = byProperty[name];
+    if (column === undefined) throw new Error(`no column ${name} on ${getTableConfig(table).name}`);
+    return column;
+  });
+}
+
+/**
+ * `INSERT … SELECT * FROM unnest(…)`: many rows in one statement of fixed shape. The columns are those
+ * any row gives a value for; a column no row gives is left to its default. A row that leaves out a
+ * column another row gives gets that column's default from the schema (`$defaultFn` or a constant),
+ * or null, as drizzle's own insert would give it.
+ */
+export function insertRows<T extends PgTable>(
+  table: T,
+  rows: readonly T['$inferInsert'][],
+  opts: { onConflictDoNothing?: readonly PgColumn[]; returning?: readonly PgColumn[] | 'all' } = {},
+): SQL {
+  const names = [
+    ...new Set(
+      rows.flatMap((r) => Object.keys(r).filter((k) => (r as Record<string, unknown>)[k] !== undefined)),
+    ),
+  ];
+  const columns = columnsOf(table, names);
+  const values = rows.map((row) =>
+    columns.map((column, i) => {
+      const value = (row as Record<string, unknown>)[names[i] as string];
+      return value === undefined ? defaultOf(column) : value;
+    }),
+  );
+  const conflict =
+    opts.onConflictDoNothing === undefined
+      ? sql``
+      : sql` on conflict (${sql.join(
+          opts.onConflictDoNothing.map((c) => ident(c.name)),
+          sql`, `,
+        )}) do nothing`;
+  const returning =
+    opts.returning === undefined
+      ? sql``
+      : opts.returning === 'all'
+        ? sql` returning *`
+        : sql` returning ${sql.join(
+            opts.returning.map((c) => ident(c.name)),
+            sql`, `,
+          )}`;
+  return sql`insert into ${table} (${sql.join(
+    columns.map((c) => ident(c.name)),
+    sql`, `,
+  )}) select * from ${unnestOf(columns, values)}${conflict}${returning}`;
+}
+
+/** The value drizzle's insert gives a column a row leaves out. */
+function defaultOf(column: PgColumn): unknown {
+  if (column.defaultFn !== undefined) return column.defaultFn();
+  if (column.default !== undefined && !is(column.default, SQL)) return column.default;
+  if (column.hasDefault) throw new Error(`column ${column.name}: give its value in every row or none`);
+  return null;
+}
+
+/**
+ * The rows a raw statement returned (`db.execute`), as drizzle's typed queries give them: keyed by
+ * property name, each value mapped by its column (dates, numbers of bigint columns, JSON). Only the
+ * columns the statement returned are set.
+ */
+export function rowsOf<T extends PgTable>(table: T, result: unknown): T['$inferSelect'][] {
+  const raw = (result as { rows: Record<string, unknown>[] }).rows;
+  const columns = Object.entries(getTableColumns(table));
+  return raw.map((r) => {
+    const row: Record<string, unknown> = {};
+    for (const [property, column] of columns) {
+      if (!(column.name in r)) continue;
+      const value = r[column.name];
+      row[property] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    }
+    return row as T['$inferSelect'];
+  });
+}
+
+/**
+ * `UPDATE table SET … FROM unnest(…) WHERE table.key = v.key`: one statement for many rows, each with
  * its own values. `keys` are the columns that find a row (its primary key or a unique index), and every
  * row sets the same `columns`, named by their table property.
  */
@@ -90,29 +204,11 @@ export function updateFromValues<T extends PgTable>(
   columns: readonly string[],
   rows: readonly { key: readonly unknown[]; set: Record<string, unknown> }[],
 ): SQL {
-  const config = getTableConfig(table);
-  const byProperty = table as unknown as Record<string, PgColumn>;
-  const cols = columns.map((name) => {
-    const column = byProperty[name];
-    if (column === undefined) throw new Error(`no column ${name} on ${config.name}`);
-    return column;
-  });
-  const ident = (name: string) => sql.raw(`"${name.replaceAll('"', '""')}"`);
-  const typed = (column: PgColumn, value: unknown) =>
-    sql`${value === undefined || value === null ? null : column.mapToDriverValue(value)}::${sql.raw(castOf(column))}`;
+  const cols = columnsOf(table, columns);
   const keyName = (i: number) => ident(`__key${i}`);
-  const values = sql.join(
-    rows.map(
-      (row) =>
-        sql`(${sql.join(
-          [
-            ...keys.map((k, i) => typed(k, row.key[i])),
-            ...cols.map((c, i) => typed(c, row.set[columns[i] as string])),
-          ],
-          sql`, `,
-        )})`,
-    ),
-    sql`, `,
+  const values = unnestOf(
+    [...keys, ...cols],
+    rows.map((row) => [...keys.map((_, i) => row.key[i]), ...columns.map((name) => row.set[name])]),
   );
   const names = sql.join([...keys.map((_, i) => keyName(i)), ...cols.map((c) => ident(c.name))], sql`, `);
   const assignments = sql.join(
@@ -123,7 +219,7 @@ export function updateFromValues<T extends PgTable>(
     keys.map((k, i) => sql`${table}.${ident(k.name)} = v.${keyName(i)}`),
     sql` and `,
   );
-  return sql`update ${table} set ${assignments} from (values ${values}) as v(${names}) where ${match}`;
+  return sql`update ${table} set ${assignments} from ${values} as v(${names}) where ${match}`;
 }
 
 /** The type a value is cast to for a column: a serial column holds its integer type. */

@@ -155,6 +155,82 @@ describe.each(dbTargets())('writes batched across users on $name', (target) => {
     expect(batchStats.batches - before.batches).toBeLessThanOrEqual(5);
   });
 
+  it('claims decisions whose text, JSON, nulls and times would break a hand-made array, as drizzle reads them back', async () => {
+    const repo = new RulesRepo(database.db);
+    const awkward = [
+      'say "hi"',
+      'back\\slash',
+      'a,b{c}',
+      'NULL',
+      '',
+      'new\nline \u00e9 \ud83d\ude80',
+      "it's",
+    ];
+    const decided = new Date('2026-11-21T08:00:00.457Z');
+    const asked = new Date('2026-11-21T08:01:00.001Z');
+    const input = await Promise.all(
+      awkward.map(async (text, i): Promise<NewDecisionRow> => {
+        const rule = await repo.insert({
+          userId: userIds[i]!,
+          name: text,
+          side: 'short',
+          amountUsd: '12.345',
+          asset: 'ETH',
+          isActive: true,
+        });
+        return {
+          userId: rule.userId,
+          ruleId: rule.id,
+          ruleName: text,
+          ruleVersion: i + 1,
+          signalId: 9_007_199_254_740 + i,
+          asset: 'ETH',
+          symbol: 'ETHUSDT',
+          side: 'short',
+          amountUsd: '12.345',
+          // One row gives what the others leave out: theirs is null or the column's default.
+          ...(i === 0
+            ? { outcome: 'asking' as const, askExpiresAt: asked, account: 'key-1' }
+            : { outcome: 'pending' as const }),
+          detail: text,
+          impact: i === 1 ? null : 61.5,
+          price: i === 2 ? null : '0.00000123',
+          exitPlan: i % 2 === 0 ? ({ take_profit_pct: 3, note: text } as never) : null,
+          decidedAt: decided,
+          signalPublishedAt: i === 3 ? null : new Date(decided.getTime() - 1234),
+        };
+      }),
+    );
+    const claimed = await repo.claimDecisions(input);
+    expect(claimed.size).toBe(awkward.length);
+    for (const [i, row] of input.entries()) {
+      const returned = claimed.get(row.ruleId);
+      const [stored] = await database.db
+        .select()
+        .from(ruleDecisions)
+        .where(eq(ruleDecisions.ruleId, row.ruleId));
+      // What the insert answers is what a typed select reads.
+      expect(returned).toEqual(stored);
+      expect(stored).toMatchObject({
+        ruleName: awkward[i],
+        detail: awkward[i],
+        signalId: 9_007_199_254_740 + i,
+        outcome: i === 0 ? 'asking' : 'pending',
+        account: i === 0 ? 'key-1' : 'paper',
+        accountMode: 'paper',
+        impact: i === 1 ? null : 61.5,
+        price: i === 2 ? null : '0.00000123',
+        exitPlan: i % 2 === 0 ? { take_profit_pct: 3, note: awkward[i] } : null,
+        reason: null,
+      });
+      expect(stored?.decidedAt.getTime()).toBe(decided.getTime());
+      expect(stored?.askExpiresAt?.getTime()).toBe(i === 0 ? asked.getTime() : undefined);
+      expect(stored?.signalPublishedAt?.getTime()).toBe(i === 3 ? undefined : decided.getTime() - 1234);
+    }
+    // Claimed again, nothing is new: the (rule, signal) key holds.
+    expect((await repo.claimDecisions(input)).size).toBe(0);
+  });
+
   it('of thirty first uses of one key at once, one is first; thirty users’ keys are each first', async () => {
     const before = { ...batchStats };
     const repo = new IdempotencyRepo(database.db);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { BacktestRequest } from '../../../src/contracts/rules';
+import type { Signal } from '../../../src/contracts/signals';
 import { every, systemClock, type Clock, type Disposer } from '../market/clock';
 import { toDecision } from './rules.mapper';
 import type { DecisionRow } from './rules.repo';
@@ -137,14 +138,19 @@ export default fp(
         .catch((err: unknown) => log.warn({ err }, 'rule engine run failed'));
     };
     // A completed signal is decided on the next turn of the event loop: what was queued in this one (the
-    // signal stream's write of the same card) goes out first instead of waiting for the orders.
-    let woken = false;
-    const wakeSoon = () => {
-      if (woken) return;
-      woken = true;
+    // signal stream's write of the same card) goes out first instead of waiting for the orders. The
+    // signal the bus carries is the stored one (published after its row was written), so it is decided
+    // as heard; the cursor's read of the store after it finds it decided and only moves on.
+    let heard: Signal[] = [];
+    const wakeSoon = (signal: Signal) => {
+      heard.push(signal);
+      if (heard.length > 1) return;
       setImmediate(() => {
-        woken = false;
-        wake();
+        const due = heard;
+        heard = [];
+        void Promise.all(due.map((s) => engine.hear(s)))
+          .catch((err: unknown) => log.warn({ err }, 'rule engine run failed'))
+          .finally(() => wake());
       });
     };
     // Every process guards the orders it places and hears rule changes; one runs the engine and exits.
@@ -165,7 +171,7 @@ export default fp(
         log.info({ rules: engine.ruleCount, exits: exits.count }, 'rule engine started');
         running.push(
           app.bus.subscribe('signal.published', ({ signal }) => {
-            if (signal.analysis.status === 'completed') wakeSoon();
+            if (signal.analysis.status === 'completed') wakeSoon(signal);
           }),
           // A story retracted (a denial, a correction, a hacked account): unwind what rules opened on it.
           app.bus.subscribe('signal.retracted', (event) =>

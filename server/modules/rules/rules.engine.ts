@@ -201,6 +201,16 @@ export class RuleEngine {
     }
   }
 
+  /**
+   * Decides a completed signal heard on the bus at once, without waiting for the store's read: the bus
+   * carries the stored row, and the ledger's (rule, signal) key keeps it to one decision per rule
+   * whichever way the signal reaches the engine.
+   */
+  async hear(signal: Signal): Promise<void> {
+    if (this.seen.has(signal.id)) return;
+    await this.evaluate(signal);
+  }
+
   private remember(id: string): void {
     this.seen.add(id);
     if (this.seen.size > SEEN_CAP) {

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
-import { Batcher, updateFromValues } from '../../db/batch';
+import { Batcher, insertRows, rowsOf, updateFromValues } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { riskSettings, ruleCursor, ruleDecisions, rules } from '../../db/schema/rules';
 
@@ -20,6 +20,16 @@ export class RulesRepo {
   private readonly stats = new Batcher<FiredStatsQuery, { spent: number; lastOnAsset: Date | null }>(
     (queries) => this.firedStatsMany(queries),
   );
+
+  /** The risk rows of many users at once (one headline's decisions, their cached copies expired together). */
+  private readonly riskReads = new Batcher<string, RiskRow | null>(async (userIds) => {
+    const rows = await this.db
+      .select()
+      .from(riskSettings)
+      .where(inArray(riskSettings.userId, [...new Set(userIds)]));
+    const byUser = new Map(rows.map((r) => [r.userId, r]));
+    return userIds.map((id) => byUser.get(id) ?? null);
+  });
 
   constructor(private readonly db: Db) {}
 
@@ -93,11 +103,15 @@ export class RulesRepo {
    */
   async claimDecisions(rows: NewDecisionRow[]): Promise<Map<string, DecisionRow>> {
     if (rows.length === 0) return new Map();
-    const created = await this.db
-      .insert(ruleDecisions)
-      .values(rows)
-      .onConflictDoNothing({ target: [ruleDecisions.ruleId, ruleDecisions.signalId] })
-      .returning();
+    const created = rowsOf(
+      ruleDecisions,
+      await this.db.execute(
+        insertRows(ruleDecisions, rows, {
+          onConflictDoNothing: [ruleDecisions.ruleId, ruleDecisions.signalId],
+          returning: 'all',
+        }),
+      ),
+    );
     return new Map(created.map((row) => [row.ruleId, row]));
   }
 
@@ -340,8 +354,7 @@ export class RulesRepo {
   }
 
   async risk(userId: string): Promise<RiskRow | null> {
-    const [row] = await this.db.select().from(riskSettings).where(eq(riskSettings.userId, userId));
-    return row ?? null;
+    return this.riskReads.add(userId);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { Batcher, updateFromValues } from '../../db/batch';
+import { Batcher, insertRows, rowsOf, updateFromValues } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { orderRequests, type OrderRequestState } from '../../db/schema/trading';
 
@@ -25,18 +25,18 @@ export interface HeldRequest extends StoredRequest {
 export class IdempotencyRepo {
   /** First uses of keys by many users at once (one headline's rule orders) go in one insert. */
   private readonly firstUses = new Batcher<typeof orderRequests.$inferInsert, boolean>(async (rows) => {
-    const inserted = await this.db
-      .insert(orderRequests)
-      .values(rows)
-      .onConflictDoNothing({ target: [orderRequests.userId, orderRequests.idempotencyKey] })
-      .returning({
-        userId: orderRequests.userId,
-        key: orderRequests.idempotencyKey,
-        requestHash: orderRequests.requestHash,
-      });
+    const inserted = rowsOf(
+      orderRequests,
+      await this.db.execute(
+        insertRows(orderRequests, rows, {
+          onConflictDoNothing: [orderRequests.userId, orderRequests.idempotencyKey],
+          returning: [orderRequests.userId, orderRequests.idempotencyKey, orderRequests.requestHash],
+        }),
+      ),
+    );
     // The same key twice in one batch: one row went in. It is the first use of the call whose request
     // it holds (the first such call, when both sent the same request).
-    const stored = new Map(inserted.map((r) => [`${r.userId} ${r.key}`, r.requestHash]));
+    const stored = new Map(inserted.map((r) => [`${r.userId} ${r.idempotencyKey}`, r.requestHash]));
     return rows.map((r) => {
       const id = `${r.userId} ${r.idempotencyKey}`;
       if (stored.get(id) !== r.requestHash) return false;

@@ -1,6 +1,6 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
 import type { Trade, TradeSource } from '../../../src/contracts/trading';
-import { Batcher } from '../../db/batch';
+import { Batcher, insertRows } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { trades } from '../../db/schema/trading';
 
@@ -25,10 +25,9 @@ export interface NewTrade {
 export class TradesRepo {
   /** The fills of one headline's orders go in one insert. */
   private readonly records = new Batcher<typeof trades.$inferInsert, void>(async (rows) => {
-    await this.db
-      .insert(trades)
-      .values(rows)
-      .onConflictDoNothing({ target: [trades.userId, trades.account, trades.orderId] });
+    await this.db.execute(
+      insertRows(trades, rows, { onConflictDoNothing: [trades.userId, trades.account, trades.orderId] }),
+    );
     return rows.map(() => undefined);
   });
 

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
-import { Batcher } from '../../../db/batch';
+import { Batcher, insertRows, rowsOf } from '../../../db/batch';
 import type { Db } from '../../../db/client';
 import { paperLedger, paperSnapshots } from '../../../db/schema/trading';
 import type { EventEffects, LedgerEvent } from './account';
@@ -16,14 +16,18 @@ export interface LedgerRow {
 export class LedgerRepo {
   /** The fills of one headline's orders, one per account, go in one insert. */
   private readonly appendBatch = new Batcher<typeof paperLedger.$inferInsert, Date>(async (rows) => {
-    const created = await this.db
-      .insert(paperLedger)
-      .values(rows)
-      .returning({ userId: paperLedger.userId, seq: paperLedger.seq, createdAt: paperLedger.createdAt });
+    const created = rowsOf(
+      paperLedger,
+      await this.db.execute(
+        insertRows(paperLedger, rows, {
+          returning: [paperLedger.userId, paperLedger.seq, paperLedger.createdAt],
+        }),
+      ),
+    );
     const at = new Map(created.map((r) => [`${r.userId} ${r.seq}`, r.createdAt]));
     return rows.map((r) => {
       const createdAt = at.get(`${r.userId} ${r.seq}`);
-      if (createdAt === undefined) throw new Error('ledger insert returned nothing');
+      if (createdAt === undefined || createdAt === null) throw new Error('ledger insert returned nothing');
       return createdAt;
     });
   });
