@@ -92,6 +92,14 @@ function unnestOf(columns: readonly PgColumn[], rows: readonly (readonly unknown
   return sql`unnest(${sql.join(arrays, sql`, `)})`;
 }
 
+/** `values` as one array parameter of SQL type `type` (`int`, `uuid`, …): for raw statements over many rows. */
+export function arrayOf(type: string, values: readonly (string | number | Date | null)[]): SQL {
+  const text = arrayLiteral(
+    values.map((v) => (v === null ? null : v instanceof Date ? v.toISOString() : String(v))),
+  );
+  return sql`${text}::${sql.raw(type)}[]`;
+}
+
 /** A column's value as the driver sends it, as text (null stays null). */
 function driverValue(column: PgColumn, value: unknown): string | null {
   if (value === undefined || value === null) return null;

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
-import { Batcher, insertRows, rowsOf, updateFromValues } from '../../db/batch';
+import { arrayOf, Batcher, insertRows, rowsOf, updateFromValues } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { riskSettings, ruleCursor, ruleDecisions, rules } from '../../db/schema/rules';
 
@@ -202,16 +202,45 @@ export class RulesRepo {
   ): Promise<{ spent: number; lastOnAsset: Date | null }[]> {
     // A pending decision (its order's outcome not known yet) counts at its amount until it is settled.
     const cost = sql`coalesce(d.notional, d.amount_usd)`;
-    const values = sql.join(
-      queries.map(
-        (q, i) =>
-          sql`(${i}::int, ${q.userId}::uuid, ${q.asset}::text, ${q.since.toISOString()}::timestamptz, ${q.mode}::text, ${`{${q.except.join(',')}}`}::bigint[])`,
-      ),
-      sql`, `,
-    );
+    const excepted = queries.flatMap((q, i) => q.except.map((id) => [i, id] as const));
     const result = await this.db.execute(sql`
+      with q as (
+        select * from unnest(
+          ${arrayOf(
+            'int',
+            queries.map((_, i) => i),
+          )},
+          ${arrayOf(
+            'uuid',
+            queries.map((q) => q.userId),
+          )},
+          ${arrayOf(
+            'text',
+            queries.map((q) => q.asset),
+          )},
+          ${arrayOf(
+            'timestamptz',
+            queries.map((q) => q.since),
+          )},
+          ${arrayOf(
+            'text',
+            queries.map((q) => q.mode),
+          )}
+        ) as q(i, user_id, asset, since, mode)
+      ), ex as (
+        select * from unnest(
+          ${arrayOf(
+            'int',
+            excepted.map(([i]) => i),
+          )},
+          ${arrayOf(
+            'bigint',
+            excepted.map(([, id]) => id),
+          )}
+        ) as ex(i, id)
+      )
       select q.i, s.spent, s.last
-      from (values ${values}) as q(i, user_id, asset, since, mode, except_ids)
+      from q
       cross join lateral (
         select
           sum(${cost}) filter (where d.decided_at >= q.since) as spent,
@@ -222,7 +251,7 @@ export class RulesRepo {
           -- The cooldown looks back at most a day (its maximum), the budget to midnight UTC.
           and d.decided_at >= q.since - interval '1 day'
           and (q.mode is null or d.account_mode = q.mode)
-          and d.id <> all(q.except_ids)
+          and not exists (select 1 from ex where ex.i = q.i and ex.id = d.id)
       ) s`);
     const rows = (
       result as unknown as { rows: { i: number; spent: string | null; last: string | Date | null }[] }
