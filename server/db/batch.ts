@@ -174,6 +174,20 @@ export function insertRows<T extends PgTable>(
   )}) select * from ${unnestOf(columns, values)}${conflict}${returning}`;
 }
 
+/**
+ * An inserted row as a select would read it, from what was sent: each column left out holds its
+ * default (`$defaultFn` or a constant) or null. A column whose default the database computes must be
+ * given (the `id` the insert returned, say).
+ */
+export function completeRow<T extends PgTable>(table: T, row: T['$inferInsert']): T['$inferSelect'] {
+  const full: Record<string, unknown> = {};
+  for (const [property, column] of Object.entries(getTableColumns(table))) {
+    const value = (row as Record<string, unknown>)[property];
+    full[property] = value === undefined ? defaultOf(column) : value;
+  }
+  return full as T['$inferSelect'];
+}
+
 /** The value drizzle's insert gives a column a row leaves out. */
 function defaultOf(column: PgColumn): unknown {
   if (column.defaultFn !== undefined) return column.defaultFn();

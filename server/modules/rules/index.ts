@@ -15,6 +15,9 @@ import { registerRulesRoutes } from './rules.routes';
 import { gapReport, promotionReport } from './rules.reports';
 import { RulesService } from './rules.service';
 
+/** Seconds in a row the safety net may wait for decisions under way before it runs regardless. */
+const SWEEP_PUT_OFF = 5;
+
 declare module 'fastify' {
   interface FastifyInstance {
     rules: { service: RulesService; risk: RiskService; engine: RuleEngine; exits: ExitWatcher };
@@ -164,6 +167,7 @@ export default fp(
       }),
     ];
     const running: Disposer[] = [];
+    let sweepsPut = 0;
     const releaseEngine = await app.leases.hold('rules', {
       async start() {
         await engine.start();
@@ -184,8 +188,12 @@ export default fp(
               .check(new Set(ticks.map((t) => t.s)))
               .catch((err: unknown) => log.warn({ err }, 'exits not checked'));
           }),
-          // The safety net: late commits, missed wake-ups, max-hold exits and interrupted decisions.
+          // The safety net: late commits, missed wake-ups, max-hold exits and interrupted decisions. It
+          // waits while a signal's decisions are under way (their statements go first), a few seconds at
+          // most, so that under a steady stream of news it still runs.
           every(clock, 1000, () => {
+            if (engine.deciding && ++sweepsPut < SWEEP_PUT_OFF) return;
+            sweepsPut = 0;
             wake(true);
             void exits.check();
             // Proposals whose window closed: skipped as unanswered, by this process alone.

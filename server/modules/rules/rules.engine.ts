@@ -148,6 +148,11 @@ export class RuleEngine {
     this.index = new RuleIndex(await this.d.repo.allActive());
   }
 
+  /** Whether decisions are under way (a signal's, or a confirmed proposal's). */
+  get deciding(): boolean {
+    return this.chains.size > 0;
+  }
+
   get ruleCount(): number {
     return this.index.size;
   }

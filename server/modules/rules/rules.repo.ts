@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
-import { arrayOf, Batcher, insertRows, rowsOf, updateFromValues } from '../../db/batch';
+import { arrayOf, Batcher, completeRow, insertRows, rowsOf, updateFromValues } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { riskSettings, ruleCursor, ruleDecisions, rules } from '../../db/schema/rules';
 
@@ -103,16 +103,24 @@ export class RulesRepo {
    */
   async claimDecisions(rows: NewDecisionRow[]): Promise<Map<string, DecisionRow>> {
     if (rows.length === 0) return new Map();
+    // Only the ids come back: the rest of each row is what was sent (decoding every column of thirty
+    // returned rows cost more than the insert's own statement).
     const created = rowsOf(
       ruleDecisions,
       await this.db.execute(
         insertRows(ruleDecisions, rows, {
           onConflictDoNothing: [ruleDecisions.ruleId, ruleDecisions.signalId],
-          returning: 'all',
+          returning: [ruleDecisions.id, ruleDecisions.ruleId],
         }),
       ),
     );
-    return new Map(created.map((row) => [row.ruleId, row]));
+    const sent = new Map(rows.map((row) => [row.ruleId, row]));
+    const claimed = new Map<string, DecisionRow>();
+    for (const { id, ruleId } of created) {
+      const row = ruleId === null || ruleId === undefined ? undefined : sent.get(ruleId);
+      if (row !== undefined) claimed.set(row.ruleId, completeRow(ruleDecisions, { ...row, id }));
+    }
+    return claimed;
   }
 
   async updateDecision(id: number, set: DecisionUpdate): Promise<void> {
