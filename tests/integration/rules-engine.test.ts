@@ -1,3 +1,4 @@
+import type { Signal } from '../../src/contracts/signals';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Rule } from '../../src/contracts/rules';
 import type { Position } from '../../src/contracts/trading';
@@ -147,6 +148,40 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
       JSON.stringify(rows),
     ).toEqual(['fired']);
     expect((await positions(authorization)).length).toBe(1);
+  });
+
+  it('decides a signal heard on the bus and read from the store at once, thirty times over, once per rule', async () => {
+    const { authorization } = await signUpAndLogIn(t.app, 'engine-heard');
+    await addRule(authorization, {
+      ruleName: 'any LINK',
+      conditions: { asset: 'LINK' },
+      action: { type: 'trade', side: 'long', amount_usd: 150 },
+      isActive: true,
+    });
+    await t.api.rules.engine.reload();
+    const heard: Signal[] = [];
+    const off = t.app.bus.subscribe('signal.published', ({ signal }) => {
+      if (signal.analysis.status === 'completed') heard.push(signal);
+    });
+    try {
+      expect(
+        (await ingest('Chainlink (LINK) partners with Swift to settle tokenised funds')).statusCode,
+      ).toBe(202);
+      const signal = await until(async () => heard[0]);
+      // The bus's copy and the cursor's read of the store, each thirty times, all at the same moment.
+      await Promise.all([
+        ...Array.from({ length: 30 }, () => t.api.rules.engine.hear(signal)),
+        ...Array.from({ length: 30 }, () => t.api.rules.engine.pump()),
+      ]);
+    } finally {
+      off();
+    }
+    const rows = await until(async () => {
+      const all = await ledger(t, authorization);
+      return all.length > 0 && all.every((r) => r.outcome !== 'pending') ? all : undefined;
+    });
+    expect(rows.map((r) => r.outcome)).toEqual(['fired']);
+    expect((await positions(authorization)).map((p) => p.symbol)).toEqual(['LINK/USDT']);
   });
 
   it("claims a signal's decisions in one insert, and still fires once per (rule, signal) under 30 deliveries", async () => {
