@@ -131,6 +131,56 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
     expect(csv.body.trim().split('\r\n')).toHaveLength(6);
   });
 
+  it('holds the daily budget across two rules of one signal and across signals decided back to back', async () => {
+    const { authorization } = await signUpAndLogIn(t.app, 'engine-budget-burst');
+    for (const ruleName of ['DOT first', 'DOT second']) {
+      await addRule(authorization, {
+        ruleName,
+        conditions: { asset: 'DOT' },
+        action: { type: 'trade', side: 'long', amount_usd: 300 },
+        isActive: true,
+      });
+    }
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/rules/risk',
+      headers: { authorization },
+      payload: { daily_budget_usd: 500, cooldown_minutes: 0 },
+    });
+    const engine = t.api.rules.engine;
+    await engine.reload();
+    // Two rules match one signal: the totals the claim read cannot know of the first one's order.
+    await engine.evaluate(completedSignal({ id: freshSignalId(), assets: ['DOT'] }));
+    expect((await ledger(t, authorization)).map((r) => r.outcome).sort()).toEqual(['fired', 'skipped']);
+    // The next day's budget (a new user, the same rules): three signals decided at once, each claimed
+    // while the one before is still being decided.
+    const other = await signUpAndLogIn(t.app, 'engine-budget-burst-2');
+    await addRule(other.authorization, {
+      ruleName: 'DOT once',
+      conditions: { asset: 'DOT' },
+      action: { type: 'trade', side: 'long', amount_usd: 300 },
+      isActive: true,
+    });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/rules/risk',
+      headers: { authorization: other.authorization },
+      payload: { daily_budget_usd: 500, cooldown_minutes: 0 },
+    });
+    await engine.reload();
+    await Promise.all(
+      Array.from({ length: 3 }, () =>
+        engine.evaluate(completedSignal({ id: freshSignalId(), assets: ['DOT'] })),
+      ),
+    );
+    const rows = await ledger(t, other.authorization);
+    expect(rows.map((r) => [r.outcome, r.reason]).sort()).toEqual([
+      ['fired', null],
+      ['skipped', 'budget'],
+      ['skipped', 'budget'],
+    ]);
+  });
+
   it('never fires a rule twice for one signal, however often it is evaluated', async () => {
     const { authorization } = await signUpAndLogIn(t.app, 'engine-once');
     await addRule(authorization, {
@@ -195,7 +245,7 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
       });
     }
     await t.api.rules.engine.reload();
-    const claims = vi.spyOn(RulesRepo.prototype, 'claimDecisions');
+    const claims = vi.spyOn(RulesRepo.prototype, 'claimWithTotals');
     const single = vi.spyOn(RulesRepo.prototype, 'claimDecision');
     try {
       const signal = completedSignal({ id: freshSignalId(), assets: ['ADA'] });

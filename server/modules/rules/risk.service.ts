@@ -10,7 +10,12 @@ import { formatSpan } from '../../../src/contracts/timeline';
 import { appError } from '../../plugins/errors';
 import type { Clock } from '../market/clock';
 import { toRiskSettings } from './rules.mapper';
-import type { RiskRow, RulesRepo } from './rules.repo';
+import type { FiredStats, RiskRow, RulesRepo } from './rules.repo';
+
+/** A user's fired totals of the day from `since` (midnight UTC), as the ledger held them. */
+export interface FiredTotals extends FiredStats {
+  since: Date;
+}
 
 export interface RiskCheck {
   reason: SkipReason;
@@ -169,6 +174,12 @@ export class RiskService {
       unchecked?: readonly number[];
       openPositions: () => Promise<number>;
       /**
+       * The user's fired totals read with the decision's claim (from `since`, midnight UTC), when no
+       * other decision of theirs could change them since: used instead of a read of the ledger while
+       * the day is the same.
+       */
+      firedBefore?: FiredTotals;
+      /**
        * A confirmed proposal's window (seconds): the person answering took up to that long, so the
        * headline may be as old as the larger of it and the maximum age when the answer comes.
        */
@@ -197,13 +208,11 @@ export class RiskService {
       };
     }
     const except = [...(o.decisionId === undefined ? [] : [o.decisionId]), ...(o.unchecked ?? [])];
-    const { spent, lastOnAsset: last } = await this.repo.firedStats(
-      userId,
-      o.asset,
-      startOfUtcDay(now),
-      undefined,
-      except,
-    );
+    const today = startOfUtcDay(now);
+    const { spent, lastOnAsset: last } =
+      o.firedBefore !== undefined && o.firedBefore.since.getTime() === today.getTime()
+        ? o.firedBefore
+        : await this.repo.firedStats(userId, o.asset, today, undefined, except);
     if (last !== null && now - last.getTime() < s.cooldown_minutes * 60_000) {
       const wait = Math.ceil((s.cooldown_minutes * 60_000 - (now - last.getTime())) / 60_000);
       return {

@@ -6,7 +6,7 @@ import type { OrderResponse, OrderVenue } from '../../../src/contracts/trading';
 import { appError } from '../../plugins/errors';
 import type { Clock } from '../market/clock';
 import { PLAN_LIMITS, type PlanReader } from '../billing/plans';
-import type { Headline, RiskService } from './risk.service';
+import { startOfUtcDay, type FiredTotals, type Headline, type RiskService } from './risk.service';
 import { RuleIndex, type Match } from './rule-index';
 import type { DecisionRow, NewDecisionRow, RuleRow, RulesRepo } from './rules.repo';
 import { RuleOrders, type EngineLog, type RuleTrading } from './rules.orders';
@@ -252,23 +252,45 @@ export class RuleEngine {
     }
     // Started now, awaited inside each user's chain: the chains keep the order signals arrived in.
     const { analysis } = signal;
-    const claims = this.d.repo.claimDecisions(tradable.map((m) => this.claimOf(m, signal, analysis)));
+    // The claim also answers each user's fired totals as they stand before it. They are what the risk
+    // envelope reads for a user's first decision of this signal when nothing of theirs is under way in
+    // this process; any other decision (a second rule of the same user, a user whose earlier
+    // decisions are still being decided) reads them in its turn, after what came before it.
+    const since = startOfUtcDay(this.d.clock.now());
+    const totalsFit = new Set<string>();
+    const users = new Set<string>();
+    for (const { rule } of tradable) {
+      if (users.has(rule.userId)) continue;
+      users.add(rule.userId);
+      if (!this.chains.has(rule.userId)) totalsFit.add(rule.id);
+    }
+    const claims = this.d.repo
+      .claimWithTotals(
+        tradable.map((m) => this.claimOf(m, signal, analysis)),
+        since,
+      )
+      .then(({ claimed, totals }) => ({
+        claimed,
+        totals: new Map([...totals].filter(([ruleId]) => totalsFit.has(ruleId))),
+      }));
     // Until its turn comes, a claimed decision is pending in the ledger without being decided: the
     // user's earlier decisions must not count it against their budget or cooldown.
     claims.then(
-      (rows) => {
-        for (const row of rows.values()) this.unchecked(row.userId).add(row.id);
+      ({ claimed }) => {
+        for (const row of claimed.values()) this.unchecked(row.userId).add(row.id);
       },
       () => undefined,
     );
     await Promise.all(
       tradable.map((m) =>
         this.inOrder(m.rule.userId, async () => {
-          const claimed = (await claims).get(m.rule.id);
+          const { claimed: rows, totals } = await claims;
+          const claimed = rows.get(m.rule.id);
           // Absent: another process, or an earlier run, decided this one.
           if (claimed === undefined) return;
           this.checked(claimed);
-          await this.decide(m, signal, claimed);
+          const before = totals.get(m.rule.id);
+          await this.decide(m, signal, claimed, before === undefined ? undefined : { since, ...before });
         }),
       ),
     );
@@ -339,7 +361,12 @@ export class RuleEngine {
     return next;
   }
 
-  private async decide({ rule, asset }: Match<RuleRow>, signal: Signal, claimed: DecisionRow): Promise<void> {
+  private async decide(
+    { rule, asset }: Match<RuleRow>,
+    signal: Signal,
+    claimed: DecisionRow,
+    firedBefore?: FiredTotals,
+  ): Promise<void> {
     const amount = Number(rule.amountUsd);
     const receivedAt = Date.parse(signal.received_at);
     const rank = this.index.rank(rule.id);
@@ -372,6 +399,7 @@ export class RuleEngine {
       decisionId: claimed.id,
       unchecked: [...(this.claimedAhead.get(rule.userId) ?? [])],
       openPositions: () => this.d.trading.openPositions(rule.userId, rule.account),
+      ...(firedBefore === undefined ? {} : { firedBefore }),
     });
     if (check !== null) {
       // What paper would have done with a decision the key's limits refused: part of the reality gap.

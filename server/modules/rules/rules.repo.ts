@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
-import { arrayOf, Batcher, completeRow, insertRows, rowsOf, updateFromValues } from '../../db/batch';
+import { arrayOf, Batcher, completeRow, insertRows, updateFromValues } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { riskSettings, ruleCursor, ruleDecisions, rules } from '../../db/schema/rules';
 
@@ -102,25 +102,64 @@ export class RulesRepo {
    * an earlier run.
    */
   async claimDecisions(rows: NewDecisionRow[]): Promise<Map<string, DecisionRow>> {
-    if (rows.length === 0) return new Map();
+    return (await this.claimWithTotals(rows)).claimed;
+  }
+
+  /**
+   * {@link claimDecisions}, and with `since` (midnight UTC) each claimed decision's user's fired totals as
+   * the ledger held them before this insert, in the same statement: what the risk envelope reads for the
+   * user's first decision of the signal when nothing of theirs is under way (a read less in front of the
+   * order).
+   */
+  async claimWithTotals(
+    rows: NewDecisionRow[],
+    since?: Date,
+  ): Promise<{ claimed: Map<string, DecisionRow>; totals: Map<string, FiredStats> }> {
+    const claimed = new Map<string, DecisionRow>();
+    const totals = new Map<string, FiredStats>();
+    if (rows.length === 0) return { claimed, totals };
     // Only the ids come back: the rest of each row is what was sent (decoding every column of thirty
     // returned rows cost more than the insert's own statement).
-    const created = rowsOf(
-      ruleDecisions,
-      await this.db.execute(
-        insertRows(ruleDecisions, rows, {
-          onConflictDoNothing: [ruleDecisions.ruleId, ruleDecisions.signalId],
-          returning: [ruleDecisions.id, ruleDecisions.ruleId],
-        }),
-      ),
+    const insert = insertRows(ruleDecisions, rows, {
+      onConflictDoNothing: [ruleDecisions.ruleId, ruleDecisions.signalId],
+      returning: [ruleDecisions.id, ruleDecisions.ruleId, ruleDecisions.userId, ruleDecisions.asset],
+    });
+    // The rows this statement inserts are not visible to its own reads: the totals are of the decisions
+    // before it, as a read just before the claim would see them.
+    const result = await this.db.execute(
+      since === undefined
+        ? insert
+        : sql`with ins as (${insert})
+          select ins.id, ins.rule_id, s.spent, s.last
+          from ins
+          cross join lateral (
+            select
+              sum(coalesce(d.notional, d.amount_usd)) filter (where d.decided_at >= ${since.toISOString()}::timestamptz) as spent,
+              max(d.decided_at) filter (where d.asset = ins.asset) as last
+            from ${ruleDecisions} d
+            where d.user_id = ins.user_id
+              and d.outcome in ('fired', 'pending')
+              and d.decided_at >= ${since.toISOString()}::timestamptz - interval '1 day'
+          ) s`,
     );
     const sent = new Map(rows.map((row) => [row.ruleId, row]));
-    const claimed = new Map<string, DecisionRow>();
-    for (const { id, ruleId } of created) {
-      const row = ruleId === null || ruleId === undefined ? undefined : sent.get(ruleId);
-      if (row !== undefined) claimed.set(row.ruleId, completeRow(ruleDecisions, { ...row, id }));
+    const raw = (
+      result as unknown as {
+        rows: { id: unknown; rule_id: string; spent?: string | null; last?: string | Date | null }[];
+      }
+    ).rows;
+    for (const r of raw) {
+      const row = sent.get(r.rule_id);
+      if (row === undefined) continue;
+      claimed.set(row.ruleId, completeRow(ruleDecisions, { ...row, id: Number(r.id) }));
+      if (since !== undefined) {
+        totals.set(row.ruleId, {
+          spent: Number(r.spent ?? 0),
+          lastOnAsset: r.last === null || r.last === undefined ? null : new Date(r.last),
+        });
+      }
     }
-    return claimed;
+    return { claimed, totals };
   }
 
   async updateDecision(id: number, set: DecisionUpdate): Promise<void> {
@@ -430,6 +469,12 @@ export class RulesRepo {
         set: { rev: sql`greatest(${ruleCursor.rev}, ${rev})`, updatedAt: new Date() },
       });
   }
+}
+
+/** A user's automated orders of the day (fired or pending), and the last one on the asset. */
+export interface FiredStats {
+  spent: number;
+  lastOnAsset: Date | null;
 }
 
 interface FiredStatsQuery {
