@@ -144,6 +144,16 @@ describe.each(dbTargets())('Telegram from headline to order on $name', (target) 
       payload: { alerts: true, alert_threshold: 75 },
     });
     expect(set.statusCode, set.body).toBe(200);
+    // The dispatcher hears of the change on the bus, as it would from another process.
+    const me = await t.app.inject({ url: '/api/users/me', headers: { authorization } });
+    const userId = (me.json() as { id: string }).id;
+    const threshold = async (n: number) =>
+      until(
+        async () => t.api.notifications.dispatcher.settingsOf(userId)?.alert_threshold === n,
+        15_000,
+        `the dispatcher to read the threshold ${n}`,
+      );
+    await threshold(75);
     const before = messagesTo(chat).length;
     const id = await headline('BREAKING: SEC approves spot Ethereum ETF; trading starts tomorrow');
     expect(id).not.toBeNull();
@@ -163,8 +173,7 @@ describe.each(dbTargets())('Telegram from headline to order on $name', (target) 
       headers: { authorization },
       payload: { alert_threshold: 95 },
     });
-    // The dispatcher hears of the change on the bus, as it would from another process.
-    await new Promise((r) => setTimeout(r, 300));
+    await threshold(95);
     const count = messagesTo(chat).length;
     await headline('Litecoin Foundation hacked: $400M of LTC drained from treasury wallet');
     await new Promise((r) => setTimeout(r, 1500));

@@ -135,6 +135,11 @@ export class Dispatcher {
     else this.audience.set(userId, row.settings);
   }
 
+  /** The settings it works with for a user (read again when they change), or undefined: no channel. */
+  settingsOf(userId: string): NotificationSettings | undefined {
+    return this.audience.get(userId);
+  }
+
   /** How many users the dispatcher would work for. */
   get size(): number {
     return this.audience.size;
