@@ -77,6 +77,11 @@ describe.each(dbTargets())('paper exchange on $name', (target) => {
     expect(Number(risk!.unRealizedProfit)).toBeCloseTo(83, 6);
     expect(Number(risk!.liquidationPrice)).toBeGreaterThan(50_000);
     expect(events.map((e) => e.e)).toEqual(['ORDER_TRADE_UPDATE', 'ACCOUNT_UPDATE']);
+    // The account update is of the moment of the fill (mark 60,000), however late it is read.
+    const update = JSON.parse(JSON.stringify(events[1])) as { a: { P: Record<string, string>[] } };
+    expect(update.a.P).toEqual([
+      expect.objectContaining({ s: 'BTCUSDT', pa: '0.083', ep: '60000', up: '0.00000000' }),
+    ]);
     marks.set('BTCUSDT', 60_000);
   });
 

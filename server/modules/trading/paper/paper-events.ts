@@ -60,7 +60,12 @@ export function orderTradeUpdate(
   };
 }
 
-/** ACCOUNT_UPDATE with the wallet and every open position. */
+/**
+ * ACCOUNT_UPDATE with the wallet and every open position, at the marks of the moment it is emitted.
+ * The positions (their unrealised PnL in decimals) are worked out when first read: every fill emits
+ * one, and the process's own listener only reads the reason, so a rule's thirty fills no longer price
+ * every position of every account.
+ */
 export function accountUpdate(
   reason: AccountUpdateEvent['a']['m'],
   state: PaperAccountState,
@@ -68,11 +73,25 @@ export function accountUpdate(
   mark: (symbol: string) => Decimal,
 ): AccountUpdateEvent {
   let locked = ZERO;
-  const P: AccountUpdateEvent['a']['P'] = [];
-  for (const p of state.positions.values()) {
-    locked = locked.plus(p.isolatedWallet);
+  for (const p of state.positions.values()) locked = locked.plus(p.isolatedWallet);
+  const wallet = state.cash.plus(locked).toFixed(8);
+  const marks = new Map([...state.positions.keys()].map((symbol) => [symbol, mark(symbol)]));
+  let positions: AccountUpdateEvent['a']['P'] | undefined;
+  const a = { m: reason, B: [{ a: 'USDT', wb: wallet, cw: state.cash.toFixed(8), bc: '0' }] };
+  Object.defineProperty(a, 'P', {
+    enumerable: true,
+    get: () => (positions ??= positionsOf(state, (symbol) => marks.get(symbol) ?? ZERO)),
+  });
+  return { e: 'ACCOUNT_UPDATE', E: at, T: at, a: a as AccountUpdateEvent['a'] };
+}
+
+function positionsOf(
+  state: PaperAccountState,
+  mark: (symbol: string) => Decimal,
+): AccountUpdateEvent['a']['P'] {
+  return [...state.positions.values()].map((p) => {
     const m = mark(p.symbol);
-    P.push({
+    return {
       s: p.symbol,
       pa: p.size.toString(),
       ep: p.entryPrice.toString(),
@@ -82,13 +101,6 @@ export function accountUpdate(
       mt: 'isolated',
       iw: p.isolatedWallet.toFixed(8),
       ps: 'BOTH',
-    });
-  }
-  const wallet = state.cash.plus(locked).toFixed(8);
-  return {
-    e: 'ACCOUNT_UPDATE',
-    E: at,
-    T: at,
-    a: { m: reason, B: [{ a: 'USDT', wb: wallet, cw: state.cash.toFixed(8), bc: '0' }], P },
-  };
+    };
+  });
 }
