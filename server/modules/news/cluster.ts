@@ -81,6 +81,8 @@ export function sameStory(a: StoryKey, b: StoryKey): boolean {
 }
 
 interface Entry<T> {
+  /** Its place in the window: later entries have larger numbers. */
+  seq: number;
   at: number;
   key: StoryKey;
   fingerprint: string;
@@ -90,9 +92,18 @@ interface Entry<T> {
 /**
  * The stories seen in the last `windowMs`: finds an exact duplicate (same fingerprint) or the story an
  * item belongs to. Bounded by `max` entries; the oldest go first.
+ *
+ * Two stories that name tickers and share none are never one story, so an item naming tickers is
+ * compared only with the entries naming one of them and those naming none: at a hundred headlines a
+ * second a window holds thousands of entries, and comparing each item with all of them was a quarter
+ * of the server's time.
  */
 export class StoryWindow<T> {
   private entries: Entry<T>[] = [];
+  private readonly byTicker = new Map<string, Entry<T>[]>();
+  private readonly untickered: Entry<T>[] = [];
+  private readonly byFingerprint = new Map<string, Entry<T>[]>();
+  private nextSeq = 0;
 
   constructor(
     private readonly windowMs: number,
@@ -104,31 +115,90 @@ export class StoryWindow<T> {
     let drop = 0;
     while (drop < this.entries.length && (this.entries[drop]?.at ?? 0) < from) drop += 1;
     if (this.entries.length - drop > this.max) drop = this.entries.length - this.max;
-    if (drop > 0) this.entries = this.entries.slice(drop);
+    if (drop === 0) return;
+    // Every list holds its entries in window order, so the dropped ones are at their fronts.
+    for (const e of this.entries.slice(0, drop)) {
+      for (const list of this.listsOf(e.key)) if (list[0] === e) list.shift();
+      for (const t of new Set(e.key.tickers)) if (this.byTicker.get(t)?.length === 0) this.byTicker.delete(t);
+      const same = this.byFingerprint.get(e.fingerprint);
+      if (same?.[0] === e) same.shift();
+      if (same?.length === 0) this.byFingerprint.delete(e.fingerprint);
+    }
+    this.entries = this.entries.slice(drop);
+  }
+
+  /** The index lists an entry of `key` is in. */
+  private listsOf(key: StoryKey): Entry<T>[][] {
+    if (key.tickers.length === 0) return [this.untickered];
+    return [...new Set(key.tickers)].map((t) => {
+      let list = this.byTicker.get(t);
+      if (list === undefined) {
+        list = [];
+        this.byTicker.set(t, list);
+      }
+      return list;
+    });
   }
 
   findExact(fingerprint: string, now: number): T | undefined {
     this.prune(now);
-    return this.entries.find((e) => e.fingerprint === fingerprint)?.value;
+    return this.byFingerprint.get(fingerprint)?.[0]?.value;
   }
 
   /** The newest story `key` belongs to, among those `accept` takes (all by default). */
   findStory(key: StoryKey, now: number, accept: (value: T) => boolean = () => true): T | undefined {
     this.prune(now);
-    for (let i = this.entries.length - 1; i >= 0; i--) {
-      const e = this.entries[i];
-      if (e !== undefined && accept(e.value) && sameStory(key, e.key)) return e.value;
+    const matches = (e: Entry<T>) => accept(e.value) && sameStory(key, e.key);
+    if (key.tickers.length === 0) {
+      for (let i = this.entries.length - 1; i >= 0; i--) {
+        const e = this.entries[i];
+        if (e !== undefined && matches(e)) return e.value;
+      }
+      return undefined;
     }
-    return undefined;
+    // Newest first across the lists of its tickers and the untickered list (an entry naming two of
+    // its tickers is in two lists: seen once).
+    const lists = [this.untickered];
+    for (const t of new Set(key.tickers)) {
+      const list = this.byTicker.get(t);
+      if (list !== undefined) lists.push(list);
+    }
+    const at = lists.map((l) => l.length - 1);
+    let previous = -1;
+    for (;;) {
+      let pick = -1;
+      let seq = -1;
+      for (let i = 0; i < lists.length; i++) {
+        const e = lists[i]?.[at[i] ?? -1];
+        if (e !== undefined && e.seq > seq) {
+          seq = e.seq;
+          pick = i;
+        }
+      }
+      if (pick < 0) return undefined;
+      const e = lists[pick]?.[at[pick] ?? -1];
+      at[pick] = (at[pick] ?? 0) - 1;
+      if (e === undefined || e.seq === previous) continue;
+      previous = e.seq;
+      if (matches(e)) return e.value;
+    }
   }
 
   add(at: number, key: StoryKey, fingerprint: string, value: T): void {
-    this.entries.push({ at, key, fingerprint, value });
+    const entry: Entry<T> = { seq: this.nextSeq++, at, key, fingerprint, value };
+    this.entries.push(entry);
+    for (const list of this.listsOf(key)) list.push(entry);
+    const same = this.byFingerprint.get(fingerprint);
+    if (same === undefined) this.byFingerprint.set(fingerprint, [entry]);
+    else same.push(entry);
     this.prune(at);
   }
 
   clear(): void {
     this.entries = [];
+    this.byTicker.clear();
+    this.untickered.length = 0;
+    this.byFingerprint.clear();
   }
 
   get size(): number {

@@ -16,7 +16,7 @@ import { gapReport, promotionReport } from './rules.reports';
 import { RulesService } from './rules.service';
 
 /** Seconds in a row the safety net may wait for decisions under way before it runs regardless. */
-const SWEEP_PUT_OFF = 5;
+const SWEEP_PUT_OFF = 2;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -54,6 +54,8 @@ export default fp(
     };
     /** Every decision event goes on the bus: notifications and the user's open tabs, on any process. */
     const decided = (event: DecisionEvent, row: DecisionRow, news: DecisionNews | null) => {
+      // A position a rule opened has its exits watched at once, without reading every open exit again.
+      if (event === 'fired') exits.track(row);
       void (async () => {
         const about = news ?? (await newsOf(row.signalId).catch(() => null));
         await app.bus.publish('rules.decided', {
@@ -143,7 +145,8 @@ export default fp(
     // A completed signal is decided on the next turn of the event loop: what was queued in this one (the
     // signal stream's write of the same card) goes out first instead of waiting for the orders. The
     // signal the bus carries is the stored one (published after its row was written), so it is decided
-    // as heard; the cursor's read of the store after it finds it decided and only moves on.
+    // as heard. The cursor's read of the store is the safety net's (every second): it moves past what
+    // was heard and decides what the bus lost, without two more statements for every signal.
     let heard: Signal[] = [];
     const wakeSoon = (signal: Signal) => {
       heard.push(signal);
@@ -151,9 +154,9 @@ export default fp(
       setImmediate(() => {
         const due = heard;
         heard = [];
-        void Promise.all(due.map((s) => engine.hear(s)))
-          .catch((err: unknown) => log.warn({ err }, 'rule engine run failed'))
-          .finally(() => wake());
+        void Promise.all(due.map((s) => engine.hear(s))).catch((err: unknown) =>
+          log.warn({ err }, 'rule engine run failed'),
+        );
       });
     };
     // Every process guards the orders it places and hears rule changes; one runs the engine and exits.

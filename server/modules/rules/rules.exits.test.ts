@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { exitReason } from './rules.exits';
-import type { DecisionRow } from './rules.repo';
+import type { Clock } from '../market/clock';
+import { ExitWatcher, exitReason } from './rules.exits';
+import type { DecisionRow, RulesRepo } from './rules.repo';
 
 function opened(over: Partial<DecisionRow>): DecisionRow {
   return {
@@ -68,5 +69,41 @@ describe('rule exits', () => {
 
   it('does nothing for a position without a plan', () => {
     expect(exitReason(opened({ exitPlan: null }), 1000, 1e12)).toBeNull();
+  });
+});
+
+describe('exit watcher', () => {
+  it('watches a decision told as fired at once, without reading the open exits again', async () => {
+    const closed: number[] = [];
+    let reads = 0;
+    const marks = new Map([['SOLUSDT', 100]]);
+    const watcher = new ExitWatcher({
+      repo: {
+        openExits: async () => {
+          reads += 1;
+          return [];
+        },
+        closeExit: async () => true,
+        updateDecision: async () => undefined,
+      } as unknown as RulesRepo,
+      clock: { now: () => 60_000 } as Clock,
+      priceOf: (symbol) => marks.get(symbol),
+      reduce: async (d) => {
+        closed.push(d.id);
+        return null;
+      },
+      log: { warn: () => undefined },
+    });
+    await watcher.reload();
+    watcher.track(opened({ id: 7 }));
+    watcher.track(opened({ id: 7 }));
+    watcher.track(opened({ id: 8, exitPlan: null }));
+    expect(watcher.count).toBe(1);
+    await watcher.check(new Set(['SOLUSDT']));
+    expect(closed).toEqual([]);
+    marks.set('SOLUSDT', 104);
+    await watcher.check(new Set(['SOLUSDT']));
+    expect(closed).toEqual([7]);
+    expect(reads).toBe(1);
   });
 });

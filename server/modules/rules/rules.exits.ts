@@ -53,6 +53,13 @@ export class ExitWatcher {
     this.open = (await this.d.repo.openExits()).filter((d) => d.exitPlan !== null);
   }
 
+  /** A decision that just fired: its exits are watched from now on (the periodic reload finds it too). */
+  track(decision: DecisionRow): void {
+    if (decision.exitPlan === null || decision.exitState !== 'open') return;
+    if (this.open.some((d) => d.id === decision.id)) return;
+    this.open.push(decision);
+  }
+
   get count(): number {
     return this.open.length;
   }
