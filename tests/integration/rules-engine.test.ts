@@ -30,6 +30,14 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
     if (res.statusCode !== 201) throw new Error(res.body);
     return res.json() as Rule;
   };
+  /** A rule that opens `amount` USDT long on any news naming `asset`. */
+  const longOn = (who: string, asset: string, ruleName = `any ${asset}`, amount = 150): Promise<Rule> =>
+    addRule(who, {
+      ruleName,
+      conditions: { asset },
+      action: { type: 'trade', side: 'long', amount_usd: amount },
+      isActive: true,
+    });
   const positions = async (who: string) =>
     (await t.app.inject({ url: '/api/positions', headers: { authorization: who } })).json() as Position[];
   const ingest = (content: string, source_name = 'CoinDesk') =>
@@ -134,12 +142,7 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
   it('holds the daily budget across two rules of one signal and across signals decided back to back', async () => {
     const { authorization } = await signUpAndLogIn(t.app, 'engine-budget-burst');
     for (const ruleName of ['DOT first', 'DOT second']) {
-      await addRule(authorization, {
-        ruleName,
-        conditions: { asset: 'DOT' },
-        action: { type: 'trade', side: 'long', amount_usd: 300 },
-        isActive: true,
-      });
+      await longOn(authorization, 'DOT', ruleName, 300);
     }
     await t.app.inject({
       method: 'PUT',
@@ -155,12 +158,7 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
     // The next day's budget (a new user, the same rules): three signals decided at once, each claimed
     // while the one before is still being decided.
     const other = await signUpAndLogIn(t.app, 'engine-budget-burst-2');
-    await addRule(other.authorization, {
-      ruleName: 'DOT once',
-      conditions: { asset: 'DOT' },
-      action: { type: 'trade', side: 'long', amount_usd: 300 },
-      isActive: true,
-    });
+    await longOn(other.authorization, 'DOT', 'DOT once', 300);
     await t.app.inject({
       method: 'PUT',
       url: '/api/rules/risk',
@@ -183,12 +181,7 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
 
   it('never fires a rule twice for one signal, however often it is evaluated', async () => {
     const { authorization } = await signUpAndLogIn(t.app, 'engine-once');
-    await addRule(authorization, {
-      ruleName: 'any BNB',
-      conditions: { asset: 'BNB' },
-      action: { type: 'trade', side: 'long', amount_usd: 150 },
-      isActive: true,
-    });
+    await longOn(authorization, 'BNB');
     await t.api.rules.engine.reload();
     const signal = completedSignal({ id: freshSignalId(), assets: ['BNB'] });
     await Promise.all(Array.from({ length: 5 }, () => t.api.rules.engine.evaluate(signal)));
@@ -202,12 +195,7 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
 
   it('decides a signal heard on the bus and read from the store at once, thirty times over, once per rule', async () => {
     const { authorization } = await signUpAndLogIn(t.app, 'engine-heard');
-    await addRule(authorization, {
-      ruleName: 'any LINK',
-      conditions: { asset: 'LINK' },
-      action: { type: 'trade', side: 'long', amount_usd: 150 },
-      isActive: true,
-    });
+    await longOn(authorization, 'LINK');
     await t.api.rules.engine.reload();
     const heard: Signal[] = [];
     const off = t.app.bus.subscribe('signal.published', ({ signal }) => {
@@ -237,12 +225,7 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
   it("claims a signal's decisions in one insert, and still fires once per (rule, signal) under 30 deliveries", async () => {
     const who = await Promise.all(['claims-a', 'claims-b', 'claims-c'].map((u) => signUpAndLogIn(t.app, u)));
     for (const { authorization } of who) {
-      await addRule(authorization, {
-        ruleName: 'any ADA',
-        conditions: { asset: 'ADA' },
-        action: { type: 'trade', side: 'long', amount_usd: 150 },
-        isActive: true,
-      });
+      await longOn(authorization, 'ADA');
     }
     await t.api.rules.engine.reload();
     const claims = vi.spyOn(RulesRepo.prototype, 'claimWithTotals');

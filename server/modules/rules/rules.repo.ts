@@ -250,41 +250,21 @@ export class RulesRepo {
     // A pending decision (its order's outcome not known yet) counts at its amount until it is settled.
     const cost = sql`coalesce(d.notional, d.amount_usd)`;
     const excepted = queries.flatMap((q, i) => q.except.map((id) => [i, id] as const));
+    const exceptOf = excepted.map(([i]) => i);
+    const exceptIds = excepted.map(([, id]) => id);
+    const indexes = queries.map((_, i) => i);
+    const userIds = queries.map((q) => q.userId);
+    const assets = queries.map((q) => q.asset);
+    const sinces = queries.map((q) => q.since);
+    const modes = queries.map((q) => q.mode);
     const result = await this.db.execute(sql`
       with q as (
         select * from unnest(
-          ${arrayOf(
-            'int',
-            queries.map((_, i) => i),
-          )},
-          ${arrayOf(
-            'uuid',
-            queries.map((q) => q.userId),
-          )},
-          ${arrayOf(
-            'text',
-            queries.map((q) => q.asset),
-          )},
-          ${arrayOf(
-            'timestamptz',
-            queries.map((q) => q.since),
-          )},
-          ${arrayOf(
-            'text',
-            queries.map((q) => q.mode),
-          )}
+          ${arrayOf('int', indexes)}, ${arrayOf('uuid', userIds)},
+          ${arrayOf('text', assets)}, ${arrayOf('timestamptz', sinces)}, ${arrayOf('text', modes)}
         ) as q(i, user_id, asset, since, mode)
       ), ex as (
-        select * from unnest(
-          ${arrayOf(
-            'int',
-            excepted.map(([i]) => i),
-          )},
-          ${arrayOf(
-            'bigint',
-            excepted.map(([, id]) => id),
-          )}
-        ) as ex(i, id)
+        select * from unnest(${arrayOf('int', exceptOf)}, ${arrayOf('bigint', exceptIds)}) as ex(i, id)
       )
       select q.i, s.spent, s.last
       from q
