@@ -131,19 +131,25 @@ function columnsOf(table: PgTable, names: readonly string[]): PgColumn[] {
 
 /**
  * `INSERT … SELECT * FROM unnest(…)`: many rows in one statement of fixed shape. The columns are those
- * any row gives a value for; a column no row gives is left to its default. A row that leaves out a
- * column another row gives gets that column's default from the schema (`$defaultFn` or a constant),
- * or null, as drizzle's own insert would give it.
+ * any row gives a value for, and those whose default drizzle computes; a column no row gives is left
+ * to the database's default. A row that leaves out a column another row gives gets that column's
+ * default from the schema (`$defaultFn` or a constant), or null, as drizzle's own insert would give
+ * it; a default only the database knows (`now()`) must then be given by every row.
  */
 export function insertRows<T extends PgTable>(
   table: T,
   rows: readonly T['$inferInsert'][],
   opts: { onConflictDoNothing?: readonly PgColumn[]; returning?: readonly PgColumn[] | 'all' } = {},
 ): SQL {
+  // Columns whose default drizzle computes (`$defaultFn`) are always sent, as its own insert sends them.
+  const computed = Object.entries(getTableColumns(table))
+    .filter(([, column]) => column.defaultFn !== undefined)
+    .map(([property]) => property);
   const names = [
-    ...new Set(
-      rows.flatMap((r) => Object.keys(r).filter((k) => (r as Record<string, unknown>)[k] !== undefined)),
-    ),
+    ...new Set([
+      ...rows.flatMap((r) => Object.keys(r).filter((k) => (r as Record<string, unknown>)[k] !== undefined)),
+      ...computed,
+    ]),
   ];
   const columns = columnsOf(table, names);
   const values = rows.map((row) =>
