@@ -7,6 +7,7 @@ import {
 import type { Decision } from '../../../src/contracts/ruleReports';
 import type { Signal } from '../../../src/contracts/signals';
 import type { Position } from '../../../src/contracts/trading';
+import { decision as ledgerRow } from '../../../src/services/rules/testing/decisions';
 import { createFakeClock } from '../../../src/services/testing/fakeClock';
 import type { Note, NotificationChannel } from './channels';
 import { ALERT_AMOUNT_USD, Dispatcher, LIQUIDATION_CHECK_MS, nextUtcMidnight } from './dispatcher';
@@ -62,38 +63,27 @@ function signal(id: string, impact: number, over: Partial<Signal> = {}): Signal 
   };
 }
 
+/** The shared ledger row, as a BTC long of 200 USDT that filled 0.002 BTC at 100,000. */
 function decision(over: Partial<Decision> = {}): Decision {
-  return {
+  return ledgerRow({
     id: '12',
-    rule_id: 'r1',
     rule_name: 'BTC news',
-    rule_version: 1,
     signal_id: '7',
     asset: 'BTC',
     symbol: 'BTCUSDT',
     side: 'long',
     amount_usd: 200,
-    outcome: 'fired',
-    reason: null,
-    detail: null,
-    engine: 'local',
     sentiment: 'positive',
     impact: 85,
     price: 100_000,
-    order_id: 'o1',
     quantity: 0.002,
     notional: 200,
     latency_ms: 10,
-    exit: null,
     decided_at: new Date(0).toISOString(),
-    account: 'paper',
-    account_mode: 'paper',
     fee: 0.08,
     arrival_price: 100_000,
-    twin: null,
-    exit_pnl: null,
     ...over,
-  };
+  });
 }
 
 function position(mark: number, liquidation: number, over: Partial<Position> = {}): Position {

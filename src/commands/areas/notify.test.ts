@@ -128,8 +128,12 @@ describe('notify commands', () => {
     ]);
     const s = session({ telegram: true });
     const lines = await s.type('notify telegram link');
-    expect(lines[0]).toBe('success: Send this code to the bot within 10 minutes: AB12CD');
-    expect(lines[1]).toBe('info: Or open https://t.me/SignalBot?start=AB12CD');
+    // The same lines as `telegram link`.
+    expect(lines).toEqual([
+      'info: Open https://t.me/SignalBot?start=AB12CD in Telegram and press Start,',
+      'info: or send the bot: /start AB12CD',
+      'muted: The code works once and expires at 10:00 UTC on 2026-11-27.',
+    ]);
     expect(s.stores.notifications.link.value?.code).toBe('AB12CD');
   });
 

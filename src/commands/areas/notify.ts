@@ -3,7 +3,6 @@ import {
   ALERT_THRESHOLD,
   type NotificationSettings,
   type NotificationsState,
-  type TelegramLinkAnswer,
 } from '../../contracts/notifications';
 import {
   NOTIFY_TEXT,
@@ -14,10 +13,11 @@ import {
   setPush,
   unlinkTelegram,
 } from '../../services/notifications';
-import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
+import { failure, info, success, type OutputLine } from '../../services/terminal/output';
 import { THRESHOLD_TEXT } from '../../services/feed/alertSettings';
 import { defineCommand } from '../types';
 import { OnOff, onOff } from './alerts';
+import { linkAnswerLines, UNLINKED } from './telegram';
 
 const AREA = 'notify';
 
@@ -41,14 +41,6 @@ export function notifyLines(state: NotificationsState, pushHere: boolean | null)
     info(`Live orders (Telegram) ${onOff(s.telegram_live_orders)}`),
     info(`Telegram               ${telegram}`),
     info(`Web Push               ${push}`),
-  ];
-}
-
-export function linkLines(link: TelegramLinkAnswer): OutputLine[] {
-  return [
-    success(`Send this code to the bot within 10 minutes: ${link.code}`),
-    info(`Or open ${link.url}`),
-    muted(`The code expires at ${new Date(link.expires_at).toLocaleTimeString()}.`),
   ];
 }
 
@@ -176,11 +168,11 @@ export const telegram = defineCommand({
     if (state !== null && !state.telegram.configured) return [failure(NOTIFY_TEXT.telegramOff)];
     if (action === 'unlink') {
       const done = await unlinkTelegram(ctx.api.main, store);
-      return done.ok ? [success('Telegram unlinked: nothing more is sent there.')] : [failure(done.message)];
+      return done.ok ? [success(UNLINKED)] : [failure(done.message)];
     }
     const done = await linkTelegram(ctx.api.main, store);
     if (!done.ok) return [failure(done.message)];
-    return { lines: linkLines(done.value), data: done.value };
+    return { lines: linkAnswerLines(done.value), data: done.value };
   },
 });
 

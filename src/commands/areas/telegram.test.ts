@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_NOTIFICATION_SETTINGS } from '../../contracts/notifications';
 import { createTestConsole } from '../testing/scripted';
 
 const NOT_LINKED = { configured: true, bot: 'signal_bot', linked: false, chat: null, linked_at: null };
@@ -6,7 +7,14 @@ const NOT_LINKED = { configured: true, bot: 'signal_bot', linked: false, chat: n
 function session(token: string | null = 'tok') {
   const s = createTestConsole({ token });
   let telegram: Record<string, unknown> = NOT_LINKED;
-  s.server.on('GET /notifications', () => ({ status: 200, body: { telegram } }));
+  s.server.on('GET /notifications', () => ({
+    status: 200,
+    body: {
+      settings: DEFAULT_NOTIFICATION_SETTINGS,
+      telegram,
+      push: { configured: false, public_key: null, subscriptions: 0 },
+    },
+  }));
   s.server.on('POST /notifications/telegram/link', () => ({
     status: 200,
     body: {
@@ -55,6 +63,8 @@ describe('telegram commands', () => {
     expect(await s.type('telegram unlink')).toEqual([
       'success: Telegram unlinked: nothing more is sent to that chat.',
     ]);
+    // The notifications pane reads the same store: it shows the chat unlinked too.
+    expect(s.stores.notifications.state.value?.telegram.linked).toBe(false);
     expect(await s.type('telegram')).toEqual([
       'info: Not linked to @signal_bot. Link a chat with: telegram link',
     ]);

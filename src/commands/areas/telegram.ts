@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { TelegramState } from '../../contracts/notifications';
-import { linkTelegram, telegramStatus, unlinkTelegram } from '../../services/notifications/telegram';
+import type { TelegramLinkAnswer, TelegramState } from '../../contracts/notifications';
+import { linkTelegram, loadNotifications, unlinkTelegram } from '../../services/notifications';
 import { failure, info, link, muted, success, type OutputLine } from '../../services/terminal/output';
 import { defineCommand } from '../types';
 
@@ -19,6 +19,17 @@ function statusLines(s: TelegramState): OutputLine[] {
   return [info(`Linked to ${bot}${s.chat === null ? '' : ` in ${s.chat}`}${since}.`)];
 }
 
+/** A link code as the server made it: the t.me link, the code for /start, and when it expires. */
+export function linkAnswerLines(made: TelegramLinkAnswer): OutputLine[] {
+  return [
+    link(made.url, made.url, 'Open ', ' in Telegram and press Start,'),
+    info(`or send the bot: /start ${made.code}`),
+    muted(`The code works once and expires at ${expiryText(made.expires_at)}.`),
+  ];
+}
+
+export const UNLINKED = 'Telegram unlinked: nothing more is sent to that chat.';
+
 export const telegram = defineCommand({
   name: 'telegram',
   area: AREA,
@@ -28,9 +39,9 @@ export const telegram = defineCommand({
   args: z.object({}),
   loginRequired: true,
   async run(ctx) {
-    const status = await telegramStatus(ctx.api.main);
-    if (!status.ok) return [failure(status.message)];
-    return { lines: statusLines(status.value), data: status.value };
+    const loaded = await loadNotifications(ctx.api.main, ctx.stores.notifications);
+    if (!loaded.ok) return [failure(loaded.message)];
+    return { lines: statusLines(loaded.value.telegram), data: loaded.value.telegram };
   },
 });
 
@@ -43,17 +54,9 @@ export const telegramLink = defineCommand({
   args: z.object({}),
   loginRequired: true,
   async run(ctx) {
-    const made = await linkTelegram(ctx.api.main);
+    const made = await linkTelegram(ctx.api.main, ctx.stores.notifications);
     if (!made.ok) return [failure(made.message)];
-    const { code, url, expires_at: expiresAt } = made.value;
-    return {
-      lines: [
-        link(url, url, 'Open ', ' in Telegram and press Start,'),
-        info(`or send the bot: /start ${code}`),
-        muted(`The code works once and expires at ${expiryText(expiresAt)}.`),
-      ],
-      data: made.value,
-    };
+    return { lines: linkAnswerLines(made.value), data: made.value };
   },
 });
 
@@ -66,9 +69,9 @@ export const telegramUnlink = defineCommand({
   args: z.object({}),
   loginRequired: true,
   async run(ctx) {
-    const done = await unlinkTelegram(ctx.api.main);
+    const done = await unlinkTelegram(ctx.api.main, ctx.stores.notifications);
     if (!done.ok) return [failure(done.message)];
-    return [success('Telegram unlinked: nothing more is sent to that chat.')];
+    return [success(UNLINKED)];
   },
 });
 
