@@ -131,17 +131,20 @@ describe('cards addressed by a stable id', () => {
     const native = recordNativeDialogs(page);
     const closeAll = page.getByRole('button', { name: 'Close All' });
     // The tests above may have traded one symbol twice (long then short nets to nothing): open two
-    // positions here on symbols that hold none, so this test does not depend on which cards came first.
+    // positions here on symbols that hold none (rows name them BTC/USDT), so this test does not depend
+    // on which cards came first.
     const rows = page.getByTestId('position-row');
-    const held = (await rows.evaluateAll((rs) => rs.map((r) => r.getAttribute('data-symbol') ?? ''))).join(
-      ' ',
-    );
-    const fresh = ['BTC', 'ETH', 'SOL', 'XRP'].filter((t) => !held.includes(`${t}USDT`)).slice(0, 2);
+    const symbols = () =>
+      rows.evaluateAll((rs) => rs.map((r) => r.getAttribute('data-symbol') ?? '').join(' '));
+    const held = await symbols();
+    const fresh = ['BTC', 'ETH', 'SOL', 'XRP'].filter((t) => !held.includes(`${t}/USDT`)).slice(0, 2);
     for (const ticker of fresh) {
+      // A symbol the tests above traded to nothing has a fill of its own in the log already: wait for
+      // one more, so the next order is not typed while this one is still under way.
+      const fills = async () => (await ui.log()).split(new RegExp(`Filled LONG [\\d.]+ ${ticker} `)).length;
+      const before = await fills();
       await ui.run(`${ticker.toLowerCase()} long 100`);
-      await expect
-        .poll(() => ui.log(), { timeout: 15_000 })
-        .toMatch(new RegExp(`Filled LONG [\\d.]+ ${ticker} `));
+      await expect.poll(fills, { timeout: 15_000 }).toBe(before + 1);
     }
     const open = held.split(' ').filter(Boolean).length + fresh.length;
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(open);
