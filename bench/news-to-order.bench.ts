@@ -23,8 +23,9 @@ import { now, sleep, sortedPercentile, story } from './lib/sse-load';
  * over loopback HTTP and WebSockets like any client.
  *
  * `scenario` (default): USERS users, each with one rule (any asset, positive, impact 0-100, long 200
- * USDT) and an open positions socket, and one SSE client on the signal stream; HEADLINES positive
- * headlines about different coins, GAP_MS apart, posted to the webhook. Every stage is measured from
+ * USDT) with 30 days of decisions behind it (BENCH_HISTORY_DAYS, 20 a day) and an open positions socket,
+ * and one SSE client on the signal stream; HEADLINES positive headlines about different coins, GAP_MS
+ * apart, posted to the webhook. Every stage is measured from
  * the moment the headline is posted:
  *   admitted      the webhook answered (the item is stored, its `analyzing` card published)
  *   analysed      the completed signal is stored and announced on the bus
@@ -44,6 +45,8 @@ const MODE = process.env.BENCH_MODE ?? 'scenario';
 const USERS = Number(process.env.BENCH_USERS ?? 30);
 const HEADLINES = Number(process.env.BENCH_HEADLINES ?? 5);
 const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 2000);
+const HISTORY_DAYS = Number(process.env.BENCH_HISTORY_DAYS ?? 30);
+const HISTORY_PER_DAY = 20;
 const LOAD_USERS = 1000;
 const LOAD_RULES = Number(process.env.BENCH_RULES ?? 10_000);
 const RATE = Number(process.env.BENCH_RATE ?? 100);
@@ -178,6 +181,44 @@ interface Posted {
   result: { result: string; id: string | null } | null;
 }
 
+/**
+ * Each rule's past: HISTORY_DAYS days of HISTORY_PER_DAY decisions before today (fired, some skipped), as
+ * an active trader's ledger holds. What reads a user's recent decisions must not walk all of them.
+ */
+async function seedHistory(database: Database): Promise<void> {
+  const owned = await database.db
+    .select({ id: rules.id, userId: rules.userId, name: rules.name })
+    .from(rules);
+  const day = 86_400_000;
+  const start = Date.now() - (HISTORY_DAYS + 1) * day;
+  const rows: (typeof ruleDecisions.$inferInsert)[] = [];
+  for (const rule of owned) {
+    for (let k = 0; k < HISTORY_DAYS * HISTORY_PER_DAY; k++) {
+      const fired = k % 4 !== 0;
+      rows.push({
+        userId: rule.userId,
+        ruleId: rule.id,
+        ruleName: rule.name,
+        ruleVersion: 1,
+        signalId: -(k + 1),
+        asset: 'BTC',
+        symbol: 'BTCUSDT',
+        side: 'long',
+        amountUsd: '200',
+        outcome: fired ? 'fired' : 'skipped',
+        reason: fired ? null : 'cooldown',
+        notional: fired ? '200.12' : null,
+        price: '100000',
+        quantity: fired ? '0.002' : null,
+        decidedAt: new Date(start + (k * day) / HISTORY_PER_DAY),
+      });
+    }
+  }
+  for (let i = 0; i < rows.length; i += 2000) {
+    await database.db.insert(ruleDecisions).values(rows.slice(i, i + 2000));
+  }
+}
+
 async function scenario(target: string, database: Database, dataDir: string): Promise<void> {
   const bench = `news-to-order-${target}`;
   const userIds = await seedUsers(database, USERS, 'n2o');
@@ -200,6 +241,7 @@ async function scenario(target: string, database: Database, dataDir: string): Pr
       });
       if (res.status !== 201) throw new Error(`rule not saved: ${res.status} ${await res.text()}`);
     }
+    await seedHistory(database);
     await client.ask({ cmd: 'connect', base: server.base, tokens: userTokens });
     await server.api.rules.engine.reload();
     const post = (n: number, content: string) =>

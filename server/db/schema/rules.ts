@@ -120,6 +120,9 @@ export const ruleDecisions = pgTable(
   (t) => [
     uniqueIndex('rule_decisions_once_idx').on(t.ruleId, t.signalId),
     index('rule_decisions_user_idx').on(t.userId, t.id),
+    // The risk envelope's fired totals read a user's decisions of the last two days: by time, not by
+    // walking every decision the user ever had.
+    index('rule_decisions_user_decided_idx').on(t.userId, t.decidedAt),
     index('rule_decisions_asking_idx')
       .on(t.askExpiresAt)
       .where(sql`${t.outcome} = 'asking'`),

@@ -1,0 +1,1 @@
+CREATE INDEX "rule_decisions_user_decided_idx" ON "rule_decisions" USING btree ("user_id","decided_at");
