@@ -6,6 +6,8 @@ import {
   type AnalyzerDeps,
 } from '../../server/modules/analysis/analysis.service';
 import { startOpenAiDouble, type OpenAiDouble } from '../fixtures/openai-double';
+import { startTestApp } from '../helpers/app';
+import { pgliteTarget } from '../helpers/db';
 
 /** ANALYZER=llm against a local double of the chat-completions API on 127.0.0.1. */
 let double: OpenAiDouble;
@@ -56,6 +58,21 @@ afterEach(async () => {
 });
 
 describe('ANALYZER=llm', () => {
+  it('rehearses the text paths at start without a request to the LLM', async () => {
+    const t = await startTestApp(pgliteTarget(), {
+      ANALYZER: 'llm',
+      LLM_BASE_URL: double.baseUrl,
+      LLM_API_KEY: double.apiKey,
+      LLM_MODEL: 'gpt-4o-mini',
+      NEWS_SOURCES: 'webhook',
+    });
+    await t.close();
+    // The rehearsal is the local analysis alone: it neither asks the LLM nor waits for it.
+    start().rehearse([listing, listing]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(double.requests).toEqual([]);
+  });
+
   it('sends a JSON-schema request at temperature 0 with examples and the bearer key', async () => {
     double.script({ kind: 'ok', content: answer() });
     const r = await start().analyze(listing);

@@ -49,6 +49,19 @@ describe.each(dbTargets())('paper exchange on $name', (target) => {
     ]);
   });
 
+  it('rehearses the order path in memory: nothing written, emitted or left in an account', async () => {
+    const user = await newUser('rehearsed');
+    const ex = exchange();
+    const events: unknown[] = [];
+    ex.subscribeAll((account, event) => events.push([account, event]));
+    const before = await database.db.select().from(paperLedger);
+    expect(ex.rehearse(['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'DOGEUSDT'], 3)).toBeGreaterThan(0);
+    expect(events).toEqual([]);
+    expect(await database.db.select().from(paperLedger)).toEqual(before);
+    expect(await ex.positionRisk(user)).toEqual([]);
+    expect(Number((await ex.balance(user)).balance)).toBe(10_000);
+  });
+
   it('fills a market order, reports the position in positionRisk shape and emits Binance events', async () => {
     const user = await newUser('trader');
     const ex = exchange();

@@ -14,6 +14,11 @@ export interface Analyzer {
   kind: 'local' | 'llm';
   analyze(input: AnalysisInput): Promise<AnalysisResult>;
   /**
+   * Runs the local analysis over these inputs and drops the results (never the LLM): done at start, so
+   * that the first real item runs compiled code and compiled patterns.
+   */
+  rehearse(inputs: readonly AnalysisInput[]): void;
+  /**
    * What is wrong with the engine, for the health check: the LLM's last answer failed and news is
    * analysed locally until it answers again. Null when it works (always for `local`).
    */
@@ -43,9 +48,13 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 
 export function createAnalyzer(config: AnalyzerConfig, deps: AnalyzerDeps = {}): Analyzer {
   const local = createLocalAnalyzer(deps.weights ?? loadWeights());
+  const rehearse = (inputs: readonly AnalysisInput[]) => {
+    for (const input of inputs) local.analyze(input);
+  };
   if (config.ANALYZER === 'local') {
     return {
       kind: 'local',
+      rehearse,
       analyze: (input) => Promise.resolve(local.analyze(input)),
       problem: () => null,
       close: () => Promise.resolve(),
@@ -75,6 +84,8 @@ export function createAnalyzer(config: AnalyzerConfig, deps: AnalyzerDeps = {}):
   let problem: string | null = null;
   return {
     kind: 'llm',
+    // The local analysis is the LLM's fallback and its second opinion: it runs on every item too.
+    rehearse,
     problem: () => problem,
     async analyze(input) {
       const fallback = local.analyze(input);

@@ -7,6 +7,7 @@ import { registerArticleRoutes } from './articles.routes';
 import { registerMediaRoutes } from './media.routes';
 import { NewsRepo } from './news.repo';
 import { registerNewsRoutes } from './news.routes';
+import { rehearseTextPaths } from './rehearsal';
 import { lockedAdmission, NewsService } from './news.service';
 import { PgLeases } from '../../plugins/leases';
 import { every, systemClock, type Clock, type Disposer } from './news.types';
@@ -49,6 +50,7 @@ export default fp(
     const clock = opts.clock ?? systemClock;
     const log = app.log.child({ module: 'news' });
     const analyzer = createAnalyzer(app.config, { log });
+    log.debug({ ms: Math.round(rehearseTextPaths(analyzer)) }, 'text paths rehearsed');
     app.health.report('analyzer', analyzer.kind);
     const unwatch = app.health.watch('analyzer', () => analyzer.problem());
     const prices = app.prices;

@@ -9,6 +9,7 @@ import { ExchangeHealth } from './exchange-health';
 import { BinanceUsdmExchange } from './live/binance-usdm';
 import { LedgerRepo } from './paper/ledger.repo';
 import { PaperExchange } from './paper/paper-exchange';
+import { SYMBOLS } from '../../../src/contracts/symbols';
 import { PositionsHub } from './positions-hub';
 import { registerTradingRoutes } from './trading.routes';
 import { TradingService } from './trading.service';
@@ -186,6 +187,10 @@ export default fp(
         liquidating = false;
       },
     });
+    log.debug(
+      { ms: Math.round(paper.rehearse(SYMBOLS.slice(0, 10).map((s) => s.symbol))) },
+      'order path rehearsed',
+    );
     app.health.report('exchange', 'paper');
     app.decorate('trading', service);
     registerTradingRoutes(app, { service, hub: positionsHub, paper });
