@@ -1,8 +1,9 @@
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -40,6 +41,9 @@ import { now, sleep, sortedPercentile, story } from './lib/sse-load';
  *
  * Both run on PGlite, and again on a fresh PostgreSQL schema when `BENCH_DATABASE_URL` or
  * `TEST_DATABASE_URL` is set.
+ *
+ * `outside` (`BENCH_MODE=outside`, after `npm run build`): the scenario against the bundle `npm start`
+ * runs, as a process of its own, its users signed up through the API; see `outside()` below.
  */
 const MODE = process.env.BENCH_MODE ?? 'scenario';
 const USERS = Number(process.env.BENCH_USERS ?? 30);
@@ -422,7 +426,166 @@ async function load(target: string, database: Database, dataDir: string): Promis
   }
 }
 
+/** A request from a loopback address of its own (sign-ups are limited per address, as from outside). */
+function request(
+  base: string,
+  method: string,
+  url: string,
+  opts: { body?: Record<string, unknown>; token?: string; form?: boolean; from?: string } = {},
+): Promise<{ status: number; body: string }> {
+  const data =
+    opts.body === undefined
+      ? undefined
+      : opts.form === true
+        ? new URLSearchParams(opts.body as Record<string, string>).toString()
+        : JSON.stringify(opts.body);
+  const headers: Record<string, string> = {};
+  if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
+  if (data !== undefined) {
+    headers['content-type'] = opts.form === true ? 'application/x-www-form-urlencoded' : 'application/json';
+  }
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${base}${url}`,
+      { method, headers, ...(opts.from === undefined ? {} : { localAddress: opts.from }) },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    if (data !== undefined) req.write(data);
+    req.end();
+  });
+}
+
+/**
+ * `outside` (`BENCH_MODE=outside`, after `npm run build`): the scenario against the bundle `npm start`
+ * runs (dist/server/main.mjs), as a process of its own with an empty data folder, reached only as a
+ * client reaches it: each user signs up and logs in through the API (from a loopback address of its
+ * own: sign-ups are limited per address) and saves the rule; then the same headlines. It prints what a
+ * client sees: admitted, streamed, position.
+ */
+async function outside(): Promise<void> {
+  const bench = 'news-to-order-outside';
+  const main = path.join(import.meta.dirname, '../dist/server/main.mjs');
+  if (!existsSync(main)) throw new Error('run `npm run build` first');
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-bench-n2o-out-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, [main], {
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      NEWS_SOURCES: 'webhook',
+      INGEST_TOKEN: INGEST,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const client = clients();
+  try {
+    for (let tries = 0; ; tries++) {
+      const up = await request(base, 'GET', '/api/health').catch(() => null);
+      if (up !== null && up.status < 500) break;
+      if (tries > 600) throw new Error('the server did not answer');
+      await sleep(100);
+    }
+    const userTokens: string[] = [];
+    for (let i = 0; i < USERS; i++) {
+      const from = `127.0.0.${2 + i}`;
+      const user = { username: `outside${i}`, password: 'outside bench pass 1' };
+      const signup = await request(base, 'POST', '/api/auth/signup', {
+        body: { ...user, email: `outside${i}@example.com` },
+        from,
+      });
+      if (signup.status !== 201) throw new Error(`sign-up ${signup.status} ${signup.body}`);
+      const login = await request(base, 'POST', '/api/auth/token', {
+        body: { ...user, remember_me: 'false' },
+        form: true,
+        from,
+      });
+      const token = (JSON.parse(login.body) as { access_token?: string }).access_token;
+      if (token === undefined) throw new Error(`login ${login.status} ${login.body}`);
+      const rule = await request(base, 'POST', '/api/rules/', {
+        token,
+        body: {
+          ruleName: 'any positive',
+          conditions: { sentiment: 'positive', min_impact: 0, max_impact: 100 },
+          action: { type: 'trade', side: 'long', amount_usd: 200 },
+        },
+      });
+      if (rule.status !== 201) throw new Error(`rule ${rule.status} ${rule.body}`);
+      userTokens.push(token);
+    }
+    await client.ask({ cmd: 'connect', base, tokens: userTokens });
+    await sleep(GAP_MS);
+    const stages: Record<string, number[]> = { admitted: [], streamed: [], position: [] };
+    const sent: { id: string; at: number; symbol: string }[] = [];
+    for (let n = 0; n < HEADLINES; n++) {
+      const { content, symbol } = positiveHeadline(n);
+      const posted = await client.ask<Posted>({
+        cmd: 'post',
+        base,
+        token: INGEST,
+        content,
+        externalId: `o${n}`,
+      });
+      if (posted.status !== 202 || posted.result?.id == null) {
+        throw new Error(`headline ${n} not created: ${posted.status} ${JSON.stringify(posted.result)}`);
+      }
+      stages.admitted?.push(posted.answered - posted.at);
+      sent.push({ id: posted.result.id, at: posted.at, symbol });
+      await sleep(Math.max(0, posted.at + GAP_MS - now()));
+    }
+    await sleep(1000);
+    const seen = await client.ask<{ completed: [string, number][]; held: [number, string, number][] }>({
+      cmd: 'stats',
+    });
+    const streamed = new Map(seen.completed);
+    for (const s of sent) {
+      const arrived = streamed.get(s.id);
+      if (arrived !== undefined) stages.streamed?.push(arrived - s.at);
+      for (const [, symbol, at] of seen.held) if (symbol === s.symbol) stages.position?.push(at - s.at);
+    }
+    report(bench, 'users', USERS, 'users');
+    report(bench, 'headlines', HEADLINES, 'headlines');
+    report(bench, 'position_frames', stages.position?.length ?? 0, 'frames');
+    for (const [stage, values] of Object.entries(stages)) {
+      values.sort((a, b) => a - b);
+      report(bench, `${stage}_p50`, sortedPercentile(values, 0.5), 'ms');
+      report(bench, `${stage}_p99`, sortedPercentile(values, 0.99), 'ms');
+    }
+    report(bench, 'load_average_after', loadAverage(), 'load');
+  } finally {
+    client.exit();
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 const measure = MODE === 'load' ? load : scenario;
+if (MODE === 'outside') {
+  await outside();
+  process.exit(0);
+}
 for (const target of PG_URL === '' ? ['pglite'] : ['pglite', 'postgres']) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-bench-n2o-'));
   const schema = `bench_n2o_${process.pid}`;
