@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client';
+import { maintainEmbedded } from '../db/maintenance';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -8,11 +9,18 @@ declare module 'fastify' {
   }
 }
 
-/** Decorates `app.database`; closes (and so flushes) it when the app closes, if the app owns it. */
+/**
+ * Decorates `app.database`; on the embedded database, vacuums its tables as autovacuum would
+ * (`maintainEmbedded`); closes (and so flushes) the database when the app closes, if the app owns it.
+ */
 export default fp(
   async function dbPlugin(app: FastifyInstance, opts: { database: Database; owned: boolean }) {
     app.decorate('database', opts.database);
-    if (opts.owned) app.addHook('onClose', async () => opts.database.close());
+    const stopUpkeep = maintainEmbedded(opts.database, app.log.child({ module: 'db' }));
+    app.addHook('onClose', async () => {
+      await stopUpkeep();
+      if (opts.owned) await opts.database.close();
+    });
   },
   { name: 'db' },
 );
