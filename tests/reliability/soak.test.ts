@@ -201,16 +201,16 @@ describe.each(targetNames())('soak: clients joining, leaving and stalling, on %s
       const stats = await crowd.stop();
       // Every client has gone: the handles must come back to where they were.
       let after = readProc(pid);
-      for (let i = 0; i < 30 && after.fds > baseline.fds + 5; i += 1) {
+      for (let i = 0; i < 30 && after.handles > baseline.handles + 5; i += 1) {
         await sleep(1000);
         after = readProc(pid);
       }
       const samples = sampler.stop();
 
       const rss = thirds(samples, WARMUP_MS, runEnd, (s) => s.rssMb);
-      const fds = thirds(samples, WARMUP_MS, runEnd, (s) => s.fds);
+      const handles = thirds(samples, WARMUP_MS, runEnd, (s) => s.handles);
       const peakRss = Math.max(...samples.map((s) => s.rssMb));
-      const peakFds = Math.max(...samples.map((s) => s.fds));
+      const peakHandles = Math.max(...samples.map((s) => s.handles));
       recordFigures(`soak-${name}`, {
         db: name,
         durationS: DURATION_MS / 1000,
@@ -220,8 +220,9 @@ describe.each(targetNames())('soak: clients joining, leaving and stalling, on %s
         signalsPerSTaken: Math.round((news.counts.accepted / (runEnd / 1000)) * 10) / 10,
         rssMb: { start: baseline.rssMb, peak: peakRss, end: after.rssMb },
         rssMedianMb: { firstThird: rss.first, lastThird: rss.last },
-        fds: { start: baseline.fds, peak: peakFds, end: after.fds },
-        fdsMedian: { firstThird: fds.first, lastThird: fds.last },
+        fds: { start: baseline.fds, end: after.fds },
+        handles: { start: baseline.handles, peak: peakHandles, end: after.handles },
+        handlesMedian: { firstThird: handles.first, lastThird: handles.last },
         served: { total: sum(stats.served), ...stats.served },
         slow: { total: sum(stats.slow), ...stats.slow },
         slowDropped: { total: sum(stats.slowDropped), ...stats.slowDropped },
@@ -249,10 +250,10 @@ describe.each(targetNames())('soak: clients joining, leaving and stalling, on %s
         Math.max(rss.first * 1.2, rss.first + 40),
       );
       // Open handles follow the clients connected (one each), never more; once they leave, the count is back.
-      expect(peakFds, `fds ${JSON.stringify(samples.map((s) => s.fds))}`).toBeLessThanOrEqual(
-        baseline.fds + CLIENTS * 1.5,
+      expect(peakHandles, `handles ${JSON.stringify(samples.map((s) => s.handles))}`).toBeLessThanOrEqual(
+        baseline.handles + CLIENTS * 1.5,
       );
-      expect(after.fds, 'open handles once every client left').toBeLessThanOrEqual(baseline.fds + 5);
+      expect(after.handles, 'open handles once every client left').toBeLessThanOrEqual(baseline.handles + 5);
       expect(stats.analyzing.p99, 'delivery p99 (ms)').toBeLessThan(5_000);
     },
     DURATION_MS + 240_000,

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** One reading of a process: resident memory and open file descriptors (sockets included). */
 export interface ProcSample {
@@ -6,14 +6,29 @@ export interface ProcSample {
   at: number;
   rssMb: number;
   fds: number;
+  /**
+   * The descriptors that are not files on disk: sockets, pipes, event and timer descriptors, what
+   * clients come and go with. Files are the database's and the logs' own: the embedded database opens
+   * a table's free-space and visibility maps the first time it vacuums it, and keeps them open.
+   */
+  handles: number;
 }
 
-/** VmRSS of `/proc/<pid>/status` in MB, and the number of entries of `/proc/<pid>/fd`. */
-export function readProc(pid: number): { rssMb: number; fds: number } {
+/** VmRSS of `/proc/<pid>/status` in MB, and the entries of `/proc/<pid>/fd`: all, and those not files. */
+export function readProc(pid: number): { rssMb: number; fds: number; handles: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/^VmRSS:\s+(\d+)\s+kB$/m.exec(status)?.[1]);
   if (!Number.isFinite(kb)) throw new Error(`no VmRSS in /proc/${pid}/status`);
-  return { rssMb: Math.round((kb / 1024) * 10) / 10, fds: readdirSync(`/proc/${pid}/fd`).length };
+  const fds = readdirSync(`/proc/${pid}/fd`);
+  let files = 0;
+  for (const fd of fds) {
+    try {
+      if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('/')) files += 1;
+    } catch {
+      // closed between the listing and the read
+    }
+  }
+  return { rssMb: Math.round((kb / 1024) * 10) / 10, fds: fds.length, handles: fds.length - files };
 }
 
 /** Reads the process every `everyMs` until `stop()`; the samples are kept in order. */
