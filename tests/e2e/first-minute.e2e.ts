@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractSymbolOf } from '../../src/contracts/symbols';
 import { ARTIFACTS, openPage, startE2e, type E2eEnv } from './support/browser';
 import { signUpAndLogInThroughUi } from './support/session';
 
@@ -66,10 +67,10 @@ describe('the first minute', () => {
     const tag = page.locator(`[data-testid="asset-tag"][data-ticker="${ticker}"]`).first();
     expect(await tag.evaluate((t) => t.tagName)).toBe('BUTTON');
     await tag.click();
-    await expect.poll(() => ui.log()).toContain(`› symbol ${ticker.toLowerCase()}`);
-    await expect
-      .poll(() => page.getByTestId('chart-symbol').innerText())
-      .toContain(ticker === 'PEPE' ? '1000PEPE' : ticker);
+    // The coin's own pair, or its 1000-unit contract (PEPE → 1000PEPE), whichever trades.
+    const base = (contractSymbolOf(ticker) ?? `${ticker}USDT`).replace(/USDT$/, '');
+    await expect.poll(() => ui.log()).toContain(`› symbol ${base.toLowerCase()}`);
+    await expect.poll(() => page.getByTestId('chart-symbol').innerText()).toContain(base);
     await context.close();
   });
 
