@@ -1,9 +1,14 @@
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractSymbolOf } from '../../src/contracts/symbols';
 import { ARTIFACTS, openPage, startE2e, type E2eEnv } from './support/browser';
 import { answerDialog, recordNativeDialogs } from './support/dialogs';
 import { signUpAndLogInThroughUi } from './support/session';
+
+/** The pair a coin trades as: its own, or its 1000-unit contract (PEPE → 1000PEPE/USDT). */
+const pairOf = (ticker: string) =>
+  `${(contractSymbolOf(ticker) ?? `${ticker}USDT`).replace(/USDT$/, '')}/USDT`;
 
 /** Page object for the feed's cards and the terminal that trades them. */
 class CardsPage {
@@ -87,7 +92,7 @@ describe('cards addressed by a stable id', () => {
     await ui.run(`#${target.id} long 100`);
     await expect
       .poll(() => ui.log(), { timeout: 15_000 })
-      .toContain(`Successfully placed LONG order for ${target.ticker}/USDT`);
+      .toContain(`Successfully placed LONG order for ${pairOf(target.ticker)}`);
     await expect
       .poll(() => page.locator(`[data-testid="position-row"]`).first().getAttribute('data-symbol'))
       .toContain(target.ticker);
@@ -99,7 +104,7 @@ describe('cards addressed by a stable id', () => {
     await ui.run(`#${target.id} short 100 ${target.ticker.toLowerCase()}`);
     await expect
       .poll(() => ui.log(), { timeout: 15_000 })
-      .toContain(`Successfully placed SHORT order for ${target.ticker}/USDT`);
+      .toContain(`Successfully placed SHORT order for ${pairOf(target.ticker)}`);
     const other = target.ticker === 'DOGE' ? 'xrp' : 'doge';
     await ui.run(`#${target.id} short 100 ${other}`);
     await expect.poll(() => ui.log()).toContain(`not ${other.toUpperCase()}.`);
