@@ -126,6 +126,11 @@ export const ruleDecisions = pgTable(
     index('rule_decisions_asking_idx')
       .on(t.askExpiresAt)
       .where(sql`${t.outcome} = 'asking'`),
+    // The sweep looks for interrupted decisions every few seconds: the few still pending, not every
+    // decision ever made.
+    index('rule_decisions_pending_idx')
+      .on(t.decidedAt)
+      .where(sql`${t.outcome} = 'pending'`),
     index('rule_decisions_open_exit_idx')
       .on(t.exitState)
       .where(sql`${t.exitState} = 'open'`),

@@ -1,0 +1,1 @@
+CREATE INDEX "rule_decisions_pending_idx" ON "rule_decisions" USING btree ("decided_at") WHERE "rule_decisions"."outcome" = 'pending';
