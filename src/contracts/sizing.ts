@@ -98,7 +98,11 @@ export type Sizing = SizingFacts &
     | { ok: false; refusal: SizingRefusal; /** The bound that refused it, in USDT. */ limit: Dec | null }
   );
 
-const dec = (value: Decimal.Value): Dec => new D(value.toString());
+/**
+ * A value as this module's Decimal. A Decimal (of any configuration) or a number is taken digit for
+ * digit, as its text would be: the constructor copies a Decimal's digits without rounding them.
+ */
+const dec = (value: Decimal.Value): Dec => (value instanceof D ? value : new D(value));
 
 /**
  * Sizes a USDT amount into a quantity for one market order.
@@ -134,11 +138,16 @@ export function sizeOrder(request: SizingRequest): Sizing {
     };
     return { ...facts, ok: false, refusal: 'no-price', limit: null };
   }
-  const stepsOf = (qty: Dec): Dec => qty.div(stepSize);
-  const floorQty = (notional: Dec): Dec => notional.div(price).div(stepSize).floor().mul(stepSize);
-  const ceilQty = (qty: Dec): Dec => stepsOf(qty).ceil().mul(stepSize);
-  const smallestQuantity = Decimal.max(ceilQty(minQty), ceilQty(minNotional.div(price))) as Dec;
-  const belowQty = floorQty(requested);
+  // Notionals are divided by one step's notional (exact: a product of two short decimals), one division
+  // per quantity rather than one by the price and another by the step.
+  const stepsIn = (notional: Dec): Dec => notional.div(stepNotional);
+  const floorQty = (notional: Dec): Dec => stepsIn(notional).floor().mul(stepSize);
+  const smallestQuantity = Decimal.max(
+    minQty.div(stepSize).ceil().mul(stepSize),
+    stepsIn(minNotional).ceil().mul(stepSize),
+  ) as Dec;
+  const requestedSteps = stepsIn(requested);
+  const belowQty = requestedSteps.floor().mul(stepSize);
   const aboveQty = belowQty.mul(price).eq(requested) ? belowQty : belowQty.plus(stepSize);
   const facts: SizingFacts = {
     requested,
@@ -162,7 +171,7 @@ export function sizeOrder(request: SizingRequest): Sizing {
   const marginCap = optional(request.caps?.marginNotional);
   if (marginCap !== null && requested.gt(marginCap)) return refuse('above-margin', marginCap);
 
-  let quantity = requested.div(price).div(stepSize).toDecimalPlaces(0, D.ROUND_HALF_UP).mul(stepSize);
+  let quantity = requestedSteps.toDecimalPlaces(0, D.ROUND_HALF_UP).mul(stepSize);
   let adjustment: SizingAdjustment = quantity.mul(price).eq(requested) ? 'exact' : 'nearest';
   if (quantity.lt(smallestQuantity)) {
     quantity = smallestQuantity;
