@@ -1,5 +1,5 @@
 import { asc } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Signal } from '../../src/contracts/signals';
 import { completed, makeSignal } from '../../src/services/feed/testing/signals';
 import { createFakeClock } from '../../src/services/testing/fakeClock';
@@ -145,6 +145,32 @@ describe.each(dbTargets())('scorecard snapshots on a fake clock ($name)', (targe
     const rows = await rowsOf(s);
     expect(rows).toHaveLength(8);
     expect(new Set(rows.map((r) => `${r[0]}|${r[1]}`)).size).toBe(8);
+  });
+
+  it('writes the prices at arrival of a burst of headlines later, in one statement, and at stop', async () => {
+    const { snapshots, repo } = setup();
+    const written: number[] = [];
+    const record = repo.record.bind(repo);
+    repo.record = (rows) => {
+      written.push(rows.length);
+      return record(rows);
+    };
+    const burst = [
+      signalAt(T0, ['BTC'], { BTC: 101 }),
+      signalAt(T0, ['ETH'], { ETH: 10.1 }),
+      signalAt(T0, ['BTC', 'ETH'], { BTC: 102, ETH: 10.2 }),
+    ];
+    for (const s of burst) snapshots.follow(s);
+    // Nothing goes to the database while the headlines' decisions would; a second later, all at once.
+    expect(written).toEqual([]);
+    await vi.waitFor(() => expect(written).toEqual([4]), { timeout: 5_000, interval: 50 });
+    snapshots.follow(signalAt(T0, ['BTC', 'ETH'], { BTC: 103, ETH: 10.3 }));
+    await snapshots.stop();
+    expect(written).toEqual([4, 2]);
+    expect(await rowsOf(burst[2]!)).toEqual([
+      ['BTC', 0, 102, 0],
+      ['ETH', 0, 10.2, 0],
+    ]);
   });
 
   it('stop cancels every timer and follows nothing more', async () => {

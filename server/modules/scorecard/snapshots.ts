@@ -40,6 +40,9 @@ function factsOf(s: Signal): Facts | null {
 
 const keyOf = (id: number, asset: string, horizonS: number) => `${id}|${asset}|${horizonS}`;
 
+/** How long prices at arrival wait to be written: well past a headline's way to its orders. */
+const ARRIVALS_AFTER_MS = 1_000;
+
 /**
  * Takes the scorecard's prices: each asset's price at arrival (the signal's own `initial_prices`) and
  * the market's price 1, 5 and 30 minutes after arrival, on timers of the injected clock. A price is
@@ -54,6 +57,8 @@ export class Snapshots {
    */
   private readonly followed = new Map<number, { until: number; arrivals: Set<string> }>();
   private readonly work = new Set<Promise<unknown>>();
+  private readonly arrivals: ScoreRow[] = [];
+  private arrivalsTimer: ReturnType<typeof setTimeout> | null = null;
   private stopped = false;
 
   constructor(private readonly deps: SnapshotsDeps) {}
@@ -86,7 +91,7 @@ export class Snapshots {
       if (recorded.has(keyOf(facts.signalId, asset, 0))) continue;
       arrival.push(this.row(facts, asset, 0, price, facts.receivedAt, facts.receivedAt));
     }
-    if (arrival.length > 0) this.track(this.deps.repo.record(arrival));
+    if (arrival.length > 0) this.recordArrivals(arrival);
 
     // The later prices are planned once, at the first sight of the signal.
     if (known !== undefined) return;
@@ -134,6 +139,7 @@ export class Snapshots {
 
   /** Resolves once every price under way is stored (tests, shutdown). */
   async drain(): Promise<void> {
+    this.flushArrivals();
     while (this.work.size > 0) await Promise.all([...this.work]);
   }
 
@@ -171,6 +177,26 @@ export class Snapshots {
 
   private forgetOld(now: number): void {
     for (const [id, entry] of this.followed) if (entry.until < now) this.followed.delete(id);
+  }
+
+  /**
+   * Prices at arrival are written a little later, together: a headline's rule decisions and orders go
+   * to the database first, and a burst of headlines makes one statement. The prices are those at
+   * arrival all the same, and a process that stops before writing them writes them at `stop`; one
+   * that dies has them again from the stored signals when it catches up.
+   */
+  private recordArrivals(rows: readonly ScoreRow[]): void {
+    this.arrivals.push(...rows);
+    if (this.arrivalsTimer !== null) return;
+    this.arrivalsTimer = setTimeout(() => this.flushArrivals(), ARRIVALS_AFTER_MS);
+    this.arrivalsTimer.unref();
+  }
+
+  private flushArrivals(): void {
+    if (this.arrivalsTimer !== null) clearTimeout(this.arrivalsTimer);
+    this.arrivalsTimer = null;
+    const rows = this.arrivals.splice(0);
+    if (rows.length > 0) this.track(this.deps.repo.record(rows));
   }
 
   private track(p: Promise<unknown>): void {
