@@ -7,7 +7,7 @@ import { registerArticleRoutes } from './articles.routes';
 import { registerMediaRoutes } from './media.routes';
 import { NewsRepo } from './news.repo';
 import { registerNewsRoutes } from './news.routes';
-import { rehearseTextPaths } from './rehearsal';
+import { rehearseSignalStatements, rehearseTextPaths } from './rehearsal';
 import { lockedAdmission, NewsService } from './news.service';
 import { PgLeases } from '../../plugins/leases';
 import { every, systemClock, type Clock, type Disposer } from './news.types';
@@ -51,6 +51,10 @@ export default fp(
     const log = app.log.child({ module: 'news' });
     const analyzer = createAnalyzer(app.config, { log });
     log.debug({ ms: Math.round(rehearseTextPaths(analyzer)) }, 'text paths rehearsed');
+    log.debug(
+      { ms: Math.round(await rehearseSignalStatements(app.database.db, log)) },
+      'signal statements rehearsed',
+    );
     app.health.report('analyzer', analyzer.kind);
     const unwatch = app.health.watch('analyzer', () => analyzer.problem());
     const prices = app.prices;

@@ -1,5 +1,8 @@
+import type { Db } from '../../db/client';
+import { rehearseInRollback } from '../../db/rehearse';
 import type { Analyzer } from '../analysis/analysis.service';
 import { storyKey } from './cluster';
+import { NewsRepo, type NewSignalRow } from './news.repo';
 import { fingerprint } from './normalize';
 import { retractionCue } from './retraction';
 import { REPLAY_AUTHORS, REPLAY_ITEMS, replayContent } from './sources/replay-data';
@@ -33,4 +36,63 @@ export function rehearseTextPaths(analyzer: Pick<Analyzer, 'rehearse'>): number 
     analyzer.rehearse(inputs);
   }
   return performance.now() - started;
+}
+
+/**
+ * The signal store's statements of a headline, rehearsed at start in a transaction that is rolled back
+ * ({@link rehearseInRollback}): the duplicate checks, the insert of an item `analyzing` and its update
+ * to `completed`. The scratch item takes id -1, so that the ids the cards show are not skipped.
+ * Returns how long it took (ms).
+ */
+export function rehearseSignalStatements(
+  db: Db,
+  log: { warn(obj: object, msg: string): void },
+): Promise<number> {
+  return rehearseInRollback(
+    db,
+    async (tx) => {
+      const repo = new NewsRepo(tx);
+      const content = replayContent(REPLAY_ITEMS[0]!);
+      const fp = fingerprint(content);
+      const now = new Date();
+      await repo.hasExternal('rehearsal', 'rehearsal');
+      await repo.findFingerprint(fp, now);
+      const item = { id: -1 } as unknown as NewSignalRow;
+      const row = await repo.insert({
+        ...item,
+        source: 'rehearsal',
+        externalId: 'rehearsal',
+        fingerprint: fp,
+        content,
+        url: null,
+        icon: null,
+        sourceName: 'Rehearsal',
+        username: null,
+        mediaUrls: [],
+        quote: null,
+        publishedAt: null,
+        receivedAt: now,
+        backlog: false,
+        status: 'analyzing',
+        assets: [],
+        initialPrices: {},
+        alsoReportedBy: [],
+      });
+      if (row === null) return;
+      await repo.complete(row.id, {
+        asset: 'BTC',
+        assets: ['BTC'],
+        eventType: 'other',
+        impactScore: 50,
+        sentiment: 'positive',
+        reasoning: 'rehearsal',
+        engine: 'rehearsal',
+        engineVersion: null,
+        disagreement: null,
+        initialPrices: { BTC: 100_000 },
+        analysedAt: now,
+      });
+    },
+    log,
+  );
 }

@@ -10,6 +10,7 @@ import { RiskService } from './risk.service';
 import { backtest } from './rules.backtest';
 import { RuleEngine, type DecisionEvent, type DecisionNews } from './rules.engine';
 import { ExitWatcher } from './rules.exits';
+import { rehearseDecisionStatements } from './rehearsal';
 import { RulesRepo } from './rules.repo';
 import { registerRulesRoutes } from './rules.routes';
 import { gapReport, promotionReport } from './rules.reports';
@@ -37,6 +38,10 @@ export default fp(
     const clock = opts.clock ?? systemClock;
     const origin = randomUUID();
     const repo = new RulesRepo(app.database.db);
+    log.debug(
+      { ms: Math.round(await rehearseDecisionStatements(app.database.db, log)) },
+      'decision statements rehearsed',
+    );
     const risk = new RiskService(
       repo,
       clock,

@@ -37,6 +37,30 @@ const INTERRUPTED_MS = 60_000;
 /** The idempotency key of the order a rule places for a signal: one order per (rule, signal), ever. */
 export const ruleOrderKey = (ruleId: string, signalId: string) => `rule-${ruleId}-${signalId}`;
 
+/** What a decision records when its order was placed: the fill's figures and the times of the receipt. */
+export function firedUpdate(
+  order: Pick<OrderResponse, 'id' | 'price' | 'quantity' | 'fee' | 'note'>,
+  latencyMs: number | null,
+  sentAt: number | null,
+  now: number,
+): DecisionUpdate {
+  return {
+    outcome: 'fired',
+    orderId: order.id,
+    price: String(order.price),
+    quantity: String(order.quantity),
+    notional: String(Math.round(order.quantity * order.price * 100) / 100),
+    fee: String(order.fee),
+    detail: order.note,
+    latencyMs,
+    ...(sentAt === null ? {} : { sentAt: new Date(sentAt) }),
+    ackedAt: new Date(now),
+    // Every position a rule opens is its own to unwind (exits, flatten, retractions): it stays open
+    // until one of those closes it or finds it closed by hand.
+    exitState: 'open',
+  };
+}
+
 /** The counts the orders keep (the engine's `stats` carries them). */
 export interface OrderStats {
   fired: number;
@@ -179,21 +203,7 @@ export class RuleOrders {
     sentAt: number | null,
   ): Promise<void> {
     this.d.stats.fired += 1;
-    const set: DecisionUpdate = {
-      outcome: 'fired',
-      orderId: order.id,
-      price: String(order.price),
-      quantity: String(order.quantity),
-      notional: String(Math.round(order.quantity * order.price * 100) / 100),
-      fee: String(order.fee),
-      detail: order.note,
-      latencyMs,
-      ...(sentAt === null ? {} : { sentAt: new Date(sentAt) }),
-      ackedAt: new Date(this.d.clock.now()),
-      // Every position a rule opens is its own to unwind (exits, flatten, retractions): it stays open
-      // until one of those closes it or finds it closed by hand.
-      exitState: 'open',
-    };
+    const set = firedUpdate(order, latencyMs, sentAt, this.d.clock.now());
     await this.d.repo.updateDecision(decision.id, set);
     this.d.decided?.('fired', { ...decision, ...set } as DecisionRow);
   }

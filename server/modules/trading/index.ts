@@ -14,6 +14,7 @@ import { PositionsHub } from './positions-hub';
 import { registerTradingRoutes } from './trading.routes';
 import { TradingService } from './trading.service';
 import { TradesRepo } from './trades.repo';
+import { rehearseOrderStatements } from './rehearsal';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -190,6 +191,10 @@ export default fp(
     log.debug(
       { ms: Math.round(paper.rehearse(SYMBOLS.slice(0, 10).map((s) => s.symbol))) },
       'order path rehearsed',
+    );
+    log.debug(
+      { ms: Math.round(await rehearseOrderStatements(app.database.db, log)) },
+      'order statements rehearsed',
     );
     app.health.report('exchange', 'paper');
     app.decorate('trading', service);

@@ -1,0 +1,64 @@
+import type { Db } from '../../db/client';
+import { rehearseInRollback, scratchUser } from '../../db/rehearse';
+import { rules } from '../../db/schema';
+import { startOfUtcDay } from './risk.service';
+import { firedUpdate } from './rules.orders';
+import { RulesRepo, type NewDecisionRow } from './rules.repo';
+
+/**
+ * The ledger statements of a headline's rule decisions, rehearsed at start in a transaction that is
+ * rolled back ({@link rehearseInRollback}): two scratch rules' decisions are claimed with their fired
+ * totals in one insert, then recorded as fired in one update, the shapes the engine sends for thirty.
+ * Returns how long it took (ms).
+ */
+export function rehearseDecisionStatements(
+  db: Db,
+  log: { warn(obj: object, msg: string): void },
+): Promise<number> {
+  return rehearseInRollback(
+    db,
+    async (tx) => {
+      const userId = await scratchUser(tx);
+      const made = await tx
+        .insert(rules)
+        .values([0, 1].map((n) => ({ userId, name: `rehearsal ${n}`, side: 'long' as const, amountUsd: '200' })))
+        .returning({ id: rules.id, name: rules.name });
+      const now = Date.now();
+      const at = new Date(now);
+      const repo = new RulesRepo(tx);
+      const { claimed } = await repo.claimWithTotals(
+        made.map(
+          (rule): NewDecisionRow => ({
+            userId,
+            ruleId: rule.id,
+            ruleName: rule.name,
+            ruleVersion: 1,
+            signalId: 0,
+            asset: 'BTC',
+            symbol: 'BTCUSDT',
+            side: 'long',
+            amountUsd: '200',
+            outcome: 'pending',
+            engine: 'rehearsal',
+            sentiment: 'positive',
+            impact: 50,
+            price: '100000',
+            arrivalPrice: '100000',
+            account: 'paper',
+            exitPlan: null,
+            decidedAt: at,
+            signalPublishedAt: null,
+            signalReceivedAt: at,
+            signalAnalysedAt: at,
+          }),
+        ),
+        startOfUtcDay(now),
+      );
+      const order = { id: 'rehearsal', price: 100_000, quantity: 0.002, fee: 0.1, note: null };
+      await Promise.all(
+        [...claimed.values()].map((d) => repo.updateDecision(d.id, firedUpdate(order, 1, now, now))),
+      );
+    },
+    log,
+  );
+}

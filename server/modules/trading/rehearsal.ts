@@ -1,0 +1,79 @@
+import type { Db } from '../../db/client';
+import { rehearseInRollback, scratchUser } from '../../db/rehearse';
+import { IdempotencyRepo } from './idempotency.repo';
+import { applyEvent, emptyAccount, type LedgerEvent } from './paper/account';
+import { LedgerRepo } from './paper/ledger.repo';
+import { TradesRepo } from './trades.repo';
+
+/**
+ * The statements of a headline's orders on the paper exchange, rehearsed at start in a transaction that
+ * is rolled back ({@link rehearseInRollback}): two orders' Idempotency-Keys taken and marked filled, an
+ * account's opening and its fill appended to the ledger, and the fills recorded in the trade history,
+ * each in one statement as thirty orders of one headline are. Returns how long it took (ms).
+ */
+export function rehearseOrderStatements(
+  db: Db,
+  log: { warn(obj: object, msg: string): void },
+): Promise<number> {
+  return rehearseInRollback(
+    db,
+    async (tx) => {
+      const userId = await scratchUser(tx);
+      const keys = new IdempotencyRepo(tx);
+      const orders = ['rehearsal-0', 'rehearsal-1'];
+      await Promise.all(
+        orders.map((key) =>
+          keys.claim(
+            userId,
+            key,
+            { requestHash: key, clientOrderId: key, account: 'paper', symbol: 'BTCUSDT' },
+            'sent',
+          ),
+        ),
+      );
+      await Promise.all(orders.map((key) => keys.markFilled(userId, key, key)));
+
+      const opening: LedgerEvent = { type: 'deposit', amount: '10000', reason: 'initial' };
+      const fill: LedgerEvent = {
+        type: 'fill',
+        orderId: orders[0] as string,
+        clientOrderId: orders[0] as string,
+        reduceOnly: false,
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        qty: '0.002',
+        price: '100000',
+        fee: '0.1',
+      };
+      const opened = applyEvent(emptyAccount(), opening);
+      const filled = applyEvent(opened.state, fill);
+      const ledger = new LedgerRepo(tx);
+      await Promise.all([
+        ledger.append(userId, 1, opening, opened.effects, opened.state.cash.toString()),
+        ledger.append(userId, 2, fill, filled.effects, filled.state.cash.toString()),
+      ]);
+
+      const trades = new TradesRepo(tx);
+      await Promise.all(
+        orders.map((orderId) =>
+          trades.record(userId, {
+            account: 'paper',
+            accountMode: 'paper',
+            keyHint: null,
+            orderId,
+            symbol: 'BTCUSDT',
+            side: 'buy',
+            quantity: 0.002,
+            price: 100_000,
+            realizedPnl: 0,
+            fee: 0.1,
+            source: 'rule',
+            ruleId: null,
+            ruleName: 'rehearsal',
+          }),
+        ),
+      );
+    },
+    log,
+  );
+}
