@@ -30,7 +30,10 @@ async function statementsOf(database: Database, run: () => Promise<unknown>) {
 
 /** The names of the nodes of a statement's plan that read `rule_decisions` row by row. */
 async function seqScans(database: Database, statement: { text: string; params: unknown[] }) {
-  const result = (await clientOf(database).query(`explain (format json) ${statement.text}`, statement.params)) as {
+  const result = (await clientOf(database).query(
+    `explain (format json) ${statement.text}`,
+    statement.params,
+  )) as {
     rows: { 'QUERY PLAN': unknown }[];
   };
   const found: string[] = [];

@@ -21,37 +21,37 @@ export function rehearseDecisionStatements(
       const userId = await scratchUser(tx);
       const made = await tx
         .insert(rules)
-        .values([0, 1].map((n) => ({ userId, name: `rehearsal ${n}`, side: 'long' as const, amountUsd: '200' })))
+        .values(
+          [0, 1].map((n) => ({ userId, name: `rehearsal ${n}`, side: 'long' as const, amountUsd: '200' })),
+        )
         .returning({ id: rules.id, name: rules.name });
       const now = Date.now();
       const at = new Date(now);
       const repo = new RulesRepo(tx);
       const { claimed } = await repo.claimWithTotals(
-        made.map(
-          (rule): NewDecisionRow => ({
-            userId,
-            ruleId: rule.id,
-            ruleName: rule.name,
-            ruleVersion: 1,
-            signalId: 0,
-            asset: 'BTC',
-            symbol: 'BTCUSDT',
-            side: 'long',
-            amountUsd: '200',
-            outcome: 'pending',
-            engine: 'rehearsal',
-            sentiment: 'positive',
-            impact: 50,
-            price: '100000',
-            arrivalPrice: '100000',
-            account: 'paper',
-            exitPlan: null,
-            decidedAt: at,
-            signalPublishedAt: null,
-            signalReceivedAt: at,
-            signalAnalysedAt: at,
-          }),
-        ),
+        made.map((rule): NewDecisionRow => ({
+          userId,
+          ruleId: rule.id,
+          ruleName: rule.name,
+          ruleVersion: 1,
+          signalId: 0,
+          asset: 'BTC',
+          symbol: 'BTCUSDT',
+          side: 'long',
+          amountUsd: '200',
+          outcome: 'pending',
+          engine: 'rehearsal',
+          sentiment: 'positive',
+          impact: 50,
+          price: '100000',
+          arrivalPrice: '100000',
+          account: 'paper',
+          exitPlan: null,
+          decidedAt: at,
+          signalPublishedAt: null,
+          signalReceivedAt: at,
+          signalAnalysedAt: at,
+        })),
         startOfUtcDay(now),
       );
       const order = { id: 'rehearsal', price: 100_000, quantity: 0.002, fee: 0.1, note: null };
