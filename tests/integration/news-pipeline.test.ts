@@ -245,6 +245,25 @@ describe.each(dbTargets())('news pipeline through the webhook ($name)', (target)
     expect(await t.api.news.resumeUnfinished()).toBe(0);
   });
 
+  it("reads the rule engine's cursor in full only for the signals it has not heard", async () => {
+    const head = await t.api.news.headRev();
+    const res = await ingest(t.app, [
+      item('Aave governance passes fee switch vote'),
+      item('Chainlink adds staking to its data feeds'),
+      item('Arbitrum treasury moves 20M ARB to a grants fund'),
+    ]);
+    const ids = IngestResponse.parse(res.json()).results.map((r) => r.id);
+    await settle();
+    const read = await t.api.news.completedAfter(head, 50, (id) => id === ids[1]);
+    expect(read.map((r) => r.id)).toEqual(expect.arrayContaining(ids));
+    expect(read.map((r) => r.rev)).toEqual([...read.map((r) => r.rev)].sort((a, b) => a - b));
+    expect(read.filter((r) => r.signal !== null).map((r) => r.signal?.id)).toEqual([ids[1]]);
+    expect(read.find((r) => r.id === ids[1])?.signal?.analysis.status).toBe('completed');
+    // Without a filter, every one comes whole.
+    const all = await t.api.news.completedAfter(head, 50);
+    expect(all.every((r) => r.signal?.id === r.id)).toBe(true);
+  });
+
   it('reports the webhook and the analyzer to the health check', async () => {
     const health = (await t.app.inject('/api/healthz')).json() as {
       news: string[];

@@ -267,6 +267,24 @@ export class NewsRepo {
       .limit(limit);
   }
 
+  /** {@link completedAfter}'s ids and revs alone: what a reader that has most of them already needs. */
+  async completedRevsAfter(rev: number, limit: number): Promise<{ id: number; rev: number }[]> {
+    return this.db
+      .select({ id: signals.id, rev: signals.rev })
+      .from(signals)
+      .where(and(gt(signals.rev, rev), eq(signals.status, 'completed')))
+      .orderBy(asc(signals.rev))
+      .limit(limit);
+  }
+
+  async byIds(ids: readonly number[]): Promise<SignalRow[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select()
+      .from(signals)
+      .where(inArray(signals.id, [...ids]));
+  }
+
   /** Completed signals received in `[from, to)`, oldest first (the rules' backtest). */
   async completedBetween(from: Date, to: Date, limit: number): Promise<SignalRow[]> {
     return this.db

@@ -135,12 +135,26 @@ export class NewsService {
     return (await this.deps.repo.list(query, hidden)).map(toSignal);
   }
 
-  /** Completed signals changed after `rev`, oldest change first, with their `rev` (the rule engine's read). */
-  async completedAfter(rev: number, limit: number): Promise<{ rev: number; signal: Signal }[]> {
-    return (await this.deps.repo.completedAfter(rev, limit)).map((row) => ({
-      rev: row.rev,
-      signal: toSignal(row),
-    }));
+  /**
+   * Completed signals changed after `rev`, oldest change first, with their `rev` (the rule engine's
+   * read). Only those `wanted` says yes to come whole; the others come as their id, with no signal: the
+   * engine has heard most of them on the bus already, and at 100 headlines/s reading every column of
+   * each again took ~40 ms of every second.
+   */
+  async completedAfter(
+    rev: number,
+    limit: number,
+    wanted: (id: string) => boolean = () => true,
+  ): Promise<{ rev: number; id: string; signal: Signal | null }[]> {
+    const refs = await this.deps.repo.completedRevsAfter(rev, limit);
+    const missing = refs.filter((r) => wanted(String(r.id))).map((r) => r.id);
+    const rows = new Map((await this.deps.repo.byIds(missing)).map((row) => [row.id, row]));
+    return refs.map((r) => {
+      const row = rows.get(r.id);
+      // A row changed since the first read (another report of it) is completed all the same; its
+      // newer `rev` is read again on the next pass.
+      return { rev: r.rev, id: String(r.id), signal: row === undefined ? null : toSignal(row) };
+    });
   }
 
   /** Completed signals received in `[from, to)`, oldest first, and when the stored history begins. */

@@ -19,7 +19,12 @@ export interface EngineDeps {
   risk: RiskService;
   plans: PlanReader;
   signals: {
-    completedAfter(rev: number, limit: number): Promise<{ rev: number; signal: Signal }[]>;
+    /** The full signal only for the ids `wanted` says yes to; the others come with `signal: null`. */
+    completedAfter(
+      rev: number,
+      limit: number,
+      wanted?: (id: string) => boolean,
+    ): Promise<{ rev: number; id: string; signal: Signal | null }[]>;
     headRev(): Promise<number>;
   };
   trading: RuleTrading;
@@ -191,11 +196,11 @@ export class RuleEngine {
       await this.orders.recoverPending();
     }
     for (;;) {
-      const batch = await this.d.signals.completedAfter(from, BATCH);
+      const batch = await this.d.signals.completedAfter(from, BATCH, (id) => !this.seen.has(id));
       const running: Promise<void>[] = [];
-      for (const { rev, signal } of batch) {
+      for (const { rev, id, signal } of batch) {
         from = rev;
-        if (!this.seen.has(signal.id)) running.push(this.evaluate(signal));
+        if (signal !== null && !this.seen.has(id)) running.push(this.evaluate(signal));
       }
       await Promise.all(running);
       if (from > this.cursor) {
