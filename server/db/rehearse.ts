@@ -3,6 +3,13 @@ import { TransactionRollbackError } from 'drizzle-orm';
 import type { Db } from './client';
 import { users } from './schema';
 
+export interface RehearsalLog {
+  warn(obj: object, msg: string): void;
+}
+
+/** A module's rehearsal of its statements: runs them on `db` and rolls them back; answers the ms it took. */
+export type StatementRehearsal = (db: Db, log: RehearsalLog) => Promise<number>;
+
 /**
  * Runs `statements` in a transaction that is always rolled back, and answers how long it took (ms).
  *
@@ -16,7 +23,7 @@ import { users } from './schema';
 export async function rehearseInRollback(
   db: Db,
   statements: (tx: Db) => Promise<void>,
-  log: { warn(obj: object, msg: string): void },
+  log: RehearsalLog,
 ): Promise<number> {
   const started = performance.now();
   try {

@@ -1,5 +1,4 @@
-import type { Db } from '../../db/client';
-import { rehearseInRollback } from '../../db/rehearse';
+import { rehearseInRollback, type StatementRehearsal } from '../../db/rehearse';
 import type { Analyzer } from '../analysis/analysis.service';
 import { storyKey } from './cluster';
 import { NewsRepo, type NewSignalRow } from './news.repo';
@@ -44,11 +43,8 @@ export function rehearseTextPaths(analyzer: Pick<Analyzer, 'rehearse'>): number 
  * to `completed`. The scratch item takes id -1, so that the ids the cards show are not skipped.
  * Returns how long it took (ms).
  */
-export function rehearseSignalStatements(
-  db: Db,
-  log: { warn(obj: object, msg: string): void },
-): Promise<number> {
-  return rehearseInRollback(
+export const rehearseSignalStatements: StatementRehearsal = (db, log) =>
+  rehearseInRollback(
     db,
     async (tx) => {
       const repo = new NewsRepo(tx);
@@ -95,4 +91,3 @@ export function rehearseSignalStatements(
     },
     log,
   );
-}

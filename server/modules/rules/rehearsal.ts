@@ -1,5 +1,4 @@
-import type { Db } from '../../db/client';
-import { rehearseInRollback, scratchUser } from '../../db/rehearse';
+import { rehearseInRollback, type StatementRehearsal, scratchUser } from '../../db/rehearse';
 import { rules } from '../../db/schema';
 import { startOfUtcDay } from './risk.service';
 import { firedUpdate } from './rules.orders';
@@ -11,11 +10,8 @@ import { RulesRepo, type NewDecisionRow } from './rules.repo';
  * totals in one insert, then recorded as fired in one update, the shapes the engine sends for thirty.
  * Returns how long it took (ms).
  */
-export function rehearseDecisionStatements(
-  db: Db,
-  log: { warn(obj: object, msg: string): void },
-): Promise<number> {
-  return rehearseInRollback(
+export const rehearseDecisionStatements: StatementRehearsal = (db, log) =>
+  rehearseInRollback(
     db,
     async (tx) => {
       const userId = await scratchUser(tx);
@@ -61,4 +57,3 @@ export function rehearseDecisionStatements(
     },
     log,
   );
-}

@@ -1,5 +1,4 @@
-import type { Db } from '../../db/client';
-import { rehearseInRollback, scratchUser } from '../../db/rehearse';
+import { rehearseInRollback, type StatementRehearsal, scratchUser } from '../../db/rehearse';
 import { IdempotencyRepo } from './idempotency.repo';
 import { applyEvent, emptyAccount, type LedgerEvent } from './paper/account';
 import { LedgerRepo } from './paper/ledger.repo';
@@ -11,11 +10,8 @@ import { TradesRepo } from './trades.repo';
  * account's opening and its fill appended to the ledger, and the fills recorded in the trade history,
  * each in one statement as thirty orders of one headline are. Returns how long it took (ms).
  */
-export function rehearseOrderStatements(
-  db: Db,
-  log: { warn(obj: object, msg: string): void },
-): Promise<number> {
-  return rehearseInRollback(
+export const rehearseOrderStatements: StatementRehearsal = (db, log) =>
+  rehearseInRollback(
     db,
     async (tx) => {
       const userId = await scratchUser(tx);
@@ -76,4 +72,3 @@ export function rehearseOrderStatements(
     },
     log,
   );
-}
