@@ -1,13 +1,15 @@
 import { rehearseInRollback, type StatementRehearsal, scratchUser } from '../../db/rehearse';
 import { rules } from '../../db/schema';
-import { startOfUtcDay } from './risk.service';
+import { systemClock } from '../market/clock';
+import { RiskService, startOfUtcDay } from './risk.service';
 import { firedUpdate } from './rules.orders';
 import { RulesRepo, type NewDecisionRow } from './rules.repo';
 
 /**
  * The ledger statements of a headline's rule decisions, rehearsed at start in a transaction that is
  * rolled back ({@link rehearseInRollback}): two scratch rules' decisions are claimed with their fired
- * totals in one insert, then recorded as fired in one update, the shapes the engine sends for thirty.
+ * totals in one insert, checked by the risk envelope (the settings, the day's totals), then recorded as
+ * fired in one update, the shapes the engine sends for thirty.
  * Returns how long it took (ms).
  */
 export const rehearseDecisionStatements: StatementRehearsal = (db, log) =>
@@ -50,6 +52,21 @@ export const rehearseDecisionStatements: StatementRehearsal = (db, log) =>
         })),
         startOfUtcDay(now),
       );
+      // The risk envelope's reads: the user's settings, then the fired totals of the day.
+      const risk = new RiskService(repo, systemClock);
+      await Promise.all(
+        [...claimed.values()].map((d) =>
+          risk.checkAutomated(userId, {
+            asset: d.asset,
+            amountUsd: 200,
+            receivedAt: now,
+            mode: 'paper',
+            decisionId: d.id,
+            openPositions: async () => 0,
+          }),
+        ),
+      );
+      await risk.guardOrder(userId, 200);
       const order = { id: 'rehearsal', price: 100_000, quantity: 0.002, fee: 0.1, note: null };
       await Promise.all(
         [...claimed.values()].map((d) => repo.updateDecision(d.id, firedUpdate(order, 1, now, now))),
