@@ -84,10 +84,15 @@ export class Batcher<I, O> {
  * count stay the same whatever the number of rows, so the database parses a short statement instead of
  * one with a parameter per value, and building it costs one pass over the values.
  */
-function unnestOf(columns: readonly PgColumn[], rows: readonly (readonly unknown[])[]): SQL {
+function unnestOf(
+  columns: readonly PgColumn[],
+  count: number,
+  valueAt: (row: number, column: number) => unknown,
+): SQL {
   const arrays = columns.map((column, i) => {
-    const text = arrayLiteral(rows.map((row) => driverValue(column, row[i])));
-    return sql`${text}::${sql.raw(castOf(column))}[]`;
+    const values = new Array<string | null>(count);
+    for (let k = 0; k < count; k++) values[k] = driverValue(column, valueAt(k, i));
+    return sql`${arrayLiteral(values)}::${sql.raw(castOf(column))}[]`;
   });
   return sql`unnest(${sql.join(arrays, sql`, `)})`;
 }
@@ -161,14 +166,9 @@ export function insertRows<T extends PgTable>(
   const names = [...given];
   const columns = columnsOf(table, names);
   // One array per column, straight from the rows: a headline's batch is a few hundred values.
-  const arrays = columns.map((column, i) => {
-    const name = names[i] as string;
-    const values: (string | null)[] = new Array<string | null>(rows.length);
-    for (let k = 0; k < rows.length; k++) {
-      const value = (rows[k] as Record<string, unknown>)[name];
-      values[k] = driverValue(column, value === undefined ? defaultOf(column) : value);
-    }
-    return sql`${arrayLiteral(values)}::${sql.raw(castOf(column))}[]`;
+  const values = unnestOf(columns, rows.length, (k, i) => {
+    const value = (rows[k] as Record<string, unknown>)[names[i] as string];
+    return value === undefined ? defaultOf(columns[i] as PgColumn) : value;
   });
   const conflict =
     opts.onConflictDoNothing === undefined
@@ -186,7 +186,7 @@ export function insertRows<T extends PgTable>(
             opts.returning.map((c) => ident(c.name)),
             sql`, `,
           )}`;
-  return sql`insert into ${table} (${sql.raw(columns.map((c) => quoted(c.name)).join(', '))}) select * from unnest(${sql.join(arrays, sql`, `)})${conflict}${returning}`;
+  return sql`insert into ${table} (${sql.raw(columns.map((c) => quoted(c.name)).join(', '))}) select * from ${values}${conflict}${returning}`;
 }
 
 /** What {@link insertRows} and {@link completeRow} need of a table's columns, worked out once per table. */
@@ -258,10 +258,10 @@ export function updateFromValues<T extends PgTable>(
 ): SQL {
   const cols = columnsOf(table, columns);
   const keyName = (i: number) => ident(`__key${i}`);
-  const values = unnestOf(
-    [...keys, ...cols],
-    rows.map((row) => [...keys.map((_, i) => row.key[i]), ...columns.map((name) => row.set[name])]),
-  );
+  const values = unnestOf([...keys, ...cols], rows.length, (k, i) => {
+    const row = rows[k] as (typeof rows)[number];
+    return i < keys.length ? row.key[i] : row.set[columns[i - keys.length] as string];
+  });
   const names = sql.join([...keys.map((_, i) => keyName(i)), ...cols.map((c) => ident(c.name))], sql`, `);
   const assignments = sql.join(
     cols.map((c) => sql`${ident(c.name)} = v.${ident(c.name)}`),

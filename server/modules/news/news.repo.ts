@@ -257,17 +257,10 @@ export class NewsRepo {
     return rows.reverse();
   }
 
-  /** Completed signals changed after `rev`, oldest change first: what a cursor consumer reads next. */
-  async completedAfter(rev: number, limit: number): Promise<SignalRow[]> {
-    return this.db
-      .select()
-      .from(signals)
-      .where(and(gt(signals.rev, rev), eq(signals.status, 'completed')))
-      .orderBy(asc(signals.rev))
-      .limit(limit);
-  }
-
-  /** {@link completedAfter}'s ids and revs alone: what a reader that has most of them already needs. */
+  /**
+   * The ids and revs of completed signals changed after `rev`, oldest change first: a reader that has
+   * most of them already reads the rows it lacks with {@link byIds}.
+   */
   async completedRevsAfter(rev: number, limit: number): Promise<{ id: number; rev: number }[]> {
     return this.db
       .select({ id: signals.id, rev: signals.rev })
@@ -277,6 +270,7 @@ export class NewsRepo {
       .limit(limit);
   }
 
+  /** The signals of these ids (those that exist), in no particular order. */
   async byIds(ids: readonly number[]): Promise<SignalRow[]> {
     if (ids.length === 0) return [];
     return this.db
