@@ -37,6 +37,8 @@ export const BusEvents = {
    */
   'rules.decided': z.object({
     userId: z.string(),
+    /** The process that recorded it (the rule engine's book of fired totals follows the others'). */
+    origin: z.string().optional(),
     event: z.enum(['fired', 'skipped', 'asking', 'answered', 'exit']),
     decision: Decision,
     /** The headline the decision was about, when known (at most 500 characters). */

@@ -9,6 +9,8 @@ import { TOKEN } from './news.support';
 import { completedSignal, freshSignalId, ledger, until } from './rules.support';
 import { LOCAL_ENGINE_VERSION } from '../../server/modules/analysis/local-analyzer';
 import { RulesRepo } from '../../server/modules/rules/rules.repo';
+import { users } from '../../server/db/schema';
+import { eq } from 'drizzle-orm';
 
 const ENV = { NEWS_SOURCES: 'webhook', INGEST_TOKEN: TOKEN };
 
@@ -179,6 +181,40 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
     ]);
   });
 
+  it('counts in its totals a decision another process recorded, as the bus tells it', async () => {
+    const { authorization } = await signUpAndLogIn(t.app, 'engine-book-bus');
+    await longOn(authorization, 'AVAX', 'AVAX', 300);
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/rules/risk',
+      headers: { authorization },
+      payload: { daily_budget_usd: 700, cooldown_minutes: 0 },
+    });
+    const engine = t.api.rules.engine;
+    await engine.reload();
+    await engine.evaluate(completedSignal({ id: freshSignalId(), assets: ['AVAX'] }));
+    const [first] = await ledger(t, authorization);
+    expect(first?.outcome).toBe('fired');
+    // A proposal confirmed on another node fills 150 USDT: 300 more would pass the budget of 700.
+    const [{ id: userId } = { id: '' }] = await t.app.database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.username, 'engine-book-bus'));
+    await t.app.bus.publish('rules.decided', {
+      userId,
+      origin: 'another-node',
+      event: 'fired',
+      decision: { ...first!, id: String(Number(first!.id) + 1_000_000), notional: 150, amount_usd: 150 },
+    });
+    await engine.evaluate(completedSignal({ id: freshSignalId(), assets: ['AVAX'] }));
+    const rows = await ledger(t, authorization);
+    expect(rows.map((r) => [r.outcome, r.reason]).sort()).toEqual([
+      ['fired', null],
+      ['skipped', 'budget'],
+    ]);
+    expect(rows.find((r) => r.outcome === 'skipped')?.detail).toMatch(/total 4\d\d\.\d\d USDT/);
+  });
+
   it('never fires a rule twice for one signal, however often it is evaluated', async () => {
     const { authorization } = await signUpAndLogIn(t.app, 'engine-once');
     await longOn(authorization, 'BNB');
@@ -228,7 +264,7 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
       await longOn(authorization, 'ADA');
     }
     await t.api.rules.engine.reload();
-    const claims = vi.spyOn(RulesRepo.prototype, 'claimWithTotals');
+    const claims = vi.spyOn(RulesRepo.prototype, 'claimDecisions');
     const single = vi.spyOn(RulesRepo.prototype, 'claimDecision');
     try {
       const signal = completedSignal({ id: freshSignalId(), assets: ['ADA'] });

@@ -91,4 +91,64 @@ describe.each(dbTargets())('risk envelope with a fake clock on $name', (target) 
     clock.advance(15 * MIN);
     expect(await check(risk)).toBeNull();
   });
+  it("reads what counts for the engine's book: pending and recent decisions one by one, older fills summed", async () => {
+    const now = clock.now();
+    const midnight = startOfUtcDay(now).getTime();
+    const [{ id: other } = { id: '' }] = await database.db
+      .insert(users)
+      .values({ email: 'book@example.com', username: 'book' })
+      .returning();
+    const rule = await repo.insert({
+      userId: other,
+      name: 'b',
+      side: 'long',
+      amountUsd: '100',
+      isActive: true,
+    });
+    let signalId = 1000;
+    const decide = (asset: string, at: number, outcome: 'fired' | 'pending' | 'skipped', notional?: string) =>
+      repo.claimDecision({
+        userId: other,
+        ruleId: rule.id,
+        ruleName: 'b',
+        ruleVersion: 1,
+        signalId: signalId++,
+        asset,
+        symbol: `${asset}USDT`,
+        side: 'long',
+        amountUsd: '100',
+        outcome,
+        ...(notional === undefined ? {} : { notional }),
+        decidedAt: new Date(at),
+      });
+    await decide('BTC', midnight - 3 * 86_400_000, 'fired', '99'); // beyond the reach
+    await decide('BTC', midnight - 7_200_000, 'fired', '101.5');
+    await decide('BTC', midnight - 3_600_000, 'fired', '98.25');
+    await decide('BTC', midnight + 60_000, 'fired', '100.1');
+    await decide('ETH', midnight + 120_000, 'fired', '99.9');
+    await decide('ETH', midnight + 180_000, 'skipped');
+    const pending = await decide('ETH', midnight + 240_000, 'pending');
+    const recent = await decide('BTC', now - 60_000, 'fired', '97');
+    const rows = await repo.countedDecisions(
+      [other],
+      new Date(now - 2 * 86_400_000),
+      new Date(midnight),
+      new Date(now - 5 * MIN),
+    );
+    const byKey = (r: { asset: string; id: number | null; at: number }) =>
+      `${r.asset} ${r.id ?? 'sum'} ${r.at}`;
+    expect(
+      rows
+        .map((r) => ({ ...r, cost: Math.round(r.cost * 100) / 100 }))
+        .sort((a, b) => byKey(a).localeCompare(byKey(b))),
+    ).toEqual(
+      [
+        { userId: other, id: null, asset: 'BTC', at: midnight - 3_600_000, cost: 199.75 },
+        { userId: other, id: null, asset: 'BTC', at: midnight + 60_000, cost: 100.1 },
+        { userId: other, id: recent!.id, asset: 'BTC', at: now - 60_000, cost: 97 },
+        { userId: other, id: null, asset: 'ETH', at: midnight + 120_000, cost: 99.9 },
+        { userId: other, id: pending!.id, asset: 'ETH', at: midnight + 240_000, cost: 100 },
+      ].sort((a, b) => byKey(a).localeCompare(byKey(b))),
+    );
+  });
 });

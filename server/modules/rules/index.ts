@@ -65,6 +65,7 @@ export default fp(
         const about = news ?? (await newsOf(row.signalId).catch(() => null));
         await app.bus.publish('rules.decided', {
           userId: row.userId,
+          origin,
           event,
           decision: toDecision(row),
           headline: about?.headline ?? null,
@@ -172,6 +173,20 @@ export default fp(
         if (event.origin === origin) return;
         risk.forget(event.userId);
         if (running.length > 0) void engine.reload();
+      }),
+      // A decision another process changed (a proposal confirmed there): the book of fired totals
+      // counts it as that process recorded it. This process's own changes are counted as they happen.
+      app.bus.subscribe('rules.decided', ({ origin: from, userId, event, decision }) => {
+        if (from === origin || event === 'exit') return;
+        engine.book.apply({
+          userId,
+          id: Number(decision.id),
+          asset: decision.asset,
+          outcome: decision.outcome,
+          at: Date.parse(decision.decided_at),
+          amount: decision.amount_usd,
+          notional: decision.notional,
+        });
       }),
     ];
     const running: Disposer[] = [];

@@ -1,15 +1,17 @@
 import { rehearseInRollback, type StatementRehearsal, scratchUser } from '../../db/rehearse';
 import { rules } from '../../db/schema';
 import { systemClock } from '../market/clock';
+import { BOOK_REACH_MS, BOOK_RECENT_MS } from './fired-book';
 import { RiskService, startOfUtcDay } from './risk.service';
 import { firedUpdate } from './rules.orders';
 import { RulesRepo, type NewDecisionRow } from './rules.repo';
 
 /**
  * The ledger statements of a headline's rule decisions, rehearsed at start in a transaction that is
- * rolled back ({@link rehearseInRollback}): two scratch rules' decisions are claimed with their fired
- * totals in one insert, checked by the risk envelope (the settings, the day's totals), then recorded as
- * fired in one update, the shapes the engine sends for thirty.
+ * rolled back ({@link rehearseInRollback}): two scratch rules' decisions are claimed in one insert, the
+ * user's counted decisions read for the engine's book of fired totals, the decisions checked by the
+ * risk envelope (the settings, the day's totals), then recorded as fired in one update, the shapes the
+ * engine sends for thirty.
  * Returns how long it took (ms).
  */
 export const rehearseDecisionStatements: StatementRehearsal = (db, log) =>
@@ -26,7 +28,7 @@ export const rehearseDecisionStatements: StatementRehearsal = (db, log) =>
       const now = Date.now();
       const at = new Date(now);
       const repo = new RulesRepo(tx);
-      const { claimed } = await repo.claimWithTotals(
+      const claimed = await repo.claimDecisions(
         made.map((rule): NewDecisionRow => ({
           userId,
           ruleId: rule.id,
@@ -50,7 +52,12 @@ export const rehearseDecisionStatements: StatementRehearsal = (db, log) =>
           signalReceivedAt: at,
           signalAnalysedAt: at,
         })),
+      );
+      await repo.countedDecisions(
+        [userId],
+        new Date(now - BOOK_REACH_MS),
         startOfUtcDay(now),
+        new Date(now - BOOK_RECENT_MS),
       );
       // The risk envelope's reads: the user's settings, then the fired totals of the day.
       const risk = new RiskService(repo, systemClock);

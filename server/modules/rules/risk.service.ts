@@ -174,9 +174,9 @@ export class RiskService {
       unchecked?: readonly number[];
       openPositions: () => Promise<number>;
       /**
-       * The user's fired totals read with the decision's claim (from `since`, midnight UTC), when no
-       * other decision of theirs could change them since: used instead of a read of the ledger while
-       * the day is the same.
+       * The user's fired totals from `since` (midnight UTC) as the rule engine's book holds them, the
+       * decision itself and `unchecked` left out: used instead of a read of the ledger while the day
+       * is the same.
        */
       firedBefore?: FiredTotals;
       /**

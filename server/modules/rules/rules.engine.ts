@@ -6,7 +6,8 @@ import type { OrderResponse, OrderVenue } from '../../../src/contracts/trading';
 import { appError } from '../../plugins/errors';
 import type { Clock } from '../market/clock';
 import { PLAN_LIMITS, type PlanReader } from '../billing/plans';
-import { startOfUtcDay, type FiredTotals, type Headline, type RiskService } from './risk.service';
+import { FiredBook, type DecisionChange } from './fired-book';
+import { startOfUtcDay, type Headline, type RiskService } from './risk.service';
 import { RuleIndex, type Match } from './rule-index';
 import type { DecisionRow, NewDecisionRow, RuleRow, RulesRepo } from './rules.repo';
 import { RuleOrders, type EngineLog, type RuleTrading } from './rules.orders';
@@ -105,6 +106,8 @@ export class RuleEngine {
   private readonly orders: RuleOrders;
   /** What the recent signals said, by signal id: told with their decisions. */
   private readonly news = new Map<number, DecisionNews>();
+  /** The fired totals of the users whose rules matched, kept current by every decision's change. */
+  readonly book: FiredBook;
 
   constructor(private readonly d: EngineDeps) {
     this.consumer = d.consumer ?? 'rules';
@@ -117,10 +120,15 @@ export class RuleEngine {
       stats: this.stats,
       decided: (event, decision) => this.tell(event, decision),
     });
+    this.book = new FiredBook(
+      (userIds, from, midnight, recent) => d.repo.countedDecisions(userIds, from, midnight, recent),
+      () => d.clock.now(),
+    );
   }
 
   /** Tells `decided` of a decision event, with its news when this process saw the signal. */
   tell(event: DecisionEvent, decision: DecisionRow): void {
+    if (event !== 'exit' && this.book.follows(decision.userId)) this.book.apply(changeOf(decision));
     try {
       this.d.decided?.(event, decision, this.news.get(decision.signalId) ?? null);
     } catch (err) {
@@ -138,7 +146,12 @@ export class RuleEngine {
    * Proposals whose window closed while no process ran the engine are skipped as unanswered first.
    */
   async start(): Promise<void> {
-    await this.reload();
+    const active = await this.reload();
+    // The fired totals of every user with an active rule, read now rather than in front of the orders
+    // of the first headline that matches their rules.
+    await this.book
+      .hold(active.map((r) => r.userId))
+      .catch((err: unknown) => this.d.log.warn({ err }, 'fired totals not read at start'));
     await this.expireAsks();
     const stored = await this.d.repo.cursor(this.consumer);
     if (stored === null) {
@@ -149,8 +162,11 @@ export class RuleEngine {
     }
   }
 
-  async reload(): Promise<void> {
-    this.index = new RuleIndex(await this.d.repo.allActive());
+  /** Reads the active rules again; answers them. */
+  async reload(): Promise<RuleRow[]> {
+    const active = await this.d.repo.allActive();
+    this.index = new RuleIndex(active);
+    return active;
   }
 
   /** Whether decisions are under way (a signal's, or a confirmed proposal's). */
@@ -255,33 +271,19 @@ export class RuleEngine {
       const oldest = this.news.keys().next().value;
       if (oldest !== undefined) this.news.delete(oldest);
     }
-    // Started now, awaited inside each user's chain: the chains keep the order signals arrived in.
+    // Started now, awaited inside each user's chain: the chains keep the order signals arrived in. The
+    // book reads the fired totals of users it does not hold yet (their first signal since start, or
+    // since their last read expired) beside the claim; the others' are in memory.
+    const held = this.book.hold(tradable.map((m) => m.rule.userId)).catch((err: unknown) => {
+      // Without the book, the risk envelope reads each user's totals from the ledger in their turn.
+      this.d.log.warn({ err }, 'fired totals not read; the ledger answers each check');
+    });
     const { analysis } = signal;
-    // The claim also answers each user's fired totals as they stand before it. They are what the risk
-    // envelope reads for a user's first decision of this signal when nothing of theirs is under way in
-    // this process; any other decision (a second rule of the same user, a user whose earlier
-    // decisions are still being decided) reads them in its turn, after what came before it.
-    const since = startOfUtcDay(this.d.clock.now());
-    const totalsFit = new Set<string>();
-    const users = new Set<string>();
-    for (const { rule } of tradable) {
-      if (users.has(rule.userId)) continue;
-      users.add(rule.userId);
-      if (!this.chains.has(rule.userId)) totalsFit.add(rule.id);
-    }
-    const claims = this.d.repo
-      .claimWithTotals(
-        tradable.map((m) => this.claimOf(m, signal, analysis)),
-        since,
-      )
-      .then(({ claimed, totals }) => ({
-        claimed,
-        totals: new Map([...totals].filter(([ruleId]) => totalsFit.has(ruleId))),
-      }));
+    const claims = this.d.repo.claimDecisions(tradable.map((m) => this.claimOf(m, signal, analysis)));
     // Until its turn comes, a claimed decision is pending in the ledger without being decided: the
     // user's earlier decisions must not count it against their budget or cooldown.
     claims.then(
-      ({ claimed }) => {
+      (claimed) => {
         for (const row of claimed.values()) this.unchecked(row.userId).add(row.id);
       },
       () => undefined,
@@ -289,13 +291,12 @@ export class RuleEngine {
     await Promise.all(
       tradable.map((m) =>
         this.inOrder(m.rule.userId, async () => {
-          const { claimed: rows, totals } = await claims;
+          const [rows] = await Promise.all([claims, held]);
           const claimed = rows.get(m.rule.id);
           // Absent: another process, or an earlier run, decided this one.
           if (claimed === undefined) return;
           this.checked(claimed);
-          const before = totals.get(m.rule.id);
-          await this.decide(m, signal, claimed, before === undefined ? undefined : { since, ...before });
+          await this.decide(m, signal, claimed);
         }),
       ),
     );
@@ -366,12 +367,7 @@ export class RuleEngine {
     return next;
   }
 
-  private async decide(
-    { rule, asset }: Match<RuleRow>,
-    signal: Signal,
-    claimed: DecisionRow,
-    firedBefore?: FiredTotals,
-  ): Promise<void> {
+  private async decide({ rule, asset }: Match<RuleRow>, signal: Signal, claimed: DecisionRow): Promise<void> {
     const amount = Number(rule.amountUsd);
     const receivedAt = Date.parse(signal.received_at);
     const rank = this.index.rank(rule.id);
@@ -395,6 +391,11 @@ export class RuleEngine {
       );
     }
     if (venue.mode !== 'paper') await this.d.repo.updateDecision(claimed.id, { accountMode: venue.mode });
+    const unchecked = [...(this.claimedAhead.get(rule.userId) ?? [])];
+    // The user's totals as the book holds them now: every decision of theirs before this one in the
+    // chain has been counted (or dropped) by the time this one's turn comes.
+    const since = startOfUtcDay(this.d.clock.now());
+    const firedBefore = this.book.totals(rule.userId, asset, since.getTime(), [claimed.id, ...unchecked]);
     const check = await this.d.risk.checkAutomated(rule.userId, {
       asset,
       amountUsd: amount,
@@ -402,9 +403,9 @@ export class RuleEngine {
       headline: headlineOf(signal),
       mode: venue.mode,
       decisionId: claimed.id,
-      unchecked: [...(this.claimedAhead.get(rule.userId) ?? [])],
+      unchecked,
       openPositions: () => this.d.trading.openPositions(rule.userId, rule.account),
-      ...(firedBefore === undefined ? {} : { firedBefore }),
+      ...(firedBefore === undefined ? {} : { firedBefore: { since, ...firedBefore } }),
     });
     if (check !== null) {
       // What paper would have done with a decision the key's limits refused: part of the reality gap.
@@ -413,6 +414,8 @@ export class RuleEngine {
     }
     // An ask rule proposes what would be sent now; the envelope is checked again when it is confirmed.
     if (claimed.outcome === 'asking') return this.tell('asking', { ...claimed, accountMode: venue.mode });
+    // Counted from here at its amount: the user's next decision sees it before its order is answered.
+    this.book.apply(changeOf(claimed));
     await this.orders.send(claimed, receivedAt, venue);
   }
 
@@ -532,6 +535,19 @@ export class RuleEngine {
   stop(): void {
     this.orders.stop();
   }
+}
+
+/** What the book of fired totals hears of a decision's row. */
+function changeOf(d: DecisionRow): DecisionChange {
+  return {
+    userId: d.userId,
+    id: d.id,
+    asset: d.asset,
+    outcome: d.outcome,
+    at: d.decidedAt.getTime(),
+    amount: Number(d.amountUsd),
+    notional: d.notional === null || d.notional === undefined ? null : Number(d.notional),
+  };
 }
 
 /** The stale guard's view of a signal: its age from publication, and whether it is backlog. */

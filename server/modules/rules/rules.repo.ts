@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
 import { arrayOf, Batcher, completeRow, insertRows, updateFromValues } from '../../db/batch';
 import type { Db } from '../../db/client';
+import type { CountedDecision } from './fired-book';
 import { riskSettings, ruleCursor, ruleDecisions, rules } from '../../db/schema/rules';
 
 export type RuleRow = typeof rules.$inferSelect;
@@ -102,64 +103,73 @@ export class RulesRepo {
    * an earlier run.
    */
   async claimDecisions(rows: NewDecisionRow[]): Promise<Map<string, DecisionRow>> {
-    return (await this.claimWithTotals(rows)).claimed;
+    const claimed = new Map<string, DecisionRow>();
+    if (rows.length === 0) return claimed;
+    // Only the ids come back: the rest of each row is what was sent (decoding every column of thirty
+    // returned rows cost more than the insert's own statement).
+    const inserted = await this.db.execute(
+      insertRows(ruleDecisions, rows, {
+        onConflictDoNothing: [ruleDecisions.ruleId, ruleDecisions.signalId],
+        returning: [ruleDecisions.id, ruleDecisions.ruleId],
+      }),
+    );
+    const sent = new Map(rows.map((row) => [row.ruleId, row]));
+    for (const r of (inserted as unknown as { rows: { id: unknown; rule_id: string }[] }).rows) {
+      const row = sent.get(r.rule_id);
+      if (row !== undefined)
+        claimed.set(row.ruleId, completeRow(ruleDecisions, { ...row, id: Number(r.id) }));
+    }
+    return claimed;
   }
 
   /**
-   * {@link claimDecisions}, and with `since` (midnight UTC) each claimed decision's user's fired totals as
-   * the ledger held them before this insert, in the same statement: what the risk envelope reads for the
-   * user's first decision of the signal when nothing of theirs is under way (a read less in front of the
-   * order).
+   * The users' decisions that count against their budget and cooldown, decided since `from`: what the
+   * engine's book of fired totals starts from. A pending one (its order's outcome not known yet) comes
+   * alone, at its amount, since it may still be settled, and so does one decided since `recent` (the
+   * book may still hear of it); the older fired ones, final, come summed per user and asset, those
+   * before `midnight` apart from those after it, each sum with its latest time.
    */
-  async claimWithTotals(
-    rows: NewDecisionRow[],
-    since?: Date,
-  ): Promise<{ claimed: Map<string, DecisionRow>; totals: Map<string, FiredStats> }> {
-    const claimed = new Map<string, DecisionRow>();
-    const totals = new Map<string, FiredStats>();
-    if (rows.length === 0) return { claimed, totals };
-    // Only the ids come back: the rest of each row is what was sent (decoding every column of thirty
-    // returned rows cost more than the insert's own statement).
-    const insert = insertRows(ruleDecisions, rows, {
-      onConflictDoNothing: [ruleDecisions.ruleId, ruleDecisions.signalId],
-      returning: [ruleDecisions.id, ruleDecisions.ruleId, ruleDecisions.userId, ruleDecisions.asset],
-    });
-    // The rows this statement inserts are not visible to its own reads: the totals are of the decisions
-    // before it, as a read just before the claim would see them.
-    const result = await this.db.execute(
-      since === undefined
-        ? insert
-        : sql`with ins as (${insert})
-          select ins.id, ins.rule_id, s.spent, s.last
-          from ins
-          cross join lateral (
-            select
-              sum(coalesce(d.notional, d.amount_usd)) filter (where d.decided_at >= ${since.toISOString()}::timestamptz) as spent,
-              max(d.decided_at) filter (where d.asset = ins.asset) as last
-            from ${ruleDecisions} d
-            where d.user_id = ins.user_id
-              and d.outcome in ('fired', 'pending')
-              and d.decided_at >= ${since.toISOString()}::timestamptz - interval '1 day'
-          ) s`,
-    );
-    const sent = new Map(rows.map((row) => [row.ruleId, row]));
-    const raw = (
+  async countedDecisions(
+    userIds: readonly string[],
+    from: Date,
+    midnight: Date,
+    recent: Date,
+  ): Promise<CountedDecision[]> {
+    if (userIds.length === 0) return [];
+    const d = ruleDecisions;
+    // Grouped by position: the two expressions carry parameters, which the select and the grouping
+    // would each bind anew.
+    const result = await this.db.execute(sql`
+      select ${d.userId} as user_id,
+        case when ${d.outcome} = 'pending' or ${d.decidedAt} >= ${recent.toISOString()}::timestamptz
+          then ${d.id} end as id,
+        ${d.asset} as asset,
+        ${d.decidedAt} >= ${midnight.toISOString()}::timestamptz as today,
+        max(${d.decidedAt}) as at,
+        sum(coalesce(${d.notional}, ${d.amountUsd})) as cost
+      from ${d}
+      where ${inArray(d.userId, [...userIds])}
+        and ${d.decidedAt} > ${from.toISOString()}::timestamptz
+        and ${d.outcome} in ('fired', 'pending')
+      group by 1, 2, 3, 4`);
+    const rows = (
       result as unknown as {
-        rows: { id: unknown; rule_id: string; spent?: string | null; last?: string | Date | null }[];
+        rows: {
+          user_id: string;
+          id: number | string | null;
+          asset: string;
+          at: string | Date;
+          cost: string;
+        }[];
       }
     ).rows;
-    for (const r of raw) {
-      const row = sent.get(r.rule_id);
-      if (row === undefined) continue;
-      claimed.set(row.ruleId, completeRow(ruleDecisions, { ...row, id: Number(r.id) }));
-      if (since !== undefined) {
-        totals.set(row.ruleId, {
-          spent: Number(r.spent ?? 0),
-          lastOnAsset: r.last === null || r.last === undefined ? null : new Date(r.last),
-        });
-      }
-    }
-    return { claimed, totals };
+    return rows.map((r) => ({
+      userId: r.user_id,
+      id: r.id === null ? null : Number(r.id),
+      asset: r.asset,
+      at: new Date(r.at).getTime(),
+      cost: Number(r.cost),
+    }));
   }
 
   async updateDecision(id: number, set: DecisionUpdate): Promise<void> {
