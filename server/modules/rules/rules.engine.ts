@@ -108,6 +108,8 @@ export class RuleEngine {
   private readonly news = new Map<number, DecisionNews>();
   /** The fired totals of the users whose rules matched, kept current by every decision's change. */
   readonly book: FiredBook;
+  /** The book's read of the active rules' users, started by the last reload. */
+  private holding: Promise<void> = Promise.resolve();
 
   constructor(private readonly d: EngineDeps) {
     this.consumer = d.consumer ?? 'rules';
@@ -146,12 +148,8 @@ export class RuleEngine {
    * Proposals whose window closed while no process ran the engine are skipped as unanswered first.
    */
   async start(): Promise<void> {
-    const active = await this.reload();
-    // The fired totals of every user with an active rule, read now rather than in front of the orders
-    // of the first headline that matches their rules.
-    await this.book
-      .hold(active.map((r) => r.userId))
-      .catch((err: unknown) => this.d.log.warn({ err }, 'fired totals not read at start'));
+    await this.reload();
+    await this.holding;
     await this.expireAsks();
     const stored = await this.d.repo.cursor(this.consumer);
     if (stored === null) {
@@ -162,11 +160,17 @@ export class RuleEngine {
     }
   }
 
-  /** Reads the active rules again; answers them. */
-  async reload(): Promise<RuleRow[]> {
+  /**
+   * Reads the active rules again, and starts reading the fired totals of their users that the book
+   * does not hold yet (`holding`): at start, and when a rule is saved, rather than in front of the
+   * orders of the first headline that matches it.
+   */
+  async reload(): Promise<void> {
     const active = await this.d.repo.allActive();
     this.index = new RuleIndex(active);
-    return active;
+    this.holding = this.book
+      .hold(active.map((r) => r.userId))
+      .catch((err: unknown) => this.d.log.warn({ err }, 'fired totals not read'));
   }
 
   /** Whether decisions are under way (a signal's, or a confirmed proposal's). */

@@ -17,7 +17,7 @@ import { AccountStore } from './account-store';
 import { checkLeverage, planMarketOrder, planOrder, quoteSize, sizingOf } from './orders';
 import { Liquidations } from './liquidations';
 import { accountUpdate, orderTradeUpdate, toOrderResult } from './paper-events';
-import { balanceOf, positionRiskOf } from './projections';
+import { balanceOf, positionRiskAt } from './projections';
 import { SNAPSHOT_EVERY } from './snapshot';
 
 export { MAX_ATTEMPTS } from './account-store';
@@ -127,7 +127,7 @@ export class PaperExchange implements ExchangeAdapter {
           orderTradeUpdate(planned.fill, planned.fill.price, effects.realizedPnl.toString(), at);
           void accountUpdate('ORDER', after, at, (s) => this.mark(s)).a.P;
           for (const p of after.positions.values()) {
-            positionRiskOf(p, this.mark(p.symbol, p.entryPrice), this.takerFeeRate, at);
+            positionRiskAt(p, this.opts.marks.price(p.symbol), this.takerFeeRate, at);
           }
           balanceOf(after, (p) => this.mark(p.symbol, p.entryPrice), at);
           state = after;
@@ -241,8 +241,9 @@ export class PaperExchange implements ExchangeAdapter {
 
   async positionRisk(account: string): Promise<PositionRisk[]> {
     const { state } = await this.load(account);
+    const now = this.now();
     return [...state.positions.values()].map((p) =>
-      positionRiskOf(p, this.mark(p.symbol, p.entryPrice), this.takerFeeRate, this.now()),
+      positionRiskAt(p, this.opts.marks.price(p.symbol), this.takerFeeRate, now),
     );
   }
 

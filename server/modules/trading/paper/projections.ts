@@ -51,6 +51,32 @@ export function positionRiskOf(
   };
 }
 
+/**
+ * The last row worked out per position, with the mark (a number, undefined for none) and fee rate it
+ * was worked out at. Every socket's snapshot prices all of a user's positions: those whose mark has
+ * not moved since the last snapshot (most of them, between two ticks) get that row again.
+ */
+const risks = new WeakMap<PaperPosition, { price: number | undefined; fee: Decimal; row: PositionRisk }>();
+
+/**
+ * {@link positionRiskOf} at the mark `price` (the entry price while there is none), reusing the row of
+ * the same position at the same mark.
+ */
+export function positionRiskAt(
+  p: PaperPosition,
+  price: number | undefined,
+  takerFeeRate: Decimal,
+  now: number,
+): PositionRisk {
+  const known = risks.get(p);
+  if (known !== undefined && known.price === price && known.fee === takerFeeRate) {
+    return { ...known.row, updateTime: now };
+  }
+  const row = positionRiskOf(p, price === undefined ? p.entryPrice : new Decimal(price), takerFeeRate, now);
+  risks.set(p, { price, fee: takerFeeRate, row: { ...row } });
+  return row;
+}
+
 /** The account's USDT balance as Binance's balance shows it, positions marked by `markOf`. */
 export function balanceOf(
   state: PaperAccountState,
