@@ -10,6 +10,7 @@ import { completedSignal, freshSignalId, ledger, until } from './rules.support';
 import { LOCAL_ENGINE_VERSION } from '../../server/modules/analysis/local-analyzer';
 import { RulesRepo } from '../../server/modules/rules/rules.repo';
 import { users } from '../../server/db/schema';
+import { appError } from '../../server/plugins/errors';
 import { eq } from 'drizzle-orm';
 
 const ENV = { NEWS_SOURCES: 'webhook', INGEST_TOKEN: TOKEN };
@@ -39,6 +40,14 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
       conditions: { asset },
       action: { type: 'trade', side: 'long', amount_usd: amount },
       isActive: true,
+    });
+  /** A daily budget of `usd` for automated orders, without a cooldown between them. */
+  const budget = (who: string, usd: number) =>
+    t.app.inject({
+      method: 'PUT',
+      url: '/api/rules/risk',
+      headers: { authorization: who },
+      payload: { daily_budget_usd: usd, cooldown_minutes: 0 },
     });
   const positions = async (who: string) =>
     (await t.app.inject({ url: '/api/positions', headers: { authorization: who } })).json() as Position[];
@@ -146,27 +155,17 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
     for (const ruleName of ['DOT first', 'DOT second']) {
       await longOn(authorization, 'DOT', ruleName, 300);
     }
-    await t.app.inject({
-      method: 'PUT',
-      url: '/api/rules/risk',
-      headers: { authorization },
-      payload: { daily_budget_usd: 500, cooldown_minutes: 0 },
-    });
+    await budget(authorization, 500);
     const engine = t.api.rules.engine;
     await engine.reload();
-    // Two rules match one signal: the totals the claim read cannot know of the first one's order.
+    // Two rules match one signal: the second is checked with the first one's order counted.
     await engine.evaluate(completedSignal({ id: freshSignalId(), assets: ['DOT'] }));
     expect((await ledger(t, authorization)).map((r) => r.outcome).sort()).toEqual(['fired', 'skipped']);
     // The next day's budget (a new user, the same rules): three signals decided at once, each claimed
     // while the one before is still being decided.
     const other = await signUpAndLogIn(t.app, 'engine-budget-burst-2');
     await longOn(other.authorization, 'DOT', 'DOT once', 300);
-    await t.app.inject({
-      method: 'PUT',
-      url: '/api/rules/risk',
-      headers: { authorization: other.authorization },
-      payload: { daily_budget_usd: 500, cooldown_minutes: 0 },
-    });
+    await budget(other.authorization, 500);
     await engine.reload();
     await Promise.all(
       Array.from({ length: 3 }, () =>
@@ -181,15 +180,55 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
     ]);
   });
 
+  it('fires what the daily budget allows of thirty signals decided at once, and skips the rest', async () => {
+    const { authorization } = await signUpAndLogIn(t.app, 'engine-budget-thirty');
+    await longOn(authorization, 'ATOM', 'ATOM', 100);
+    await budget(authorization, 500);
+    const engine = t.api.rules.engine;
+    await engine.reload();
+    await Promise.all(
+      Array.from({ length: 30 }, () =>
+        engine.evaluate(completedSignal({ id: freshSignalId(), assets: ['ATOM'] })),
+      ),
+    );
+    const rows = await ledger(t, authorization);
+    // Each fill's notional is within a step of 100 USDT: four, or five when they round down.
+    const fired = rows.filter((r) => r.outcome === 'fired');
+    const spent = fired.reduce((sum, r) => sum + (r.notional ?? 0), 0);
+    expect(fired.length).toBeGreaterThanOrEqual(4);
+    expect(spent).toBeLessThanOrEqual(500);
+    expect(spent + 100).toBeGreaterThan(500);
+    expect(rows.filter((r) => r.outcome === 'skipped').map((r) => r.reason)).toEqual(
+      Array.from({ length: 30 - fired.length }, () => 'budget'),
+    );
+  });
+
+  it('counts an order whose outcome is unknown at its amount until it is settled', async () => {
+    const { authorization } = await signUpAndLogIn(t.app, 'engine-book-unknown');
+    await longOn(authorization, 'NEAR', 'NEAR', 300);
+    await budget(authorization, 500);
+    const engine = t.api.rules.engine;
+    await engine.reload();
+    const send = vi
+      .spyOn(t.api.trading, 'placeOrder')
+      .mockRejectedValueOnce(appError('OUTCOME_UNKNOWN', 'The exchange did not answer.'));
+    try {
+      await engine.evaluate(completedSignal({ id: freshSignalId(), assets: ['NEAR'] }));
+    } finally {
+      send.mockRestore();
+    }
+    expect((await ledger(t, authorization)).map((r) => r.outcome)).toEqual(['pending']);
+    // Still pending: 300 more would pass the budget of 500.
+    await engine.evaluate(completedSignal({ id: freshSignalId(), assets: ['NEAR'] }));
+    const [latest] = await ledger(t, authorization);
+    expect([latest?.outcome, latest?.reason]).toEqual(['skipped', 'budget']);
+    expect(latest?.detail).toContain('total 300.00 USDT');
+  });
+
   it('counts in its totals a decision another process recorded, as the bus tells it', async () => {
     const { authorization } = await signUpAndLogIn(t.app, 'engine-book-bus');
     await longOn(authorization, 'AVAX', 'AVAX', 300);
-    await t.app.inject({
-      method: 'PUT',
-      url: '/api/rules/risk',
-      headers: { authorization },
-      payload: { daily_budget_usd: 700, cooldown_minutes: 0 },
-    });
+    await budget(authorization, 700);
     const engine = t.api.rules.engine;
     await engine.reload();
     await engine.evaluate(completedSignal({ id: freshSignalId(), assets: ['AVAX'] }));
