@@ -1,5 +1,5 @@
 import { startOfUtcDay } from './risk.service';
-import type { FiredStats } from './rules.repo';
+import type { DecisionRow, FiredStats } from './rules.repo';
 
 /**
  * What counts against a user's budget and cooldown, as the ledger holds it: a pending decision (its order
@@ -21,7 +21,7 @@ export interface DecisionChange {
   userId: string;
   id: number;
   asset: string;
-  outcome: 'fired' | 'skipped' | 'pending' | 'asking';
+  outcome: DecisionRow['outcome'];
   at: number;
   amount: number;
   notional: number | null;
@@ -44,8 +44,8 @@ type Held = Map<number, { asset: string; at: number; cents: number }>;
 
 /**
  * The fired totals of the users whose rules the engine decides, kept in memory: each user's counted
- * decisions of the last two days, read from the ledger once (the first time a signal matches one of
- * their rules), then kept current by every change of a decision this process makes or hears of on the
+ * decisions of the last two days, read from the ledger once (when the engine starts or their rule is
+ * saved, else the first time a signal matches one of their rules), then kept current by every change of a decision this process makes or hears of on the
  * bus (a confirmation answered in another process); a change heard while a user's read is under way
  * is applied after it. The ledger stays the check: each user is read again at most ten minutes after
  * their last read (a change the bus lost is not kept for longer), and the risk envelope reads the
@@ -171,10 +171,6 @@ export class FiredBook {
   /** Whether the book holds the user's decisions, or is reading them (their changes matter to it). */
   follows(userId: string): boolean {
     return this.users.has(userId) || this.loading.has(userId);
-  }
-
-  get size(): number {
-    return this.users.size;
   }
 }
 
