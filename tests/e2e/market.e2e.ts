@@ -62,7 +62,8 @@ class MarketPage {
 describe('market data in the dashboard', () => {
   let env: E2eEnv;
   beforeAll(async () => {
-    env = await startE2e({ MARKET_SIM_TICK_MS: '250' });
+    // No replayed item arrives during the test: each one would replace the fixture signals on the chart.
+    env = await startE2e({ MARKET_SIM_TICK_MS: '250', REPLAY_INTERVAL_MS: '3600000' });
   });
   afterAll(async () => {
     await env?.close();
