@@ -212,6 +212,49 @@ describe('PositionsHub account changes', () => {
     expect(asked).toEqual(['u1', 'u1']);
     expect(read.at(-1)).toBe('key-1');
   });
+  it('re-reads the accounts of thirty users together once one is due, not one by one as each ages', async () => {
+    const time = fakeTime();
+    const rounds: string[][] = [];
+    let round: string[] | null = null;
+    const hub = new PositionsHub({
+      positions: async () => [],
+      // Reads asked in the same tick make one round, as the batched reads of the accounts make one statement.
+      account: async (userId) => {
+        if (round === null) {
+          const r: string[] = [];
+          round = r;
+          rounds.push(r);
+          queueMicrotask(() => (round = null));
+        }
+        round.push(userId);
+        return 'paper';
+      },
+      accountTtlMs: 5_000,
+      defer: (fn) => fn(),
+      ...time,
+    });
+    const users = Array.from({ length: 30 }, (_, i) => `u${i}`);
+    // The sockets connect over four seconds: their first reads are spread over that time.
+    for (const u of users) {
+      hub.connect(u, socket().s);
+      await flush();
+      await time.advance(4_000 / users.length);
+    }
+    expect(rounds.length).toBe(30);
+    rounds.length = 0;
+    // From then on each user's snapshot comes when it comes (a fill, a mark); the first one due takes
+    // along those past half their age.
+    for (let second = 0; second < 20; second++) {
+      await time.advance(1_000);
+      for (const u of users) {
+        hub.accountChanged(u);
+        await flush();
+      }
+    }
+    expect(rounds.length).toBeGreaterThanOrEqual(3);
+    expect(rounds.length).toBeLessThanOrEqual(5);
+    expect(rounds.slice(1).every((r) => r.length === 30)).toBe(true);
+  });
 });
 
 describe('PositionsHub watching', () => {

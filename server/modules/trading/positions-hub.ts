@@ -98,31 +98,47 @@ export class PositionsHub {
     return () => this.drop(client);
   }
 
-  /** The account to read a user's snapshot on: known (re-read in the background when old), or undefined. */
+  /**
+   * The account to read a user's snapshot on: known (re-read in the background when old), or undefined.
+   * A due re-read takes along every other user's that is past half its age, in the same tick (one
+   * statement for all of them, where the reads are batched): thirty sockets cost one read every few
+   * seconds, not thirty spread over them, each of which could hold up a headline's statements.
+   */
   private accountOf(userId: string): string | undefined {
-    const read = this.opts.account;
-    if (read === undefined) return undefined;
+    if (this.opts.account === undefined) return undefined;
     let entry = this.shown.get(userId);
     if (entry === undefined) {
       entry = { account: undefined, at: -Infinity, reading: false };
       this.shown.set(userId, entry);
     }
-    if (!entry.reading && this.now() - entry.at >= (this.opts.accountTtlMs ?? 5_000)) {
-      const e = entry;
-      e.reading = true;
-      read(userId)
-        .then(
-          (account) => {
-            e.account = account;
-            e.at = this.now();
-          },
-          () => undefined,
-        )
-        .finally(() => {
-          e.reading = false;
-        });
+    const ttl = this.opts.accountTtlMs ?? 5_000;
+    const now = this.now();
+    if (!entry.reading && now - entry.at >= ttl) {
+      for (const [user, e] of this.shown) {
+        if (e === entry || (!e.reading && now - e.at >= ttl / 2)) this.readAccount(user, e);
+      }
     }
     return entry.account;
+  }
+
+  private readAccount(
+    userId: string,
+    e: { account: string | undefined; at: number; reading: boolean },
+  ): void {
+    const read = this.opts.account;
+    if (read === undefined) return;
+    e.reading = true;
+    read(userId)
+      .then(
+        (account) => {
+          e.account = account;
+          e.at = this.now();
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        e.reading = false;
+      });
   }
 
   /** The user chose another account: watch that one instead, and send fresh snapshots. */
