@@ -221,6 +221,8 @@ export default fp(
             void exits.check();
             // Proposals whose window closed: skipped as unanswered, by this process alone.
             void engine.expireAsks().catch((err: unknown) => log.warn({ err }, 'asks not expired'));
+            // The risk rows in use, read again before they age out, so that no order waits for its own.
+            void risk.keepFresh().catch((err: unknown) => log.warn({ err }, 'risk rows not read'));
           }),
         );
       },

@@ -46,6 +46,8 @@ export function staleHeadline(h: Headline, now: number, maxAgeSeconds: number): 
 
 /** How long a risk row read from the database is used without reading it again. */
 const RISK_CACHE_MS = 5_000;
+/** A row no order has read for this long is dropped by `keepFresh` rather than read again. */
+const RISK_KEEP_MS = 60_000;
 
 /** Midnight UTC of the day `now` falls in: the daily budget's reset. */
 export function startOfUtcDay(now: number): Date {
@@ -59,8 +61,16 @@ export function startOfUtcDay(now: number): Date {
  * positions, cooldown per asset, max signal age) holds for every automated order.
  */
 export class RiskService {
-  /** Risk rows read recently: every order reads them, so they are kept a few seconds (and dropped on change). */
-  private readonly cache = new Map<string, { row: RiskRow | null; at: number }>();
+  /**
+   * Risk rows read recently: every order reads them, so they are kept a few seconds (and dropped on
+   * change). `used` is when an order last read the row: `keepFresh` re-reads only rows still in use.
+   */
+  private readonly cache = new Map<string, { row: RiskRow | null; at: number; used: number }>();
+  /**
+   * Bumped whenever a user's row is written or dropped here: a read that started before (its answer may
+   * be the row before the change) is not kept.
+   */
+  private readonly versions = new Map<string, number>();
 
   constructor(
     private readonly repo: RulesRepo,
@@ -71,7 +81,42 @@ export class RiskService {
 
   /** Drops a user's cached row (their settings changed here or in another process). */
   forget(userId: string): void {
+    this.bump(userId);
     this.cache.delete(userId);
+  }
+
+  private bump(userId: string): void {
+    this.versions.set(userId, (this.versions.get(userId) ?? 0) + 1);
+    if (this.versions.size > 10_000) this.versions.clear();
+  }
+
+  /** Reads a user's row and keeps it, unless it was written or dropped meanwhile. */
+  private async read(userId: string, used: number): Promise<RiskRow | null> {
+    const version = this.versions.get(userId) ?? 0;
+    const at = this.clock.now();
+    const row = await this.repo.risk(userId);
+    if ((this.versions.get(userId) ?? 0) === version) {
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(userId, { row, at, used });
+    }
+    return row;
+  }
+
+  /**
+   * Reads ahead, in one statement, the rows orders will need: those of `userIds` not held yet (the users
+   * whose rules are active, when the engine starts), and every held row past half its age that an order
+   * read in the last minute. Run off the order path (the engine's start, its periodic sweep), it keeps an
+   * order from waiting for its row while no row is ever older than it was before: the same few seconds.
+   */
+  async keepFresh(userIds: Iterable<string> = []): Promise<void> {
+    const now = this.clock.now();
+    const due = new Set<string>();
+    for (const userId of userIds) if (!this.cache.has(userId)) due.add(userId);
+    for (const [userId, hit] of this.cache) {
+      if (now - hit.used > RISK_KEEP_MS) this.cache.delete(userId);
+      else if (now - hit.at >= RISK_CACHE_MS / 2) due.add(userId);
+    }
+    await Promise.all([...due].map((userId) => this.read(userId, this.cache.get(userId)?.used ?? now)));
   }
 
   /**
@@ -80,7 +125,9 @@ export class RiskService {
    */
   private async save(userId: string, set: RiskColumns): Promise<RiskRow> {
     const saved = await this.repo.saveRisk(userId, set, defaultRow(userId));
-    this.cache.set(userId, { row: saved, at: this.clock.now() });
+    this.bump(userId);
+    const now = this.clock.now();
+    this.cache.set(userId, { row: saved, at: now, used: now });
     this.onChange(userId);
     return saved;
   }
@@ -90,11 +137,10 @@ export class RiskService {
     const hit = this.cache.get(userId);
     let row: RiskRow | null;
     if (hit !== undefined && now - hit.at < RISK_CACHE_MS) {
+      hit.used = now;
       row = hit.row;
     } else {
-      row = await this.repo.risk(userId);
-      if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(userId, { row, at: now });
+      row = await this.read(userId, now);
     }
     // A kill switch with a resume time turns itself off once that time has passed.
     if (row?.killSwitch && row.resumeAt !== null && row.resumeAt.getTime() <= this.clock.now()) {

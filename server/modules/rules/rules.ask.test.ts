@@ -23,7 +23,7 @@ describe('ask rules at start-up', () => {
     const told: [DecisionEvent, number][] = [];
     const engine = new RuleEngine({
       repo,
-      risk: {} as RiskService,
+      risk: { keepFresh: async () => undefined } as unknown as RiskService,
       plans: {} as PlanReader,
       signals: { completedAfter: async () => [], headRev: async () => 10 },
       trading: {} as never,

@@ -161,16 +161,19 @@ export class RuleEngine {
   }
 
   /**
-   * Reads the active rules again, and starts reading the fired totals of their users that the book
-   * does not hold yet (`holding`): at start, and when a rule is saved, rather than in front of the
-   * orders of the first headline that matches it.
+   * Reads the active rules again, and starts reading the fired totals and risk rows of their users that
+   * are not held yet (`holding`): at start, and when a rule is saved, rather than in front of the orders
+   * of the first headline that matches it.
    */
   async reload(): Promise<void> {
     const active = await this.d.repo.allActive();
     this.index = new RuleIndex(active);
-    this.holding = this.book
-      .hold(active.map((r) => r.userId))
-      .catch((err: unknown) => this.d.log.warn({ err }, 'fired totals not read'));
+    const users = active.map((r) => r.userId);
+    this.holding = Promise.all([
+      this.book.hold(users).catch((err: unknown) => this.d.log.warn({ err }, 'fired totals not read')),
+      // Their risk rows too (an order reads them again itself once they are a few seconds old).
+      this.d.risk.keepFresh(users).catch((err: unknown) => this.d.log.warn({ err }, 'risk rows not read')),
+    ]).then(() => undefined);
   }
 
   /** Whether decisions are under way (a signal's, or a confirmed proposal's). */
