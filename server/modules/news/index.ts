@@ -7,7 +7,7 @@ import { registerArticleRoutes } from './articles.routes';
 import { registerMediaRoutes } from './media.routes';
 import { NewsRepo } from './news.repo';
 import { registerNewsRoutes } from './news.routes';
-import { rehearseSignalStatements, rehearseTextPaths } from './rehearsal';
+import { keepTextPathsWarm, rehearseSignalStatements, rehearseTextPaths } from './rehearsal';
 import { lockedAdmission, NewsService } from './news.service';
 import { PgLeases } from '../../plugins/leases';
 import { every, systemClock, type Clock, type Disposer } from './news.types';
@@ -76,6 +76,11 @@ export default fp(
             ),
           }
         : {}),
+    });
+    // Every headline admitted or analysed here runs the text paths; a quiet spell runs them from bundled items.
+    const stopWarm = keepTextPathsWarm(analyzer, () => {
+      const { created, clustered, duplicates, analysed } = service.stats;
+      return created + clustered + duplicates + analysed;
     });
     const stream = new SignalStream({ clock, onDrop: () => log.info('slow stream client dropped') });
     // What every process says about the sources: the states the process running them last published.
@@ -196,6 +201,7 @@ export default fp(
       stream.close();
     });
     app.addHook('onClose', async () => {
+      stopWarm();
       unwatch();
       unwatchLags();
       stopLags();
