@@ -38,7 +38,17 @@ export async function startTestApp(
   const recording = scanDir() !== undefined;
   const dataDir = recording ? scanPath('data', 'app') : await mkdtemp(path.join(tmpdir(), 'sc-test-'));
   if (recording) await mkdir(dataDir, { recursive: true });
-  const logStream = recording ? createWriteStream(scanPath('logs', 'app', '.log')) : undefined;
+  const logFile = recording ? createWriteStream(scanPath('logs', 'app', '.log')) : undefined;
+  // Work that outlives the app (an analysis pricing its assets while the market closes) may log after
+  // close(): those lines are dropped, as the server's own sink drops what comes after its end.
+  const logStream =
+    logFile === undefined
+      ? undefined
+      : {
+          write(line: string) {
+            if (!logFile.writableEnded) logFile.write(line);
+          },
+        };
   if (recording) recordConfigSecrets(env);
   const config = loadConfig(
     {
@@ -76,7 +86,7 @@ export async function startTestApp(
       await app.close();
       await database.close();
       await target.cleanup();
-      if (logStream !== undefined) await new Promise((resolve) => logStream.end(resolve));
+      if (logFile !== undefined) await new Promise((resolve) => logFile.end(resolve));
       if (!recording) await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -101,6 +101,9 @@ describe.each(dbTargets())('paper exchanges of several processes on one account,
     const user = await newUser('contended');
     const repos = [new ConflictCountingRepo(database.db), new ConflictCountingRepo(database.db)];
     const processes = repos.map((repo) => exchange(repo, 25));
+    // Both hold the account as it opened (seq 1): whichever appends second meets the first's row, so at
+    // least one collision happens however the two bursts below interleave.
+    for (const ex of processes) await ex.balance(user);
     const perProcess = 40;
     const orders = processes.flatMap((ex, p) =>
       Array.from({ length: perProcess }, (_, i) =>
