@@ -168,7 +168,7 @@ function parseOne(
 }
 
 describe('command-line parser under fuzzing', () => {
-  it('throws only typed parse errors and orders only lines of the grammar (100,000 lines)', () => {
+  it('throws only typed parse errors and orders only lines of the grammar (20,000 lines)', () => {
     const { commands } = createTestConsole();
     let orders = 0;
     fc.assert(
@@ -198,9 +198,9 @@ describe('command-line parser under fuzzing', () => {
           }
         }
       }),
-      { numRuns: 100_000, seed: 8 },
+      { numRuns: 20_000, seed: 8 },
     );
-    expect(orders).toBeGreaterThan(500); // the generator does reach real orders
+    expect(orders).toBeGreaterThan(100); // the generator does reach real orders
   }, 300_000);
 
   it('places exactly the orders the grammar allows when lines really run (2,000 lines)', async () => {

@@ -45,15 +45,23 @@ export async function startE2e(env: Record<string, string> = {}): Promise<E2eEnv
     { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     { bundle: true },
   );
+  // Chromium starts while the server does. Playwright gives every launch a fresh, empty profile folder.
+  const launching = chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   try {
     // A busy machine can take most of a minute to start the server.
     await waitForHealth(baseUrl, 150_000);
   } catch (err) {
     await server.stop();
+    await launching.then((b) => b.close()).catch(() => undefined);
     throw new Error(`${(err as Error).message}\n${server.output()}`, { cause: err });
   }
-  // Playwright gives every launch a fresh, empty profile folder of its own.
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  let browser: Browser;
+  try {
+    browser = await launching;
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
   return {
     baseUrl,
     server,
