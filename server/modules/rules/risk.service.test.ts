@@ -56,6 +56,15 @@ function rows() {
 
 const users = Array.from({ length: 30 }, (_, i) => `user-${i}`);
 
+/** An automated order's checks now, of an amount every default limit allows. */
+const orderNow = (risk: RiskService, clock: { now(): number }, userId: string) =>
+  risk.checkAutomated(userId, {
+    asset: 'BTC',
+    amountUsd: 100,
+    receivedAt: clock.now(),
+    openPositions: async () => 0,
+  });
+
 describe('risk rows read ahead of the orders', () => {
   it('reads the rows of the users whose rules are active in one statement, and the first order waits for none', async () => {
     const clock = createFakeClock(Date.UTC(2026, 10, 27, 12));
@@ -63,13 +72,7 @@ describe('risk rows read ahead of the orders', () => {
     const risk = new RiskService(db.repo, clock);
     await risk.keepFresh(users);
     expect(db.statements).toEqual([users]);
-    const check = (userId: string) =>
-      risk.checkAutomated(userId, {
-        asset: 'BTC',
-        amountUsd: 100,
-        receivedAt: clock.now(),
-        openPositions: async () => 0,
-      });
+    const check = (userId: string) => orderNow(risk, clock, userId);
     expect(await Promise.all(users.map(check))).toEqual(users.map(() => null));
     expect(db.statements).toHaveLength(1);
   });
@@ -79,13 +82,7 @@ describe('risk rows read ahead of the orders', () => {
     const db = rows();
     const risk = new RiskService(db.repo, clock);
     for (const u of users) await risk.update(u, { max_order_usd: 500 });
-    const check = (userId: string) =>
-      risk.checkAutomated(userId, {
-        asset: 'BTC',
-        amountUsd: 100,
-        receivedAt: clock.now(),
-        openPositions: async () => 0,
-      });
+    const check = (userId: string) => orderNow(risk, clock, userId);
     await Promise.all(users.map(check));
     db.switchOffElsewhere('user-7');
     // The sweep runs every second; an order comes every 700 ms.
@@ -144,12 +141,6 @@ describe('risk rows read ahead of the orders', () => {
     await risk.killSwitch('u', true);
     db.release();
     await reading;
-    const answer = await risk.checkAutomated('u', {
-      asset: 'BTC',
-      amountUsd: 100,
-      receivedAt: clock.now(),
-      openPositions: async () => 0,
-    });
-    expect(answer?.reason).toBe('kill_switch');
+    expect((await orderNow(risk, clock, 'u'))?.reason).toBe('kill_switch');
   });
 });
