@@ -86,8 +86,8 @@ export class RiskService {
   }
 
   private bump(userId: string): void {
+    // Never cleared (one number per user whose row changed): a cleared count could match a read's again.
     this.versions.set(userId, (this.versions.get(userId) ?? 0) + 1);
-    if (this.versions.size > 10_000) this.versions.clear();
   }
 
   /** Reads a user's row and keeps it, unless it was written or dropped meanwhile. */
