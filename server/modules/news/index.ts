@@ -77,7 +77,7 @@ export default fp(
           }
         : {}),
     });
-    // Every headline admitted or analysed here runs the text paths; a quiet spell runs them from bundled items.
+    // Every headline admitted or analysed here runs the text paths; in a quiet spell, bundled items do.
     const stopWarm = keepTextPathsWarm(analyzer, () => {
       const { created, clustered, duplicates, analysed } = service.stats;
       return created + clustered + duplicates + analysed;

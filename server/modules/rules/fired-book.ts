@@ -45,11 +45,11 @@ type Held = Map<number, { asset: string; at: number; cents: number }>;
 /**
  * The fired totals of the users whose rules the engine decides, kept in memory: each user's counted
  * decisions of the last two days, read from the ledger once (when the engine starts or their rule is
- * saved, else the first time a signal matches one of their rules), then kept current by every change of a decision this process makes or hears of on the
- * bus (a confirmation answered in another process); a change heard while a user's read is under way
- * is applied after it. The ledger stays the check: each user is read again at most ten minutes after
- * their last read (a change the bus lost is not kept for longer), and the risk envelope reads the
- * ledger itself for a user the book does not hold.
+ * saved, else the first time a signal matches one of their rules), then kept current by every change
+ * of a decision this process makes or hears of on the bus (a confirmation answered in another
+ * process); a change heard while a user's read is under way is applied after it. The ledger stays the
+ * check: each user is read again at most ten minutes after their last read (a change the bus lost is
+ * not kept for longer), and the risk envelope reads the ledger itself for a user the book does not hold.
  *
  * Budget figures are kept in cents, summed as integers: a float sum of thirty notionals could put the
  * day's total a hair over a budget it meets exactly.
