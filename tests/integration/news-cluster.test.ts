@@ -137,6 +137,32 @@ describe.each(dbTargets())('news service with a fake clock and prices ($name)', 
     await service.drain();
   });
 
+  it('asks the store for the copies its window does not hold', async () => {
+    const a = setup();
+    const text = 'Bybit delists the ZETA perpetual after a liquidity review';
+    const first = await a.service.ingest(
+      'webhook',
+      rawItem({ content: text, source_name: 'Wire A', external_id: 'wire-77' }),
+    );
+    expect(first.result).toBe('created');
+    // The source's id again, in other words and under another name: a copy, not one more report.
+    const resent = await a.service.ingest(
+      'webhook',
+      rawItem({
+        content: 'Bybit delists ZETA perpetual after a review of its liquidity',
+        source_name: 'Wire B',
+        external_id: 'wire-77',
+      }),
+    );
+    expect(resent.result).toBe('duplicate');
+    await a.service.drain();
+    // A process whose window never saw the text (not warmed up) still finds it in the store.
+    const b = setup();
+    expect(
+      (await b.service.ingest('webhook', rawItem({ content: text, source_name: 'Wire C' }))).result,
+    ).toBe('duplicate');
+  });
+
   it('lets two copies that arrive together through only once', async () => {
     const { service } = setup();
     const text = 'Mantle treasury moves 50 million tokens to a new multisig';

@@ -226,13 +226,11 @@ export class NewsAdmission {
     const arrived = raw.received_at === undefined ? Number.NaN : Date.parse(raw.received_at);
     const now = Number.isFinite(arrived) ? Math.min(arrived, clock.now()) : clock.now();
     const fp = fingerprint(item.content);
-    if (item.external_id !== null && (await repo.hasExternal(source, item.external_id))) {
-      return this.duplicate();
-    }
-    const exact =
-      this.window.findExact(fp, now)?.id ??
-      (await repo.findFingerprint(fp, new Date(now - CLUSTER_WINDOW_MS)));
-    if (exact !== null) return this.duplicate();
+    // The same text in the window is a copy whatever else it says; otherwise one statement asks the
+    // store for the source's id (kept forever) and for the text beyond what the window holds.
+    if (this.window.findExact(fp, now) !== undefined) return this.duplicate();
+    const since = new Date(now - CLUSTER_WINDOW_MS);
+    if (await repo.hasCopy(source, item.external_id, { fingerprint: fp, since })) return this.duplicate();
 
     const key = storyKey(item.content);
     const reporter = reporterKey(item.source_name, item.username);

@@ -72,23 +72,30 @@ export class NewsRepo {
     return created ?? null;
   }
 
-  async hasExternal(source: string, externalId: string): Promise<boolean> {
+  /**
+   * Whether a copy is stored, in one statement: an item the source delivered with this external id (ever),
+   * or, when `text` is given, one with this fingerprint received at or after `text.since`.
+   */
+  async hasCopy(
+    source: string,
+    externalId: string | null,
+    text: { fingerprint: string; since: Date } | null,
+  ): Promise<boolean> {
+    const copies: SQL[] = [];
+    if (externalId !== null)
+      copies.push(sql`${signals.source} = ${source} and ${signals.externalId} = ${externalId}`);
+    if (text !== null) {
+      copies.push(
+        sql`${signals.fingerprint} = ${text.fingerprint} and ${signals.receivedAt} >= ${text.since}`,
+      );
+    }
+    if (copies.length === 0) return false;
     const rows = await this.db
       .select({ id: signals.id })
       .from(signals)
-      .where(and(eq(signals.source, source), eq(signals.externalId, externalId)))
+      .where(or(...copies))
       .limit(1);
     return rows.length > 0;
-  }
-
-  /** The id of a signal with this fingerprint received at or after `since`, if any. */
-  async findFingerprint(fingerprint: string, since: Date): Promise<number | null> {
-    const rows = await this.db
-      .select({ id: signals.id })
-      .from(signals)
-      .where(and(eq(signals.fingerprint, fingerprint), gte(signals.receivedAt, since)))
-      .limit(1);
-    return rows[0]?.id ?? null;
   }
 
   async receivedSince(since: Date, limit: number): Promise<SignalRow[]> {
