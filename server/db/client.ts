@@ -2,7 +2,7 @@ import { chmod, mkdir, readdir } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -12,6 +12,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema';
 import { fromRoot } from '../paths';
+import { openPglite } from './pglite-parsers';
 
 export const MIGRATIONS_FOLDER = fromRoot('server/db/migrations');
 
@@ -52,11 +53,10 @@ export async function openDatabase(
   if (target.kind === 'pglite') {
     await mkdir(target.dataDir, { recursive: true, mode: 0o700 });
     if (!existsSync(path.join(target.dataDir, 'PG_VERSION'))) await createInWorker(target.dataDir);
-    client = new PGlite(target.dataDir);
+    client = await openPglite({ dataDir: target.dataDir });
   } else {
-    client = target.from === undefined ? new PGlite() : new PGlite({ loadDataDir: target.from });
+    client = await openPglite(target.from === undefined ? {} : { loadDataDir: target.from });
   }
-  await client.waitReady;
   const db = drizzlePglite({ client, schema });
   const migrate = () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   await migrate();
