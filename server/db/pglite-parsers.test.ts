@@ -51,7 +51,7 @@ describe("PGlite with Drizzle's text types in its own table", () => {
         sql`select timestamptz '2025-01-02 03:04:05+00' as at, interval '1 day' as span,
           '{1.5,2}'::numeric[] as figures, date '2025-01-02' as day, '{2025-01-02}'::date[] as days`,
       );
-      expect(raw.rows[0]).toEqual({
+      expect((raw as { rows: unknown[] }).rows[0]).toEqual({
         at: '2025-01-02 03:04:05+00',
         span: '1 day',
         figures: '{1.5,2}',
