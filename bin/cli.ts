@@ -8,7 +8,7 @@ import { formatOutput, plainOutput } from '../src/services/terminal/render';
 import { cookieFetch } from './cookieFetch';
 import { followFeed, listFeed } from './feed';
 import { stdinAnswerer } from './questions';
-import { defaultSessionPath, loadSession, saveSession } from './sessionFile';
+import { defaultSessionPath, loadSession, saveSession, sessionChanged } from './sessionFile';
 
 /** Exit codes: 0 ok, 1 the server (or a rule) refused, 2 bad usage. */
 export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
@@ -98,11 +98,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     const outcome = await commands.run(joinWords(words), { signal: cancel.signal });
     stopQuestions();
     answerer.close();
-    await saveSession(options.session, {
-      server,
-      accessToken: stores.session.getToken(),
-      cookies: Object.fromEntries(jar),
-    });
+    const now = { server, accessToken: stores.session.getToken(), cookies: Object.fromEntries(jar) };
+    if (sessionChanged(saved, now)) await saveSession(options.session, now);
 
     const colour = process.stdout.isTTY === true;
     for (const line of outcome.lines) {

@@ -1,4 +1,5 @@
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -27,13 +28,35 @@ export async function loadSession(file: string, server: string): Promise<SavedSe
   }
 }
 
-/** Writes the session readable by its owner only (mode 0600); an empty session removes the file. */
+/**
+ * Whether a run changed the session it read (a token rotated, a sign-in or a sign-out): only then does it
+ * write the file, so that a run that only read leaves alone what another run wrote meanwhile.
+ */
+export function sessionChanged(read: SavedSession, now: SavedSession): boolean {
+  if (read.accessToken !== now.accessToken) return true;
+  const before = Object.entries(read.cookies);
+  const after = Object.entries(now.cookies);
+  return before.length !== after.length || after.some(([name, value]) => read.cookies[name] !== value);
+}
+
+/**
+ * Writes the session readable by its owner only (mode 0600); an empty session removes the file. The file
+ * is replaced whole (written beside it, then renamed over it): a run reading it at the same moment sees
+ * the old session or the new one, never a part of one.
+ */
 export async function saveSession(file: string, session: SavedSession): Promise<void> {
   if (session.accessToken === null && Object.keys(session.cookies).length === 0) {
     await rm(file, { force: true });
     return;
   }
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  await writeFile(file, `${JSON.stringify(session, null, 2)}\n`, { mode: 0o600 });
-  await chmod(file, 0o600); // an existing file keeps its mode on write
+  const written = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(written, `${JSON.stringify(session, null, 2)}\n`, { mode: 0o600 });
+    await chmod(written, 0o600); // whatever the umask
+    await rename(written, file);
+  } catch (err) {
+    await rm(written, { force: true });
+    throw err;
+  }
 }
