@@ -183,6 +183,11 @@ export function findTicker(ticker: string): SymbolInfo | undefined {
  * contract (`PEPE` → `1000PEPEUSDT`, as the server prices it at arrival); undefined when neither trades.
  */
 export function contractSymbolOf(ticker: string): string | undefined {
+  return contractOf(ticker)?.symbol;
+}
+
+/** The symbol a news tag is traded on (see {@link contractSymbolOf}): `FLOKI` → 1000FLOKI/USDT. */
+export function contractOf(ticker: string): SymbolInfo | undefined {
   const upper = ticker.toUpperCase();
-  return (findTicker(upper) ?? findTicker(`1000${upper}`))?.symbol;
+  return findTicker(upper) ?? findTicker(`1000${upper}`);
 }

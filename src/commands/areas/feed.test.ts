@@ -168,6 +168,26 @@ describe('cards addressed by id, and numbers that moved while typing', () => {
     expect(s.server.count('POST /orders')).toBe(1);
   });
 
+  it('trades a coin whose contract is in 1000 units ($FLOKI on 1000FLOKI/USDT), as its tag does', async () => {
+    const s = session();
+    s.stores.feed.receive(
+      completed(makeSignal(7, { content: 'Floki burns a tenth of supply' }), 'positive', 70, ['FLOKI']),
+    );
+    s.server.on('POST /orders', () => recordedReply('eth short 250'));
+    await s.type('#7 long 100');
+    await s.type('1 short 100');
+    await s.type('#7 long 100 floki');
+    await s.type('#7 long 100 1000floki');
+    const sent = s.server.requests.map((r) => JSON.parse(r.body ?? '{}') as { symbol: string; side: string });
+    expect(sent.map((o) => `${o.side} ${o.symbol}`)).toEqual([
+      'long 1000FLOKI/USDT',
+      'short 1000FLOKI/USDT',
+      'long 1000FLOKI/USDT',
+      'long 1000FLOKI/USDT',
+    ]);
+    expect(await s.type('#7 long 100 pepe')).toEqual(['error: Signal #7 is about FLOKI, not PEPE.']);
+  });
+
   it('asks before sending when card n is another card than when the line was started', async () => {
     const s = session();
     s.server.on('POST /orders', () => recordedReply('eth short 250'));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findTicker } from '../../contracts/symbols';
+import { contractOf, findTicker } from '../../contracts/symbols';
 import { matchesFilters } from '../../services/feed/feedView';
 import { summarize } from '../../services/feed/format';
 import { CARD_TEXT, chooseTicker, findCard, parseCardRef } from '../../services/feed/cardAddress';
@@ -148,7 +148,11 @@ export const tradeSignal = defineCommand({
     const choice = chooseTicker(s, asset);
     if (!choice.ok) return [failure(choice.message, 'invalid-args')];
     const ticker = choice.ticker;
-    const parsed = parseOrderWords([side, amount], ticker ?? 'BTC');
+    // The card's coin on the contract it trades on ($FLOKI → 1000FLOKI), as its tag's quick trade does.
+    const parsed = parseOrderWords(
+      [side, amount],
+      (ticker === null ? undefined : contractOf(ticker)?.ticker) ?? ticker ?? 'BTC',
+    );
     if (!parsed.ok) return [failure(parsed.message, 'invalid-args')];
     if (found.moved !== null && ticker !== null && ctx.stores.session.isLoggedIn.peek()) {
       const label = CARD_TEXT.moved(found.moved.n, s, found.moved.was);
@@ -159,7 +163,7 @@ export const tradeSignal = defineCommand({
     if (ticker !== null && ctx.stores.session.isLoggedIn.peek() && parsed.order.amount > cap) {
       const question =
         `${formatAmount(parsed.order.amount)} USDT is above your fat-finger cap of ${formatAmount(cap)} USDT. ` +
-        `Place ${parsed.order.side} ${ticker}/USDT for ${formatAmount(parsed.order.amount)} USDT?`;
+        `Place ${parsed.order.side} ${parsed.order.pair} for ${formatAmount(parsed.order.amount)} USDT?`;
       const answer = await ctx.stores.terminal.ask({ label: `${question} [y/N] `, secret: false });
       if (answer === null || !/^y(es)?$/i.test(answer.trim())) return CANCELLED;
     }

@@ -1,4 +1,4 @@
-import { findTicker } from '../../contracts/symbols';
+import { contractOf } from '../../contracts/symbols';
 import type { FeedStore } from './feedStore';
 import type { FeedView } from './feedView';
 import type { FeedSignal } from './types';
@@ -75,10 +75,13 @@ export type TickerChoice = { ok: true; ticker: string | null } | { ok: false; me
  */
 export function chooseTicker(s: FeedSignal, named: string | undefined): TickerChoice {
   if (named === undefined) return { ok: true, ticker: cardTicker(s) };
-  const info = findTicker(named);
+  const info = contractOf(named);
   if (info === undefined) return { ok: false, message: CARD_TEXT.unknownTicker(named) };
-  const ticker = named.toUpperCase();
   const about = s.asset === null ? s.assets : [s.asset, ...s.assets.filter((a) => a !== s.asset)];
-  if (!about.includes(ticker)) return { ok: false, message: CARD_TEXT.notNamed(s.id, ticker, about) };
+  // The coin as the signal names it, whether typed so or as its contract (floki or 1000floki for $FLOKI).
+  const ticker = about.find((a) => contractOf(a)?.symbol === info.symbol);
+  if (ticker === undefined) {
+    return { ok: false, message: CARD_TEXT.notNamed(s.id, named.toUpperCase(), about) };
+  }
   return { ok: true, ticker };
 }

@@ -1,4 +1,4 @@
-import { findTicker } from '../../contracts/symbols';
+import { contractOf } from '../../contracts/symbols';
 import { ErrorBody } from '../../contracts/errors';
 import type { OrderResponse } from '../../contracts/trading';
 import type { ApiClient } from '../api/client';
@@ -85,7 +85,8 @@ export async function placeSignalTrade(
   side: 'long' | 'short',
   amount: number,
 ): Promise<SignalTradeResult> {
-  const known = ticker === null || ticker === undefined ? undefined : findTicker(ticker);
+  // A news tag trades on its coin's pair or its 1000-unit contract ($FLOKI → 1000FLOKI/USDT).
+  const known = ticker === null || ticker === undefined ? undefined : contractOf(ticker);
   if (known === undefined) return { ok: false, message: SIGNAL_TRADE_TEXT.noTicker, reason: 'no-ticker' };
   if (!deps.session.isLoggedIn.peek()) {
     deps.ui.openAuthModal('login');
