@@ -230,7 +230,7 @@ export class NewsAdmission {
     // store for the source's id (kept forever) and for the text beyond what the window holds.
     if (this.window.findExact(fp, now) !== undefined) return this.duplicate();
     const since = new Date(now - CLUSTER_WINDOW_MS);
-    if (await repo.hasCopy(source, item.external_id, { fingerprint: fp, since })) return this.duplicate();
+    if (await repo.hasCopy(source, item.external_id, fp, since)) return this.duplicate();
 
     const key = storyKey(item.content);
     const reporter = reporterKey(item.source_name, item.username);

@@ -74,26 +74,23 @@ export class NewsRepo {
 
   /**
    * Whether a copy is stored, in one statement: an item the source delivered with this external id (ever),
-   * or, when `text` is given, one with this fingerprint received at or after `text.since`.
+   * or one with this fingerprint received at or after `since`.
    */
   async hasCopy(
     source: string,
     externalId: string | null,
-    text: { fingerprint: string; since: Date } | null,
+    fingerprint: string,
+    since: Date,
   ): Promise<boolean> {
-    const copies: SQL[] = [];
-    if (externalId !== null)
-      copies.push(sql`${signals.source} = ${source} and ${signals.externalId} = ${externalId}`);
-    if (text !== null) {
-      copies.push(
-        sql`${signals.fingerprint} = ${text.fingerprint} and ${signals.receivedAt} >= ${text.since}`,
-      );
-    }
-    if (copies.length === 0) return false;
+    const sameText = sql`${signals.fingerprint} = ${fingerprint} and ${signals.receivedAt} >= ${since}`;
     const rows = await this.db
       .select({ id: signals.id })
       .from(signals)
-      .where(or(...copies))
+      .where(
+        externalId === null
+          ? sameText
+          : or(sql`${signals.source} = ${source} and ${signals.externalId} = ${externalId}`, sameText),
+      )
       .limit(1);
     return rows.length > 0;
   }

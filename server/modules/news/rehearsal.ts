@@ -93,7 +93,7 @@ export const rehearseSignalStatements: StatementRehearsal = (db, log) =>
       const content = replayContent(REPLAY_ITEMS[0]!);
       const fp = fingerprint(content);
       const now = new Date();
-      await repo.hasCopy('rehearsal', 'rehearsal', { fingerprint: fp, since: now });
+      await repo.hasCopy('rehearsal', 'rehearsal', fp, now);
       const item = { id: -1 } as unknown as NewSignalRow;
       const row = await repo.insert({
         ...item,
