@@ -153,7 +153,15 @@ function columnsOf(table: PgTable, names: readonly string[]): PgColumn[] {
 export function insertRows<T extends PgTable>(
   table: T,
   rows: readonly T['$inferInsert'][],
-  opts: { onConflictDoNothing?: readonly PgColumn[]; returning?: readonly PgColumn[] | 'all' } = {},
+  opts: {
+    /** The columns of the unique index whose conflicts skip a row. */
+    onConflictDoNothing?: readonly PgColumn[];
+    /** The predicate of that index when it is partial (`… where external_id is not null`). */
+    conflictWhere?: SQL;
+    /** A query that, when it finds a row, stops the insert (`… where not exists (unless)`). */
+    unless?: SQL;
+    returning?: readonly PgColumn[] | 'all';
+  } = {},
 ): SQL {
   const { computed } = shapeOf(table);
   const given = new Set<string>();
@@ -176,7 +184,7 @@ export function insertRows<T extends PgTable>(
       : sql` on conflict (${sql.join(
           opts.onConflictDoNothing.map((c) => ident(c.name)),
           sql`, `,
-        )}) do nothing`;
+        )})${opts.conflictWhere === undefined ? sql`` : sql` where ${opts.conflictWhere}`} do nothing`;
   const returning =
     opts.returning === undefined
       ? sql``
@@ -186,7 +194,8 @@ export function insertRows<T extends PgTable>(
             opts.returning.map((c) => ident(c.name)),
             sql`, `,
           )}`;
-  return sql`insert into ${table} (${sql.raw(columns.map((c) => quoted(c.name)).join(', '))}) select * from ${values}${conflict}${returning}`;
+  const unless = opts.unless === undefined ? sql`` : sql` where not exists (${opts.unless})`;
+  return sql`insert into ${table} (${sql.raw(columns.map((c) => quoted(c.name)).join(', '))}) select * from ${values}${unless}${conflict}${returning}`;
 }
 
 /** What {@link insertRows} and {@link completeRow} need of a table's columns, worked out once per table. */

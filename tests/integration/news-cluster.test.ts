@@ -155,6 +155,16 @@ describe.each(dbTargets())('news service with a fake clock and prices ($name)', 
       }),
     );
     expect(resent.result).toBe('duplicate');
+    // And in the words of another story altogether: still the source's id, still a copy.
+    const reused = await a.service.ingest(
+      'webhook',
+      rawItem({
+        content: 'Kraken lists the PYTH perpetual for clients in Canada',
+        source_name: 'Wire A',
+        external_id: 'wire-77',
+      }),
+    );
+    expect(reused.result).toBe('duplicate');
     await a.service.drain();
     // A process whose window never saw the text (not warmed up) still finds it in the store.
     const b = setup();
@@ -228,9 +238,9 @@ describe.each(dbTargets())('news service with a fake clock and prices ($name)', 
 
   it('admits a batch in one transaction; an item that fails there fails alone and leaves no story', async () => {
     class PoisonRepo extends NewsRepo {
-      override insert(row: Parameters<NewsRepo['insert']>[0]) {
+      override insertUnlessCopy(row: Parameters<NewsRepo['insertUnlessCopy']>[0], since: Date) {
         if (row.content.includes('poison')) return Promise.reject(new Error('insert refused'));
-        return super.insert(row);
+        return super.insertUnlessCopy(row, since);
       }
     }
     let transactions = 0;

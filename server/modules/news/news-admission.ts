@@ -226,11 +226,11 @@ export class NewsAdmission {
     const arrived = raw.received_at === undefined ? Number.NaN : Date.parse(raw.received_at);
     const now = Number.isFinite(arrived) ? Math.min(arrived, clock.now()) : clock.now();
     const fp = fingerprint(item.content);
-    // The same text in the window is a copy whatever else it says; otherwise one statement asks the
-    // store for the source's id (kept forever) and for the text beyond what the window holds.
+    // The same text in the window is a copy whatever else it says; otherwise the store is asked for the
+    // source's id (kept forever) and for the text beyond what the window holds: before a report is added
+    // to a story, and by a new item's insert itself.
     if (this.window.findExact(fp, now) !== undefined) return this.duplicate();
     const since = new Date(now - CLUSTER_WINDOW_MS);
-    if (await repo.hasCopy(source, item.external_id, fp, since)) return this.duplicate();
 
     const key = storyKey(item.content);
     const reporter = reporterKey(item.source_name, item.username);
@@ -238,6 +238,7 @@ export class NewsAdmission {
     const retraction = isRetraction(item.content);
     const story = this.window.findStory(key, now, (s) => s.retraction === retraction);
     if (story !== undefined) {
+      if (await repo.hasCopy(source, item.external_id, fp, since)) return this.duplicate();
       this.window.add(now, key, fp, story);
       if (story.reporters.has(reporter)) return this.duplicate();
       story.reporters.add(reporter);
@@ -253,25 +254,28 @@ export class NewsAdmission {
     }
 
     const snapshot = this.deps.prices.snapshot();
-    const row = await repo.insert({
-      source,
-      externalId: item.external_id,
-      fingerprint: fp,
-      content: item.content,
-      url: item.url,
-      icon: item.icon,
-      sourceName: item.source_name,
-      username: item.username,
-      mediaUrls: item.media_urls,
-      quote: item.quote,
-      publishedAt: item.published_at === null ? null : new Date(item.published_at),
-      receivedAt: new Date(now),
-      backlog: raw.backlog === true,
-      status: 'analyzing',
-      assets: [],
-      initialPrices: {},
-      alsoReportedBy: [],
-    });
+    const row = await repo.insertUnlessCopy(
+      {
+        source,
+        externalId: item.external_id,
+        fingerprint: fp,
+        content: item.content,
+        url: item.url,
+        icon: item.icon,
+        sourceName: item.source_name,
+        username: item.username,
+        mediaUrls: item.media_urls,
+        quote: item.quote,
+        publishedAt: item.published_at === null ? null : new Date(item.published_at),
+        receivedAt: new Date(now),
+        backlog: raw.backlog === true,
+        status: 'analyzing',
+        assets: [],
+        initialPrices: {},
+        alsoReportedBy: [],
+      },
+      since,
+    );
     if (row === null) return this.duplicate();
     const created = { id: row.id, reporters: new Set([reporter]), at: now, retraction };
     this.stories.set(row.id, created);

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { SignalsQuery } from '../../../src/contracts/signals';
 import type { AlsoReportedBy } from '../../../src/contracts/signals';
+import { insertRows, rowsOf } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { signals } from '../../db/schema/news';
 
@@ -70,6 +71,23 @@ export class NewsRepo {
       })
       .returning();
     return created ?? null;
+  }
+
+  /**
+   * The new row, stored in the statement that looks for a copy: null when the store holds one, an item
+   * the source delivered with this external id (ever) or one with this text received at or after
+   * `since` (what {@link hasCopy} asks, without a statement of its own in front of the insert).
+   */
+  async insertUnlessCopy(row: NewSignalRow, since: Date): Promise<SignalRow | null> {
+    const result = await this.db.execute(
+      insertRows(signals, [row], {
+        unless: sql`select 1 from ${signals} where ${signals.fingerprint} = ${row.fingerprint} and ${signals.receivedAt} >= ${since}`,
+        onConflictDoNothing: [signals.source, signals.externalId],
+        conflictWhere: sql`${signals.externalId} is not null`,
+        returning: 'all',
+      }),
+    );
+    return rowsOf(signals, result)[0] ?? null;
   }
 
   /**

@@ -81,8 +81,9 @@ export function keepTextPathsWarm(analyzer: Pick<Analyzer, 'rehearse'>, used: ()
 
 /**
  * The signal store's statements of a headline, rehearsed at start in a transaction that is rolled back
- * ({@link rehearseInRollback}): the duplicate checks, the insert of an item `analyzing` and its update
- * to `completed`. The scratch item takes id -1, so that the ids the cards show are not skipped.
+ * ({@link rehearseInRollback}): the duplicate check of a report, the insert of an item `analyzing`
+ * (with its own check) and its update to `completed`. The scratch item takes id -1, so that the ids the
+ * cards show are not skipped.
  * Returns how long it took (ms).
  */
 export const rehearseSignalStatements: StatementRehearsal = (db, log) =>
@@ -95,26 +96,29 @@ export const rehearseSignalStatements: StatementRehearsal = (db, log) =>
       const now = new Date();
       await repo.hasCopy('rehearsal', 'rehearsal', fp, now);
       const item = { id: -1 } as unknown as NewSignalRow;
-      const row = await repo.insert({
-        ...item,
-        source: 'rehearsal',
-        externalId: 'rehearsal',
-        fingerprint: fp,
-        content,
-        url: null,
-        icon: null,
-        sourceName: 'Rehearsal',
-        username: null,
-        mediaUrls: [],
-        quote: null,
-        publishedAt: null,
-        receivedAt: now,
-        backlog: false,
-        status: 'analyzing',
-        assets: [],
-        initialPrices: {},
-        alsoReportedBy: [],
-      });
+      const row = await repo.insertUnlessCopy(
+        {
+          ...item,
+          source: 'rehearsal',
+          externalId: 'rehearsal',
+          fingerprint: fp,
+          content,
+          url: null,
+          icon: null,
+          sourceName: 'Rehearsal',
+          username: null,
+          mediaUrls: [],
+          quote: null,
+          publishedAt: null,
+          receivedAt: now,
+          backlog: false,
+          status: 'analyzing',
+          assets: [],
+          initialPrices: {},
+          alsoReportedBy: [],
+        },
+        now,
+      );
       if (row === null) return;
       await repo.complete(row.id, {
         asset: 'BTC',
