@@ -137,30 +137,34 @@ try {
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const asset = pick(ASSETS);
-    const row = await repo.insert({
-      source: 'webhook',
-      externalId: `bench-${n}`,
-      fingerprint: `bench-${n}`,
-      content: `bench signal ${n} about ${asset}`,
-      url: null,
-      icon: null,
-      sourceName: 'Bench',
-      username: null,
-      mediaUrls: [],
-      quote: null,
-      publishedAt: null,
-      receivedAt: new Date(),
-      status: 'completed',
-      asset,
-      assets: [asset],
-      eventType: null,
-      impactScore: rand() * 100,
-      sentiment: pick(SENTIMENTS),
-      reasoning: 'bench',
-      engine: 'local',
-      initialPrices: {},
-      alsoReportedBy: [],
-    });
+    const receivedAt = new Date();
+    const row = await repo.insertUnlessCopy(
+      {
+        source: 'webhook',
+        externalId: `bench-${n}`,
+        fingerprint: `bench-${n}`,
+        content: `bench signal ${n} about ${asset}`,
+        url: null,
+        icon: null,
+        sourceName: 'Bench',
+        username: null,
+        mediaUrls: [],
+        quote: null,
+        publishedAt: null,
+        receivedAt,
+        status: 'completed',
+        asset,
+        assets: [asset],
+        eventType: null,
+        impactScore: rand() * 100,
+        sentiment: pick(SENTIMENTS),
+        reasoning: 'bench',
+        engine: 'local',
+        initialPrices: {},
+        alsoReportedBy: [],
+      },
+      new Date(receivedAt.getTime() - 30 * 60_000),
+    );
     if (row !== null) await app.bus.publish('signal.published', { rev: row.rev, signal: toSignal(row) });
   }
   const sendSeconds = (performance.now() - startedAt) / 1000;

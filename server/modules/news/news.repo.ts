@@ -60,19 +60,6 @@ class NotApplied extends Error {}
 export class NewsRepo {
   constructor(private readonly db: Db) {}
 
-  /** The new row, or null when the source already delivered an item with this external id. */
-  async insert(row: NewSignalRow): Promise<SignalRow | null> {
-    const [created] = await this.db
-      .insert(signals)
-      .values(row)
-      .onConflictDoNothing({
-        target: [signals.source, signals.externalId],
-        where: sql`${signals.externalId} is not null`,
-      })
-      .returning();
-    return created ?? null;
-  }
-
   /**
    * The new row, stored in the statement that looks for a copy: null when the store holds one, an item
    * the source delivered with this external id (ever) or one with this text received at or after
