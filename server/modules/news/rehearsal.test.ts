@@ -1,7 +1,8 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { keepTextPathsWarm, rehearseTextPaths } from './rehearsal';
+import { ingestForm } from '../../../src/contracts/signals';
+import { keepTextPathsWarm, rehearseTextPaths, webhookBodies } from './rehearsal';
 
 v8.setFlagsFromString('--expose-gc');
 const collect = vm.runInNewContext('gc') as () => void;
@@ -43,5 +44,26 @@ describe('the text paths kept warm', () => {
     expect(runs).toHaveLength(3);
     expect(runs[0]).toBeGreaterThanOrEqual(12);
     expect(runs[0]).toBeLessThan(24);
+  });
+});
+
+describe("the webhook's rehearsal", () => {
+  it('validates bodies the route accepts, in each of its forms', () => {
+    const bodies = webhookBodies([
+      { content: 'Binance will list FOO', source_name: 'Binance' },
+      { content: 'BTC ETF inflows hit a record', source_name: 'Wire', username: 'wire' },
+      { content: 'SOL upgrade ships', source_name: 'Wire' },
+    ]);
+    // A rejected body would rehearse only the way to a 422, not the parser a headline runs.
+    for (const body of bodies) expect(ingestForm(body).safeParse(body).error).toBeUndefined();
+    expect(bodies.filter(Array.isArray)).toHaveLength(1);
+    expect(bodies.filter((b) => typeof b === 'object' && b !== null && 'items' in b)).toHaveLength(1);
+    const items = bodies.filter((b) => typeof b === 'object' && b !== null && 'content' in b);
+    expect(items).toHaveLength(3);
+    // Both forms of the publication time, and the optional parts.
+    expect(items.map((i) => typeof (i as { published_at: unknown }).published_at)).toEqual(
+      expect.arrayContaining(['string', 'number']),
+    );
+    expect(items.some((i) => 'quote' in (i as object))).toBe(true);
   });
 });

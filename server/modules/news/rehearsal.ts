@@ -1,4 +1,6 @@
 import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { z } from 'zod';
+import { IngestResponse, ingestForm } from '../../../src/contracts/signals';
 import { rehearseInRollback, type StatementRehearsal } from '../../db/rehearse';
 import type { Analyzer } from '../analysis/analysis.service';
 import { storyKey } from './cluster';
@@ -7,17 +9,26 @@ import { fingerprint } from './normalize';
 import { retractionCue } from './retraction';
 import { REPLAY_AUTHORS, REPLAY_ITEMS, replayContent } from './sources/replay-data';
 
+/** A bundled item as a source hands it in. */
+interface RehearsalInput {
+  content: string;
+  source_name: string;
+  username?: string;
+}
+
 /** How many of the bundled items are rehearsed (spread over the whole set, every kind of event). */
 const ITEMS = 60;
 /** V8 runs a regular expression's bytecode first and compiles it to machine code on a later use. */
 const PASSES = 2;
 
 /**
- * Runs what admission and analysis do to a headline's text (its fingerprint, its story key, the
- * retraction cues, the local analysis) over bundled replay items, and drops the results: nothing is
- * stored, published or sent. Done at start: V8 compiles a pattern when it first runs it and optimises
- * code once it has run, and without this the first headline after a start paid for both, ~25 ms in
- * front of its card and its orders. Returns how long it took, in ms.
+ * Runs what the webhook and then admission and analysis do to a headline's text (the body's validation
+ * in each of its forms and the answer's encoding, the fingerprint, the story key, the retraction cues,
+ * the local analysis) over bundled replay items, and drops the results: nothing is stored, published
+ * or sent. Done at start: V8 compiles a pattern when it first runs it and optimises code once it has
+ * run, and the schema library writes an object's parser as code on its first parse (~10 ms for the
+ * webhook's body); without this the first headline after a start paid for all of it, ~35 ms in front
+ * of its card and its orders. Returns how long it took, in ms.
  */
 export function rehearseTextPaths(
   analyzer: Pick<Analyzer, 'rehearse'>,
@@ -25,12 +36,13 @@ export function rehearseTextPaths(
 ): number {
   const started = performance.now();
   const step = Math.max(1, Math.floor(REPLAY_ITEMS.length / items));
-  const inputs = REPLAY_ITEMS.filter((_, i) => i % step === 0).map((e) => ({
+  const inputs: RehearsalInput[] = REPLAY_ITEMS.filter((_, i) => i % step === 0).map((e) => ({
     content: replayContent(e),
     source_name: REPLAY_AUTHORS[e.author].source_name,
     username: REPLAY_AUTHORS[e.author].username,
   }));
   for (let pass = 0; pass < passes; pass++) {
+    rehearseWebhook(inputs);
     for (const { content } of inputs) {
       fingerprint(content);
       storyKey(content);
@@ -39,6 +51,29 @@ export function rehearseTextPaths(
     analyzer.rehearse(inputs);
   }
   return performance.now() - started;
+}
+
+/**
+ * The webhook's bodies as callers send them, built from `inputs`: one item, a bare array and `{items}`,
+ * with and without the optional fields, the publication time in both its forms. Each is valid.
+ */
+export function webhookBodies(inputs: readonly RehearsalInput[]): unknown[] {
+  const items = inputs.map((input, i) => ({
+    ...input,
+    url: `https://rehearsal.invalid/${i}`,
+    external_id: `rehearsal-${i}`,
+    ...(i % 2 === 0
+      ? { published_at: new Date(0).toISOString(), icon: 'https://rehearsal.invalid/icon.png' }
+      : { published_at: 1_700_000_000_000, media_urls: ['https://rehearsal.invalid/a.png'] }),
+    ...(i % 3 === 0 ? { quote: { content: input.content, source_name: input.source_name } } : {}),
+  }));
+  return [...items, items.slice(0, 3), { items: items.slice(0, 3) }];
+}
+
+/** The webhook's bodies validated, and its answer encoded, as the route does. */
+function rehearseWebhook(inputs: readonly RehearsalInput[]): void {
+  for (const body of webhookBodies(inputs)) ingestForm(body).safeParse(body);
+  z.safeEncode(IngestResponse, { accepted: 1, results: [{ result: 'created', id: '1' }] });
 }
 
 /** How many bundled items keep the text paths warm after a full collection. */
