@@ -58,12 +58,12 @@ describe("the webhook's rehearsal", () => {
     for (const body of bodies) expect(ingestForm(body).safeParse(body).error).toBeUndefined();
     expect(bodies.filter(Array.isArray)).toHaveLength(1);
     expect(bodies.filter((b) => typeof b === 'object' && b !== null && 'items' in b)).toHaveLength(1);
-    const items = bodies.filter((b) => typeof b === 'object' && b !== null && 'content' in b);
+    const items = bodies.filter(
+      (b): b is Record<string, unknown> => typeof b === 'object' && b !== null && 'content' in b,
+    );
     expect(items).toHaveLength(3);
     // Both forms of the publication time, and the optional parts.
-    expect(items.map((i) => typeof (i as { published_at: unknown }).published_at)).toEqual(
-      expect.arrayContaining(['string', 'number']),
-    );
-    expect(items.some((i) => 'quote' in (i as object))).toBe(true);
+    expect(items.map((i) => typeof i.published_at)).toEqual(expect.arrayContaining(['string', 'number']));
+    expect(items.some((i) => 'quote' in i)).toBe(true);
   });
 });
