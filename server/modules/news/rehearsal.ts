@@ -26,9 +26,9 @@ const PASSES = 2;
  * in each of its forms and the answer's encoding, the fingerprint, the story key, the retraction cues,
  * the local analysis) over bundled replay items, and drops the results: nothing is stored, published
  * or sent. Done at start: V8 compiles a pattern when it first runs it and optimises code once it has
- * run, and the schema library writes an object's parser as code on its first parse (~10 ms for the
- * webhook's body); without this the first headline after a start paid for all of it, ~35 ms in front
- * of its card and its orders. Returns how long it took, in ms.
+ * run, and without this the first headline after a start paid for both, ~25 ms in front of its card
+ * and its orders; the schema library writes an object's parser as code on its first parse, ~2 ms more
+ * for the webhook's body alone. Returns how long it took, in ms.
  */
 export function rehearseTextPaths(
   analyzer: Pick<Analyzer, 'rehearse'>,
