@@ -1,5 +1,6 @@
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { z } from 'zod';
+import type { AnalysisInput } from '../../../src/contracts/analysis';
 import { IngestResponse, ingestForm } from '../../../src/contracts/signals';
 import { rehearseInRollback, type StatementRehearsal } from '../../db/rehearse';
 import type { Analyzer } from '../analysis/analysis.service';
@@ -9,12 +10,8 @@ import { fingerprint } from './normalize';
 import { retractionCue } from './retraction';
 import { REPLAY_AUTHORS, REPLAY_ITEMS, replayContent } from './sources/replay-data';
 
-/** A bundled item as a source hands it in. */
-interface RehearsalInput {
-  content: string;
-  source_name: string;
-  username?: string;
-}
+/** A bundled item as a source hands it in: what the analysis reads and the webhook's body carries. */
+type RehearsalInput = Pick<AnalysisInput, 'content' | 'source_name' | 'username'>;
 
 /** How many of the bundled items are rehearsed (spread over the whole set, every kind of event). */
 const ITEMS = 60;
