@@ -32,7 +32,12 @@ describe.each(dbTargets())('rules that ask first on $name', (target) => {
   const told: BusEventMap['rules.decided'][] = [];
 
   beforeAll(async () => {
-    t = await startTestApp(target, { MARKET_SIM_TICK_MS: '60000' }, { rulesClock: clock });
+    t = await startTestApp(
+      target,
+      // The tests decide their own signals: a replayed headline would add decisions of its own.
+      { MARKET_SIM_TICK_MS: '60000', NEWS_SOURCES: 'webhook' },
+      { rulesClock: clock },
+    );
     t.app.bus.subscribe('rules.decided', (event) => void told.push(event));
   });
   afterAll(() => t.close());

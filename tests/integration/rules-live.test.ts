@@ -31,6 +31,8 @@ describe.each(dbTargets())('rules on a live key on $name', (target) => {
       BINANCE_DEMO_FAPI_URL: 'http://127.0.0.1:9',
       BINANCE_TIMEOUT_MS: '500',
       BINANCE_ORDER_SETTLE_MS: String(SETTLE_MS),
+      // The tests decide their own signals: a replayed ETH headline would fire their rules again.
+      NEWS_SOURCES: 'webhook',
     });
     ann = new AuthClient(t.app);
     expect((await ann.signup('rule-live-ann', PASSWORD)).statusCode).toBe(201);

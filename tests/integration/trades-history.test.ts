@@ -11,7 +11,8 @@ describe.each(dbTargets())('trade history on $name', (target) => {
   let bob: { authorization: string };
 
   beforeAll(async () => {
-    t = await startTestApp(target);
+    // A rule here decides a signal of its own: a replayed DOGE headline would fire it again.
+    t = await startTestApp(target, { NEWS_SOURCES: 'webhook' });
     ann = await signUpAndLogIn(t.app, 'ann');
     bob = await signUpAndLogIn(t.app, 'bob');
   });
