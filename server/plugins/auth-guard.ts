@@ -22,13 +22,18 @@ declare module 'fastify' {
   interface FastifyInstance {
     accessTokens: AccessTokens;
     /**
-     * Whether a token may act: the admin module fills in `isDisabled` (disabled accounts may not), the
-     * auth module `sessionEnded` (a token of a logged-out or revoked sign-in may not, before it expires)
-     * and `steppedUp` (whether the sign-in was confirmed in the last few minutes).
+     * Whether a token may act: the admin module fills in `isDisabled` and `disabledAmong` (disabled
+     * accounts may not), the auth module `sessionEnded` and `endedAmong` (a token of a logged-out or
+     * revoked sign-in may not, before it expires) and `steppedUp` (whether the sign-in was confirmed in
+     * the last few minutes).
      */
     accountGate: {
       isDisabled(userId: string): Promise<boolean>;
+      /** Of these accounts, the disabled ones (the sockets' periodic check asks for all at once). */
+      disabledAmong(userIds: readonly string[]): Promise<ReadonlySet<string>>;
       sessionEnded(familyId: string): Promise<boolean>;
+      /** Of these sign-ins, the ended ones. */
+      endedAmong(familyIds: readonly string[]): Promise<ReadonlySet<string>>;
       steppedUp(userId: string, familyId: string): Promise<boolean>;
     };
     /** Closes authenticated sockets when their credential expires or their sign-in ends. */
@@ -110,15 +115,17 @@ export default fp(
     app.decorateRequest('principal', null);
     const gate = {
       isDisabled: async (_userId: string) => false,
+      disabledAmong: async (_userIds: readonly string[]): Promise<ReadonlySet<string>> => new Set(),
       sessionEnded: async (_familyId: string) => false,
+      endedAmong: async (_familyIds: readonly string[]): Promise<ReadonlySet<string>> => new Set(),
       steppedUp: async (_userId: string, _familyId: string) => false,
     };
     app.decorate('accountGate', gate);
     // Sockets opened with a credential close when it expires or its sign-in ends (on any node: the
     // auth module publishes `auth.sessions` when sign-ins end).
     const watch = new SessionWatch({
-      sessionEnded: (familyId) => gate.sessionEnded(familyId),
-      isDisabled: (userId) => gate.isDisabled(userId),
+      endedAmong: (familyIds) => gate.endedAmong(familyIds),
+      disabledAmong: (userIds) => gate.disabledAmong(userIds),
     });
     app.decorate('sessionWatch', watch);
     let unsubscribe: (() => void) | null = null;

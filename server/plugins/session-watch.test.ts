@@ -8,7 +8,10 @@ afterEach(() => {
 describe('SessionWatch', () => {
   it('closes a socket when its credential expires, and not before', async () => {
     vi.useFakeTimers({ now: 1_000_000 });
-    const watch = new SessionWatch({ sessionEnded: async () => false, isDisabled: async () => false });
+    const watch = new SessionWatch({
+      endedAmong: async () => new Set(),
+      disabledAmong: async () => new Set(),
+    });
     const closes: [number, string][] = [];
     watch.watch({ userId: 'u', role: 'user', familyId: 'f', expiresAt: 1_000_000 + 60_000 }, (c, r) =>
       closes.push([c, r]),
@@ -25,11 +28,11 @@ describe('SessionWatch', () => {
     const ended = new Set<string>();
     let failing = false;
     const watch = new SessionWatch({
-      sessionEnded: async (f) => {
+      endedAmong: async (families) => {
         if (failing) throw new Error('database down');
-        return ended.has(f);
+        return new Set(families.filter((f) => ended.has(f)));
       },
-      isDisabled: async (u) => u === 'disabled',
+      disabledAmong: async (users) => new Set(users.filter((u) => u === 'disabled')),
       recheckMs: 10_000,
     });
     const closed: string[] = [];
@@ -49,5 +52,43 @@ describe('SessionWatch', () => {
     expect(closed).toEqual(['d account disabled', 'b signed out']);
     dispose();
     expect(watch.size).toBe(0);
+  });
+
+  it('checks thirty sockets with two questions, whatever their number, and closes only those it names', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const asked: string[][] = [];
+    const watch = new SessionWatch({
+      endedAmong: async (families) => {
+        asked.push(['ended', ...families]);
+        return new Set(families.filter((f) => f === 'f7'));
+      },
+      disabledAmong: async (users) => {
+        asked.push(['disabled', ...users]);
+        return new Set(users.filter((u) => u === 'u3'));
+      },
+      recheckMs: 10_000,
+    });
+    const closed: string[] = [];
+    // Thirty sockets of fifteen users, two sign-ins each; u3 is disabled, the sign-in f7 ended.
+    for (let i = 0; i < 30; i++) {
+      const userId = `u${i % 15}`;
+      watch.watch({ userId, role: 'user', familyId: `f${i}` }, (_c, r) => closed.push(`${i} ${r}`));
+    }
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(asked.map((q) => q[0]).sort()).toEqual(['disabled', 'ended']);
+    expect(asked.find((q) => q[0] === 'disabled')).toHaveLength(1 + 15);
+    expect(asked.find((q) => q[0] === 'ended')).toHaveLength(1 + 30);
+    expect(closed.sort()).toEqual(['18 account disabled', '3 account disabled', '7 signed out']);
+    expect(watch.size).toBe(27);
+    // One user's check asks about that user's sockets only.
+    asked.length = 0;
+    await watch.check('u4');
+    expect(
+      asked
+        .find((q) => q[0] === 'ended')
+        ?.slice(1)
+        .sort(),
+    ).toEqual(['f19', 'f4']);
+    watch.closeAll();
   });
 });

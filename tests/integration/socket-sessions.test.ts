@@ -1,5 +1,7 @@
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { refreshTokens, users } from '../../server/db/schema';
 import { SESSION_CLOSE_CODE } from '../../server/plugins/session-watch';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
@@ -106,5 +108,30 @@ describe.each(dbTargets())('positions sockets end with their sign-in on $name', 
     expect(await phoneEnding).toEqual({ code: SESSION_CLOSE_CODE, reason: 'signed out' });
     expect(await closed(mine, 300)).toBe('open');
     mine.close();
+  });
+
+  it('the periodic check finds what another node changed: a disabled account and an ended sign-in close, the rest stay', async () => {
+    const clients = [await signedIn(), await signedIn(), await signedIn()];
+    const [disabled, ended, kept] = await Promise.all(clients.map((c) => open(c)));
+    const ids = await Promise.all(
+      clients.map(async (c) => (await c.send('GET', '/users/me')).json<{ id: string }>().id),
+    );
+    // Changed in the database alone, as another node would: no event tells this one.
+    await t.database.db
+      .update(users)
+      .set({ disabledAt: sql`now()` })
+      .where(eq(users.id, ids[0]!));
+    await t.database.db
+      .update(refreshTokens)
+      .set({ revokedAt: sql`now()` })
+      .where(inArray(refreshTokens.userId, [ids[1]!]));
+    const endings = [closed(disabled!), closed(ended!), closed(kept!, 500)];
+    await t.app.sessionWatch.checkAll();
+    expect(await Promise.all(endings)).toEqual([
+      { code: SESSION_CLOSE_CODE, reason: 'account disabled' },
+      { code: SESSION_CLOSE_CODE, reason: 'signed out' },
+      'open',
+    ]);
+    kept!.close();
   });
 });

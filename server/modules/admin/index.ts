@@ -12,6 +12,7 @@ export default fp(
     const users = app.users;
     const audit = new AdminRepo(app.database.db);
     app.accountGate.isDisabled = (userId) => users.isDisabled(userId);
+    app.accountGate.disabledAmong = (userIds) => users.disabledAmong(userIds);
     registerAdminRoutes(app, { users, audit });
   },
   { name: 'admin', dependencies: ['auth-guard', 'users', 'billing', 'news'] },

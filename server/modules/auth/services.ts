@@ -64,6 +64,7 @@ export async function createAuthServices(app: FastifyInstance): Promise<AuthServ
     },
   });
   app.accountGate.sessionEnded = (familyId) => sessions.ended(familyId);
+  app.accountGate.endedAmong = (familyIds) => sessions.endedAmong(familyIds);
   app.accountGate.steppedUp = async (userId, familyId) =>
     (await sessions.steppedUpUntil(userId, familyId)) !== null;
   const twoFactor = new TwoFactorService(db, app.secrets, users);

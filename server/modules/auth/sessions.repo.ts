@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNotNull, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { refreshTokens, rememberedDevices, stepUps, type StoredDeviceInfo } from '../../db/schema';
 
@@ -80,6 +80,16 @@ export class SessionsRepo {
       .where(and(eq(refreshTokens.familyId, familyId), isNotNull(refreshTokens.revokedAt)))
       .limit(1);
     return rows.length > 0;
+  }
+
+  /** Of these families, those with a revoked token (dead): one statement for any number. */
+  async revokedFamilies(familyIds: readonly string[]): Promise<Set<string>> {
+    if (familyIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectDistinct({ familyId: refreshTokens.familyId })
+      .from(refreshTokens)
+      .where(and(inArray(refreshTokens.familyId, [...familyIds]), isNotNull(refreshTokens.revokedAt)));
+    return new Set(rows.map((r) => r.familyId));
   }
 
   /** Revokes one family; call inside a transaction that holds `lockFamily`. */

@@ -205,6 +205,11 @@ export class SessionsService {
     return this.repo.familyRevoked(familyId);
   }
 
+  /** Of these sign-ins, those logged out or revoked. */
+  endedAmong(familyIds: readonly string[]): Promise<ReadonlySet<string>> {
+    return this.repo.revokedFamilies(familyIds);
+  }
+
   /** The family and device a refresh token belongs to, if it is still live. */
   async currentOf(refreshToken: string | undefined) {
     if (refreshToken === undefined) return null;

@@ -1,4 +1,4 @@
-import { desc, eq, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 
@@ -25,6 +25,16 @@ export class UsersRepo {
   /** Inside a transaction: waits for any other "first account" decision until this one commits. */
   async lockFirstAdmin(): Promise<void> {
     await this.db.execute(sql`select pg_advisory_xact_lock(${FIRST_ADMIN_LOCK})`);
+  }
+
+  /** Of these accounts, the disabled ones: one statement for any number. */
+  async disabledAmong(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(inArray(users.id, [...ids]), isNotNull(users.disabledAt)));
+    return new Set(rows.map((r) => r.id));
   }
 
   async findById(id: string): Promise<UserRow | undefined> {

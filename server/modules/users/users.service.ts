@@ -154,4 +154,9 @@ export class UsersService {
   async isDisabled(id: string): Promise<boolean> {
     return (await this.repo.findById(id))?.disabledAt != null;
   }
+
+  /** Of these accounts, the disabled ones. */
+  disabledAmong(ids: readonly string[]): Promise<ReadonlySet<string>> {
+    return this.repo.disabledAmong(ids);
+  }
 }
