@@ -20,10 +20,11 @@ const listing: AnalysisInput = {
   source_name: 'Binance Announcements',
 };
 
-function start(deps: AnalyzerDeps['llm'] = {}, apiKey = double.apiKey): Analyzer {
+function start(deps: AnalyzerDeps['llm'] = {}, apiKey = double.apiKey, random?: () => number): Analyzer {
   analyzer = createAnalyzer(
     { ANALYZER: 'llm', LLM_BASE_URL: double.baseUrl, LLM_API_KEY: apiKey, LLM_MODEL: 'gpt-4o-mini' },
     {
+      ...(random === undefined ? {} : { random }),
       llm: { backoffMs: 10, timeoutMs: 2000, ...deps },
       log: { warn: (obj) => void warnings.push(obj) },
       sleep: (ms) => {
@@ -142,9 +143,10 @@ describe('ANALYZER=llm', () => {
 
   it('backs off exponentially on 500s and gives up after the retries', async () => {
     double.script({ kind: 'server-error' }, { kind: 'server-error' }, { kind: 'ok', content: answer() });
-    expect((await start({ maxRetries: 2 }).analyze(listing)).engine).toBe('llm');
-    expect(sleeps).toHaveLength(2);
-    expect(sleeps[1] ?? 0).toBeGreaterThan(sleeps[0] ?? Infinity);
+    // Equal jitter: half of each step for sure, up to the other half at random. With the random draw
+    // fixed at the middle, 10 ms then 20 ms become 8 and 15 (two draws at the ends could give 10 and 10).
+    expect((await start({ maxRetries: 2 }, double.apiKey, () => 0.5).analyze(listing)).engine).toBe('llm');
+    expect(sleeps).toEqual([8, 15]);
 
     double.script({ kind: 'server-error' }, { kind: 'server-error' }, { kind: 'server-error' });
     const failed = await analyzer?.analyze(listing);
