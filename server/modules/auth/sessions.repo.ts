@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { arrayOf } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { refreshTokens, rememberedDevices, stepUps, type StoredDeviceInfo } from '../../db/schema';
 
@@ -82,13 +83,18 @@ export class SessionsRepo {
     return rows.length > 0;
   }
 
-  /** Of these families, those with a revoked token (dead): one statement for any number. */
+  /** Of these families, those with a revoked token (dead): one statement, one array parameter, for any number. */
   async revokedFamilies(familyIds: readonly string[]): Promise<Set<string>> {
     if (familyIds.length === 0) return new Set();
     const rows = await this.db
       .selectDistinct({ familyId: refreshTokens.familyId })
       .from(refreshTokens)
-      .where(and(inArray(refreshTokens.familyId, [...familyIds]), isNotNull(refreshTokens.revokedAt)));
+      .where(
+        and(
+          sql`${refreshTokens.familyId} = any(${arrayOf('uuid', familyIds)})`,
+          isNotNull(refreshTokens.revokedAt),
+        ),
+      );
     return new Set(rows.map((r) => r.familyId));
   }
 

@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, or, sql } from 'drizzle-orm';
+import { arrayOf } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 
@@ -27,13 +28,13 @@ export class UsersRepo {
     await this.db.execute(sql`select pg_advisory_xact_lock(${FIRST_ADMIN_LOCK})`);
   }
 
-  /** Of these accounts, the disabled ones: one statement for any number. */
+  /** Of these accounts, the disabled ones: one statement, one array parameter, for any number. */
   async disabledAmong(ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const rows = await this.db
       .select({ id: users.id })
       .from(users)
-      .where(and(inArray(users.id, [...ids]), isNotNull(users.disabledAt)));
+      .where(and(sql`${users.id} = any(${arrayOf('uuid', ids)})`, isNotNull(users.disabledAt)));
     return new Set(rows.map((r) => r.id));
   }
 
