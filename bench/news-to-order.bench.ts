@@ -12,6 +12,7 @@ import { SYMBOLS } from '../src/contracts/symbols';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { openDatabase, pgliteDir, type Database } from '../server/db/client';
+import { compileWasmOptimised } from '../server/db/wasm-tiering';
 import { riskSettings, ruleDecisions, rules, users } from '../server/db/schema';
 import { createAccessTokens } from '../server/plugins/auth-guard';
 import { createSecrets } from '../server/plugins/secrets';
@@ -617,6 +618,8 @@ function freePort(): Promise<number> {
 }
 
 const measure = MODE === 'load' ? load : scenario;
+// The server in this process runs its database as `npm start` does.
+compileWasmOptimised();
 if (MODE === 'outside') {
   await outside();
   process.exit(0);
