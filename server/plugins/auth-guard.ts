@@ -22,16 +22,14 @@ declare module 'fastify' {
   interface FastifyInstance {
     accessTokens: AccessTokens;
     /**
-     * Whether a token may act: the admin module fills in `isDisabled` and `disabledAmong` (disabled
-     * accounts may not), the auth module `sessionEnded` and `endedAmong` (a token of a logged-out or
-     * revoked sign-in may not, before it expires) and `steppedUp` (whether the sign-in was confirmed in
-     * the last few minutes).
+     * Whether a token may act: the admin module fills in `disabledAmong` (disabled accounts may not),
+     * the auth module `endedAmong` (a token of a logged-out or revoked sign-in may not, before it
+     * expires) and `steppedUp` (whether the sign-in was confirmed in the last few minutes). Each asks
+     * about many at once (the sockets' periodic check) or one (every request, a socket ticket).
      */
     accountGate: {
-      isDisabled(userId: string): Promise<boolean>;
-      /** Of these accounts, the disabled ones (the sockets' periodic check asks for all at once). */
+      /** Of these accounts, the disabled ones. */
       disabledAmong(userIds: readonly string[]): Promise<ReadonlySet<string>>;
-      sessionEnded(familyId: string): Promise<boolean>;
       /** Of these sign-ins, the ended ones. */
       endedAmong(familyIds: readonly string[]): Promise<ReadonlySet<string>>;
       steppedUp(userId: string, familyId: string): Promise<boolean>;
@@ -107,6 +105,18 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
+type AccountGate = FastifyInstance['accountGate'];
+
+/** Whether the account is disabled (the gate asked about one). */
+export async function isDisabled(gate: AccountGate, userId: string): Promise<boolean> {
+  return (await gate.disabledAmong([userId])).has(userId);
+}
+
+/** Whether the sign-in was logged out or revoked (the gate asked about one). */
+export async function sessionEnded(gate: AccountGate, familyId: string): Promise<boolean> {
+  return (await gate.endedAmong([familyId])).has(familyId);
+}
+
 /** Decorates `app.accessTokens`, `app.requireUser` and `request.principal`. Needs the secrets plugin. */
 export default fp(
   async function authGuardPlugin(app: FastifyInstance) {
@@ -114,9 +124,7 @@ export default fp(
     app.decorate('accessTokens', tokens);
     app.decorateRequest('principal', null);
     const gate = {
-      isDisabled: async (_userId: string) => false,
       disabledAmong: async (_userIds: readonly string[]): Promise<ReadonlySet<string>> => new Set(),
-      sessionEnded: async (_familyId: string) => false,
       endedAmong: async (_familyIds: readonly string[]): Promise<ReadonlySet<string>> => new Set(),
       steppedUp: async (_userId: string, _familyId: string) => false,
     };
@@ -141,8 +149,8 @@ export default fp(
       const principal = token === null ? null : await tokens.verify(token);
       if (principal === null) throw appError('UNAUTHORIZED');
       const [disabled, ended] = await Promise.all([
-        gate.isDisabled(principal.userId),
-        principal.familyId === undefined ? false : gate.sessionEnded(principal.familyId),
+        isDisabled(gate, principal.userId),
+        principal.familyId === undefined ? false : sessionEnded(gate, principal.familyId),
       ]);
       if (disabled || ended) throw appError('UNAUTHORIZED');
       request.principal = principal;

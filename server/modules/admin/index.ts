@@ -11,7 +11,6 @@ export default fp(
   async function adminModule(app: FastifyInstance) {
     const users = app.users;
     const audit = new AdminRepo(app.database.db);
-    app.accountGate.isDisabled = (userId) => users.isDisabled(userId);
     app.accountGate.disabledAmong = (userIds) => users.disabledAmong(userIds);
     registerAdminRoutes(app, { users, audit });
   },

@@ -63,7 +63,6 @@ export async function createAuthServices(app: FastifyInstance): Promise<AuthServ
       });
     },
   });
-  app.accountGate.sessionEnded = (familyId) => sessions.ended(familyId);
   app.accountGate.endedAmong = (familyIds) => sessions.endedAmong(familyIds);
   app.accountGate.steppedUp = async (userId, familyId) =>
     (await sessions.steppedUpUntil(userId, familyId)) !== null;

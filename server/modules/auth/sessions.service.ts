@@ -200,12 +200,7 @@ export class SessionsService {
     return until !== undefined && until > this.now() ? until : null;
   }
 
-  /** True once a sign-in was logged out or revoked: its access tokens stop working too. */
-  ended(familyId: string): Promise<boolean> {
-    return this.repo.familyRevoked(familyId);
-  }
-
-  /** Of these sign-ins, those logged out or revoked. */
+  /** Of these sign-ins, those logged out or revoked: their access tokens stop working too. */
   endedAmong(familyIds: readonly string[]): Promise<ReadonlySet<string>> {
     return this.repo.revokedFamilies(familyIds);
   }

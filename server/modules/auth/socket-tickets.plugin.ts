@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SocketTicketResponse } from '../../../src/contracts/auth';
+import { sessionEnded } from '../../plugins/auth-guard';
 import { principalOf } from './http';
 import { SocketTickets } from './socket-tickets';
 
@@ -18,7 +19,7 @@ declare module 'fastify' {
 export default fp(
   async function socketTicketsPlugin(app: FastifyInstance) {
     const tickets = new SocketTickets(app.database.db, undefined, (familyId) =>
-      app.accountGate.sessionEnded(familyId),
+      sessionEnded(app.accountGate, familyId),
     );
     app.decorate('socketTickets', tickets);
     app.post(

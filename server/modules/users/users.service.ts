@@ -151,10 +151,6 @@ export class UsersService {
     return this.repo.setDisabled(id, disabled);
   }
 
-  async isDisabled(id: string): Promise<boolean> {
-    return (await this.repo.findById(id))?.disabledAt != null;
-  }
-
   /** Of these accounts, the disabled ones. */
   disabledAmong(ids: readonly string[]): Promise<ReadonlySet<string>> {
     return this.repo.disabledAmong(ids);
