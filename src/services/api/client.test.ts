@@ -85,6 +85,69 @@ describe('api client', () => {
     expect(navigate).toHaveBeenCalledWith('/');
   });
 
+  it('a logout ends the calls sent with its token at once, and none of them asks for a refresh', async () => {
+    const { server, session, navigate, api } = setup('old');
+    const answer = gate();
+    server.on('GET /users/me', async () => {
+      await answer.opened;
+      return { status: 401, body: { detail: 'Not authenticated' } };
+    });
+    server.on('POST /auth/refresh', () => ({ status: 401, body: { detail: 'Refresh token revoked' } }));
+    server.on('GET /signals', () => ({ status: 200, body: [] }));
+
+    const inFlight = api.main.send('/users/me');
+    await vi.waitFor(() => expect(server.count('GET /users/me')).toBe(1));
+    session.clear();
+    await expect(inFlight).rejects.toMatchObject({ cause: { name: 'AbortError' } });
+    answer.open();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(server.count('POST /auth/refresh')).toBe(0);
+    expect(navigate).not.toHaveBeenCalled();
+    // The guest's own calls are not tied to the sign-in that ended.
+    await expect(api.main.send('/signals')).resolves.toEqual([]);
+  });
+
+  it('a refreshed token is the same sign-in: the calls in flight go on', async () => {
+    const { server, session, api } = setup('old');
+    const answer = gate();
+    server.on('GET /users/me', async () => {
+      await answer.opened;
+      return { status: 200, body: { ok: true } };
+    });
+    const inFlight = api.main.send('/users/me');
+    await vi.waitFor(() => expect(server.count('GET /users/me')).toBe(1));
+    session.setToken('fresh');
+    answer.open();
+    await expect(inFlight).resolves.toEqual({ ok: true });
+  });
+
+  it('a 401 to a call the token was forgotten under asks for no refresh, with any token store', async () => {
+    const server = createFakeServer();
+    let token: string | null = 'old';
+    const navigate = vi.fn<(path: string) => void>();
+    const api = createApi({
+      mainBase: '/api',
+      tradingBase: '/api',
+      fetch: server.fetch,
+      tokens: { getToken: () => token, setToken: (next) => (token = next) },
+      navigate,
+    });
+    const answer = gate();
+    server.on('GET /users/me', async () => {
+      await answer.opened;
+      return { status: 401, body: { detail: 'Not authenticated' } };
+    });
+    server.on('POST /auth/refresh', () => ({ status: 200, body: { access_token: 'fresh' } }));
+    const inFlight = api.main.send('/users/me');
+    await vi.waitFor(() => expect(server.count('GET /users/me')).toBe(1));
+    token = null;
+    answer.open();
+    await expect(inFlight).rejects.toMatchObject({ status: 401 });
+    expect(server.count('POST /auth/refresh')).toBe(0);
+    expect(navigate).not.toHaveBeenCalled();
+    expect(token).toBeNull();
+  });
+
   it('never refreshes for an auth path', async () => {
     const { server, session, navigate, api } = setup('old');
     server.on('POST /auth/token', () => ({ status: 401, body: { detail: 'Bad credentials' } }));

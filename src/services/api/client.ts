@@ -104,13 +104,22 @@ export function createApiClient({ baseURL, fetch, tokens, refresher, stepUp }: C
 
   const once = async (path: string, options: RequestOptions): Promise<unknown> => {
     const sentWith = tokens.getToken();
+    // A call that carries the token ends with the sign-in (logout aborts it).
+    const ended = sentWith === null ? undefined : tokens.signInEnded?.();
+    const signal =
+      ended === undefined || options.signal === undefined
+        ? (ended ?? options.signal)
+        : AbortSignal.any([ended, options.signal]);
+    const bound = signal === undefined ? options : { ...options, signal };
     try {
-      return await attempt(path, options, sentWith);
+      return await attempt(path, bound, sentWith);
     } catch (error) {
-      if (statusOf(error) !== 401 || isAuthPath(path) || options.signal?.aborted === true) throw error;
+      if (statusOf(error) !== 401 || isAuthPath(path) || bound.signal?.aborted === true) throw error;
+      // Refused after this browser ended the sign-in (a logout crossing the call): nothing to refresh.
+      if (sentWith !== null && tokens.getToken() === null) throw error;
       const token = await refresher.recover(sentWith);
       if (token === null) throw error;
-      return attempt(path, options, token);
+      return attempt(path, bound, token);
     }
   };
 

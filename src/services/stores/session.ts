@@ -14,6 +14,12 @@ export interface SessionUser {
 export interface TokenStore {
   getToken(): string | null;
   setToken(token: string | null): void;
+  /**
+   * Aborted when the token is forgotten (logout, a refresh refused): a call sent with the token ends with
+   * the sign-in, rather than being answered 401 by a server that has just revoked it. A new token from a
+   * refresh is the same sign-in.
+   */
+  signInEnded?(): AbortSignal;
 }
 
 export interface SessionStore extends TokenStore {
@@ -33,6 +39,12 @@ export function createSessionStore(): SessionStore {
   const token = signal<string | null>(null, { name: 'session.token' });
   const user = signal<SessionUser | null>(null, { name: 'session.user' });
   const resumed = signal(false, { name: 'session.resumed' });
+  let signIn = new AbortController();
+  const end = (): void => {
+    if (token.peek() === null) return;
+    signIn.abort();
+    signIn = new AbortController();
+  };
   return {
     token,
     user,
@@ -42,7 +54,9 @@ export function createSessionStore(): SessionStore {
     },
     isLoggedIn: computed(() => token.value !== null, { name: 'session.isLoggedIn' }),
     getToken: () => token.peek(),
+    signInEnded: () => signIn.signal,
     setToken(next) {
+      if (next === null) end();
       token.value = next;
       if (next === null) user.value = null;
     },
@@ -50,6 +64,7 @@ export function createSessionStore(): SessionStore {
       user.value = next;
     },
     clear() {
+      end();
       token.value = null;
       user.value = null;
     },

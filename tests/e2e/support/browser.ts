@@ -84,7 +84,10 @@ export async function openPage(
   const problems: string[] = [];
   const offsite: string[] = [];
   page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+    if (msg.type() !== 'error') return;
+    // A failed resource names its address in the message's location, not in its text.
+    const at = msg.text().startsWith('Failed to load resource') ? ` (${msg.location().url})` : '';
+    problems.push(`console: ${msg.text()}${at}`);
   });
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
   page.on('request', (req) => {
