@@ -107,6 +107,29 @@ describe('api client', () => {
     await expect(api.main.send('/signals')).resolves.toEqual([]);
   });
 
+  it("a command's call ends with the command or with the sign-in, whichever ends first", async () => {
+    const { server, session, api } = setup('old');
+    const answer = gate();
+    server.on('GET /positions', async () => {
+      await answer.opened;
+      return { status: 200, body: [] };
+    });
+    const command = new AbortController();
+    const cancelled = api.trading.send('/positions', { signal: command.signal });
+    command.abort();
+    await expect(cancelled).rejects.toMatchObject({ cause: { name: 'AbortError' } });
+
+    const loggedOut = api.trading.send('/positions', { signal: new AbortController().signal });
+    await vi.waitFor(() => expect(server.count('GET /positions')).toBe(2));
+    session.clear();
+    await expect(loggedOut).rejects.toMatchObject({ cause: { name: 'AbortError' } });
+
+    session.setToken('next');
+    const answered = api.trading.send('/positions', { signal: new AbortController().signal });
+    answer.open();
+    await expect(answered).resolves.toEqual([]);
+  });
+
   it('a refreshed token is the same sign-in: the calls in flight go on', async () => {
     const { server, session, api } = setup('old');
     const answer = gate();
