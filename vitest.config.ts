@@ -21,6 +21,7 @@ export default defineConfig({
             'tests/integration/**/*.test.ts',
             'tests/helpers/**/*.test.ts',
             'bin/**/*.test.ts',
+            'bench/lib/**/*.test.ts',
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -7,6 +7,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import type { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import { SYMBOLS } from '../src/contracts/symbols';
 import { buildApp } from '../server/app';
@@ -17,6 +18,7 @@ import { riskSettings, ruleDecisions, rules, users } from '../server/db/schema';
 import { createAccessTokens } from '../server/plugins/auth-guard';
 import { createSecrets } from '../server/plugins/secrets';
 import { report } from './lib/report';
+import { busyMs, timeline, traceStatements, type TracedStatement } from './lib/statement-trace';
 import { now, sleep, sortedPercentile, story } from './lib/sse-load';
 
 /**
@@ -59,6 +61,8 @@ const RATE = Number(process.env.BENCH_RATE ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const INGEST = 'bench-ingest-token-0123456789abcdef';
 const PG_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || '';
+/** `BENCH_TRACE=1`: the embedded database's statements of the fastest and slowest headlines, on stderr. */
+const TRACE = process.env.BENCH_TRACE === '1';
 
 /** Positive headlines, one coin each (the local analyzer tags the coin and reads them as positive). */
 const COINS = SYMBOLS.filter((s) => !s.symbol.startsWith('1000')).slice(0, 60);
@@ -271,6 +275,10 @@ async function scenario(target: string, database: Database, dataDir: string): Pr
     const sent: { id: string; at: number; symbol: string }[] = [];
     const loads = [loadAverage()];
     const cpuBefore = process.cpuUsage();
+    const trace =
+      TRACE && database.driver === 'pglite'
+        ? traceStatements((database.db as unknown as { $client: PGlite }).$client)
+        : null;
     for (let n = 0; n < HEADLINES; n++) {
       const { content, symbol } = positiveHeadline(n);
       const posted = await post(n, content);
@@ -284,6 +292,7 @@ async function scenario(target: string, database: Database, dataDir: string): Pr
     loads.push(loadAverage());
     await sleep(1000);
     const cpu = process.cpuUsage(cpuBefore);
+    trace?.stop();
 
     const seen = await client.ask<{ completed: [string, number][]; held: [number, string, number][] }>({
       cmd: 'stats',
@@ -323,6 +332,7 @@ async function scenario(target: string, database: Database, dataDir: string): Pr
       report(bench, `${stage}_p99`, sortedPercentile(values, 0.99), 'ms');
     }
     reportByHeadline(bench, sent, seen.held);
+    if (trace !== null) traceHeadlines(trace.statements, sent, seen.held);
     // The server's CPU (this process: the server and the bench's reads), ticks and sockets included.
     report(bench, 'server_cpu_per_headline', (cpu.user + cpu.system) / 1000 / HEADLINES, 'ms');
     report(bench, 'load_average_before', loads[0] ?? NaN, 'load');
@@ -364,6 +374,37 @@ function reportByHeadline(
     ),
     'ms',
   );
+}
+
+/**
+ * For every headline, how long until its last position frame and how much of that the database was
+ * running statements; then the statements of the headlines whose last frame came first and last: when
+ * each was asked for, began and ended. The database's idle time between them is the server's own work
+ * (and the sockets').
+ */
+function traceHeadlines(
+  statements: readonly TracedStatement[],
+  sent: readonly { at: number; symbol: string }[],
+  held: readonly [number, string, number][],
+): void {
+  const byHeadline = sent.map((s, n) => {
+    const frames = held.filter(([, symbol]) => symbol === s.symbol).map(([, , at]) => at);
+    return { n, at: s.at, until: frames.length === 0 ? s.at : Math.max(...frames) };
+  });
+  console.error('headline  last frame  database busy (ms after the post)');
+  for (const h of byHeadline) {
+    const busy = busyMs(statements, h.at, h.until);
+    console.error(
+      `${String(h.n).padStart(8)} ${(h.until - h.at).toFixed(1).padStart(11)} ${busy.toFixed(1).padStart(14)}`,
+    );
+  }
+  const ranked = [...byHeadline].sort((a, b) => a.until - a.at - (b.until - b.at));
+  for (const h of [ranked[0], ranked.at(-1)]) {
+    if (h === undefined) continue;
+    console.error(`headline ${h.n}: last position frame ${(h.until - h.at).toFixed(1)} ms after the post`);
+    console.error('   asked  began  ended');
+    for (const line of timeline(statements, h.at, h.until)) console.error(`  ${line}`);
+  }
 }
 
 /** 10,000 rules over 1,000 users, narrow enough (5-point impact bands) that a headline matches a few. */
