@@ -61,7 +61,10 @@ const RATE = Number(process.env.BENCH_RATE ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const INGEST = 'bench-ingest-token-0123456789abcdef';
 const PG_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || '';
-/** `BENCH_TRACE=1`: the embedded database's statements of the fastest and slowest headlines, on stderr. */
+/**
+ * `BENCH_TRACE=1`: on stderr, each headline's wait for its last position and the embedded database's
+ * share of it, and the statements of the fastest and slowest headlines.
+ */
 const TRACE = process.env.BENCH_TRACE === '1';
 
 /** Positive headlines, one coin each (the local analyzer tags the coin and reads them as positive). */

@@ -71,8 +71,8 @@ export function statementName(text: string): string {
 }
 
 /**
- * Lines for one headline: each statement from `from` to `to` (epoch ms) with when it was asked
- * for, began and ended relative to `from`, and the database's idle time between statements.
+ * Lines for one headline: each statement asked for from `from` to `to` (epoch ms), with when it was
+ * asked for, began and ended relative to `from`; then how long the database was busy in that time.
  */
 export function timeline(statements: readonly TracedStatement[], from: number, to: number): string[] {
   const lines: string[] = [];
