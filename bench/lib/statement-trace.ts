@@ -1,4 +1,5 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
+import { now } from './sse-load';
 
 /** One statement as the embedded database ran it: when it was asked for, began and ended (epoch ms). */
 export interface TracedStatement {
@@ -17,7 +18,6 @@ export interface TracedStatement {
  */
 export function traceStatements(client: PGlite): { statements: TracedStatement[]; stop(): void } {
   const statements: TracedStatement[] = [];
-  const now = () => performance.timeOrigin + performance.now();
   let lastEnd = 0;
   const timed = <T>(text: string, run: () => Promise<T>): Promise<T> => {
     const asked = now();
