@@ -35,13 +35,18 @@ class CardsPage {
       .nth(n - 1)
       .getAttribute('data-id');
 
-  /** The first card on screen whose first asset is traded here: its id and that ticker. */
-  tradableCard(): Promise<{ id: string; ticker: string } | null> {
+  /** The first card on screen whose first asset is traded here: its id, that ticker and every ticker it names. */
+  tradableCard(): Promise<{ id: string; ticker: string; named: string[] } | null> {
     return this.cards().evaluateAll((cards) => {
       for (const c of cards) {
-        const tag = c.querySelector('[data-testid="asset-tag"]');
+        const tags = [...c.querySelectorAll('[data-testid="asset-tag"]')];
+        const tag = tags[0];
         if (tag?.getAttribute('data-tradable') === 'true') {
-          return { id: c.getAttribute('data-id') ?? '', ticker: tag.getAttribute('data-ticker') ?? '' };
+          return {
+            id: c.getAttribute('data-id') ?? '',
+            ticker: tag.getAttribute('data-ticker') ?? '',
+            named: tags.map((t) => t.getAttribute('data-ticker') ?? ''),
+          };
         }
       }
       return null;
@@ -85,7 +90,7 @@ describe('cards addressed by a stable id', () => {
         c.getAttribute('data-id'),
       ]);
     expect(shown).toBe(`#${id}`);
-    const target = (await ui.tradableCard()) as { id: string; ticker: string };
+    const target = (await ui.tradableCard()) as { id: string; ticker: string; named: string[] };
     // Let newer signals push it down before trading it by its id.
     const top = await ui.nthId(1);
     await expect.poll(() => ui.nthId(1), { timeout: 20_000 }).not.toBe(top);
@@ -100,12 +105,16 @@ describe('cards addressed by a stable id', () => {
   });
 
   it('#id short 100 <asset> trades the named asset, and refuses one the signal does not name', async () => {
-    const target = (await ui.tradableCard()) as { id: string; ticker: string };
+    const target = (await ui.tradableCard()) as { id: string; ticker: string; named: string[] };
     await ui.run(`#${target.id} short 100 ${target.ticker.toLowerCase()}`);
     await expect
       .poll(() => ui.log(), { timeout: 15_000 })
       .toContain(`Successfully placed SHORT order for ${pairOf(target.ticker)}`);
-    const other = target.ticker === 'DOGE' ? 'xrp' : 'doge';
+    // An asset this card does not name: a headline may name several coins.
+    const other = (['doge', 'xrp', 'ada', 'link'] as const).find(
+      (t) => !target.named.includes(t.toUpperCase()),
+    );
+    if (!other) throw new Error(`card #${target.id} names every candidate: ${target.named.join(', ')}`);
     await ui.run(`#${target.id} short 100 ${other}`);
     await expect.poll(() => ui.log()).toContain(`not ${other.toUpperCase()}.`);
   });
