@@ -36,7 +36,10 @@ import { now, sleep, sortedPercentile, story } from './lib/sse-load';
  *   streamed      the completed card reached the SSE client
  *   decided       a rule's decision was claimed in the ledger (decided_at), one per user
  *   acknowledged  the paper exchange filled that order (acked_at)
- *   position      the user's positions socket received a snapshot holding the new position
+ *   frame_sent    the server sent the user's positions socket a snapshot holding the new position (the
+ *                 snapshot's own time, whole milliseconds)
+ *   position      that socket received it (taken as the frame arrives, before any frame is read: the
+ *                 thirty sockets are thirty traders, read by one process of clients)
  *
  * `load` (`BENCH_MODE=load npm run bench -- news-to-order`): 10,000 active rules over 1,000
  * users, RATE headlines/s into the webhook for SECONDS; prints completed → acknowledged (from the bus's
@@ -48,6 +51,9 @@ import { now, sleep, sortedPercentile, story } from './lib/sse-load';
  * `outside` (`BENCH_MODE=outside`, after `npm run build`): the scenario against the bundle `npm start`
  * runs, as a process of its own, its users signed up through the API; see `outside()` below.
  */
+/** [user index, symbol, when a snapshot holding a position on it arrived, when the server sent it]. */
+type Held = [number, string, number, number];
+
 const MODE = process.env.BENCH_MODE ?? 'scenario';
 const USERS = Number(process.env.BENCH_USERS ?? 30);
 const HEADLINES = Number(process.env.BENCH_HEADLINES ?? 5);
@@ -273,6 +279,7 @@ async function scenario(target: string, database: Database, dataDir: string): Pr
       streamed: [],
       decided: [],
       acknowledged: [],
+      frame_sent: [],
       position: [],
     };
     const sent: { id: string; at: number; symbol: string }[] = [];
@@ -297,7 +304,7 @@ async function scenario(target: string, database: Database, dataDir: string): Pr
     const cpu = process.cpuUsage(cpuBefore);
     trace?.stop();
 
-    const seen = await client.ask<{ completed: [string, number][]; held: [number, string, number][] }>({
+    const seen = await client.ask<{ completed: [string, number][]; held: Held[] }>({
       cmd: 'stats',
     });
     const streamed = new Map(seen.completed);
@@ -322,7 +329,11 @@ async function scenario(target: string, database: Database, dataDir: string): Pr
           stages.acknowledged?.push(d.ackedAt.getTime() - s.at);
         }
       }
-      for (const [, symbol, at] of seen.held) if (symbol === s.symbol) stages.position?.push(at - s.at);
+      for (const [, symbol, at, sentAt] of seen.held) {
+        if (symbol !== s.symbol) continue;
+        stages.frame_sent?.push(sentAt - s.at);
+        stages.position?.push(at - s.at);
+      }
     }
     report(bench, 'users', USERS, 'users');
     report(bench, 'headlines', HEADLINES, 'headlines');
@@ -355,7 +366,7 @@ async function scenario(target: string, database: Database, dataDir: string): Pr
 function reportByHeadline(
   bench: string,
   sent: readonly { at: number; symbol: string }[],
-  held: readonly [number, string, number][],
+  held: readonly Held[],
 ): void {
   const slowest: number[] = [];
   const later: number[] = [];
@@ -388,7 +399,7 @@ function reportByHeadline(
 function traceHeadlines(
   statements: readonly TracedStatement[],
   sent: readonly { at: number; symbol: string }[],
-  held: readonly [number, string, number][],
+  held: readonly Held[],
 ): void {
   const byHeadline = sent.map((s, n) => {
     const frames = held.filter(([, symbol]) => symbol === s.symbol).map(([, , at]) => at);
@@ -603,7 +614,7 @@ async function outside(): Promise<void> {
     }
     await client.ask({ cmd: 'connect', base, tokens: userTokens });
     await sleep(GAP_MS);
-    const stages: Record<string, number[]> = { admitted: [], streamed: [], position: [] };
+    const stages: Record<string, number[]> = { admitted: [], streamed: [], frame_sent: [], position: [] };
     const sent: { id: string; at: number; symbol: string }[] = [];
     for (let n = 0; n < HEADLINES; n++) {
       const { content, symbol } = positiveHeadline(n);
@@ -622,14 +633,18 @@ async function outside(): Promise<void> {
       await sleep(Math.max(0, posted.at + GAP_MS - now()));
     }
     await sleep(1000);
-    const seen = await client.ask<{ completed: [string, number][]; held: [number, string, number][] }>({
+    const seen = await client.ask<{ completed: [string, number][]; held: Held[] }>({
       cmd: 'stats',
     });
     const streamed = new Map(seen.completed);
     for (const s of sent) {
       const arrived = streamed.get(s.id);
       if (arrived !== undefined) stages.streamed?.push(arrived - s.at);
-      for (const [, symbol, at] of seen.held) if (symbol === s.symbol) stages.position?.push(at - s.at);
+      for (const [, symbol, at, sentAt] of seen.held) {
+        if (symbol !== s.symbol) continue;
+        stages.frame_sent?.push(sentAt - s.at);
+        stages.position?.push(at - s.at);
+      }
     }
     report(bench, 'users', USERS, 'users');
     report(bench, 'headlines', HEADLINES, 'headlines');

@@ -6,8 +6,31 @@ import { WebSocket } from 'ws';
 const now = () => performance.timeOrigin + performance.now();
 /** Signal id → when its completed card arrived. */
 const completed = new Map();
-/** [user index, symbol, when a snapshot first held a position on it]. */
+/**
+ * [user index, symbol, when a snapshot first held a position on it, when the server sent that snapshot
+ * (its `time`, whole milliseconds)].
+ */
 const held = [];
+/**
+ * Frames as they arrive: [user index, when, the text]. Each is read only once the frames that arrived
+ * with it have their times: thirty traders are thirty browsers, and one process reading thirty snapshots
+ * in turn would count the reading of the first twenty-nine in the last one's time.
+ */
+const arrived = [];
+let reading = false;
+function readArrived() {
+  reading = false;
+  for (const [index, at, text, seen] of arrived.splice(0)) {
+    const msg = JSON.parse(text);
+    if (msg.type !== 'snapshot') continue;
+    for (const p of msg.positions) {
+      const symbol = p.symbol.replace('/', '');
+      if (seen.has(symbol)) continue;
+      seen.add(symbol);
+      held.push([index, symbol, at, msg.time]);
+    }
+  }
+}
 const sockets = [];
 const abort = new AbortController();
 
@@ -43,15 +66,10 @@ async function openPositions(base, token, index) {
   const ws = new WebSocket(`${base.replace('http', 'ws')}/api/ws/positions?ticket=${ticket}`);
   const seen = new Set();
   ws.on('message', (data) => {
-    const at = now();
-    const msg = JSON.parse(data.toString());
-    if (msg.type !== 'snapshot') return;
-    for (const p of msg.positions) {
-      const symbol = p.symbol.replace('/', '');
-      if (seen.has(symbol)) continue;
-      seen.add(symbol);
-      held.push([index, symbol, at]);
-    }
+    arrived.push([index, now(), data, seen]);
+    if (reading) return;
+    reading = true;
+    setImmediate(readArrived);
   });
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
@@ -81,6 +99,7 @@ process.on('message', async (msg) => {
       const body = await res.json();
       process.send({ cmd: 'posted', at, answered, status: res.status, result: body.results?.[0] ?? null });
     } else if (msg.cmd === 'stats') {
+      readArrived();
       process.send({ cmd: 'stats', completed: [...completed], held });
     } else if (msg.cmd === 'exit') {
       abort.abort();
