@@ -340,6 +340,7 @@ async function scenario(target: string, database: Database, dataDir: string): Pr
     report(bench, 'orders_fired', fired, 'orders');
     report(bench, 'orders_expected', HEADLINES * USERS, 'orders');
     report(bench, 'position_frames', stages.position?.length ?? 0, 'frames');
+    report(bench, 'position_frames_expected', HEADLINES * USERS, 'frames');
     for (const [stage, values] of Object.entries(stages)) {
       values.sort((a, b) => a - b);
       report(bench, `${stage}_p50`, sortedPercentile(values, 0.5), 'ms');
@@ -610,6 +611,12 @@ async function outside(): Promise<void> {
         },
       });
       if (rule.status !== 201) throw new Error(`rule ${rule.status} ${rule.body}`);
+      // As in process: limits that let every match trade (a new user's hold five positions).
+      const risk = await request(base, 'PUT', '/api/rules/risk', {
+        token,
+        body: { max_positions: 200, daily_budget_usd: 100_000, cooldown_minutes: 0 },
+      });
+      if (risk.status !== 200) throw new Error(`risk ${risk.status} ${risk.body}`);
       userTokens.push(token);
     }
     await client.ask({ cmd: 'connect', base, tokens: userTokens });
@@ -649,6 +656,7 @@ async function outside(): Promise<void> {
     report(bench, 'users', USERS, 'users');
     report(bench, 'headlines', HEADLINES, 'headlines');
     report(bench, 'position_frames', stages.position?.length ?? 0, 'frames');
+    report(bench, 'position_frames_expected', HEADLINES * USERS, 'frames');
     for (const [stage, values] of Object.entries(stages)) {
       values.sort((a, b) => a - b);
       report(bench, `${stage}_p50`, sortedPercentile(values, 0.5), 'ms');
