@@ -611,7 +611,7 @@ async function outside(): Promise<void> {
         },
       });
       if (rule.status !== 201) throw new Error(`rule ${rule.status} ${rule.body}`);
-      // As in process: limits that let every match trade (a new user's hold five positions).
+      // As in process: limits that let every match trade (a new user may hold five positions).
       const risk = await request(base, 'PUT', '/api/rules/risk', {
         token,
         body: { max_positions: 200, daily_budget_usd: 100_000, cooldown_minutes: 0 },

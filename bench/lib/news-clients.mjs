@@ -12,9 +12,10 @@ const completed = new Map();
  */
 const held = [];
 /**
- * Frames as they arrive: [user index, when, the text]. Each is read only once the frames that arrived
- * with it have their times: thirty traders are thirty browsers, and one process reading thirty snapshots
- * in turn would count the reading of the first twenty-nine in the last one's time.
+ * Frames as they arrive: [user index, when, the frame, the symbols that socket has seen]. Each is read
+ * only once the frames that arrived with it have their times: thirty traders are thirty browsers, and
+ * one process reading thirty snapshots in turn would count the reading of the first twenty-nine in the
+ * last one's time.
  */
 const arrived = [];
 let reading = false;
