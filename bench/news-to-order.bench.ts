@@ -51,9 +51,6 @@ import { now, sleep, sortedPercentile, story } from './lib/sse-load';
  * `outside` (`BENCH_MODE=outside`, after `npm run build`): the scenario against the bundle `npm start`
  * runs, as a process of its own, its users signed up through the API; see `outside()` below.
  */
-/** [user index, symbol, when a snapshot holding a position on it arrived, when the server sent it]. */
-type Held = [number, string, number, number];
-
 const MODE = process.env.BENCH_MODE ?? 'scenario';
 const USERS = Number(process.env.BENCH_USERS ?? 30);
 const HEADLINES = Number(process.env.BENCH_HEADLINES ?? 5);
@@ -72,6 +69,9 @@ const PG_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL |
  * share of it, and the statements of the fastest and slowest headlines.
  */
 const TRACE = process.env.BENCH_TRACE === '1';
+
+/** [user index, symbol, when a snapshot holding a position on it arrived, when the server sent it]. */
+type Held = [number, string, number, number];
 
 /** Positive headlines, one coin each (the local analyzer tags the coin and reads them as positive). */
 const COINS = SYMBOLS.filter((s) => !s.symbol.startsWith('1000')).slice(0, 60);
