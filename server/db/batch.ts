@@ -167,6 +167,11 @@ export function insertRows<T extends PgTable>(
     conflictWhere?: SQL;
     /** A query that, when it finds a row, stops the insert (`… where not exists (unless)`). */
     unless?: SQL;
+    /**
+     * A condition each row must meet to go in; it names the row's columns as `"row"."column"` (the
+     * rows are read as `unnest(…) as "row"(…columns)`).
+     */
+    rowsWhere?: SQL;
     returning?: readonly PgColumn[] | 'all';
   } = {},
 ): SQL {
@@ -186,8 +191,16 @@ export function insertRows<T extends PgTable>(
     const value = (rows[k] as Record<string, unknown>)[names[i] as string];
     return value === undefined ? defaultOf(columns[i] as PgColumn) : value;
   });
+  if (opts.rowsWhere !== undefined) {
+    chunks.push(
+      new StringChunk(` as "row"(${namesOf(columns)}) where (`),
+      opts.rowsWhere,
+      new StringChunk(')'),
+    );
+  }
   if (opts.unless !== undefined) {
-    chunks.push(new StringChunk(' where not exists ('), opts.unless, new StringChunk(')'));
+    const where = opts.rowsWhere === undefined ? ' where' : ' and';
+    chunks.push(new StringChunk(`${where} not exists (`), opts.unless, new StringChunk(')'));
   }
   if (opts.onConflictDoNothing !== undefined) {
     chunks.push(new StringChunk(` on conflict (${namesOf(opts.onConflictDoNothing)})`));

@@ -279,4 +279,72 @@ describe.each(dbTargets())('writes batched across users on $name', (target) => {
     expect(rows).toHaveLength(30);
     expect(batchStats.fallbacks - before.fallbacks).toBe(1);
   });
+
+  it('books thirty paper fills with their keys in one statement; a fill whose key was taken is not written', async () => {
+    const rows = await database.db
+      .insert(users)
+      .values(Array.from({ length: 30 }, (_, i) => ({ email: `k${i}@example.com`, username: `keyed${i}` })))
+      .returning({ id: users.id });
+    const accounts = rows.map((r) => r.id);
+    const keys = new IdempotencyRepo(database.db);
+    const taken = {
+      requestHash: 'earlier',
+      clientOrderId: 'sc-earlier',
+      account: 'paper',
+      symbol: 'ETHUSDT',
+    };
+    expect((await keys.claim(accounts[3]!, 'key-3', taken, 'sent')).fresh).toBe(true);
+    const repo = new LedgerRepo(database.db);
+    const fillOf = (i: number) =>
+      ({
+        type: 'fill',
+        orderId: `order-${i}`,
+        clientOrderId: `sc-${i}`,
+        reduceOnly: false,
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        qty: '0.002',
+        price: '100000',
+        fee: '0.1',
+      }) as const;
+    const before = { ...batchStats };
+    // Two of them unkeyed (an order placed without a key), in the same statement as the keyed ones.
+    const answers = await Promise.all(
+      accounts.map((u, i) => {
+        const { effects, state } = applyEvent(emptyAccount(), fillOf(i));
+        const key =
+          i < 2
+            ? undefined
+            : { userId: u, idempotencyKey: `key-${i}`, requestHash: `h${i}`, account: 'paper' };
+        return repo.append(u, 1, fillOf(i), effects, state.cash.toString(), key);
+      }),
+    );
+    expect(batchStats.batches - before.batches).toBe(1);
+    expect(batchStats.fallbacks).toBe(before.fallbacks);
+    answers.forEach((a, i) => (i === 3 ? expect(a).toBeNull() : expect(a).toBeInstanceOf(Date)));
+
+    const booked = await database.db.select().from(paperLedger);
+    const mine = booked.filter((r) => accounts.includes(r.userId));
+    expect(mine.map((r) => accounts.indexOf(r.userId)).sort((a, b) => a - b)).toEqual(
+      accounts.map((_, i) => i).filter((i) => i !== 3),
+    );
+    const recorded = await database.db.select().from(orderRequests);
+    for (const [i, u] of accounts.entries()) {
+      const row = recorded.find((r) => r.userId === u);
+      if (i < 2) expect(row).toBeUndefined();
+      else if (i === 3) expect(row).toMatchObject({ idempotencyKey: 'key-3', ...taken, state: 'sent' });
+      else {
+        expect(row).toMatchObject({
+          idempotencyKey: `key-${i}`,
+          requestHash: `h${i}`,
+          clientOrderId: `sc-${i}`,
+          account: 'paper',
+          symbol: 'BTCUSDT',
+          state: 'filled',
+          orderId: `order-${i}`,
+          error: null,
+        });
+      }
+    }
+  });
 });

@@ -8,6 +8,7 @@ import {
   type EventEffects,
   type LedgerEvent,
 } from '../../server/modules/trading/paper/account';
+import type { KeyClaim } from '../../server/modules/trading/exchange';
 import { LedgerRepo } from '../../server/modules/trading/paper/ledger.repo';
 import { MAX_ATTEMPTS, PaperExchange } from '../../server/modules/trading/paper/paper-exchange';
 import { toSnapshot } from '../../server/modules/trading/paper/snapshot';
@@ -22,8 +23,9 @@ class AlwaysBeatenRepo extends LedgerRepo {
     event: LedgerEvent,
     effects: EventEffects,
     cashAfter: string,
-  ): Promise<Date> {
-    if (event.type === 'deposit') return super.append(userId, seq, event, effects, cashAfter);
+    key?: KeyClaim,
+  ): Promise<Date | null> {
+    if (event.type === 'deposit') return super.append(userId, seq, event, effects, cashAfter, key);
     this.appends += 1;
     throw Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' });
   }
@@ -39,12 +41,13 @@ class RivalFirstRepo extends LedgerRepo {
     event: LedgerEvent,
     effects: EventEffects,
     cashAfter: string,
-  ): Promise<Date> {
+    key?: KeyClaim,
+  ): Promise<Date | null> {
     if (event.type === 'fill' && this.turns > 0) {
       this.turns -= 1;
       await this.rival!.setLeverage(userId, event.symbol, 20 - this.turns);
     }
-    return super.append(userId, seq, event, effects, cashAfter);
+    return super.append(userId, seq, event, effects, cashAfter, key);
   }
 }
 
@@ -57,9 +60,10 @@ class ConflictCountingRepo extends LedgerRepo {
     event: LedgerEvent,
     effects: EventEffects,
     cashAfter: string,
-  ): Promise<Date> {
+    key?: KeyClaim,
+  ): Promise<Date | null> {
     try {
-      return await super.append(userId, seq, event, effects, cashAfter);
+      return await super.append(userId, seq, event, effects, cashAfter, key);
     } catch (err) {
       if ((err as { cause?: { code?: string } }).cause?.code === '23505') this.conflicts += 1;
       throw err;

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
+import { orderRequests, paperLedger, users } from '../../server/db/schema';
+import { clientIdFor } from '../../server/modules/trading/order-request';
 import {
   CloseAllResponse,
   CloseResponse,
@@ -15,10 +18,13 @@ import { signUpAndLogIn } from '../helpers/session';
 describe.each(dbTargets())('trading API on $name', (target) => {
   let t: TestApp;
   let auth: { authorization: string };
+  let userId: string;
 
   beforeAll(async () => {
     t = await startTestApp(target);
     auth = await signUpAndLogIn(t.app, 'trader');
+    const [me] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.username, 'trader'));
+    userId = me!.id;
   });
   afterAll(() => t.close());
 
@@ -117,11 +123,23 @@ describe.each(dbTargets())('trading API on $name', (target) => {
     const key = randomUUID();
     const body = { symbol: 'SOL/USDT', side: 'short', type: 'market', amount: 300 };
     const answers = await Promise.all(
-      Array.from({ length: 5 }, () => order(body, { 'idempotency-key': key })),
+      Array.from({ length: 30 }, () => order(body, { 'idempotency-key': key })),
     );
     const ids = new Set(answers.map((a) => (a.json() as { id: string }).id));
-    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.map((a) => a.statusCode)).toEqual(Array.from({ length: 30 }, () => 200));
     expect(ids.size).toBe(1);
+    // One fill booked, and the key recorded filled by it (in the same statement, on paper).
+    const clientOrderId = clientIdFor(userId, key);
+    const fills = await t.database.db
+      .select()
+      .from(paperLedger)
+      .where(and(eq(paperLedger.userId, userId), eq(paperLedger.clientOrderId, clientOrderId)));
+    expect(fills).toHaveLength(1);
+    const [held] = await t.database.db
+      .select()
+      .from(orderRequests)
+      .where(and(eq(orderRequests.userId, userId), eq(orderRequests.idempotencyKey, key)));
+    expect(held).toMatchObject({ state: 'filled', orderId: [...ids][0], clientOrderId, symbol: 'SOLUSDT' });
     const again = await order(body, { 'idempotency-key': key });
     expect((again.json() as { id: string }).id).toBe([...ids][0]);
     const sol = ((await t.app.inject({ url: '/api/positions', headers: auth })).json() as Position[]).find(
@@ -132,6 +150,27 @@ describe.each(dbTargets())('trading API on $name', (target) => {
     const other = await order({ ...body, amount: 301 }, { 'idempotency-key': key });
     expect(other.statusCode).toBe(409);
     expect(other.json()).toEqual({ detail: 'This Idempotency-Key was already used for a different order.' });
+  });
+
+  it('answers a retried key with its refusal, even once the order would go through', async () => {
+    const key = randomUUID();
+    const body = { symbol: 'SOL/USDT', side: 'short', type: 'market', amount: 150_000 };
+    const refused = await order(body, { 'idempotency-key': key });
+    expect(refused.statusCode).toBe(400);
+    const { detail } = refused.json() as { detail: string };
+    expect(detail).toMatch(/^Margin is insufficient/);
+    const retries = await Promise.all(
+      Array.from({ length: 30 }, () => order(body, { 'idempotency-key': key })),
+    );
+    for (const retry of retries) {
+      expect(retry.statusCode).toBe(400);
+      expect(retry.json()).toEqual({ detail });
+    }
+    const [held] = await t.database.db
+      .select()
+      .from(orderRequests)
+      .where(and(eq(orderRequests.userId, userId), eq(orderRequests.idempotencyKey, key)));
+    expect(held).toMatchObject({ state: 'failed', error: detail, orderId: null });
   });
 
   it('keeps the Idempotency-Key promise across a server restart', async () => {

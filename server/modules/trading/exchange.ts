@@ -142,9 +142,33 @@ export interface OrderTradeUpdateEvent {
 
 export type ExchangeEvent = AccountUpdateEvent | OrderTradeUpdateEvent;
 
+/**
+ * An Idempotency-Key taken by the write that places its order (see
+ * {@link ExchangeAdapter.placeKeyedMarketOrder}); the order's client id is the request's.
+ */
+export interface KeyClaim {
+  userId: string;
+  idempotencyKey: string;
+  /** Tells a retry of the same order from a different order under the same key. */
+  requestHash: string;
+  /** `paper` or the key id the order went to: where a retry asks. */
+  account: string;
+}
+
 export interface ExchangeAdapter {
   readonly kind: 'paper' | 'binance-usdm';
   placeMarketOrder(account: string, request: MarketOrderRequest): Promise<OrderResult>;
+  /**
+   * A venue whose books are in our own database (the paper exchange) places a keyed order and records
+   * its Idempotency-Key, filled, in one statement: both are written or neither is, so no outcome is
+   * ever unknown. Null when the key was taken already: its earlier use is the answer. A refusal
+   * (margin, size) writes nothing and throws as `placeMarketOrder` does.
+   */
+  placeKeyedMarketOrder?(
+    account: string,
+    request: MarketOrderRequest,
+    key: KeyClaim,
+  ): Promise<OrderResult | null>;
   /**
    * An order by its client id (Binance asks for its symbol too), in whatever state it is, or null only
    * when the venue says it does not exist (-2013): what to ask before a retry.

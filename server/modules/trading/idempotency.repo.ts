@@ -75,19 +75,27 @@ export class IdempotencyRepo {
 
   /**
    * Records the key's first use, in `state` (`sent` when the caller sends at once: the first use then
-   * holds the right to send in the same statement). Returns `{ fresh: true }` on first use, otherwise
-   * the earlier record.
+   * holds the right to send in the same statement; `failed`, with `error`, when the venue refused an
+   * order it booked nothing of). Returns `{ fresh: true }` on first use, otherwise the earlier record.
    */
   async claim(
     userId: string,
     key: string,
     record: StoredRequest,
-    state: 'claimed' | 'sent' = 'claimed',
+    state: 'claimed' | 'sent' | 'failed' = 'claimed',
+    error?: string,
   ): Promise<{ fresh: true } | ({ fresh: false } & HeldRequest)> {
     const fresh = await this.firstUses.add(
       // Written in milliseconds like every later state change: a retry takes over a `sent` key by
       // comparing this time, and the database's own now() (microseconds) would never compare equal.
-      { userId, idempotencyKey: key, ...record, state, updatedAt: new Date() },
+      {
+        userId,
+        idempotencyKey: key,
+        ...record,
+        state,
+        ...(error === undefined ? {} : { error }),
+        updatedAt: new Date(),
+      },
     );
     if (fresh) return { fresh: true };
     const row = await this.get(userId, key);

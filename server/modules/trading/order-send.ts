@@ -21,7 +21,7 @@ import {
   unknownOutcome,
 } from './order-outcome';
 import { tradeOf, type TradeLog, type TradeOrigin } from './trade-log';
-import type { HeldRequest } from './idempotency.repo';
+import type { HeldRequest, StoredRequest } from './idempotency.repo';
 
 /** How often a working order (NEW, PARTIALLY_FILLED) is looked up until it ends. */
 const WORKING_POLL_MS = 100;
@@ -93,13 +93,19 @@ export class OrderSender {
     requestHash: string,
     origin: TradeOrigin,
   ): Promise<OrderResponse> {
+    const record: StoredRequest = {
+      requestHash,
+      clientOrderId: order.newClientOrderId,
+      account: target.name,
+      symbol: order.symbol,
+    };
+    if (target.adapter.placeKeyedMarketOrder !== undefined) {
+      const placed = await this.placeWithKey(userId, key, target, order, record, origin);
+      // Null: the key was used before; its earlier use answers, below.
+      if (placed !== null) return placed;
+    }
     // A first use is recorded as sent at once: nothing happens between taking the key and sending.
-    const held = await this.idempotency.claim(
-      userId,
-      key,
-      { requestHash, clientOrderId: order.newClientOrderId, account: target.name, symbol: order.symbol },
-      'sent',
-    );
+    const held = await this.idempotency.claim(userId, key, record, 'sent');
     let where = target;
     if (!held.fresh) {
       if (held.requestHash !== requestHash) {
@@ -112,6 +118,41 @@ export class OrderSender {
       if (settled !== null) return settled;
     }
     return this.send(userId, key, where, order, origin);
+  }
+
+  /**
+   * A venue that takes the key in the statement that books the order (the paper exchange): one write
+   * instead of three (key taken, order booked, key filled), and an outcome that is never unknown. A
+   * refusal is recorded on the key as the other venues' are, so that a retry answers the same. Null: the
+   * key was taken already.
+   */
+  private async placeWithKey(
+    userId: string,
+    key: string,
+    where: ResolvedAccount,
+    order: MarketOrderRequest,
+    record: StoredRequest,
+    origin: TradeOrigin,
+  ): Promise<OrderResponse | null> {
+    const place = where.adapter.placeKeyedMarketOrder?.bind(where.adapter);
+    if (place === undefined) return null;
+    let result: OrderResult | null;
+    try {
+      result = await place(where.account, order, {
+        userId,
+        idempotencyKey: key,
+        requestHash: record.requestHash,
+        account: record.account,
+      });
+    } catch (err) {
+      if (err instanceof ExchangeError) {
+        const refused = await this.idempotency.claim(userId, key, record, 'failed', err.msg);
+        // Taken by a retry in the meantime: that one's outcome is the answer.
+        if (!refused.fresh) return null;
+      }
+      throw refusal(err);
+    }
+    return result === null ? null : this.conclude(userId, key, where, result, origin, true);
   }
 
   /**
@@ -189,10 +230,12 @@ export class OrderSender {
     where: ResolvedAccount,
     result: OrderResult,
     origin: TradeOrigin,
+    /** The key was recorded filled with the order (see {@link placeWithKey}). */
+    keyFilled = false,
   ): Promise<OrderResponse> {
     const final = await this.untilFinal(where, result, result.symbol);
     if (Number(final.executedQty) > 0) {
-      if (key !== undefined) await this.idempotency.markFilled(userId, key, final.orderId);
+      if (key !== undefined && !keyFilled) await this.idempotency.markFilled(userId, key, final.orderId);
       const fill = toResponse(final, where);
       await this.record(userId, where, fill, origin);
       // A person reads what their order did to the position; a rule's fill skips the extra look-up.

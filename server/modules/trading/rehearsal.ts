@@ -5,10 +5,11 @@ import { LedgerRepo } from './paper/ledger.repo';
 import { TradesRepo } from './trades.repo';
 
 /**
- * The statements of a headline's orders on the paper exchange, rehearsed at start in a transaction that
- * is rolled back ({@link rehearseInRollback}): two orders' Idempotency-Keys taken and marked filled, an
- * account's opening and its fill appended to the ledger, and the fills recorded in the trade history,
- * each in one statement as thirty orders of one headline are. Returns how long it took (ms).
+ * The statements of a headline's orders, rehearsed at start in a transaction that is rolled back
+ * ({@link rehearseInRollback}): an account's opening and a paper fill appended to the ledger in one
+ * statement, the fill's Idempotency-Key taken with it; two keys taken and marked filled as a live
+ * venue's orders take them; and the fills recorded in the trade history, each in one statement as
+ * thirty orders of one headline are. Returns how long it took (ms).
  */
 export const rehearseOrderStatements: StatementRehearsal = (db, log) =>
   rehearseInRollback(
@@ -16,9 +17,10 @@ export const rehearseOrderStatements: StatementRehearsal = (db, log) =>
     async (tx) => {
       const userId = await scratchUser(tx);
       const keys = new IdempotencyRepo(tx);
-      const orders = ['rehearsal-0', 'rehearsal-1'];
+      const orders = ['rehearsal-0', 'rehearsal-1', 'rehearsal-2'];
+      const live = orders.slice(1);
       await Promise.all(
-        orders.map((key) =>
+        live.map((key) =>
           keys.claim(
             userId,
             key,
@@ -27,7 +29,7 @@ export const rehearseOrderStatements: StatementRehearsal = (db, log) =>
           ),
         ),
       );
-      await Promise.all(orders.map((key) => keys.markFilled(userId, key, key)));
+      await Promise.all(live.map((key) => keys.markFilled(userId, key, key)));
 
       const opening: LedgerEvent = { type: 'deposit', amount: '10000', reason: 'initial' };
       const fill: LedgerEvent = {
@@ -46,7 +48,12 @@ export const rehearseOrderStatements: StatementRehearsal = (db, log) =>
       const ledger = new LedgerRepo(tx);
       await Promise.all([
         ledger.append(userId, 1, opening, opened.effects, opened.state.cash.toString()),
-        ledger.append(userId, 2, fill, filled.effects, filled.state.cash.toString()),
+        ledger.append(userId, 2, fill, filled.effects, filled.state.cash.toString(), {
+          userId,
+          idempotencyKey: orders[0] as string,
+          requestHash: 'rehearsal',
+          account: 'paper',
+        }),
       ]);
 
       const trades = new TradesRepo(tx);

@@ -6,6 +6,7 @@ import {
   type LedgerEvent,
   type PaperAccountState,
 } from './account';
+import type { KeyClaim } from '../exchange';
 import type { LedgerRepo } from './ledger.repo';
 import { fromSnapshot, SNAPSHOTS_KEPT, toSnapshot } from './snapshot';
 
@@ -61,10 +62,21 @@ export class AccountStore {
 
   /** Writes the event to the ledger, then (only then) makes its state current. */
   async commit(account: string, event: LedgerEvent) {
+    const committed = await this.commitKeyed(account, event);
+    if (committed === null) throw new Error('ledger row not written');
+    return committed;
+  }
+
+  /**
+   * {@link commit}, taking the fill's Idempotency-Key in the same statement (see `LedgerRepo.append`):
+   * null, and nothing changed, when the key was taken already.
+   */
+  async commitKeyed(account: string, event: LedgerEvent, key?: KeyClaim) {
     const loaded = await this.load(account);
     const { state, effects } = applyEvent(loaded.state, event);
     const seq = loaded.seq + 1;
-    const createdAt = await this.opts.repo.append(account, seq, event, effects, state.cash.toString());
+    const createdAt = await this.opts.repo.append(account, seq, event, effects, state.cash.toString(), key);
+    if (createdAt === null) return null;
     this.accounts.set(account, Promise.resolve({ state, seq }));
     // After the append, not with it: the row is committed by now, so the snapshot can never name a seq
     // whose event is not in the ledger.

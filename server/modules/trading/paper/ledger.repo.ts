@@ -1,7 +1,9 @@
-import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
-import { Batcher, insertRows, rowsOf } from '../../../db/batch';
+import { and, asc, desc, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
+import { arrayOf, Batcher, insertRows, rowsOf } from '../../../db/batch';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/client';
-import { paperLedger, paperSnapshots } from '../../../db/schema/trading';
+import { orderRequests, paperLedger, paperSnapshots } from '../../../db/schema/trading';
+import type { KeyClaim } from '../exchange';
 import type { EventEffects, LedgerEvent } from './account';
 import type { SnapshotState } from './snapshot';
 
@@ -12,23 +14,25 @@ export interface LedgerRow {
   realizedPnl: string;
 }
 
-/** SQL for the paper ledger; nothing else. */
+/** SQL for the paper ledger (and the Idempotency-Keys its fills take with them); nothing else. */
 export class LedgerRepo {
-  /** The fills of one headline's orders, one per account, go in one insert. */
-  private readonly appendBatch = new Batcher<typeof paperLedger.$inferInsert, Date>(async (rows) => {
-    const created = rowsOf(
-      paperLedger,
-      await this.db.execute(
-        insertRows(paperLedger, rows, {
-          returning: [paperLedger.userId, paperLedger.seq, paperLedger.createdAt],
-        }),
-      ),
-    );
+  /**
+   * The fills of one headline's orders, one per account, go in one insert; the Idempotency-Keys of the
+   * keyed ones are taken in the same statement (a fill whose key was taken already is not written).
+   */
+  private readonly appendBatch = new Batcher<Append, Date | null>(async (items) => {
+    const rows = items.map((i) => i.row);
+    const keys = items.flatMap((i) => (i.key === undefined ? [] : [i.key]));
+    const returning = [paperLedger.userId, paperLedger.seq, paperLedger.createdAt];
+    const statement =
+      keys.length === 0 ? insertRows(paperLedger, rows, { returning }) : withKeys(rows, keys, returning);
+    const created = rowsOf(paperLedger, await this.db.execute(statement));
     const at = new Map(created.map((r) => [`${r.userId} ${r.seq}`, r.createdAt]));
-    return rows.map((r) => {
-      const createdAt = at.get(`${r.userId} ${r.seq}`);
-      if (createdAt === undefined || createdAt === null) throw new Error('ledger insert returned nothing');
-      return createdAt;
+    return items.map(({ row, key }) => {
+      const createdAt = at.get(`${row.userId} ${row.seq}`);
+      if (createdAt !== undefined && createdAt !== null) return createdAt;
+      if (key !== undefined) return null;
+      throw new Error('ledger insert returned nothing');
     });
   });
 
@@ -48,14 +52,20 @@ export class LedgerRepo {
       .orderBy(asc(paperLedger.seq));
   }
 
-  async append(
+  /**
+   * Appends the event as row `seq` of the account; answers when the row was written. With `key` (a
+   * fill's), the Idempotency-Key is taken in the same statement, recorded filled by this fill: null
+   * when it was taken already, and then nothing was written.
+   */
+  append(
     userId: string,
     seq: number,
     event: LedgerEvent,
     effects: EventEffects,
     cashAfter: string,
-  ): Promise<Date> {
-    return this.appendBatch.add({
+    key?: KeyClaim,
+  ): Promise<Date | null> {
+    const row = {
       userId,
       seq,
       type: event.type,
@@ -70,6 +80,22 @@ export class LedgerRepo {
       fee: effects.fee.toString(),
       marginDelta: effects.marginDelta.toString(),
       cashAfter,
+    };
+    if (key === undefined || event.type !== 'fill') return this.appendBatch.add({ row });
+    return this.appendBatch.add({
+      row,
+      key: {
+        userId: key.userId,
+        idempotencyKey: key.idempotencyKey,
+        requestHash: key.requestHash,
+        clientOrderId: event.clientOrderId,
+        account: key.account,
+        symbol: event.symbol,
+        state: 'filled',
+        orderId: event.orderId,
+        // In milliseconds, as every other state change of a key is written (see IdempotencyRepo.claim).
+        updatedAt: new Date(),
+      },
     });
   }
 
@@ -120,4 +146,38 @@ export class LedgerRepo {
     const rows = await this.db.selectDistinct({ userId: paperLedger.userId }).from(paperLedger);
     return rows.map((r) => r.userId);
   }
+}
+
+interface Append {
+  row: typeof paperLedger.$inferInsert;
+  key?: typeof orderRequests.$inferInsert;
+}
+
+/**
+ * `with claimed as (insert the keys …) insert the ledger rows …`: a keyed row goes in only when its key
+ * went in (a key already taken keeps its fill out), in one statement, so that a key is never recorded
+ * without its fill nor a fill without its key.
+ */
+function withKeys(
+  rows: readonly (typeof paperLedger.$inferInsert)[],
+  keys: readonly (typeof orderRequests.$inferInsert)[],
+  returning: readonly PgColumn[],
+): SQL {
+  const claims = insertRows(orderRequests, keys, {
+    onConflictDoNothing: [orderRequests.userId, orderRequests.idempotencyKey],
+    returning: [orderRequests.userId, orderRequests.clientOrderId],
+  });
+  const keyedUsers = arrayOf(
+    'uuid',
+    keys.map((k) => k.userId),
+  );
+  const keyedOrders = arrayOf(
+    'text',
+    keys.map((k) => k.clientOrderId),
+  );
+  const ledger = insertRows(paperLedger, rows, {
+    rowsWhere: sql`not exists (select 1 from unnest(${keyedUsers}, ${keyedOrders}) as keyed(user_id, client_order_id) where keyed.user_id = "row"."user_id" and keyed.client_order_id = "row"."client_order_id") or exists (select 1 from claimed where claimed.user_id = "row"."user_id" and claimed.client_order_id = "row"."client_order_id")`,
+    returning,
+  });
+  return sql`with claimed as (${claims}) ${ledger}`;
 }

@@ -4,12 +4,20 @@ import type {
   AccountBalance,
   ExchangeAdapter,
   ExchangeEvent,
+  KeyClaim,
   MarketOrderRequest,
   OrderResult,
   PositionRisk,
 } from '../exchange';
 import { ExchangeError } from '../exchange-error';
-import { applyEvent, DEFAULT_LEVERAGE, emptyAccount, STARTING_BALANCE, type LedgerEvent } from './account';
+import {
+  applyEvent,
+  DEFAULT_LEVERAGE,
+  emptyAccount,
+  STARTING_BALANCE,
+  type LedgerEvent,
+  type PaperAccountState,
+} from './account';
 import { filtersFor } from './filters';
 import type { LedgerRepo } from './ledger.repo';
 import { liquidationPrice, ZERO } from './math';
@@ -150,22 +158,40 @@ export class PaperExchange implements ExchangeAdapter {
       if (retry && (await this.opts.repo.findFill(account, request.newClientOrderId))) {
         throw new ExchangeError(-4116, 'ClientOrderId is duplicated.');
       }
-      const { state } = await this.load(account);
-      const planned = planOrder(
-        state,
-        {
-          orderId: randomUUID(),
-          clientOrderId: request.newClientOrderId,
-          symbol: request.symbol,
-          side: request.side,
-          size: quoteSize(request),
-          reduceOnly: false,
-        },
-        this.conditions(request.symbol),
-      );
+      const planned = this.plan((await this.load(account)).state, request);
       const result = await this.commitFill(account, planned.fill);
       return { ...result, sizing: sizingOf(planned) };
     });
+  }
+
+  /** The order and its Idempotency-Key in one ledger statement (see ExchangeAdapter). */
+  async placeKeyedMarketOrder(
+    account: string,
+    request: MarketOrderRequest,
+    key: KeyClaim,
+  ): Promise<OrderResult | null> {
+    return this.serial(account, async (retry) => {
+      // A write refused by another process's row: a fill of this client id means the key was used.
+      if (retry && (await this.opts.repo.findFill(account, request.newClientOrderId))) return null;
+      const planned = this.plan((await this.load(account)).state, request);
+      const result = await this.commitFill(account, planned.fill, key);
+      return result === null ? null : { ...result, sizing: sizingOf(planned) };
+    });
+  }
+
+  private plan(state: PaperAccountState, request: MarketOrderRequest) {
+    return planOrder(
+      state,
+      {
+        orderId: randomUUID(),
+        clientOrderId: request.newClientOrderId,
+        symbol: request.symbol,
+        side: request.side,
+        size: quoteSize(request),
+        reduceOnly: false,
+      },
+      this.conditions(request.symbol),
+    );
   }
 
   /** What a market order would do now, without doing it. */
@@ -340,8 +366,23 @@ export class PaperExchange implements ExchangeAdapter {
   private async commitFill(
     account: string,
     fill: Extract<LedgerEvent, { type: 'fill' }>,
-  ): Promise<OrderResult> {
-    const { effects, at } = await this.commit(account, fill);
+  ): Promise<OrderResult>;
+  private async commitFill(
+    account: string,
+    fill: Extract<LedgerEvent, { type: 'fill' }>,
+    key: KeyClaim,
+  ): Promise<OrderResult | null>;
+  private async commitFill(
+    account: string,
+    fill: Extract<LedgerEvent, { type: 'fill' }>,
+    key?: KeyClaim,
+  ): Promise<OrderResult | null> {
+    const committed = await this.store.commitKeyed(account, fill, key);
+    if (committed === null) {
+      if (key === undefined) throw new Error('ledger row not written');
+      return null;
+    }
+    const { effects, at } = committed;
     const state = (await this.load(account)).state;
     const result = toOrderResult(fill, effects.realizedPnl.toString(), at);
     this.emit(account, orderTradeUpdate(fill, fill.price, effects.realizedPnl.toString(), at));
