@@ -167,16 +167,14 @@ function withKeys(
     onConflictDoNothing: [orderRequests.userId, orderRequests.idempotencyKey],
     returning: [orderRequests.userId, orderRequests.clientOrderId],
   });
-  const keyedUsers = arrayOf(
-    'uuid',
-    keys.map((k) => k.userId),
-  );
+  // A row is keyed when its client id is one of the keys' (client ids are unique per account, and a
+  // key's is derived from its user and key, so in practice another account's never equals it).
   const keyedOrders = arrayOf(
     'text',
     keys.map((k) => k.clientOrderId),
   );
   const ledger = insertRows(paperLedger, rows, {
-    rowsWhere: sql`not exists (select 1 from unnest(${keyedUsers}, ${keyedOrders}) as keyed(user_id, client_order_id) where keyed.user_id = "row"."user_id" and keyed.client_order_id = "row"."client_order_id") or exists (select 1 from claimed where claimed.user_id = "row"."user_id" and claimed.client_order_id = "row"."client_order_id")`,
+    rowsWhere: sql`"row"."client_order_id" is null or "row"."client_order_id" <> all(${keyedOrders}) or ("row"."user_id", "row"."client_order_id") in (select "user_id", "client_order_id" from claimed)`,
     returning,
   });
   return sql`with claimed as (${claims}) ${ledger}`;
