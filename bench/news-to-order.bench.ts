@@ -17,6 +17,7 @@ import { compileWasmOptimised } from '../server/db/wasm-tiering';
 import { riskSettings, ruleDecisions, rules, users } from '../server/db/schema';
 import { createAccessTokens } from '../server/plugins/auth-guard';
 import { createSecrets } from '../server/plugins/secrets';
+import { OFFLINE_ENV } from '../tests/helpers/process';
 import { report } from './lib/report';
 import { busyMs, timeline, traceStatements, type TracedStatement } from './lib/statement-trace';
 import { now, sleep, sortedPercentile, story } from './lib/sse-load';
@@ -569,6 +570,8 @@ async function outside(): Promise<void> {
   const server = spawn(process.execPath, [main], {
     env: {
       ...process.env,
+      // Offline stand-ins only (the simulated market above all): a bench never reaches past loopback.
+      ...OFFLINE_ENV,
       HOST: '127.0.0.1',
       PORT: String(port),
       DATA_DIR: dataDir,
