@@ -17,6 +17,14 @@ export const ActivityKind = z.enum([
   'kill_switch',
   'step_up',
   'step_up_failed',
+  'wallet_linked',
+  'wallet_unlinked',
+  'identity_linked',
+  'identity_unlinked',
+  'telegram_linked',
+  'telegram_unlinked',
+  'push_subscribed',
+  'push_unsubscribed',
 ]);
 export type ActivityKind = z.infer<typeof ActivityKind>;
 

@@ -66,12 +66,36 @@ export function describeActivity(kind: ActivityKind, detail: Record<string, stri
       return detail.reason === 'code'
         ? 'A confirmation failed: wrong 2FA code'
         : 'A confirmation failed: wrong password';
+    case 'wallet_linked':
+      return `Wallet ${detail.hint ?? ''} linked: it can sign in to this account`;
+    case 'wallet_unlinked':
+      return `Wallet ${detail.hint ?? ''} unlinked`;
+    case 'identity_linked':
+      return `${PROVIDER[detail.provider ?? ''] ?? 'An account'} linked: it can sign in to this account`;
+    case 'identity_unlinked':
+      return `${PROVIDER[detail.provider ?? ''] ?? 'An account'} unlinked`;
+    case 'telegram_linked':
+      return 'A Telegram chat was linked: it receives alerts and can act on this account';
+    case 'telegram_unlinked':
+      return 'The Telegram chat was unlinked';
+    case 'push_subscribed':
+      return `Web Push turned on for a browser${detail.host ? ` (${detail.host})` : ''}`;
+    case 'push_unsubscribed':
+      return 'Web Push turned off for a browser';
   }
 }
+
+const PROVIDER: Record<string, string> = { google: 'A Google account', twitter: 'A Twitter account' };
 
 const MAILED: Partial<Record<ActivityKind, string>> = {
   key_added: 'An exchange API key was added to your Signal Console account',
   key_removed: 'An exchange API key was removed from your Signal Console account',
+  // A new way to sign in or to be reached is what a thief adds first: the owner hears of each at once.
+  wallet_linked: 'A wallet was linked to your Signal Console account',
+  identity_linked: 'A sign-in was linked to your Signal Console account',
+  two_factor_enabled: 'Two-factor login was turned on for your Signal Console account',
+  telegram_linked: 'A Telegram chat was linked to your Signal Console account',
+  push_subscribed: 'A browser will receive Web Push alerts of your Signal Console account',
 };
 
 /**
