@@ -22,6 +22,17 @@ export interface StoredDeviceInfo {
 
 /** Module auth. Every token is stored as its SHA-256 hash; the TOTP secret is AES-256-GCM encrypted. */
 
+/** How a sign-in proved who it was: what started a refresh family (or a remembered device). */
+export const SIGN_IN_METHODS = [
+  'password',
+  'two_factor',
+  'wallet',
+  'google',
+  'twitter',
+  'remembered',
+] as const;
+export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
+
 /** Remember-me devices: a long-lived device token exchanged for a session by `POST /auth/auto-login`. */
 export const rememberedDevices = pgTable(
   'remembered_devices',
@@ -36,6 +47,11 @@ export const rememberedDevices = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The identity (wallet, Google, Twitter) whose sign-in remembered the device, null for a password:
+     * unlinking it forgets the device too. Not a foreign key, so that it outlives the identity's row.
+     */
+    identityId: uuid('identity_id'),
   },
   (t) => [
     uniqueIndex('remembered_devices_token_idx').on(t.tokenHash),
@@ -63,11 +79,19 @@ export const refreshTokens = pgTable(
     rotatedAt: timestamp('rotated_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * What started the family (every token of it carries the same): the method, and the identity
+     * (wallet, Google, Twitter) it signed in with. Unlinking an identity ends the families it started.
+     * Null on families started before this was recorded.
+     */
+    signInMethod: text('sign_in_method', { enum: SIGN_IN_METHODS }),
+    identityId: uuid('identity_id'),
   },
   (t) => [
     uniqueIndex('refresh_tokens_token_idx').on(t.tokenHash),
     index('refresh_tokens_family_idx').on(t.familyId),
     index('refresh_tokens_user_idx').on(t.userId),
+    index('refresh_tokens_identity_idx').on(t.identityId),
   ],
 );
 
@@ -107,6 +131,9 @@ export const loginChallenges = pgTable(
     attempts: integer('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** How the first step signed in (and with which identity): the session it finishes records it. */
+    signInMethod: text('sign_in_method', { enum: SIGN_IN_METHODS }),
+    identityId: uuid('identity_id'),
   },
   (t) => [index('login_challenges_user_idx').on(t.userId)],
 );
