@@ -41,6 +41,11 @@ export const telegramLinks = pgTable(
       .primaryKey()
       .references(() => users.id, { onDelete: 'cascade' }),
     chatId: bigint('chat_id', { mode: 'number' }).notNull(),
+    /**
+     * The Telegram user who linked the chat (`from.id` of their `/start`): the only sender whose commands
+     * and button presses the bot takes from it. Null on links made before it was kept.
+     */
+    telegramUserId: bigint('telegram_user_id', { mode: 'number' }),
     username: text('username'),
     linkedAt: timestamp('linked_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -85,6 +90,14 @@ export const telegramOutbox = pgTable(
     method: text('method').notNull(),
     params: jsonb('params').$type<Record<string, unknown>>().notNull(),
     ref: text('ref'),
+    /**
+     * `low`: a line to a chat that is not linked (how to link, a refused code). Sent only with what the
+     * bot's rate leaves after the linked chats' messages, few at a time, and not queued at all when many
+     * wait already, so that strangers' chatter never holds up a proposal.
+     */
+    priority: text('priority', { enum: ['normal', 'low'] })
+      .notNull()
+      .default('normal'),
     state: text('state', { enum: ['queued', 'sent', 'dead'] })
       .notNull()
       .default('queued'),
