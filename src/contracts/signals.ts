@@ -91,6 +91,16 @@ export const Retraction = z.object({
 });
 export type Retraction = z.infer<typeof Retraction>;
 
+/**
+ * On a story that a later signal from a less trusted source reads as retracting: the card shows it
+ * disputed, not retracted, and nothing opened on it is closed by it.
+ */
+export const Dispute = Retraction.extend({
+  /** The disputing source's name. */
+  source_name: z.string(),
+});
+export type Dispute = z.infer<typeof Dispute>;
+
 export const Signal = z.object({
   /** Decimal digits; ascending with arrival. `signal_id` carries the same value. */
   id: z.string(),
@@ -117,6 +127,8 @@ export const Signal = z.object({
   retraction: Retraction.nullable().optional(),
   /** On a retraction linked to its story: the id of the signal it retracts (null otherwise). */
   retracts: z.string().nullable().optional(),
+  /** Set once a less trusted source disputes it (null otherwise); optional like `retraction`. */
+  dispute: Dispute.nullable().optional(),
   /**
    * Where the time went: published, received, analysed, and on a stream event the server's send time.
    * The server always sends it; optional so that copies saved before it existed still read.

@@ -12,7 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { AlsoReportedBy, QuoteData } from '../../../src/contracts/signals';
+import type { AlsoReportedBy, Dispute, QuoteData } from '../../../src/contracts/signals';
 
 /**
  * Every publish of a signal (created, analysed, reported again) takes the next value: the stream's
@@ -67,6 +67,11 @@ export const signals = pgTable(
     retractionKind: text('retraction_kind'),
     /** On a retraction: the signal it retracts. */
     retractsId: bigint('retracts_id', { mode: 'number' }),
+    /**
+     * A later signal from a less trusted source that reads as its retraction: the card shows the story
+     * disputed, and nothing is unwound on it (a source as trusted retracts it).
+     */
+    dispute: jsonb('dispute').$type<Dispute>(),
   },
   (t) => [
     uniqueIndex('signals_external_idx')
@@ -75,5 +80,9 @@ export const signals = pgTable(
     uniqueIndex('signals_rev_idx').on(t.rev),
     index('signals_fingerprint_idx').on(t.fingerprint, t.receivedAt),
     index('signals_received_idx').on(t.receivedAt),
+    // The few stories retracted or disputed lately: what a new report of the same story inherits.
+    index('signals_marked_idx')
+      .on(t.receivedAt)
+      .where(sql`${t.retractedBy} is not null or ${t.dispute} is not null`),
   ],
 );

@@ -115,6 +115,11 @@ export const ruleDecisions = pgTable(
     askExpiresAt: timestamp('ask_expires_at', { withTimezone: true }),
     answeredVia: text('answered_via', { enum: ['browser', 'terminal', 'telegram', 'api'] }),
     answeredAt: timestamp('answered_at', { withTimezone: true }),
+    /**
+     * The signal that retracted this decision's story, once one did. On a decision whose order was on
+     * its way (`sent_at` set, still pending) it is what unwinds the fill when it lands.
+     */
+    retractedBy: bigint('retracted_by', { mode: 'number' }),
     decidedAt: timestamp('decided_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
