@@ -68,7 +68,11 @@ export const paperSnapshots = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.seq] })],
 );
 
-export const ORDER_REQUEST_STATES = ['claimed', 'sent', 'filled', 'failed'] as const;
+/**
+ * `exists`: the venue refused a send as a duplicate client order id (-4116), so the order is there by its
+ * own word, but a look-up has not shown it yet: it is only ever looked up again, never sent again.
+ */
+export const ORDER_REQUEST_STATES = ['claimed', 'sent', 'filled', 'failed', 'exists'] as const;
 export type OrderRequestState = (typeof ORDER_REQUEST_STATES)[number];
 
 /**
@@ -133,8 +137,9 @@ export const trades = pgTable(
     side: text('side', { enum: ['buy', 'sell'] }).notNull(),
     quantity: numeric('quantity').notNull(),
     price: numeric('price').notNull(),
-    realizedPnl: numeric('realized_pnl').notNull(),
-    fee: numeric('fee').notNull(),
+    /** Null while the venue has not told the fill's realised PnL and fee (unknown, never 0). */
+    realizedPnl: numeric('realized_pnl'),
+    fee: numeric('fee'),
     source: text('source', { enum: ['manual', 'card', 'rule'] }).notNull(),
     ruleId: uuid('rule_id'),
     ruleName: text('rule_name'),
