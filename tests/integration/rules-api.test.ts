@@ -1,8 +1,11 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Rule } from '../../src/contracts/rules';
+import { STEP_UP_DETAILS } from '../../src/contracts/auth';
+import { RiskState, type Rule } from '../../src/contracts/rules';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
+import { AuthClient, userIdOf } from './auth.support';
 
 const RULE = {
   ruleName: 'SOL good news',
@@ -153,5 +156,61 @@ describe.each(dbTargets())('rules API on $name', (target) => {
     expect(Date.parse(state.resume_at) - Date.now()).toBeGreaterThan(29 * 60_000);
     const off = await call('POST', '/api/rules/kill-switch', alice, { on: false });
     expect(off.json()).toMatchObject({ kill_switch: false, resume_at: null });
+  });
+
+  it('asks for step-up before a timed kill switch lifts a stop sooner; stopping longer never asks', async () => {
+    const password = 'correct horse battery';
+    const erin = new AuthClient(t.app);
+    expect((await erin.signup('rule-erin', password)).statusCode).toBe(201);
+    expect((await erin.login('rule-erin', password)).statusCode).toBe(200);
+    const erinId = await userIdOf(erin);
+    /** Moves the sign-in's confirmation into the past, as five minutes going by would. */
+    const expire = () =>
+      t.database.db.execute(
+        sql`update step_ups set confirmed_until = now() - interval '1 second' where user_id = ${erinId}`,
+      );
+    const kill = (body: object) => erin.send('POST', '/rules/kill-switch', body);
+    const state = async () => RiskState.parse((await erin.send('GET', '/rules/risk')).json());
+    const refused = { detail: STEP_UP_DETAILS.required, code: 'step_up_required' };
+    const minutesLeft = (s: RiskState) => Math.round((Date.parse(s.resume_at ?? '') - Date.now()) / 60_000);
+
+    await expire();
+    // From running, a stop of any length is welcome.
+    expect((await kill({ on: true, resume_in_minutes: 60 })).statusCode).toBe(200);
+    expect((await kill({ on: true, resume_in_minutes: 120 })).statusCode).toBe(200);
+    expect(minutesLeft(await state())).toBe(120);
+    // Sooner than the stop in place: asked, and the stop stays as it was.
+    const sooner = await kill({ on: true, resume_in_minutes: 30 });
+    expect(sooner.statusCode).toBe(403);
+    expect(sooner.json()).toEqual(refused);
+    expect(minutesLeft(await state())).toBe(120);
+    // An indefinite stop is the latest of all: turning it into one that lifts itself in a minute asks too.
+    expect((await kill({ on: true })).statusCode).toBe(200);
+    const timed = await kill({ on: true, resume_in_minutes: 1 });
+    expect(timed.statusCode).toBe(403);
+    expect(timed.json()).toEqual(refused);
+    expect(await state()).toMatchObject({ kill_switch: true, resume_at: null });
+    // Thirty at once, beside stops without end: none of them shortens the stop without step-up.
+    const many = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        kill(i % 2 === 0 ? { on: true } : { on: true, resume_in_minutes: 1 }),
+      ),
+    );
+    expect(many.map((r) => r.statusCode).sort()).toEqual([
+      ...Array.from({ length: 15 }, () => 200),
+      ...Array.from({ length: 15 }, () => 403),
+    ]);
+    expect(await state()).toMatchObject({ kill_switch: true, resume_at: null });
+    // Confirmed, the stop lifts itself a minute from now.
+    expect((await erin.send('POST', '/auth/step-up', { password })).statusCode).toBe(200);
+    const confirmed = await kill({ on: true, resume_in_minutes: 1 });
+    expect(confirmed.statusCode).toBe(200);
+    expect(minutesLeft(RiskState.parse(confirmed.json()))).toBe(1);
+    await expire();
+    // Longer again, or without end, never asks; resuming now still does.
+    expect((await kill({ on: true, resume_in_minutes: 45 })).statusCode).toBe(200);
+    expect((await kill({ on: true })).statusCode).toBe(200);
+    expect((await kill({ on: false })).statusCode).toBe(403);
+    expect(await state()).toMatchObject({ kill_switch: true, resume_at: null });
   });
 });

@@ -124,12 +124,16 @@ export class RiskService {
    * way), on top of the defaults for a user without a row.
    */
   private async save(userId: string, set: RiskColumns): Promise<RiskRow> {
-    const saved = await this.repo.saveRisk(userId, set, defaultRow(userId));
+    return this.saved(userId, await this.repo.saveRisk(userId, set, defaultRow(userId)));
+  }
+
+  /** A row just written here: kept, and told to the other processes. */
+  private saved(userId: string, row: RiskRow): RiskRow {
     this.bump(userId);
     const now = this.clock.now();
-    this.cache.set(userId, { row: saved, at: now, used: now });
+    this.cache.set(userId, { row, at: now, used: now });
     this.onChange(userId);
-    return saved;
+    return row;
   }
 
   private async row(userId: string): Promise<RiskRow | null> {
@@ -191,6 +195,20 @@ export class RiskService {
       resumeAt:
         on && resumeInMinutes !== undefined ? new Date(this.clock.now() + resumeInMinutes * 60_000) : null,
     });
+    return this.state(userId);
+  }
+
+  /**
+   * Stops every automated order of the user for `resumeInMinutes`, unless the stop in place lifts later
+   * (or has no end): then nothing is written and null comes back, since this would start automated
+   * orders again sooner (which, like turning the switch off, needs a confirmed sign-in). Checked and
+   * written in one statement, so that a stop set meanwhile elsewhere is never shortened by it.
+   */
+  async stopUnlessSooner(userId: string, resumeInMinutes: number): Promise<RiskState | null> {
+    const resumeAt = new Date(this.clock.now() + resumeInMinutes * 60_000);
+    const row = await this.repo.stopUnlessSooner(userId, resumeAt, defaultRow(userId));
+    if (row === null) return null;
+    this.saved(userId, row);
     return this.state(userId);
   }
 

@@ -441,6 +441,29 @@ export class RulesRepo {
     return saved;
   }
 
+  /**
+   * Turns the user's kill switch on until `resumeAt`, in one statement, unless the stored switch is on
+   * until later (or with no end): then nothing is written and null comes back. Of changes racing from
+   * several places, none shortens a stop without the caller knowing.
+   */
+  async stopUnlessSooner(
+    userId: string,
+    resumeAt: Date,
+    base: Omit<RiskRow, 'updatedAt'>,
+  ): Promise<RiskRow | null> {
+    const set = { killSwitch: true, resumeAt };
+    const [saved] = await this.db
+      .insert(riskSettings)
+      .values({ ...base, ...set, userId })
+      .onConflictDoUpdate({
+        target: riskSettings.userId,
+        set: { ...set, updatedAt: new Date() },
+        setWhere: sql`not (${riskSettings.killSwitch} and (${riskSettings.resumeAt} is null or ${riskSettings.resumeAt} > ${resumeAt.toISOString()}::timestamptz))`,
+      })
+      .returning();
+    return saved ?? null;
+  }
+
   async cursor(name: string): Promise<number | null> {
     const [row] = await this.db
       .select({ rev: ruleCursor.rev })

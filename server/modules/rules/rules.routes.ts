@@ -199,16 +199,22 @@ export function registerRulesRoutes(instance: FastifyInstance, deps: RulesRouteD
   const killSchema = {
     summary: 'Stop (or resume) every rule',
     description:
-      'Turning it off (resuming) needs a sign-in confirmed in the last minutes (403 step_up_required).',
+      'Turning it off (resuming), or a timed stop that lifts sooner than the stop in place (one without end is the latest), needs a sign-in confirmed in the last minutes (403 step_up_required).',
     body: KillSwitchRequest,
     response: { 200: RiskState },
   };
   app.post('/rules/kill-switch', { ...authed, schema: killSchema }, async (request) => {
-    const body = request.body;
-    // Stopping is always welcome; starting automated orders again is confirmed like a loosened limit.
-    if (!body.on) await app.requireStepUp(request);
-    const state = await risk.killSwitch(userOf(request), body.on, body.resume_in_minutes);
-    await app.activity.record(userOf(request), { kind: 'kill_switch', detail: { on: String(body.on) } });
+    const userId = userOf(request);
+    const { on, resume_in_minutes: minutes } = request.body;
+    // Stopping is always welcome; starting automated orders again is confirmed like a loosened limit,
+    // and so is a timed stop that would lift sooner than the one in place.
+    const timed = on && minutes !== undefined ? await risk.stopUnlessSooner(userId, minutes) : null;
+    let state = timed;
+    if (state === null) {
+      if (!on || minutes !== undefined) await app.requireStepUp(request);
+      state = await risk.killSwitch(userId, on, minutes);
+    }
+    await app.activity.record(userId, { kind: 'kill_switch', detail: { on: String(on) } });
     return state;
   });
 
