@@ -94,6 +94,11 @@ export const ruleDecisions = pgTable(
     signalPublishedAt: timestamp('signal_published_at', { withTimezone: true }),
     signalReceivedAt: timestamp('signal_received_at', { withTimezone: true }),
     signalAnalysedAt: timestamp('signal_analysed_at', { withTimezone: true }),
+    /**
+     * The news source the signal came from (its `source`): a premium source's decisions are shown only
+     * to accounts whose plan receives that source.
+     */
+    signalSource: text('signal_source'),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     ackedAt: timestamp('acked_at', { withTimezone: true }),
     /**
