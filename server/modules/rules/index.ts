@@ -9,7 +9,7 @@ import type { DecisionRow } from './rules.repo';
 import { RiskService } from './risk.service';
 import { backtest } from './rules.backtest';
 import { RuleEngine, type DecisionEvent, type DecisionNews } from './rules.engine';
-import { ExitWatcher } from './rules.exits';
+import { ExitWatcher, retractedWhy } from './rules.exits';
 import { rehearseDecisionStatements } from './rehearsal';
 import { RulesRepo } from './rules.repo';
 import { registerRulesRoutes } from './rules.routes';
@@ -91,6 +91,8 @@ export default fp(
       log,
       unknownRecheckMs: app.config.BINANCE_ORDER_SETTLE_MS,
       decided,
+      // A fill that landed on a story retracted while its order was on its way is closed at once.
+      unwind: (d) => unwindOne(d),
     });
     const exits = new ExitWatcher({
       repo,
@@ -112,22 +114,25 @@ export default fp(
       log,
       exited: (d) => engine.exited(d),
     });
+    /** Closes what a decision opened on a retracted story, unless its rule keeps such positions. */
+    const unwindOne = async (d: DecisionRow) => {
+      if (d.exitPlan?.on_retraction === 'keep' || d.retractedBy === null) return;
+      await exits.unwind(d, retractedWhy(d.retractedBy));
+    };
     /**
-     * Closes at once every position rules opened on a retracted signal (reduce-only, on the decision's
-     * account, its own quantity) unless its rule keeps them, and cancels decisions not sent yet.
+     * A retracted signal, in one statement over its decisions: those not sent yet are cancelled, those
+     * whose order is on its way are marked (their fill, when it lands, is closed at once), and every
+     * position rules opened on it is closed now (reduce-only, on the decision's account, its own
+     * quantity) unless its rule keeps them.
      */
     const unwindRetracted = async (retractedId: string, retractionId: string) => {
-      const signalId = Number(retractedId);
-      const why = `closed: retracted by #${retractionId}`;
-      const cancelled = await repo.cancelUnsent(
-        signalId,
+      const { cancelled, open } = await repo.retractDecisions(
+        Number(retractedId),
+        Number(retractionId),
         `The story was retracted by #${retractionId} before the order was sent.`,
       );
       for (const row of cancelled) engine.tell('skipped', row);
-      const open = await repo.openOnSignal(signalId);
-      await Promise.all(
-        open.filter((d) => d.exitPlan?.on_retraction !== 'keep').map((d) => exits.close(d, why)),
-      );
+      await Promise.all(open.map(unwindOne));
     };
     const changed = (userId: string) => {
       // Only the process running the engine keeps rules in memory; the others hear of it on the bus.
@@ -219,6 +224,10 @@ export default fp(
             sweepsPut = 0;
             wake(true);
             void exits.check();
+            // Positions left open on retracted stories (an unwind whose tries ran out): tried again.
+            void exits
+              .unwindLeft()
+              .catch((err: unknown) => log.warn({ err }, 'retracted positions not unwound'));
             // Proposals whose window closed: skipped as unanswered, by this process alone.
             void engine.expireAsks().catch((err: unknown) => log.warn({ err }, 'asks not expired'));
             // The risk rows in use, read again before they age out, so that no order waits for its own.
@@ -230,6 +239,7 @@ export default fp(
       stop() {
         for (const dispose of running.splice(0)) dispose();
         engine.stop();
+        exits.stop();
       },
     });
     app.decorate('rules', { service, risk, engine, exits });

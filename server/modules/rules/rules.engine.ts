@@ -42,6 +42,11 @@ export interface EngineDeps {
    * said: the bus's `rules.decided` (notifications, the browser's proposals) is fed from here.
    */
   decided?: (event: DecisionEvent, decision: DecisionRow, news: DecisionNews | null) => void;
+  /**
+   * Closes what a decision opened on a story retracted while its order was on its way (reduce-only, its
+   * own quantity), the way the retraction closed the positions open when it came.
+   */
+  unwind?: (decision: DecisionRow) => Promise<void>;
 }
 
 export type DecisionEvent = 'fired' | 'skipped' | 'asking' | 'answered' | 'exit';
@@ -121,6 +126,12 @@ export class RuleEngine {
       ...(d.unknownRecheckMs === undefined ? {} : { unknownRecheckMs: d.unknownRecheckMs }),
       stats: this.stats,
       decided: (event, decision) => this.tell(event, decision),
+      // Counted as pending when its turn came: not counted once it is known not to go.
+      unsent: (decision) => {
+        if (this.book.follows(decision.userId))
+          this.book.apply({ ...changeOf(decision), outcome: 'skipped' });
+      },
+      ...(d.unwind === undefined ? {} : { retracted: d.unwind }),
     });
     this.book = new FiredBook(
       (userIds, from, midnight, recent) => d.repo.countedDecisions(userIds, from, midnight, recent),
@@ -259,6 +270,9 @@ export class RuleEngine {
   async evaluate(signal: Signal): Promise<void> {
     if (signal.analysis.status !== 'completed') return;
     this.remember(signal.id);
+    // A retracted or disputed story is never traded, however late this process hears of it (the claim
+    // checks the store as well, for a copy read before the mark).
+    if (signal.retraction != null || signal.dispute != null) return;
     this.stats.evaluated += 1;
     const started = process.hrtime.bigint();
     const matches = this.index.match({

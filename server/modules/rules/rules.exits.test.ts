@@ -48,6 +48,7 @@ function opened(over: Partial<DecisionRow>): DecisionRow {
     twinRefused: null,
     exitOrderId: null,
     exitPnl: null,
+    retractedBy: null,
     ...over,
   };
 }

@@ -16,6 +16,15 @@ export interface ExitDeps {
   exited?: (decision: DecisionRow) => void;
 }
 
+/**
+ * How long an unwind waits before each new try of a close that failed (a venue refusing or not answering
+ * for now); the last waits past Binance's recvWindow, so that a close of unknown outcome is known by then.
+ */
+export const UNWIND_RETRY_MS = [500, 2_000, 6_000, 15_000] as const;
+
+/** How often the positions still open on retracted stories are looked for (an unwind that never closed). */
+const UNWIND_SWEEP_MS = 10_000;
+
 /** Why an open rule position should close now, or null. `move` is the gain in % in the position's favour. */
 export function exitReason(d: DecisionRow, mark: number | undefined, now: number): string | null {
   const plan = d.exitPlan;
@@ -45,6 +54,10 @@ export function exitReason(d: DecisionRow, mark: number | undefined, now: number
 export class ExitWatcher {
   private open: DecisionRow[] = [];
   private busy = false;
+  /** Decisions this process is unwinding (a close, or the wait before trying again). */
+  private readonly unwinding = new Set<number>();
+  private readonly retries = new Set<ReturnType<typeof setTimeout>>();
+  private lastUnwindSweep = -Infinity;
 
   constructor(private readonly d: ExitDeps) {}
 
@@ -99,6 +112,62 @@ export class ExitWatcher {
     return result;
   }
 
+  /**
+   * Closes a position opened on a retracted story, and tries again while the close fails: the exit is
+   * opened again after each failure (the ledger shows it open, flatten finds it), and closed on a later
+   * try under the same client order id, so a close that did go through is found rather than repeated.
+   * Resolves after the first try; the others run on timers.
+   */
+  async unwind(d: DecisionRow, why: string): Promise<void> {
+    if (this.unwinding.has(d.id)) return;
+    this.unwinding.add(d.id);
+    const attempt = async (tries: number): Promise<void> => {
+      const outcome = await this.close(d, why).catch((err: unknown) => {
+        this.d.log.warn({ err, decision: d.id }, 'retracted position not closed');
+        return { failed: 'close failed' };
+      });
+      if (typeof outcome === 'string') {
+        this.unwinding.delete(d.id);
+        return;
+      }
+      await this.d.repo.reopenExit(d.id).catch(() => undefined);
+      const wait = UNWIND_RETRY_MS[tries];
+      if (wait === undefined) {
+        // Left open: the sweep of retracted positions tries again later.
+        this.unwinding.delete(d.id);
+        return;
+      }
+      const timer = setTimeout(() => {
+        this.retries.delete(timer);
+        void attempt(tries + 1);
+      }, wait);
+      timer.unref();
+      this.retries.add(timer);
+    };
+    await attempt(0);
+  }
+
+  /**
+   * Unwinds the positions still open on retracted stories that no unwind of this process is working on
+   * (its tries ran out, or another process stopped halfway): at most every ten seconds.
+   */
+  async unwindLeft(): Promise<void> {
+    const now = this.d.clock.now();
+    if (now - this.lastUnwindSweep < UNWIND_SWEEP_MS) return;
+    this.lastUnwindSweep = now;
+    const left = await this.d.repo.openRetracted();
+    for (const d of left) {
+      if (d.retractedBy !== null) await this.unwind(d, retractedWhy(d.retractedBy));
+    }
+  }
+
+  /** Stops the tries waiting on timers (shutdown); the sweep of retracted positions takes them up. */
+  stop(): void {
+    for (const timer of this.retries) clearTimeout(timer);
+    this.retries.clear();
+    this.unwinding.clear();
+  }
+
   /** Closes one decision's position; what happened to it. */
   async close(d: DecisionRow, why: string): Promise<'closed' | 'gone' | 'taken' | { failed: string }> {
     this.open = this.open.filter((o) => o.id !== d.id);
@@ -126,3 +195,6 @@ export class ExitWatcher {
     }
   }
 }
+
+/** How an exit that a retraction closed is noted ("closed: retracted by #12"). */
+export const retractedWhy = (retractionId: number | string) => `closed: retracted by #${retractionId}`;

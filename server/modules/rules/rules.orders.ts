@@ -77,6 +77,16 @@ export interface RuleOrdersDeps {
   stats: OrderStats;
   /** Told of every decision that ended fired or skipped, with its row as recorded. */
   decided?: (event: 'fired' | 'skipped', decision: DecisionRow) => void;
+  /**
+   * A decision not sent after all: its story was retracted (or its decision settled elsewhere) while it
+   * waited its turn. Whoever settled it told of it; the one counting it as pending hears it is not.
+   */
+  unsent?: (decision: DecisionRow) => void;
+  /**
+   * A fill landed on a decision whose story was retracted while its order was on its way (or of unknown
+   * outcome): it is unwound at once, like the positions open when the retraction came.
+   */
+  retracted?: (decision: DecisionRow) => Promise<void>;
 }
 
 /**
@@ -119,6 +129,17 @@ export class RuleOrders {
     const key = ruleOrderKey(decision.ruleId, String(decision.signalId));
     const request = this.orderOf(decision);
     const sentAt = this.d.clock.now();
+    // Marked as on its way before it goes, and only while its story stands: a retraction that came while
+    // the decision waited its turn has cancelled it, and one that comes from here on finds it sent.
+    if (!(await this.d.repo.markSending(decision.id, new Date(sentAt)))) {
+      this.d.log.info(
+        { decision: decision.id, rule: decision.ruleId },
+        'rule order not sent: its story was retracted',
+      );
+      this.d.unsent?.(decision);
+      return null;
+    }
+    const sending = { ...decision, sentAt: new Date(sentAt) };
     // A decision on a key gets its shadow paper twin at the same moment: what paper would have filled.
     const twin = venue.mode === 'paper' ? null : this.recordTwin(decision).catch(() => undefined);
     try {
@@ -127,7 +148,7 @@ export class RuleOrders {
         origin: { source: 'rule', ruleId: decision.ruleId, ruleName: decision.ruleName },
       });
       await twin;
-      await this.fired(decision, order, this.d.clock.now() - receivedAt, sentAt);
+      await this.fired(sending, order, this.d.clock.now() - receivedAt, sentAt);
       return order;
     } catch (err) {
       await twin;
@@ -135,13 +156,12 @@ export class RuleOrders {
         // Not failed: it stays pending (its budget counted) until a look-up settles it.
         await this.d.repo.updateDecision(decision.id, {
           detail: `Outcome unknown; looking the order up. ${err.detail}`,
-          sentAt: new Date(sentAt),
         });
-        this.recheckLater(decision);
+        this.recheckLater(sending);
         return null;
       }
       const detail = err instanceof Error && 'detail' in err ? String(err.detail) : 'The order failed.';
-      await this.skip(decision, 'exchange', detail);
+      await this.skip(sending, 'exchange', detail);
       if (!(err instanceof Error && 'detail' in err))
         this.d.log.warn({ err, rule: decision.ruleId }, 'rule order failed');
       return null;
@@ -196,22 +216,37 @@ export class RuleOrders {
     this.unknown.clear();
   }
 
+  /**
+   * Records the fill, only while the decision is pending: a second answer for the same order (a look-up
+   * racing the venue's answer) changes nothing. A fill on a story retracted meanwhile is unwound at once.
+   */
   private async fired(
     decision: DecisionRow,
     order: OrderResponse,
     latencyMs: number | null,
     sentAt: number | null,
   ): Promise<void> {
-    this.d.stats.fired += 1;
     const set = firedUpdate(order, latencyMs, sentAt, this.d.clock.now());
-    await this.d.repo.updateDecision(decision.id, set);
-    this.d.decided?.('fired', { ...decision, ...set } as DecisionRow);
+    const { won, retractedBy } = await this.d.repo.settle(decision.id, set);
+    if (!won) return;
+    this.d.stats.fired += 1;
+    const row = { ...decision, ...set, retractedBy } as DecisionRow;
+    this.d.decided?.('fired', row);
+    if (retractedBy !== null && this.d.retracted !== undefined) await this.d.retracted(row);
   }
 
-  /** Ends a decision without an order: why, for the ledger and the trader. */
+  /**
+   * Ends a decision without an order, only while it is still pending (or asking): why, for the ledger and
+   * the trader. A decision settled meanwhile (cancelled by a retraction) keeps its outcome.
+   */
   async skip(decision: DecisionRow, reason: string, detail: string): Promise<void> {
+    const { won } = await this.d.repo.settle(
+      decision.id,
+      { outcome: 'skipped', reason, detail },
+      'pending-or-asking',
+    );
+    if (!won) return;
     this.d.stats.skipped += 1;
-    await this.d.repo.updateDecision(decision.id, { outcome: 'skipped', reason, detail });
     this.d.decided?.('skipped', { ...decision, outcome: 'skipped', reason, detail });
   }
 

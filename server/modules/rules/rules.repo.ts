@@ -1,7 +1,8 @@
-import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
-import { arrayOf, Batcher, completeRow, insertRows, updateFromValues } from '../../db/batch';
+import { and, count, desc, eq, gt, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import { arrayOf, Batcher, completeRow, insertRows, rowsOf, updateFromValues } from '../../db/batch';
 import type { Db } from '../../db/client';
 import type { CountedDecision } from './fired-book';
+import { signals } from '../../db/schema/news';
 import { riskSettings, ruleCursor, ruleDecisions, rules } from '../../db/schema/rules';
 
 export type RuleRow = typeof rules.$inferSelect;
@@ -11,11 +12,41 @@ export type NewDecisionRow = Omit<typeof ruleDecisions.$inferInsert, 'id'>;
 export type DecisionUpdate = Partial<Omit<NewDecisionRow, 'userId' | 'ruleId' | 'signalId'>>;
 export type RiskRow = typeof riskSettings.$inferSelect;
 
+/**
+ * Where a decision may be when its outcome is recorded: `pending` (its order about to go, on its way, or
+ * of unknown outcome), or for a skip also `asking` (a proposal the envelope refused before it was asked).
+ */
+export type Settling = 'pending' | 'pending-or-asking';
+
+/** What recording an outcome found: whether it won the row, and the retraction it carries if any. */
+export interface Settled {
+  won: boolean;
+  retractedBy: number | null;
+}
+
+/** A story of theirs retracted: what became of the decisions on it. */
+export interface RetractedDecisions {
+  /** Not sent yet (or a proposal): skipped as retracted now. */
+  cancelled: DecisionRow[];
+  /** Positions their orders opened, still open. */
+  open: DecisionRow[];
+  /** Orders on their way or of unknown outcome: their fill is unwound when it lands. */
+  inFlight: DecisionRow[];
+}
+
 /** SQL for rules, the decision ledger, risk settings and the engine's cursor; nothing else. */
 export class RulesRepo {
   /** The decisions of one headline move together (claimed, sent, fired): their updates go as one. */
   private readonly updates = new Batcher<{ id: number; set: DecisionUpdate }, void>((items) =>
     this.updateMany(items),
+  );
+  /** A headline's decisions marked as sent, just before their orders go, in one statement. */
+  private readonly sending = new Batcher<{ id: number; at: Date }, boolean>((items) =>
+    this.markSendingMany(items),
+  );
+  /** A headline's outcomes recorded (fired, skipped), each only while its decision is still open. */
+  private readonly settles = new Batcher<{ id: number; set: DecisionUpdate; from: Settling }, Settled>(
+    (items) => this.settleMany(items),
   );
   /** The risk reads of one headline's decisions, one per user, go as one. */
   private readonly stats = new Batcher<FiredStatsQuery, { spent: number; lastOnAsset: Date | null }>(
@@ -107,8 +138,11 @@ export class RulesRepo {
     if (rows.length === 0) return claimed;
     // Only the ids come back: the rest of each row is what was sent (decoding every column of thirty
     // returned rows cost more than the insert's own statement).
+    // A story retracted or disputed by the time of the claim is never decided, whatever copy of it the
+    // engine holds (one read before the mark, or heard by a process that started since).
     const inserted = await this.db.execute(
       insertRows(ruleDecisions, rows, {
+        rowsWhere: UNMARKED_SIGNAL,
         onConflictDoNothing: [ruleDecisions.ruleId, ruleDecisions.signalId],
         returning: [ruleDecisions.id, ruleDecisions.ruleId],
       }),
@@ -202,6 +236,91 @@ export class RulesRepo {
       await this.db.execute(updateFromValues(ruleDecisions, [ruleDecisions.id], columns, rows));
     }
     return items.map(() => undefined);
+  }
+
+  /**
+   * Marks a decision as sent, just before its order goes out, only while it is pending, not marked sent
+   * and its story not retracted: true when it may go. False: the story was retracted (or the decision
+   * settled) while it waited its turn, and the order must not be sent.
+   */
+  async markSending(id: number, at: Date): Promise<boolean> {
+    return this.sending.add({ id, at });
+  }
+
+  private async markSendingMany(items: { id: number; at: Date }[]): Promise<boolean[]> {
+    const d = ruleDecisions;
+    const result = await this.db.execute(sql`
+      update ${d} set sent_at = v.at
+      from unnest(${arrayOf(
+        'bigint',
+        items.map((i) => i.id),
+      )}, ${arrayOf(
+        'timestamptz',
+        items.map((i) => i.at),
+      )}) as v(id, at)
+      where ${d}.id = v.id and ${d}.outcome = 'pending' and ${d}.sent_at is null
+        and ${d}.retracted_by is null
+      returning ${d}.id`);
+    const won = new Set((result as unknown as { rows: { id: unknown }[] }).rows.map((r) => Number(r.id)));
+    // One id twice in a batch: the first call wins it.
+    const seen = new Set<number>();
+    return items.map((i) => {
+      const first = won.has(i.id) && !seen.has(i.id);
+      seen.add(i.id);
+      return first;
+    });
+  }
+
+  /**
+   * Records a decision's outcome only while it is still `from` (pending; or asking too, for a skip):
+   * whether this call won the row, and the retraction of its story when one came meanwhile (a fill that
+   * landed on a retracted story is unwound at once). A loser changes nothing: another call (a look-up
+   * racing the answer, a retraction's cancel) recorded the outcome first.
+   */
+  async settle(id: number, set: DecisionUpdate, from: Settling = 'pending'): Promise<Settled> {
+    return this.settles.add({ id, set, from });
+  }
+
+  private async settleMany(items: { id: number; set: DecisionUpdate; from: Settling }[]): Promise<Settled[]> {
+    const ids = new Set(items.map((i) => i.id));
+    const out = new Map<number, Settled>();
+    const groups = new Map<
+      string,
+      { columns: string[]; from: Settling; rows: { key: number[]; set: DecisionUpdate }[] }
+    >();
+    const run = async (columns: string[], from: Settling, rows: { key: number[]; set: DecisionUpdate }[]) => {
+      const outcomes = from === 'pending' ? `('pending')` : `('pending', 'asking')`;
+      const result = await this.db.execute(
+        updateFromValues(ruleDecisions, [ruleDecisions.id], columns, rows).append(
+          sql.raw(
+            ` and "rule_decisions"."outcome" in ${outcomes} returning "rule_decisions"."id", "rule_decisions"."retracted_by"`,
+          ),
+        ),
+      );
+      for (const r of (result as unknown as { rows: { id: unknown; retracted_by: unknown }[] }).rows)
+        out.set(Number(r.id), {
+          won: true,
+          retractedBy: r.retracted_by === null ? null : Number(r.retracted_by),
+        });
+    };
+    if (ids.size < items.length) {
+      // One decision twice in a batch: in order, one statement each; the first to find it open wins.
+      return items.reduce<Promise<Settled[]>>(async (done, item) => {
+        const answers = await done;
+        out.delete(item.id);
+        await run(columnsOfSet(item.set), item.from, [{ key: [item.id], set: item.set }]);
+        return [...answers, out.get(item.id) ?? { won: false, retractedBy: null }];
+      }, Promise.resolve([]));
+    }
+    for (const { id, set, from } of items) {
+      const columns = columnsOfSet(set);
+      const signature = `${from}:${columns.join(',')}`;
+      const group = groups.get(signature) ?? { columns, from, rows: [] };
+      group.rows.push({ key: [id], set });
+      groups.set(signature, group);
+    }
+    for (const { columns, from, rows } of groups.values()) await run(columns, from, rows);
+    return items.map((i) => out.get(i.id) ?? { won: false, retractedBy: null });
   }
 
   async decisions(
@@ -383,30 +502,67 @@ export class RulesRepo {
       .where(and(...where));
   }
 
-  /** The positions rules opened on a signal that are still open. */
-  async openOnSignal(signalId: number): Promise<DecisionRow[]> {
-    return this.db
-      .select()
-      .from(ruleDecisions)
-      .where(and(eq(ruleDecisions.signalId, signalId), eq(ruleDecisions.exitState, 'open')));
+  /**
+   * A signal retracted by `retractionId`, in one statement: every decision on it not marked yet keeps the
+   * retraction; those whose order was not sent (pending with no send time, or a proposal still asking)
+   * are skipped as retracted, so that a retracted story is not traded late. Answers the decisions marked
+   * now: those cancelled, the open positions to close, and the orders on their way (their fill, when it
+   * lands, finds the mark and is unwound). Once per decision: a second call finds nothing to mark.
+   */
+  async retractDecisions(
+    signalId: number,
+    retractionId: number,
+    detail: string,
+  ): Promise<RetractedDecisions> {
+    const d = ruleDecisions;
+    const unsent = sql`${d.outcome} in ('pending', 'asking') and ${d.sentAt} is null`;
+    const result = await this.db.execute(sql`
+      update ${d} set retracted_by = ${retractionId},
+        outcome = case when ${unsent} then 'skipped' else ${d.outcome} end,
+        reason = case when ${unsent} then 'retracted' else ${d.reason} end,
+        detail = case when ${unsent} then ${detail} else ${d.detail} end
+      where ${d.signalId} = ${signalId} and ${d.retractedBy} is null
+      returning *`);
+    const marked = rowsOf(ruleDecisions, result);
+    return {
+      cancelled: marked.filter(
+        (r) => r.outcome === 'skipped' && r.reason === 'retracted' && r.sentAt === null,
+      ),
+      open: marked.filter((r) => r.exitState === 'open'),
+      inFlight: marked.filter((r) => r.outcome === 'pending'),
+    };
   }
 
   /**
-   * Skips the decisions on a signal whose order was not sent yet (pending with no send time, or a
-   * proposal still asking): a retracted story is not traded late. Answers the rows skipped.
+   * Positions still open whose story was retracted, of rules that close on a retraction: what an unwind
+   * left open (its close failed every time, or the process stopped in between).
    */
-  async cancelUnsent(signalId: number, detail: string): Promise<DecisionRow[]> {
+  async openRetracted(): Promise<DecisionRow[]> {
     return this.db
-      .update(ruleDecisions)
-      .set({ outcome: 'skipped', reason: 'retracted', detail })
+      .select()
+      .from(ruleDecisions)
       .where(
         and(
-          eq(ruleDecisions.signalId, signalId),
-          inArray(ruleDecisions.outcome, ['pending', 'asking']),
-          isNull(ruleDecisions.sentAt),
+          eq(ruleDecisions.exitState, 'open'),
+          isNotNull(ruleDecisions.retractedBy),
+          sql`coalesce(${ruleDecisions.exitPlan} ->> 'on_retraction', 'close') <> 'keep'`,
         ),
       )
-      .returning();
+      .limit(500);
+  }
+
+  /** Opens again an exit whose close failed (no exit order recorded): the next try claims it anew. */
+  async reopenExit(id: number): Promise<void> {
+    await this.db
+      .update(ruleDecisions)
+      .set({ exitState: 'open' })
+      .where(
+        and(
+          eq(ruleDecisions.id, id),
+          eq(ruleDecisions.exitState, 'closed'),
+          sql`${ruleDecisions.exitOrderId} is null`,
+        ),
+      );
   }
 
   /** Marks an exit done; false when another process closed it first. */
@@ -482,6 +638,16 @@ export class RulesRepo {
         set: { rev: sql`greatest(${ruleCursor.rev}, ${rev})`, updatedAt: new Date() },
       });
   }
+}
+
+/** The claim's condition on each row: its signal is neither retracted nor disputed. */
+const UNMARKED_SIGNAL = sql`not exists (select 1 from ${signals} s where s.id = "row"."signal_id" and (s.retracted_by is not null or s.dispute is not null))`;
+
+/** The columns an update sets (those given a value), sorted: updates of one shape go as one statement. */
+function columnsOfSet(set: DecisionUpdate): string[] {
+  return Object.keys(set)
+    .filter((k) => set[k as keyof DecisionUpdate] !== undefined)
+    .sort();
 }
 
 /** A user's automated orders of the day (fired or pending), and the last one on the asset. */
