@@ -18,6 +18,7 @@ import secretsPlugin from './plugins/secrets';
 import authGuardPlugin from './plugins/auth-guard';
 import spaPlugin from './plugins/spa';
 import { MODULES } from './modules';
+import type { PushOverrides } from './modules/notifications';
 import type { TelegramOverrides } from './modules/notifications/telegram';
 import { HealthService, initialComponents } from './modules/health/health.service';
 import { fromRoot } from './paths';
@@ -50,6 +51,8 @@ export interface BuildOptions {
   onRoute?: (route: { method: string | string[]; url: string }) => void;
   /** What the Telegram bot uses instead of the other modules' services and the system clock (tests). */
   telegram?: TelegramOverrides;
+  /** Web Push's loopback doubles, resolver and connection count (tests; never set in production). */
+  push?: PushOverrides;
 }
 
 /**
@@ -153,6 +156,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
       await api.register(openapiPlugin, { version: config.version });
       if (opts.telegram !== undefined) api.decorate('telegramOverrides', opts.telegram);
+      if (opts.push !== undefined) api.decorate('pushOverrides', opts.push);
       for (const { name, plugin } of MODULES) {
         const clock = name === 'rules' ? opts.rulesClock : undefined;
         if (clock === undefined) await api.register(plugin);

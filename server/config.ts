@@ -77,6 +77,41 @@ const newsSources = z
       .min(1, { error: `a comma list of ${NEWS_SOURCE_NAMES.join(', ')}` }),
   );
 
+/**
+ * The browsers' push services (Chrome and most Chromium browsers: FCM; Firefox: Mozilla's autopush;
+ * Safari: Apple's, which asks servers to allow *.push.apple.com; Edge: Windows Push Notification Services).
+ */
+export const DEFAULT_PUSH_SERVICE_HOSTS = [
+  'fcm.googleapis.com',
+  'updates.push.services.mozilla.com',
+  'push.services.mozilla.com',
+  '*.push.apple.com',
+  '*.notify.windows.com',
+] as const;
+
+const HOST_PATTERN = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+/** `*` (any public host), or a comma list of host names and `*.name` patterns. */
+const pushServiceHosts = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .pipe(
+    z
+      .array(z.string())
+      .min(1, { error: 'a comma list of host names (*.name for any under it), or *' })
+      .refine(
+        (hosts) => (hosts.length === 1 && hosts[0] === '*') || hosts.every((h) => HOST_PATTERN.test(h)),
+        {
+          error: 'a comma list of host names (*.name for any under it), or *',
+        },
+      ),
+  );
+
 /** Sources whose items reach Premium accounts only; may be empty. */
 const premiumSources = z
   .string()
@@ -165,7 +200,7 @@ const ConfigSchema = z.object({
       .regex(/^(mailto:|https:\/\/)\S+$/, { error: 'a mailto: or https:// address' })
       .optional(),
   ),
-  PUSH_ALLOW_HTTP: z.enum(['auto', 'true', 'false'], { error: 'auto, true or false' }),
+  PUSH_SERVICE_HOSTS: pushServiceHosts,
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_API_URL: requiredUrl('http(s)://'),
@@ -327,9 +362,9 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
     default: '',
     help: 'mailto: or https:// contact the push services see in every push; unset → PUBLIC_URL when https, else mailto:admin@localhost',
   },
-  PUSH_ALLOW_HTTP: {
-    default: 'auto',
-    help: 'push subscriptions on plain http: auto allows loopback endpoints (a local test double) unless NODE_ENV is production; true allows loopback always; false never',
+  PUSH_SERVICE_HOSTS: {
+    default: DEFAULT_PUSH_SERVICE_HOSTS.join(','),
+    help: 'the push services Web Push is sent to: a comma list of hosts (*.name for any host under name), or * for any public host; every endpoint is https on port 443 and every address it resolves to must be public',
   },
   STRIPE_SECRET_KEY: {
     default: '',

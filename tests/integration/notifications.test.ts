@@ -10,6 +10,7 @@ import {
 import { notificationSettings, pushSubscriptions, serverKeys } from '../../server/db/schema';
 import { rotateSecretsKey } from '../../server/db/tools/rotate-secrets-key';
 import { NotificationsRepo } from '../../server/modules/notifications/notifications.repo';
+import { PUSH_REFUSALS } from '../../server/modules/notifications/push/endpoint-policy';
 import { createSecrets } from '../../server/plugins/secrets';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
@@ -25,7 +26,8 @@ describe.each(dbTargets())('notifications API and Web Push on $name', (target) =
 
   beforeAll(async () => {
     push = await startPushDouble();
-    t = await startTestApp(target);
+    // The push double is on loopback: this test's app takes that one origin, and no other loopback address.
+    t = await startTestApp(target, {}, { push: { testOrigins: [push.url] } });
   });
   afterAll(async () => {
     await t.close();
@@ -164,13 +166,15 @@ describe.each(dbTargets())('notifications API and Web Push on $name', (target) =
     );
   });
 
-  it('takes push subscriptions on https, or plain http on loopback only', async () => {
+  it('takes push subscriptions on https only (plain http only from the test double), one row per endpoint', async () => {
     const c = await signedIn('rhea');
     const sub = push.subscribe();
     for (const endpoint of ['http://push.example/push/1', 'ftp://push.example/x']) {
       const res = await c.send('POST', '/notifications/push', { endpoint, keys: sub.keys });
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ detail: 'endpoint must be an https URL.' });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({
+        detail: [{ loc: ['body', 'endpoint'], msg: PUSH_REFUSALS.notHttps, type: 'value_error' }],
+      });
     }
     const bad = await c.send('POST', '/notifications/push', { endpoint: 'not a url', keys: sub.keys });
     expect(bad.statusCode).toBe(422);

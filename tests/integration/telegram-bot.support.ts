@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { OrderResponse } from '../../src/contracts/trading';
 import { appError } from '../../server/plugins/errors';
 import { systemClock, type Clock } from '../../server/modules/market/clock';
-import type { TelegramDeps, TelegramPart } from '../../server/modules/notifications/telegram';
+import type { TelegramOverrides, TelegramPart } from '../../server/modules/notifications/telegram';
 import type { BotTrading } from '../../server/modules/notifications/telegram/telegram.bot';
 import { startTestApp, type TestApp } from '../helpers/app';
 import type { DbTarget } from '../helpers/db';
@@ -102,7 +102,8 @@ export async function startBotApp(
         ? ({ ...LIVE_FILL, symbol: 'BTCUSDT', side: 'buy' } as OrderResponse)
         : realTrading().findOrder(userId, key),
   };
-  const deps: TelegramDeps = {
+  // The rest (the proposal's account, the activity log) is the app's own.
+  const deps: TelegramOverrides = {
     liveOrdersAllowed: async (userId) => fakes.liveAllowed.has(userId),
     answerProposal: async (userId, decisionId, answer, via) => {
       fakes.answers.push({ userId, decisionId, answer, via });

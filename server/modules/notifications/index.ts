@@ -5,10 +5,23 @@ import type { NotificationChannel } from './channels';
 import { Dispatcher } from './dispatcher';
 import { NotificationsRepo } from './notifications.repo';
 import { registerNotificationsRoutes } from './notifications.routes';
-import { NotificationsService } from './notifications.service';
+import { hostOf, NotificationsService } from './notifications.service';
+import type { Resolver } from '../news/proxy/fetch-image';
+import { PushEndpointPolicy } from './push/endpoint-policy';
 import { PushChannel } from './push/push.channel';
+import { pinnedSend } from './push/push-send';
 import { loadVapidKeys, type VapidKeys } from './push/vapid';
 import { registerTelegram, type TelegramPart } from './telegram';
+
+/** What tests give Web Push instead of the real network's (`BuildOptions.push`). */
+export interface PushOverrides {
+  /** Origins of loopback push doubles (`http://127.0.0.1:<port>`) taken over plain http. */
+  testOrigins?: readonly string[];
+  /** Answers host names instead of the system's DNS. */
+  resolve?: Resolver;
+  /** Told of every connection to a push service (tests prove a refusal connected nowhere). */
+  onConnect?: (address: string) => void;
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,6 +31,7 @@ declare module 'fastify' {
       push: PushChannel;
       telegram: TelegramPart;
     };
+    pushOverrides: PushOverrides;
   }
 }
 
@@ -43,7 +57,30 @@ export default fp(
       });
       return vapid;
     };
-    const push = new PushChannel({ repo, keys, clock, log, appUrl: `${app.config.PUBLIC_URL}/` });
+    const activity = (userId: string, event: Parameters<typeof app.activity.record>[1]) =>
+      app.activity.record(userId, event);
+    const overrides: PushOverrides = app.hasDecorator('pushOverrides') ? app.pushOverrides : {};
+    const endpoints = new PushEndpointPolicy({
+      hosts: app.config.PUSH_SERVICE_HOSTS,
+      ...(overrides.resolve === undefined ? {} : { resolve: overrides.resolve }),
+      ...(overrides.testOrigins === undefined ? {} : { testOrigins: overrides.testOrigins }),
+    });
+    const push = new PushChannel({
+      repo,
+      keys,
+      clock,
+      log,
+      appUrl: `${app.config.PUBLIC_URL}/`,
+      send: pinnedSend(
+        endpoints,
+        overrides.onConnect === undefined ? {} : { onConnect: overrides.onConnect },
+      ),
+      removed: (sub, reason) =>
+        void activity(sub.userId, {
+          kind: 'push_unsubscribed',
+          detail: { host: hostOf(sub.endpoint), reason },
+        }),
+    });
 
     const changed = (userId: string) =>
       void app.bus.publish('notifications.changed', { userId }).catch(() => undefined);
@@ -60,7 +97,9 @@ export default fp(
         await app.rules.risk.killSwitch(userId, true);
         return 'Kill switch on: your rules place no orders until you turn them back on with `rules on` in the console.';
       },
+      decisionAccount: (userId, decisionId) => repo.decisionAccount(userId, decisionId),
       linkChanged: changed,
+      activity,
       ...(app.hasDecorator('telegramOverrides') ? app.telegramOverrides : {}),
     });
     const channels: NotificationChannel[] = [push, telegram.channel];
@@ -82,13 +121,12 @@ export default fp(
       log,
     });
 
-    const allowHttp = app.config.PUSH_ALLOW_HTTP;
     settings = new NotificationsService(repo, {
       telegram: telegramState,
       vapid: keys,
-      allowLoopbackHttp:
-        allowHttp === 'true' || (allowHttp === 'auto' && app.config.NODE_ENV !== 'production'),
+      endpoints,
       changed,
+      activity,
     });
     app.decorate('notifications', { settings, dispatcher, push, telegram });
 
@@ -123,5 +161,8 @@ export default fp(
       await telegram.close();
     });
   },
-  { name: 'notifications', dependencies: ['auth-guard', 'trading', 'rules', 'billing', 'plans', 'market'] },
+  {
+    name: 'notifications',
+    dependencies: ['auth-guard', 'activity', 'trading', 'rules', 'billing', 'plans', 'market'],
+  },
 );

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import {
   DEFAULT_NOTIFICATION_SETTINGS,
   type NotificationSettings,
@@ -13,6 +13,7 @@ import {
 } from '../../db/schema/notifications';
 import { ruleDecisions } from '../../db/schema/rules';
 import { trades } from '../../db/schema/trading';
+import { users } from '../../db/schema/users';
 
 type SettingsRow = typeof notificationSettings.$inferSelect;
 
@@ -134,19 +135,51 @@ export class NotificationsRepo {
     return row?.n ?? 0;
   }
 
-  /** One row per endpoint: a browser that subscribes again (new keys, or another user) replaces its row. */
+  /**
+   * One row per endpoint: a browser that subscribes again (new keys, or another user) replaces its row.
+   * The user keeps at most `max` rows: the oldest others give way (their endpoints are answered). The
+   * user's row is locked first, so that however many subscribe at once the bound holds.
+   */
   async saveSubscription(
     userId: string,
     sub: { endpoint: string; p256dh: string; auth: string },
     userAgent: string | null,
-  ): Promise<void> {
-    await this.db
-      .insert(pushSubscriptions)
-      .values({ userId, ...sub, userAgent })
-      .onConflictDoUpdate({
-        target: pushSubscriptions.endpoint,
-        set: { userId, p256dh: sub.p256dh, auth: sub.auth, userAgent, createdAt: sql`now()`, lastOkAt: null },
-      });
+    max: number,
+  ): Promise<string[]> {
+    return this.db.transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+      const [saved] = await tx
+        .insert(pushSubscriptions)
+        .values({ userId, ...sub, userAgent })
+        .onConflictDoUpdate({
+          target: pushSubscriptions.endpoint,
+          set: {
+            userId,
+            p256dh: sub.p256dh,
+            auth: sub.auth,
+            userAgent,
+            createdAt: sql`now()`,
+            lastOkAt: null,
+          },
+        })
+        .returning({ id: pushSubscriptions.id });
+      if (saved === undefined) throw new Error('push subscription not written');
+      const others = await tx
+        .select({ id: pushSubscriptions.id, endpoint: pushSubscriptions.endpoint })
+        .from(pushSubscriptions)
+        .where(and(eq(pushSubscriptions.userId, userId), ne(pushSubscriptions.id, saved.id)))
+        .orderBy(desc(pushSubscriptions.createdAt), desc(pushSubscriptions.id));
+      const evicted = others.slice(Math.max(0, max - 1));
+      if (evicted.length > 0) {
+        await tx.delete(pushSubscriptions).where(
+          inArray(
+            pushSubscriptions.id,
+            evicted.map((r) => r.id),
+          ),
+        );
+      }
+      return evicted.map((r) => r.endpoint);
+    });
   }
 
   /** True when the user had that subscription. */
@@ -181,6 +214,17 @@ export class NotificationsRepo {
   /** Keeps the first pair made: a process that loses the race reads the winner's. */
   async saveServerKey(name: string, publicKey: string, privateKeySealed: string): Promise<void> {
     await this.db.insert(serverKeys).values({ name, publicKey, privateKeySealed }).onConflictDoNothing();
+  }
+
+  /** The account ('paper' or a key id) a decision of this user places on, or null when it is not theirs. */
+  async decisionAccount(userId: string, decisionId: string): Promise<string | null> {
+    const id = Number(decisionId);
+    if (!Number.isSafeInteger(id) || id <= 0) return null;
+    const [row] = await this.db
+      .select({ account: ruleDecisions.account })
+      .from(ruleDecisions)
+      .where(and(eq(ruleDecisions.id, id), eq(ruleDecisions.userId, userId)));
+    return row?.account ?? null;
   }
 
   /** The users whose rules fired on a signal (the ones a retraction of it concerns). */

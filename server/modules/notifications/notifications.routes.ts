@@ -50,11 +50,16 @@ export function registerNotificationsRoutes(instance: FastifyInstance, service: 
   const subscribeSchema = {
     summary: 'Send Web Push to this browser',
     description:
-      "The browser's PushSubscription.toJSON(); one row per endpoint (subscribing again replaces it).",
+      "The browser's PushSubscription.toJSON(); one row per endpoint (subscribing again replaces it), at " +
+      'most 10 per user (the oldest give way). The endpoint must be https on port 443 at a push service ' +
+      'the server sends to, and every address its host resolves to public (422 otherwise). A browser ' +
+      'taking pushes is a new way to reach the account: it needs a sign-in confirmed in the last minutes ' +
+      '(403 step_up_required).',
     body: PushSubscriptionBody,
     response: { 204: z.undefined().describe('Subscribed') },
   };
   app.post('/notifications/push', { ...authed, schema: subscribeSchema }, async (request, reply) => {
+    await app.requireStepUp(request);
     await service.subscribe(userOf(request), request.body, request.headers['user-agent'] ?? null);
     reply.code(204);
   });

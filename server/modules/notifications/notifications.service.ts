@@ -5,8 +5,10 @@ import {
   type PushSubscriptionBody,
   type TelegramState,
 } from '../../../src/contracts/notifications';
-import { appError } from '../../plugins/errors';
+import type { ActivityEvent } from '../activity/activity.service';
+import { appError, RequestValidationError } from '../../plugins/errors';
 import type { NotificationsRepo } from './notifications.repo';
+import { PushEndpointRefused, type PushEndpointPolicy } from './push/endpoint-policy';
 import type { VapidKeys } from './push/vapid';
 
 /** What GET answers for Telegram when the server has no Telegram part. */
@@ -19,23 +21,25 @@ export const NO_TELEGRAM: TelegramState = {
 };
 
 export const PUSH_DETAILS = {
-  notHttps: 'endpoint must be an https URL.',
   notSubscribed: 'This browser is not subscribed.',
   unavailable: 'This server cannot send Web Push right now.',
 } as const;
 
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+/**
+ * How many browsers of one user take Web Push. A subscription past it makes the oldest give way rather
+ * than being refused: a browser's endpoint can change without the server hearing of it (the old one
+ * lingers until its push service says it is gone), and a user can remove only the browser in front of
+ * them, so a refusal would lock out their new browser for rows they cannot see.
+ */
+export const MAX_PUSH_SUBSCRIPTIONS = 10;
 
-/** Whether a push endpoint may be used: https, or plain http to a loopback test double when allowed. */
-export function endpointAllowed(endpoint: string, allowLoopbackHttp: boolean): boolean {
-  let url: URL;
+/** The host of an endpoint (the push service), the only part of it the activity log names. */
+export function hostOf(endpoint: string): string {
   try {
-    url = new URL(endpoint);
+    return new URL(endpoint).host;
   } catch {
-    return false;
+    return '';
   }
-  if (url.protocol === 'https:') return true;
-  return allowLoopbackHttp && url.protocol === 'http:' && LOOPBACK.has(url.hostname);
 }
 
 export interface NotificationsServiceDeps {
@@ -43,9 +47,12 @@ export interface NotificationsServiceDeps {
   telegram(userId: string): Promise<TelegramState>;
   /** The VAPID pair, or null when the server has none. */
   vapid(): Promise<VapidKeys | null>;
-  allowLoopbackHttp: boolean;
+  /** Which endpoints may be subscribed (and pushed to). */
+  endpoints: PushEndpointPolicy;
   /** A user's settings or channels changed: the dispatcher re-reads them. */
   changed(userId: string): void;
+  /** The account's activity log: a browser taking Web Push is a new way to reach the account. */
+  activity(userId: string, event: ActivityEvent): Promise<void>;
 }
 
 /** Per-user notification settings (the defaults until changed) and the browsers subscribed to Web Push. */
@@ -93,17 +100,33 @@ export class NotificationsService {
     return (await this.repo.settings(userId)).telegram_live_orders;
   }
 
+  /**
+   * Keeps a browser's subscription once its endpoint passed the policy (resolved, every address checked,
+   * nothing connected to): a refused one is a 422 naming why. Past MAX_PUSH_SUBSCRIPTIONS the user's
+   * oldest give way; each change is a line in the activity log.
+   */
   async subscribe(userId: string, body: PushSubscriptionBody, userAgent: string | null): Promise<void> {
-    if (!endpointAllowed(body.endpoint, this.deps.allowLoopbackHttp)) {
-      throw appError('BAD_REQUEST', PUSH_DETAILS.notHttps);
+    try {
+      await this.deps.endpoints.target(body.endpoint);
+    } catch (err) {
+      if (!(err instanceof PushEndpointRefused)) throw err;
+      throw new RequestValidationError([{ loc: ['body', 'endpoint'], msg: err.detail, type: 'value_error' }]);
     }
     if ((await this.deps.vapid()) === null) throw appError('SERVICE_UNAVAILABLE', PUSH_DETAILS.unavailable);
-    await this.repo.saveSubscription(
+    const evicted = await this.repo.saveSubscription(
       userId,
       { endpoint: body.endpoint, p256dh: body.keys.p256dh, auth: body.keys.auth },
       userAgent === null ? null : userAgent.slice(0, 300),
+      MAX_PUSH_SUBSCRIPTIONS,
     );
     this.deps.changed(userId);
+    await this.deps.activity(userId, { kind: 'push_subscribed', detail: { host: hostOf(body.endpoint) } });
+    for (const endpoint of evicted) {
+      await this.deps.activity(userId, {
+        kind: 'push_unsubscribed',
+        detail: { host: hostOf(endpoint), reason: 'limit' },
+      });
+    }
   }
 
   /** 404 when this user had no such subscription. */
@@ -112,5 +135,6 @@ export class NotificationsService {
       throw appError('NOT_FOUND', PUSH_DETAILS.notSubscribed);
     }
     this.deps.changed(userId);
+    await this.deps.activity(userId, { kind: 'push_unsubscribed', detail: { host: hostOf(endpoint) } });
   }
 }

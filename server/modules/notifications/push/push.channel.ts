@@ -3,6 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../../src/contracts/clock';
 import type { Note, NotificationChannel } from '../channels';
 import type { NotificationsRepo, PushSubscriptionRow } from '../notifications.repo';
+import { PUSH_REFUSALS, PushEndpointRefused } from './endpoint-policy';
+import type { PushSend } from './push-send';
 import type { VapidKeys } from './vapid';
 
 /** What a browser's service worker receives (JSON): it shows `title`/`body`, and `tag` replaces an earlier one. */
@@ -12,26 +14,6 @@ export interface PushPayload {
   url: string;
   tag: string;
 }
-
-/** One HTTP request to a push service: status only (the body of an answer says nothing we act on). */
-export type PushSend = (request: {
-  endpoint: string;
-  method: string;
-  headers: Record<string, string>;
-  body: Buffer | null;
-}) => Promise<{ status: number; retryAfter: string | null }>;
-
-/** The default: Node's fetch, which speaks http to a loopback test double as well as https. */
-export const fetchSend: PushSend = async ({ endpoint, method, headers, body }) => {
-  const res = await fetch(endpoint, {
-    method,
-    headers,
-    body: body === null ? null : new Uint8Array(body),
-    signal: AbortSignal.timeout(10_000),
-  });
-  await res.arrayBuffer().catch(() => undefined);
-  return { status: res.status, retryAfter: res.headers.get('retry-after') };
-};
 
 /** How long a push service keeps a push for a browser that is offline: news is stale after a day. */
 export const PUSH_TTL_SECONDS = 24 * 60 * 60;
@@ -59,7 +41,10 @@ export interface PushChannelDeps {
   log: FastifyBaseLogger;
   /** Where a note without a link of its own sends a click: the app. */
   appUrl: string;
-  send?: PushSend;
+  /** The requests to the push services: `pinnedSend` under the endpoint policy. */
+  send: PushSend;
+  /** A subscription was deleted because it can never take a push again (the activity log hears of it). */
+  removed?(sub: PushSubscriptionRow, reason: 'gone' | 'refused'): void;
 }
 
 /**
@@ -69,11 +54,8 @@ export interface PushChannelDeps {
  */
 export class PushChannel implements NotificationChannel {
   readonly name = 'push' as const;
-  private readonly send: PushSend;
 
-  constructor(private readonly deps: PushChannelDeps) {
-    this.send = deps.send ?? fetchSend;
-  }
+  constructor(private readonly deps: PushChannelDeps) {}
 
   async reaches(userId: string): Promise<boolean> {
     if ((await this.deps.keys()) === null) return false;
@@ -115,13 +97,17 @@ export class PushChannel implements NotificationChannel {
     for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
       let answer: { status: number; retryAfter: string | null };
       try {
-        answer = await this.send({
+        answer = await this.deps.send({
           endpoint: sub.endpoint,
           method: request.method,
           headers,
           body: request.body,
         });
       } catch (err) {
+        if (err instanceof PushEndpointRefused && (err.lasting || attempt === ATTEMPTS || isPrivate(err))) {
+          await this.refused(sub, err, where);
+          return;
+        }
         answer = { status: 0, retryAfter: null };
         this.deps.log.debug({ err: errorText(err), service: where, attempt }, 'push service not reached');
       }
@@ -133,7 +119,12 @@ export class PushChannel implements NotificationChannel {
       if (status === 404 || status === 410) {
         // The browser unsubscribed or the subscription expired: it will never take a push again.
         await this.deps.repo.dropSubscription(sub.id);
+        this.deps.removed?.(sub, 'gone');
         this.deps.log.info({ service: where, status }, 'push subscription gone: removed');
+        return;
+      }
+      if (status >= 300 && status < 400) {
+        this.deps.log.warn({ service: where, status }, 'push service answered a redirect: not followed');
         return;
       }
       const retryable = status === 0 || status === 429 || status >= 500;
@@ -144,7 +135,24 @@ export class PushChannel implements NotificationChannel {
       await sleep(this.deps.clock, retryDelay(answer.retryAfter, attempt));
     }
   }
+
+  /**
+   * The endpoint policy refused to send (before any connection): an endpoint that can never be taken is
+   * deleted; one whose host resolved to a private address now is kept, and tried again at the next note.
+   */
+  private async refused(sub: PushSubscriptionRow, err: PushEndpointRefused, where: string): Promise<void> {
+    if (err.lasting) {
+      await this.deps.repo.dropSubscription(sub.id);
+      this.deps.removed?.(sub, 'refused');
+    }
+    this.deps.log.warn(
+      { service: where, reason: err.detail, removed: err.lasting },
+      'push endpoint refused: nothing sent',
+    );
+  }
 }
+
+const isPrivate = (err: PushEndpointRefused) => err.detail === PUSH_REFUSALS.privateAddress;
 
 /** Retry-After (seconds) when the service gave one, within bounds; else the next step of the back-off. */
 export function retryDelay(retryAfter: string | null, attempt: number): number {

@@ -3,6 +3,8 @@
  * Telegram said no (`{ok:false, error_code, description, parameters?}`), or it could not be reached. The
  * token sits in every URL (`/bot<token>/method`), so no URL and no message that could carry it leaves here.
  */
+import { z } from 'zod';
+
 export interface BotApiOptions {
   /** https://api.telegram.org */
   baseUrl: string;
@@ -46,41 +48,62 @@ export function redact(text: string, token: string): string {
   return token === '' ? text : text.split(token).join('<token>');
 }
 
-export interface TgUser {
-  id: number;
-  is_bot?: boolean;
-  username?: string;
-  first_name?: string;
-}
+const chatId = z.number().int().refine(Number.isSafeInteger, { error: 'not a safe integer' });
 
-export interface TgChat {
-  id: number;
-  type: string;
-  title?: string;
-  username?: string;
-}
+/**
+ * The parts of an update the bot reads, as Telegram documents them, checked at the edge: an update that
+ * does not match (a chat id that is not a number, a text that is not a string) is not the bot's to act on.
+ * Other fields are dropped, except in a channel post: that goes to the news source, which reads it itself.
+ */
+const TgUserSchema = z.object({
+  id: chatId,
+  is_bot: z.boolean().optional(),
+  username: z.string().max(64).optional(),
+  first_name: z.string().max(256).optional(),
+});
 
-export interface TgMessage {
-  message_id: number;
-  date: number;
-  chat: TgChat;
-  from?: TgUser;
-  text?: string;
-  caption?: string;
-}
+const TgChatSchema = z.object({
+  id: chatId,
+  type: z.string().max(32),
+  title: z.string().max(256).optional(),
+  username: z.string().max(64).optional(),
+});
 
-export interface TgCallbackQuery {
-  id: string;
-  from: TgUser;
-  message?: TgMessage;
-  data?: string;
-}
+const TgMessageSchema = z.object({
+  message_id: z.number().int(),
+  date: z.number().int(),
+  chat: TgChatSchema,
+  from: TgUserSchema.optional(),
+  text: z.string().max(8192).optional(),
+  caption: z.string().max(8192).optional(),
+});
 
-export interface TgUpdate {
-  update_id: number;
-  message?: TgMessage;
-  channel_post?: TgMessage;
-  callback_query?: TgCallbackQuery;
+const TgCallbackQuerySchema = z.object({
+  id: z.string().min(1).max(256),
+  from: TgUserSchema,
+  message: TgMessageSchema.optional(),
+  data: z.string().max(256).optional(),
+});
+
+export const TgUpdateSchema = z.object({
+  update_id: z.number().int().nonnegative(),
+  message: TgMessageSchema.optional(),
+  channel_post: z.looseObject({ chat: z.looseObject({ id: chatId }) }).optional(),
+  callback_query: TgCallbackQuerySchema.optional(),
+});
+
+export type TgUser = z.infer<typeof TgUserSchema>;
+export type TgChat = z.infer<typeof TgChatSchema>;
+export type TgMessage = z.infer<typeof TgMessageSchema>;
+export type TgCallbackQuery = z.infer<typeof TgCallbackQuerySchema>;
+export type TgUpdate = z.infer<typeof TgUpdateSchema>;
+
+/** The update, or null when it is not one the bot can read; `id` is its update_id when it has one. */
+export function parseUpdate(raw: unknown): { update: TgUpdate | null; id: number | null } {
+  const parsed = TgUpdateSchema.safeParse(raw);
+  if (parsed.success) return { update: parsed.data, id: parsed.data.update_id };
+  const id = typeof raw === 'object' && raw !== null ? (raw as { update_id?: unknown }).update_id : null;
+  return { update: null, id: typeof id === 'number' && Number.isSafeInteger(id) ? id : null };
 }
 
 export class BotApi {

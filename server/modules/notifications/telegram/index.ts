@@ -4,15 +4,16 @@ import { appError } from '../../../plugins/errors';
 import { systemClock, type Clock, type Disposer } from '../../market/clock';
 import { every } from '../../market/clock';
 import type { NotificationChannel, Note } from '../channels';
-import { BotApi, type TgUpdate } from './bot-api';
+import { BotApi, parseUpdate } from './bot-api';
 import { noteText } from './format';
+import { logReason } from './log-reason';
 import { Outbox, type Outgoing } from './outbox';
 import { TelegramBot, type BotDeps, type BotTrading } from './telegram.bot';
 import { ALLOWED_UPDATES, dispatch, startUpdatePolling, type UpdateSink } from './telegram.reader';
 import { TelegramRepo } from './telegram.repo';
 import { BOT_UNKNOWN, registerTelegramRoutes } from './telegram.routes';
 
-export { ACTION_MS, LINK_CODE_MS, LIVE_ORDERS_OFF } from './telegram.bot';
+export { ACTION_MS, CONFIRM_IN_APP, CONFIRM_REFUSED, LINK_CODE_MS, LIVE_ORDERS_OFF } from './telegram.bot';
 
 /**
  * The USDT amount of the Long / Short buttons under an alert when the dispatcher has none of the user's
@@ -80,7 +81,12 @@ export async function registerTelegram(app: FastifyInstance, deps: TelegramDeps)
     registerTelegramRoutes(app, {
       configured: false,
       link: () => Promise.reject(appError('SERVICE_UNAVAILABLE')),
-      unlink: async (userId) => void (await repo.unlinkUser(userId)),
+      // A link left from when the server had a token: it goes, and the log says so.
+      unlink: async (userId) => {
+        if ((await repo.unlinkUser(userId)) === null) return;
+        deps.linkChanged?.(userId);
+        await deps.activity?.(userId, { kind: 'telegram_unlinked', detail: { via: 'browser' } });
+      },
       webhook: null,
     });
     return {
@@ -102,7 +108,7 @@ export async function registerTelegram(app: FastifyInstance, deps: TelegramDeps)
       const me = await api.call<{ username?: string }>('getMe');
       botName = me.username ?? null;
     } catch (err) {
-      log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'telegram getMe failed');
+      log.warn({ reason: logReason(err) }, 'telegram getMe failed');
     }
     return botName;
   };
@@ -113,7 +119,10 @@ export async function registerTelegram(app: FastifyInstance, deps: TelegramDeps)
     api,
     clock,
     log,
-    onBlocked: async (chatId) => void (await repo.unlinkChat(chatId)),
+    onBlocked: async (chatId) => {
+      const userId = await repo.unlinkChat(chatId);
+      if (userId !== null) await bot.unlinked(userId, 'blocked');
+    },
     ...(deps.outboxTickMs === undefined ? {} : { tickMs: deps.outboxTickMs }),
   });
   const send = async (message: Outgoing) => {
@@ -121,19 +130,29 @@ export async function registerTelegram(app: FastifyInstance, deps: TelegramDeps)
     // The lease holder sends at once; another process's rows go out on the holder's next tick.
     if (holding) void outbox.kick();
   };
+  /** A line to an unlinked chat: behind the linked chats' messages, and dropped when many wait already. */
+  const sendLow = async (message: Omit<Outgoing, 'ref'>) => {
+    if (await outbox.enqueueLow(message)) {
+      if (holding) void outbox.kick();
+    } else {
+      log.debug({}, 'telegram line to an unlinked chat dropped: the low queue is full');
+    }
+  };
+  /** An update the bot cannot read is confirmed (answered 200, or passed by the poll's offset) and dropped. */
+  const ignored = (updateId: number | null) =>
+    log.warn({ update: updateId }, 'telegram update ignored: not one the bot can read');
   const bot = new TelegramBot({
     repo,
     clock,
     trading: deps.trading ?? tradingOf(app),
     deps,
     send,
+    sendLow,
     answerCallback: async (id, text) => {
       // Not queued: a callback query must be answered within seconds or the client gives up on it.
       await api
         .call('answerCallbackQuery', { callback_query_id: id, ...(text === undefined ? {} : { text }) })
-        .catch((err: unknown) =>
-          log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'callback not answered'),
-        );
+        .catch((err: unknown) => log.warn({ reason: logReason(err) }, 'callback not answered'));
     },
     botName: () => botName,
     log,
@@ -165,10 +184,7 @@ export async function registerTelegram(app: FastifyInstance, deps: TelegramDeps)
       api
         .call('setWebhook', { url, secret_token: webhookSecret, allowed_updates: ALLOWED_UPDATES })
         .catch((err: unknown) => {
-          log.warn(
-            { reason: err instanceof Error ? err.message : String(err) },
-            'telegram setWebhook failed',
-          );
+          log.warn({ reason: logReason(err) }, 'telegram setWebhook failed');
           if (!stopped) cancel = clock.setTimer(attempt, 30_000);
         });
     };
@@ -186,7 +202,10 @@ export async function registerTelegram(app: FastifyInstance, deps: TelegramDeps)
       void knowBot();
       running.push(outbox.start());
       running.push(
-        every(clock, 60_000, () => void repo.sweep(new Date(clock.now() - 3600_000)).catch(() => undefined)),
+        every(clock, 60_000, () => {
+          void repo.sweep(new Date(clock.now() - 3600_000)).catch(() => undefined);
+          void repo.dropStaleLow(new Date(clock.now() - 60_000)).catch(() => undefined);
+        }),
       );
       if (webhookUrl !== undefined) {
         running.push(setWebhookUntilDone(webhookUrl));
@@ -198,6 +217,7 @@ export async function registerTelegram(app: FastifyInstance, deps: TelegramDeps)
           clock,
           sink,
           ...(deps.longPollSeconds === undefined ? {} : { longPollSeconds: deps.longPollSeconds }),
+          onIgnored: ignored,
           onState: (ok, reason) => {
             if (ok && !stateReported) log.info({}, 'telegram updates read again');
             if (!ok && stateReported) log.warn({ reason }, 'telegram updates not read');
@@ -229,16 +249,25 @@ export async function registerTelegram(app: FastifyInstance, deps: TelegramDeps)
     webhook:
       webhookUrl === undefined
         ? null
-        : { secret: webhookSecret, take: (update: TgUpdate) => dispatch([update], sink, null) },
+        : {
+            secret: webhookSecret,
+            take: async (raw: unknown) => {
+              const { update, id } = parseUpdate(raw);
+              if (update === null) ignored(id);
+              else await dispatch([update], sink, null);
+            },
+          },
   });
 
   const channel: NotificationChannel = {
     name: 'telegram',
     reaches: async (userId) => (await repo.linkOf(userId)) !== null,
-    async deliver(note: Note) {
+    async deliver(original: Note) {
       try {
-        const link = await repo.linkOf(note.userId);
+        const link = await repo.linkOf(original.userId);
         if (link === null) return;
+        // A proposal whose Confirm the chat could not use goes without it, saying where to confirm.
+        const note = original.kind === 'proposal' ? await bot.gateProposal(original) : original;
         const keyboard =
           note.actions !== undefined && note.actions.length > 0
             ? await bot.keyboard(note.userId, note.actions)
@@ -257,10 +286,7 @@ export async function registerTelegram(app: FastifyInstance, deps: TelegramDeps)
           ref: note.ref ?? null,
         });
       } catch (err) {
-        log.warn(
-          { reason: err instanceof Error ? err.message : String(err), kind: note.kind },
-          'telegram note not queued',
-        );
+        log.warn({ reason: logReason(err), kind: original.kind }, 'telegram note not queued');
       }
     },
   };

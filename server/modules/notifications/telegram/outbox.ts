@@ -1,5 +1,6 @@
 import { every, type Clock, type Disposer } from '../../market/clock';
 import { BotApiError, BotApiUnreachable } from './bot-api';
+import { logReason } from './log-reason';
 import type { OutboxRow, TelegramRepo } from './telegram.repo';
 
 export interface OutboxLog {
@@ -16,6 +17,8 @@ export interface OutboxOptions {
   onBlocked(chatId: number): Promise<void>;
   /** Messages per second for the whole bot (Telegram's bot FAQ: about 30). */
   perSecond?: number;
+  /** Of those, at most this many lines to unlinked chats, and only what the linked chats leave (10). */
+  lowPerSecond?: number;
   /** Least time between two messages to one chat (about 1 per second). */
   perChatMs?: number;
   /** How often the queue is looked at. */
@@ -42,16 +45,19 @@ export interface Outgoing {
 export class Outbox {
   private readonly lastByChat = new Map<number, number>();
   private sentTimes: number[] = [];
+  private lowTimes: number[] = [];
   private pumping: Promise<void> | null = null;
   private again = false;
   /** After a 429 nothing is sent before this (ms): Telegram's flood control is the bot's, not a chat's. */
   private pausedUntil = 0;
   private readonly perSecond: number;
+  private readonly lowPerSecond: number;
   private readonly perChatMs: number;
   private readonly maxBackoffMs: number;
 
   constructor(private readonly o: OutboxOptions) {
     this.perSecond = o.perSecond ?? 30;
+    this.lowPerSecond = o.lowPerSecond ?? 10;
     this.perChatMs = o.perChatMs ?? 1000;
     this.maxBackoffMs = o.maxBackoffMs ?? 60_000;
   }
@@ -59,6 +65,14 @@ export class Outbox {
   /** Queues a message; any process may, the lease holder sends it. */
   async enqueue(message: Outgoing): Promise<void> {
     await this.o.repo.enqueue({ ...message, notBefore: new Date(this.o.clock.now()) });
+  }
+
+  /**
+   * Queues a line to a chat that is not linked, behind every linked chat's message; false when it was
+   * dropped (that chat has one waiting, or the low queue is full).
+   */
+  async enqueueLow(message: Omit<Outgoing, 'ref'>): Promise<boolean> {
+    return this.o.repo.enqueueLow({ ...message, notBefore: new Date(this.o.clock.now()) });
   }
 
   /** Sends what is due on every tick until the returned disposer runs. */
@@ -78,10 +92,7 @@ export class Outbox {
       do {
         this.again = false;
         await this.pump().catch((err: unknown) =>
-          this.o.log.warn(
-            { reason: err instanceof Error ? err.message : String(err) },
-            'telegram outbox pass failed',
-          ),
+          this.o.log.warn({ reason: logReason(err) }, 'telegram outbox pass failed'),
         );
       } while (this.again);
     })().finally(() => {
@@ -95,18 +106,23 @@ export class Outbox {
     const now = this.o.clock.now();
     if (now < this.pausedUntil) return;
     this.sentTimes = this.sentTimes.filter((t) => t > now - 1000);
+    this.lowTimes = this.lowTimes.filter((t) => t > now - 1000);
     const budget = this.perSecond - this.sentTimes.length;
     if (budget <= 0) return;
     const heads = await this.o.repo.heads(200);
-    const due = heads
-      .filter(
-        (row) =>
-          row.notBefore.getTime() <= now &&
-          (this.lastByChat.get(row.chatId) ?? Number.NEGATIVE_INFINITY) + this.perChatMs <= now,
-      )
-      .slice(0, budget);
+    const ready = heads.filter(
+      (row) =>
+        row.notBefore.getTime() <= now &&
+        (this.lastByChat.get(row.chatId) ?? Number.NEGATIVE_INFINITY) + this.perChatMs <= now,
+    );
+    // Linked chats' messages first; lines to strangers only from what is left, a few a second.
+    const normal = ready.filter((row) => row.priority !== 'low').slice(0, budget);
+    const lowRoom = Math.min(budget - normal.length, this.lowPerSecond - this.lowTimes.length);
+    const low = lowRoom > 0 ? ready.filter((row) => row.priority === 'low').slice(0, lowRoom) : [];
+    const due = [...normal, ...low];
     for (const row of due) {
       this.sentTimes.push(now);
+      if (row.priority === 'low') this.lowTimes.push(now);
       this.lastByChat.set(row.chatId, now);
     }
     await Promise.all(due.map((row) => this.send(row, now)));

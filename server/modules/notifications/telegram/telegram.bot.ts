@@ -12,9 +12,11 @@ import type { Clock } from '../../market/clock';
 import { AppError } from '../../../plugins/errors';
 import { closedText, signedUsdt } from '../../trading/trade-log';
 import { UNKNOWN_SETTLE_MS } from '../../trading/trading.service';
-import type { NoteAction } from '../channels';
+import type { ActivityEvent } from '../../activity/activity.service';
+import type { Note, NoteAction } from '../channels';
 import type { TgCallbackQuery, TgMessage, TgUpdate } from './bot-api';
 import { fillText, HELP_TEXT, HOW_TO_LINK, positionsText, venueText } from './format';
+import { logReason } from './log-reason';
 import type { Outgoing } from './outbox';
 import type { TelegramRepo } from './telegram.repo';
 
@@ -26,6 +28,15 @@ export const ACTION_MS = 5 * 60_000;
 export const LIVE_ORDERS_OFF =
   'Orders on a live key from Telegram are off. Turn them on in the browser: Settings › Notifications › Telegram live orders.';
 export const BUTTON_USED = 'This button has expired or was already used.';
+/** Under a proposal for a key that is not paper, while Telegram live orders are off: no Confirm button. */
+export const CONFIRM_IN_APP = 'Live orders from Telegram are off: confirm in the app.';
+/** The answer to a Confirm pressed on such a proposal (a button sent while the setting was on). */
+export const CONFIRM_REFUSED = `${CONFIRM_IN_APP} Nothing was placed from this chat.`;
+export const PRIVATE_ONLY =
+  'Only a private chat with the bot can be linked: open the link in your own chat with the bot, not in a group.';
+export const NOT_THE_SENDER = 'Only the Telegram account that linked this chat can use its buttons.';
+export const CODE_REFUSED =
+  'That link code has expired, was replaced by a newer one or was already used. Make a new one in the console: telegram link';
 
 /** What a button does: a note's action, or the bot's own (the two answers to /flatten). */
 export type BotAction = NoteAction['action'] | { kind: 'flatten' } | { kind: 'cancel' };
@@ -57,8 +68,12 @@ export interface BotDeps {
     via: 'telegram',
   ): Promise<{ ok: boolean; message: string }>;
   turnRulesOff(userId: string): Promise<string>;
+  /** The account ('paper' or a key id) an ask rule's proposal of this user would place on; null: none. */
+  decisionAccount(userId: string, decisionId: string): Promise<string | null>;
   /** A chat was linked to the user or unlinked: whoever keeps the list of users it may reach re-reads it. */
   linkChanged?(userId: string): void;
+  /** The account's activity log (a linked chat is a new way to reach and act on the account). */
+  activity?(userId: string, event: ActivityEvent): Promise<void>;
 }
 
 export interface TelegramBotOptions {
@@ -68,6 +83,8 @@ export interface TelegramBotOptions {
   deps: BotDeps;
   /** Queues a message (and wakes the sender). */
   send(message: Outgoing): Promise<void>;
+  /** Queues a line to a chat that is not linked, behind every linked chat's message (or drops it). */
+  sendLow(message: Omit<Outgoing, 'ref'>): Promise<void>;
   /** `answerCallbackQuery`, at once: the user's client spins until it is called. */
   answerCallback(id: string, text?: string): Promise<void>;
   /** The bot's @username once known (for t.me links). */
@@ -96,22 +113,55 @@ function problemText(err: unknown): string {
 export class TelegramBot {
   constructor(private readonly o: TelegramBotOptions) {}
 
-  /** A one-time code for `/start`, kept only as its hash. */
+  /** A one-time code for `/start`, kept only as its hash; the user's earlier codes stop working. */
   async createLinkCode(userId: string): Promise<{ code: string; url: string | null; expiresAt: Date }> {
     const code = token();
     const expiresAt = new Date(this.o.clock.now() + LINK_CODE_MS);
-    await this.o.repo.addCode(userId, sha256(code), expiresAt);
+    await this.o.repo.replaceCode(userId, sha256(code), expiresAt);
     const bot = this.o.botName();
     return { code, url: bot === null ? null : `https://t.me/${bot}?start=${code}`, expiresAt };
   }
 
-  /** Unlinks the user's chat (from the browser); the chat is told. */
+  /** Unlinks the user's chat (from the browser) and voids their link codes; the chat is told. */
   async unlink(userId: string): Promise<boolean> {
     const chatId = await this.o.repo.unlinkUser(userId);
     if (chatId === null) return false;
-    this.o.deps.linkChanged?.(userId);
+    await this.unlinked(userId, 'browser');
     await this.reply(chatId, 'This chat was unlinked from the console. Nothing more will be sent here.');
     return true;
+  }
+
+  /** What follows any unlink: the dispatcher re-reads the user, and the activity log has a line. */
+  async unlinked(userId: string, via: 'browser' | 'chat' | 'blocked' | 'relinked'): Promise<void> {
+    this.o.deps.linkChanged?.(userId);
+    await this.o.deps.activity?.(userId, { kind: 'telegram_unlinked', detail: { via } });
+  }
+
+  /**
+   * Whether a Confirm from the chat may place this proposal's order: always on paper; on any other key
+   * (live or demo) only with the user's Telegram live orders on, as every other order path of the bot.
+   * A decision that is not the user's is left to the rules' answer (which places nothing for it).
+   */
+  async confirmAllowed(userId: string, decisionId: string): Promise<boolean> {
+    const account = await this.o.deps.decisionAccount(userId, decisionId);
+    if (account === null) return true;
+    return this.allowed(userId, await this.o.trading.venueOf(userId, account));
+  }
+
+  /**
+   * A proposal as the chat gets it: without its Confirm button, and saying why, when that Confirm could
+   * not place the order (or it cannot be told whether it could).
+   */
+  async gateProposal(note: Note): Promise<Note> {
+    const confirm = note.actions?.find((a) => a.action.kind === 'answer' && a.action.answer === 'confirm');
+    if (confirm === undefined || confirm.action.kind !== 'answer') return note;
+    const allowed = await this.confirmAllowed(note.userId, confirm.action.decisionId).catch(() => false);
+    if (allowed) return note;
+    return {
+      ...note,
+      body: [note.body.trim(), CONFIRM_IN_APP].filter((l) => l !== '').join('\n'),
+      actions: (note.actions ?? []).filter((a) => a !== confirm),
+    };
   }
 
   /** An inline keyboard row of single-use buttons for `userId`. */
@@ -135,15 +185,17 @@ export class TelegramBot {
       if (update.callback_query !== undefined) await this.pressed(update.callback_query);
       else if (update.message !== undefined) await this.message(update.message);
     } catch (err) {
-      this.o.log.warn(
-        { reason: err instanceof Error ? err.message : String(err) },
-        'telegram update not handled',
-      );
+      this.o.log.warn({ update: update.update_id, reason: logReason(err) }, 'telegram update not handled');
     }
   }
 
   private reply(chatId: number, text: string, extra: Record<string, unknown> = {}): Promise<void> {
     return this.o.send({ chatId, method: 'sendMessage', params: { text, ...extra } });
+  }
+
+  /** A line to a chat that is not linked: it waits behind every linked chat's message, or is dropped. */
+  private replyLow(chatId: number, text: string): Promise<void> {
+    return this.o.sendLow({ chatId, method: 'sendMessage', params: { text } });
   }
 
   private edit(message: TgMessage, text: string): Promise<void> {
@@ -159,11 +211,15 @@ export class TelegramBot {
     const chatId = message.chat.id;
     const [head = '', ...rest] = text.split(/\s+/);
     const command = head.startsWith('/') ? (head.slice(1).split('@')[0] ?? '').toLowerCase() : '';
+    if (message.chat.type !== 'private') {
+      // A group is never linked (anyone in it could act on the account): its chatter is not for the bot.
+      if (command !== '') await this.replyLow(chatId, PRIVATE_ONLY);
+      return;
+    }
     if (command === 'start' && rest[0] !== undefined) return this.link(message, rest[0]);
     const linked = await this.o.repo.userOfChat(chatId);
-    if (linked === null) {
-      // A group's chatter is not for the bot; a private message or a command is.
-      if (message.chat.type === 'private' || command !== '') await this.reply(chatId, HOW_TO_LINK);
+    if (linked === null || message.from === undefined || linked.telegramUserId !== message.from.id) {
+      await this.replyLow(chatId, HOW_TO_LINK);
       return;
     }
     const userId = linked.userId;
@@ -178,8 +234,7 @@ export class TelegramBot {
       case 'flatten':
         return this.askFlatten(userId, chatId);
       case 'unlink':
-        await this.o.repo.unlinkChat(chatId);
-        this.o.deps.linkChanged?.(userId);
+        if ((await this.o.repo.unlinkChat(chatId)) !== null) await this.unlinked(userId, 'chat');
         return this.reply(chatId, 'Unlinked. Nothing more will be sent here; link again from the console.');
       case 'start':
         return this.reply(chatId, `Linked to ${linked.username}.\n${HELP_TEXT}`);
@@ -191,20 +246,23 @@ export class TelegramBot {
     }
   }
 
+  /** `/start <code>` in a private chat: binds the chat, and the Telegram user who sent it, to the code's user. */
   private async link(message: TgMessage, code: string): Promise<void> {
     const chatId = message.chat.id;
     const { chat, from } = message;
-    const handle = chat.username ?? from?.username;
-    const name = handle !== undefined ? `@${handle}` : (chat.title ?? null);
+    if (from === undefined || from.is_bot === true) return this.replyLow(chatId, PRIVATE_ONLY);
+    const handle = chat.username ?? from.username;
+    const name = handle !== undefined ? `@${handle}` : null;
     const now = new Date(this.o.clock.now());
-    const userId = await this.o.repo.linkWithCode(sha256(code), now, chatId, name);
-    if (userId === null) {
-      return this.reply(
-        chatId,
-        'That link code has expired or was already used. Make a new one in the console: telegram link',
-      );
-    }
+    const linked = await this.o.repo.linkWithCode(sha256(code), now, chatId, from.id, name);
+    if (linked === null) return this.replyLow(chatId, CODE_REFUSED);
+    const { userId, displaced } = linked;
     this.o.deps.linkChanged?.(userId);
+    await this.o.deps.activity?.(userId, {
+      kind: 'telegram_linked',
+      detail: { chat: name ?? 'a private chat' },
+    });
+    if (displaced !== null) await this.unlinked(displaced, 'relinked');
     const who = await this.o.repo.userOfChat(chatId);
     await this.reply(chatId, `Linked to ${who?.username ?? 'your account'}.\n${HELP_TEXT}`);
   }
@@ -248,13 +306,26 @@ export class TelegramBot {
     return venue.mode === 'paper' || (await this.o.deps.liveOrdersAllowed(userId));
   }
 
+  /**
+   * A button press: only in the linked private chat, only from the Telegram user who linked it (checked
+   * before the button is spent, so that nobody else can use it up), and only a button made for that user.
+   */
   private async pressed(query: TgCallbackQuery): Promise<void> {
     const now = new Date(this.o.clock.now());
-    const hash = query.data === undefined ? null : sha256(query.data);
-    const taken = hash === null ? null : await this.o.repo.consumeAction(hash, now);
-    const chatId = query.message?.chat.id;
-    const link = taken === null ? null : await this.o.repo.linkOf(taken.userId);
-    if (taken === null || hash === null || link === null || chatId === undefined || link.chatId !== chatId) {
+    const chat = query.message?.chat;
+    const link = chat === undefined ? null : await this.o.repo.userOfChat(chat.id);
+    if (chat === undefined || link === null || query.data === undefined) {
+      await this.o.answerCallback(query.id, BUTTON_USED);
+      return;
+    }
+    if (chat.type !== 'private' || link.telegramUserId !== query.from.id) {
+      await this.o.answerCallback(query.id, NOT_THE_SENDER);
+      return;
+    }
+    const chatId = chat.id;
+    const hash = sha256(query.data);
+    const taken = await this.o.repo.consumeAction(hash, now, link.userId);
+    if (taken === null) {
       await this.o.answerCallback(query.id, BUTTON_USED);
       return;
     }
@@ -282,7 +353,7 @@ export class TelegramBot {
           () => 'The venue still does not say whether the order was placed. /positions shows what is open.',
         )
         .then((text) => this.reply(chatId, text))
-        .catch((err: unknown) => this.o.log.warn({ reason: problemText(err) }, 'order look-up not told'));
+        .catch((err: unknown) => this.o.log.warn({ reason: logReason(err) }, 'order look-up not told'));
     }, this.o.unknownLookupMs ?? UNKNOWN_SETTLE_MS);
   }
 
@@ -326,6 +397,10 @@ export class TelegramBot {
         return `On ${venueText(fill.account)}: ${closedText(fill)}`;
       }
       case 'answer': {
+        // A Confirm places the rule's order on the decision's account: a live or demo key needs the
+        // setting, as every other order from the chat does; a Reject places nothing and is always taken.
+        if (action.answer === 'confirm' && !(await this.confirmAllowed(userId, action.decisionId)))
+          return CONFIRM_REFUSED;
         const answered = await deps.answerProposal(userId, action.decisionId, action.answer, 'telegram');
         return answered.message;
       }

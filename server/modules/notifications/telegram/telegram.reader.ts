@@ -1,6 +1,7 @@
 import { RetryAfterError, startPolling } from '../../news/sources/poller';
 import type { Clock, Disposer } from '../../market/clock';
-import { BotApiError, type BotApi, type TgUpdate } from './bot-api';
+import { BotApiError, parseUpdate, type BotApi, type TgUpdate } from './bot-api';
+import { logReason } from './log-reason';
 
 /** The updates the bot asks for: its chats, its buttons, and the channels' posts it hands to the news. */
 export const ALLOWED_UPDATES = ['message', 'callback_query', 'channel_post'] as const;
@@ -34,6 +35,26 @@ export async function dispatch(updates: readonly TgUpdate[], sink: UpdateSink, b
   ]);
 }
 
+/**
+ * Reads what Telegram sent as updates: the ones the bot can read, and the highest update_id seen (so that
+ * an update it cannot read is confirmed too, never fetched again). One it cannot read is told to `ignored`
+ * by its id only: its content is whatever anyone typed, and stays out of the logs.
+ */
+export function readUpdates(
+  raw: unknown,
+  ignored: (updateId: number | null) => void,
+): { updates: TgUpdate[]; lastId: number | null } {
+  const updates: TgUpdate[] = [];
+  let lastId: number | null = null;
+  for (const item of Array.isArray(raw) ? raw : []) {
+    const { update, id } = parseUpdate(item);
+    if (id !== null) lastId = Math.max(lastId ?? id, id);
+    if (update === null) ignored(id);
+    else updates.push(update);
+  }
+  return { updates, lastId };
+}
+
 export interface PollerOptions {
   api: BotApi;
   clock: Clock;
@@ -43,6 +64,8 @@ export interface PollerOptions {
   /** Pause after an empty answer (a long poll that returned at once). */
   intervalMs?: number;
   onState(ok: boolean, reason?: string): void;
+  /** An update the bot could not read (by its id, if it had one): confirmed and dropped. */
+  onIgnored(updateId: number | null): void;
 }
 
 /**
@@ -67,8 +90,8 @@ export function startUpdatePolling(o: PollerOptions): Disposer {
         webhookSet = false;
       }
       const asked = o.clock.now();
-      const updates = await o.api
-        .call<TgUpdate[]>(
+      const answer = await o.api
+        .call<unknown>(
           'getUpdates',
           { offset, timeout, allowed_updates: ALLOWED_UPDATES },
           { signal, extraMs: timeout * 1000 },
@@ -79,9 +102,10 @@ export function startUpdatePolling(o: PollerOptions): Disposer {
           }
           throw err;
         });
+      const { updates, lastId } = readUpdates(answer, o.onIgnored);
       await dispatch(updates, o.sink, first ? asked : null);
-      for (const u of updates) offset = Math.max(offset, u.update_id + 1);
-      return updates.length > 0 ? 0 : intervalMs;
+      if (lastId !== null) offset = Math.max(offset, lastId + 1);
+      return lastId !== null ? 0 : intervalMs;
     },
     onSuccess: () => o.onState(true),
     onFailure: (err) => {
@@ -89,7 +113,7 @@ export function startUpdatePolling(o: PollerOptions): Disposer {
       if (err instanceof BotApiError && err.status === 409 && /webhook/i.test(err.description)) {
         webhookSet = true;
       }
-      o.onState(false, err instanceof Error ? err.message : String(err));
+      o.onState(false, logReason(err));
     },
   });
 }
