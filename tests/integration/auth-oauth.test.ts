@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ActivityList } from '../../src/contracts/activity';
 import { WEB3_DETAILS } from '../../src/contracts/web3';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
@@ -131,6 +133,36 @@ describe.each(dbTargets())('Google and Twitter sign-in on $name', (target) => {
     const second = client();
     await signIn(second, 'google');
     expect((await meOf(second)).id).toBe(iris.id);
+  });
+
+  it('tells the owner of a Google identity joined by its e-mail, and does not count its first day as a confirmation', async () => {
+    idp.person = { sub: 'g-20', email: 'judy@example.com', email_verified: true, name: 'Judy' };
+    const maker = client();
+    await signIn(maker, 'google');
+    await meOf(maker);
+    const confirmed = async (c: AuthClient) =>
+      (await c.send('GET', '/auth/step-up')).json<{ confirmed_until: string | null }>().confirmed_until;
+    // The identity that made the account is the account's own: its sign-in counts.
+    expect(await confirmed(maker)).not.toBeNull();
+
+    idp.person = { sub: 'g-21', email: 'judy@example.com', email_verified: true, name: 'Judy' };
+    const joined = client();
+    await signIn(joined, 'google');
+    await meOf(joined);
+    expect(await confirmed(joined)).toBeNull();
+    const lines = ActivityList.parse((await maker.send('GET', '/account/activity')).json());
+    expect(lines.map((l) => [l.kind, l.text])).toContainEqual([
+      'identity_linked',
+      'A Google account linked: it can sign in to this account',
+    ]);
+    // A day later the joined identity is the account's own as well.
+    await t.database.db.execute(
+      sql`update identities set created_at = created_at - interval '25 hours' where subject = 'g-21'`,
+    );
+    const later = client();
+    await signIn(later, 'google');
+    await meOf(later);
+    expect(await confirmed(later)).not.toBeNull();
   });
 
   it('refuses a callback without the cookie, with another state, or with a code replayed', async () => {

@@ -41,6 +41,8 @@ async function settle(p: Promise<IssuedSession>): Promise<IssuedSession | string
   }
 }
 
+/** A password sign-in, as the login route records it. */
+const PASSWORD_SIGN_IN = { method: 'password', identityId: null, confirms: true } as const;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(dbTargets())('refresh rotation under concurrency on $name', (target) => {
@@ -88,7 +90,7 @@ describe.each(dbTargets())('refresh rotation under concurrency on $name', (targe
 
   it('lets two tabs refresh the same token at once: both stay signed in, the family lives', async () => {
     const s = service();
-    const start = await s.issue({ id: userId, role: 'user' }, null);
+    const start = await s.issue({ id: userId, role: 'user' }, null, PASSWORD_SIGN_IN);
     const [a, b] = await Promise.all([
       settle(s.refresh(start.refreshToken, roleOf)),
       settle(s.refresh(start.refreshToken, roleOf)),
@@ -103,7 +105,7 @@ describe.each(dbTargets())('refresh rotation under concurrency on $name', (targe
 
   it('still revokes the family when the rotated token comes back after the grace', async () => {
     const s = service();
-    const start = await s.issue({ id: userId, role: 'user' }, null);
+    const start = await s.issue({ id: userId, role: 'user' }, null, PASSWORD_SIGN_IN);
     const next = await s.refresh(start.refreshToken, roleOf);
     const sibling = await s.refresh(start.refreshToken, roleOf);
     clock += ROTATION_GRACE_MS + 1;
@@ -119,7 +121,7 @@ describe.each(dbTargets())('refresh rotation under concurrency on $name', (targe
 
   /** A family with a rotated token (past its grace) and its live successor. */
   async function rotatedFamily(s: SessionsService) {
-    const start = await s.issue({ id: userId, role: 'user' }, null);
+    const start = await s.issue({ id: userId, role: 'user' }, null, PASSWORD_SIGN_IN);
     const current = await s.refresh(start.refreshToken, roleOf);
     clock += ROTATION_GRACE_MS + 1;
     return { stolen: start.refreshToken, current: current.refreshToken };
@@ -160,7 +162,7 @@ describe.each(dbTargets())('refresh rotation under concurrency on $name', (targe
 
   it('a sign-out of every session during a rotation also revokes the token that rotation inserts', async () => {
     const s = service();
-    const start = await s.issue({ id: userId, role: 'user' }, null);
+    const start = await s.issue({ id: userId, role: 'user' }, null, PASSWORD_SIGN_IN);
     hold = gate();
     const rotation = settle(s.refresh(start.refreshToken, roleOf));
     await hold.arrived;

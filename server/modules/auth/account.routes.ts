@@ -10,15 +10,21 @@ import {
   ForgotPasswordRequest,
   MessageResponse,
   ResetPasswordRequest,
+  RevokeDevicesRequest,
+  unlinkedText,
 } from '../../../src/contracts/auth';
 import { appError } from '../../plugins/errors';
-import { principalOf } from './http';
+import { currentSignIn, principalOf } from './http';
 import { REFRESH_COOKIE, clearDeviceCookie, cookieOf } from './cookies';
 import { sha256 } from './crypto';
 import { AUTH_LIMIT, bodyField, limiter } from '../../plugins/rate-limit';
 import type { AuthServices } from './services';
 
-const RevokedDevices = MessageResponse.extend({ count: z.number().int() });
+const RevokedDevices = MessageResponse.extend({
+  count: z.number().int(),
+  /** With `unlink_wallets`: how many wallets and other linked sign-ins were unlinked. */
+  unlinked: z.number().int().optional(),
+});
 
 /** Remembered devices and passwords. */
 export default async function accountRoutes(instance: FastifyInstance, s: AuthServices) {
@@ -62,23 +68,40 @@ export default async function accountRoutes(instance: FastifyInstance, s: AuthSe
     },
   );
 
-  const revokeSchema = { summary: 'Forget every other device', response: { 200: RevokedDevices } };
+  const revokeSchema = {
+    summary: 'Forget every other device',
+    description:
+      'With `unlink_wallets: true`, also unlinks every wallet, Google and Twitter account and ends every sign-in they started (an account without a password keeps the one it is signed in with); that part needs a sign-in confirmed in the last minutes (403 `step_up_required`).',
+    body: RevokeDevicesRequest,
+    response: { 200: RevokedDevices },
+  };
   app.post(
     '/auth/devices/revoke-all',
     { preValidation: app.requireUser, schema: revokeSchema },
     async (request, reply) => {
-      const { userId } = principalOf(request);
+      const { userId, familyId } = principalOf(request);
+      const unlink = request.body?.unlink_wallets === true;
+      // Unlinking changes how the account signs in: confirmed before anything is revoked.
+      if (unlink) await app.requireStepUp(request);
       const current = await s.sessions.currentOf(cookieOf(request, REFRESH_COOKIE));
       const keepFamily = current?.userId === userId ? current.familyId : null;
       const count = await s.sessions.forgetDevices(userId, null, keepFamily);
       clearDeviceCookie(reply, s.cookies);
       await app.activity.record(userId, { kind: 'devices_revoked', detail: { count: String(count) } });
-      return { message: AUTH_MESSAGES.devicesRevoked, count };
+      if (!unlink) return { message: AUTH_MESSAGES.devicesRevoked, count };
+      const unlinked = await s.identities.unlinkAll(userId, await currentSignIn(s, userId, familyId));
+      const message =
+        unlinked === 0
+          ? AUTH_MESSAGES.devicesRevoked
+          : `${AUTH_MESSAGES.devicesRevoked} ${unlinkedText(unlinked)}`;
+      return { message, count, unlinked };
     },
   );
 
   const changeSchema = {
     summary: 'Change your password',
+    description:
+      'Ends every other session. With `unlink_wallets: true`, also unlinks every wallet, Google and Twitter account and ends every sign-in they started.',
     body: ChangePasswordRequest,
     response: { 200: MessageResponse },
   };
@@ -88,12 +111,14 @@ export default async function accountRoutes(instance: FastifyInstance, s: AuthSe
     const body = request.body;
     const current = await s.sessions.currentOf(cookieOf(request, REFRESH_COOKIE));
     const keep = current?.userId === userId ? current : null;
-    const message = await s.passwords.change(userId, body.current_password, body.new_password, keep);
+    const changed = await s.passwords.change(userId, body.current_password, body.new_password, keep);
     // The current password was just typed: the sign-in counts as confirmed for sensitive actions.
     const { familyId } = principalOf(request);
     if (familyId !== undefined) await s.sessions.markSteppedUp(userId, familyId);
     await app.activity.record(userId, { kind: 'password_changed' });
-    return { message };
+    if (body.unlink_wallets !== true) return { message: changed };
+    const unlinked = await s.identities.unlinkAll(userId, await currentSignIn(s, userId, familyId));
+    return { message: unlinked === 0 ? changed : `${changed} ${unlinkedText(unlinked)}` };
   });
 
   const forgotSchema = {

@@ -7,7 +7,10 @@ import { retryText } from '../../plugins/rate-limit';
 import type { ActivityService } from '../activity/activity.service';
 import { MemoryLoginThrottle, type LoginThrottle } from './login-throttle';
 import { assertPasswordAllowed } from './password-policy';
-import type { IssuedSession, RememberRequest, SessionsService } from './sessions.service';
+import type { IdentitiesRepo, IdentityRow } from './identities.repo';
+import type { IdentityService } from './identity.service';
+import { NEW_IDENTITY_MS } from './identity.service';
+import type { IssuedSession, RememberRequest, SessionsService, SignInCredential } from './sessions.service';
 import type { TwoFactorService } from './twofa.service';
 
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
@@ -18,6 +21,10 @@ function waitError(waitMs: number) {
   return appError('RATE_LIMITED', retryText(seconds), { 'retry-after': String(seconds) });
 }
 export const CHALLENGE_TRIES = 5;
+
+/** How a sign-in's first step proved itself: a password, or an identity (wallet, Google, Twitter). */
+export type SignInVia =
+  { method: 'password' } | { method: 'wallet' | 'google' | 'twitter'; identity: IdentityRow };
 
 export type LoginOutcome =
   | { kind: 'session'; session: IssuedSession }
@@ -44,6 +51,8 @@ export class AuthService {
       users: UsersService;
       sessions: SessionsService;
       twoFactor: TwoFactorService;
+      /** Whether a sign-in with an identity counts as a confirmation. */
+      identities: Pick<IdentityService, 'confirmsSignIn'> & { repo: Pick<IdentitiesRepo, 'byId'> };
       bus: Bus;
       now?: () => Date;
       throttle?: LoginThrottle;
@@ -152,7 +161,24 @@ export class AuthService {
       throw appError('UNAUTHORIZED', AUTH_DETAILS.badCredentials);
     }
     await this.throttle.succeeded(account);
-    return this.finish(user, input.remember, input.device, 'password', codeOk);
+    return this.finish(user, input.remember, input.device, { method: 'password' }, codeOk);
+  }
+
+  /**
+   * What a finished sign-in records and whether it confirms the sign-in for sensitive actions: a
+   * password always does; an identity when it is not one added to the account in the last day; failing
+   * that, a 2FA code does when two-factor login has been on for a day.
+   */
+  private async credential(user: UserRow, via: SignInVia, codeGiven: boolean): Promise<SignInCredential> {
+    if (via.method === 'password') {
+      return { method: codeGiven ? 'two_factor' : 'password', identityId: null, confirms: true };
+    }
+    let confirms = this.deps.identities.confirmsSignIn(via.identity, user);
+    if (!confirms && codeGiven) {
+      const since = await this.deps.twoFactor.enabledSince(user.id);
+      confirms = since !== null && this.now().getTime() - since.getTime() >= NEW_IDENTITY_MS;
+    }
+    return { method: via.method, identityId: via.identity.id, confirms };
   }
 
   /**
@@ -163,7 +189,7 @@ export class AuthService {
     user: UserRow,
     remember: RememberRequest | null,
     device: RememberRequest,
-    method: 'password' | 'wallet' | 'google' | 'twitter',
+    via: SignInVia,
     /** The 2FA code came with the password and was right: no code step. */
     codeGiven = false,
   ): Promise<LoginOutcome> {
@@ -178,11 +204,14 @@ export class AuthService {
         deviceInfo: device.deviceInfo,
         fingerprint: device.fingerprint,
         expiresAt: new Date(this.now().getTime() + CHALLENGE_TTL_MS),
+        signInMethod: via.method,
+        identityId: via.method === 'password' ? null : via.identity.id,
       });
       return { kind: 'two-factor', challenge };
     }
-    const session = await this.deps.sessions.issue(user, remember);
-    await this.recordDevice(user.id, 'sign_in', device, { method: codeGiven ? 'two_factor' : method });
+    const credential = await this.credential(user, via, codeGiven);
+    const session = await this.deps.sessions.issue(user, remember, credential);
+    await this.recordDevice(user.id, 'sign_in', device, { method: codeGiven ? 'two_factor' : via.method });
     return { kind: 'session', session };
   }
 
@@ -221,9 +250,27 @@ export class AuthService {
       throw appError('UNAUTHORIZED', AUTH_DETAILS.invalidCode);
     }
     await repo.endChallenge(challenge.id);
-    const session = await this.deps.sessions.issue(user, challenge.rememberMe ? device : null);
+    const via = await this.viaOf(challenge);
+    const credential = await this.credential(user, via, true);
+    const session = await this.deps.sessions.issue(user, challenge.rememberMe ? device : null, credential);
     await this.recordDevice(userId, 'sign_in', device, { method: 'two_factor' });
     return session;
+  }
+
+  /** How a pending 2FA login's first step signed in; its identity must still be linked. */
+  private async viaOf(challenge: {
+    userId: string;
+    signInMethod: string | null;
+    identityId: string | null;
+  }): Promise<SignInVia> {
+    const method = challenge.signInMethod;
+    if (method !== 'wallet' && method !== 'google' && method !== 'twitter') return { method: 'password' };
+    const identity =
+      challenge.identityId === null ? undefined : await this.deps.identities.repo.byId(challenge.identityId);
+    if (identity?.userId !== challenge.userId) {
+      throw appError('UNAUTHORIZED', AUTH_DETAILS.challengeExpired);
+    }
+    return { method, identity };
   }
 
   /** The user's role now, or null when the account is gone (refresh and auto-login read it). */

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessTokenResponse } from '../../../src/contracts/auth';
 import type { Principal } from '../../plugins/auth-guard';
+import type { CurrentSignIn } from './identity.service';
 import { setSessionCookies } from './cookies';
 import type { AuthServices } from './services';
 import type { IssuedSession } from './sessions.service';
@@ -19,4 +20,15 @@ export function answerSession(
 ): AccessTokenResponse {
   setSessionCookies(reply, session, s.cookies);
   return { access_token: session.accessToken, token_type: 'bearer' };
+}
+
+/** The sign-in a request's token belongs to and the identity that started it, for what an unlink keeps. */
+export async function currentSignIn(
+  s: AuthServices,
+  userId: string,
+  familyId: string | undefined,
+): Promise<CurrentSignIn> {
+  if (familyId === undefined) return { familyId: null, identityId: null };
+  const credential = await s.sessions.credentialOf(userId, familyId);
+  return { familyId, identityId: credential?.identityId ?? null };
 }

@@ -19,6 +19,11 @@ export class IdentitiesRepo {
     return row;
   }
 
+  async byId(id: string): Promise<IdentityRow | undefined> {
+    const [row] = await this.db.select().from(identities).where(eq(identities.id, id)).limit(1);
+    return row;
+  }
+
   listOf(userId: string, provider?: Provider): Promise<IdentityRow[]> {
     const where =
       provider === undefined

@@ -53,11 +53,12 @@ export default async function oauthRoutes(instance: FastifyInstance, s: AuthServ
       const query = request.query;
       const presented = cookieOf(request, OAUTH_COOKIE);
       clearOAuthCookie(reply, s.cookies);
-      const { user, remember } = await s.oauth.finish(provider, query, presented);
+      const { user, identity, remember } = await s.oauth.finish(provider, query, presented);
       const userAgent = request.headers['user-agent'];
       const deviceInfo = describeUserAgent(userAgent);
       const device = { deviceInfo, fingerprint: fingerprintOf(deviceInfo, userAgent) };
-      const outcome = await s.auth.finish(user, remember ? device : null, device, provider);
+      const via = { method: provider, identity };
+      const outcome = await s.auth.finish(user, remember ? device : null, device, via);
       if (outcome.kind === 'two-factor') {
         // In the fragment: the browser keeps it out of requests, proxies and logs.
         return reply.redirect(`/#two_factor=${encodeURIComponent(outcome.challenge)}`, 302);

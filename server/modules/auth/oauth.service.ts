@@ -4,8 +4,7 @@ import { z } from 'zod';
 import { WEB3_DETAILS } from '../../../src/contracts/web3';
 import { appError } from '../../plugins/errors';
 import type { Secrets } from '../../plugins/secrets';
-import type { UserRow } from '../users/users.service';
-import type { ExternalProfile, IdentityService } from './identity.service';
+import type { ExternalProfile, IdentityService, IdentitySignIn } from './identity.service';
 
 export type SocialProvider = 'google' | 'twitter';
 export const PROVIDER_NAMES: Record<SocialProvider, string> = { google: 'Google', twitter: 'Twitter' };
@@ -121,7 +120,7 @@ export class OAuthService {
     provider: SocialProvider,
     query: { code?: string | undefined; state?: string | undefined },
     cookie: string | undefined,
-  ): Promise<{ user: UserRow; remember: boolean }> {
+  ): Promise<IdentitySignIn & { remember: boolean }> {
     this.need(provider);
     const pending = this.open(cookie);
     if (
@@ -139,7 +138,7 @@ export class OAuthService {
       provider === 'google'
         ? await this.googleProfile(query.code, pending)
         : await this.twitterProfile(query.code, pending);
-    return { user: await this.identities.signIn(profile), remember: pending.remember };
+    return { ...(await this.identities.signIn(profile)), remember: pending.remember };
   }
 
   private open(cookie: string | undefined): Pending | null {

@@ -78,7 +78,7 @@ export async function createAuthServices(app: FastifyInstance): Promise<AuthServ
   });
   // Reset mails asked for just before shutdown still go out (or fail and are logged) first.
   app.addHook('preClose', async () => passwords.idle());
-  const identities = new IdentityService(db, adminPolicy(config));
+  const identities = new IdentityService(db, adminPolicy(config), { activity: app.activity, sessions });
   const rpc = config.ETH_RPC_URL ? await mainnetClient(config.ETH_RPC_URL) : null;
   const google =
     config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
@@ -108,6 +108,7 @@ export async function createAuthServices(app: FastifyInstance): Promise<AuthServ
       users,
       sessions,
       twoFactor,
+      identities,
       bus: app.bus,
       activity: app.activity,
       throttle: loginThrottle(app),

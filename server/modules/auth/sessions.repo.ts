@@ -1,7 +1,14 @@
 import { and, asc, desc, eq, gt, isNotNull, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { arrayOf } from '../../db/batch';
 import type { Db } from '../../db/client';
-import { refreshTokens, rememberedDevices, stepUps, type StoredDeviceInfo } from '../../db/schema';
+import {
+  identities,
+  refreshTokens,
+  rememberedDevices,
+  stepUps,
+  type SignInMethod,
+  type StoredDeviceInfo,
+} from '../../db/schema';
 
 export type RefreshRow = typeof refreshTokens.$inferSelect;
 export type DeviceRow = typeof rememberedDevices.$inferSelect;
@@ -17,8 +24,70 @@ export class SessionsRepo {
     tokenHash: string;
     persistent: boolean;
     expiresAt: Date;
+    signInMethod: SignInMethod | null;
+    identityId: string | null;
   }): Promise<void> {
     await this.db.insert(refreshTokens).values(row);
+  }
+
+  /**
+   * Inside a transaction: holds the identity's row (shared) until it ends, so an unlink waits for the
+   * sign-in being recorded, and then ends it too. False when the identity is gone (just unlinked).
+   */
+  async holdIdentity(id: string): Promise<boolean> {
+    const rows = await this.db
+      .select({ id: identities.id })
+      .from(identities)
+      .where(eq(identities.id, id))
+      .for('share');
+    return rows.length === 1;
+  }
+
+  /** What started a family: its method and identity (the same on every token of it). */
+  async credentialOf(
+    familyId: string,
+  ): Promise<{ userId: string; signInMethod: SignInMethod | null; identityId: string | null } | undefined> {
+    const [row] = await this.db
+      .select({
+        userId: refreshTokens.userId,
+        signInMethod: refreshTokens.signInMethod,
+        identityId: refreshTokens.identityId,
+      })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.familyId, familyId))
+      .limit(1);
+    return row;
+  }
+
+  /** Revokes the families of a user that these identities started (but `keepFamily`). */
+  async revokeIdentityFamilies(
+    userId: string,
+    identityIds: readonly string[],
+    keepFamily: string | null,
+    at: Date,
+  ): Promise<void> {
+    if (identityIds.length === 0) return;
+    const conditions = [
+      eq(refreshTokens.userId, userId),
+      sql`${refreshTokens.identityId} = any(${arrayOf('uuid', identityIds)})`,
+    ];
+    if (keepFamily !== null) conditions.push(ne(refreshTokens.familyId, keepFamily));
+    await this.revokeWhere(and(...conditions), at);
+  }
+
+  /** Deletes the devices these identities' sign-ins remembered; answers how many. */
+  async deleteIdentityDevices(userId: string, identityIds: readonly string[]): Promise<number> {
+    if (identityIds.length === 0) return 0;
+    const rows = await this.db
+      .delete(rememberedDevices)
+      .where(
+        and(
+          eq(rememberedDevices.userId, userId),
+          sql`${rememberedDevices.identityId} = any(${arrayOf('uuid', identityIds)})`,
+        ),
+      )
+      .returning({ id: rememberedDevices.id });
+    return rows.length;
   }
 
   async findRefresh(tokenHash: string): Promise<RefreshRow | undefined> {
@@ -179,6 +248,7 @@ export class SessionsRepo {
     deviceInfo: StoredDeviceInfo;
     fingerprint: string;
     expiresAt: Date;
+    identityId: string | null;
   }): Promise<DeviceRow> {
     const [created] = await this.db.insert(rememberedDevices).values(row).returning();
     if (created === undefined) throw new Error('insert returned no row');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AUTH_DETAILS, STEP_UP_TTL_MS, type Device, type Role } from '../../../src/contracts/auth';
 import type { Db } from '../../db/client';
-import type { StoredDeviceInfo } from '../../db/schema';
+import type { SignInMethod, StoredDeviceInfo } from '../../db/schema';
 import type { AccessTokens } from '../../plugins/auth-guard';
 import { appError } from '../../plugins/errors';
 import { randomToken, sha256 } from './crypto';
@@ -47,6 +47,20 @@ export interface RememberRequest {
   fingerprint: string;
 }
 
+/** What a sign-in proved itself with, recorded on the family it starts. */
+export interface SignInCredential {
+  method: SignInMethod;
+  /** The identity (wallet, Google, Twitter) it signed in with; null for a password. */
+  identityId: string | null;
+  /**
+   * Whether the sign-in counts as a confirmation ("Confirm it's you") for the next few minutes: not when
+   * it proved itself only with a way to sign in that was added to the account less than a day ago.
+   */
+  confirms: boolean;
+}
+
+type FamilyCredential = Pick<SignInCredential, 'method' | 'identityId'>;
+
 /**
  * Sessions: a short access token plus an opaque refresh token stored hashed and rotated on every use;
  * a rotated token presented again revokes its whole family (RFC 9700 §4.14.2). Remember-me adds a device
@@ -64,33 +78,57 @@ export class SessionsService {
     this.repo = new SessionsRepo(db);
   }
 
-  /** Starts a session; with `remember`, also a remembered device bound to the new refresh family. */
-  async issue(user: { id: string; role: Role }, remember: RememberRequest | null): Promise<IssuedSession> {
+  /**
+   * Starts a session that records `credential`; with `remember`, also a remembered device bound to the
+   * new refresh family. A sign-in by an identity is written while its row is held, so an unlink running
+   * at the same moment either finds the new family and ends it, or this sign-in finds the identity gone
+   * (401).
+   */
+  async issue(
+    user: { id: string; role: Role },
+    remember: RememberRequest | null,
+    credential: SignInCredential,
+  ): Promise<IssuedSession> {
     const now = this.now();
-    let device: { id: string; token: string; expiresAt: Date } | null = null;
-    if (remember !== null) {
-      const token = randomToken();
-      const expiresAt = new Date(now.getTime() + DEVICE_TTL_MS);
-      const row = await this.repo.insertDevice({
-        userId: user.id,
-        tokenHash: sha256(token),
-        deviceInfo: remember.deviceInfo,
-        fingerprint: remember.fingerprint,
-        expiresAt,
-      });
-      device = { id: row.id, token, expiresAt };
-    }
-    const session = await this.startFamily(user, device?.id ?? null, remember !== null);
-    // A sign-in that just proved who it is (password, 2FA, wallet, Google, Twitter) is confirmed for
-    // the next few minutes: adding a key right after signing in asks nothing more.
-    await this.markSteppedUp(user.id, session.familyId);
-    return device === null
-      ? session
-      : { ...session, deviceToken: device.token, deviceExpiresAt: device.expiresAt };
+    const issued = await this.repo.transaction(async (repo) => {
+      const { identityId } = credential;
+      if (identityId !== null && !(await repo.holdIdentity(identityId))) {
+        throw appError('UNAUTHORIZED', AUTH_DETAILS.badCredentials);
+      }
+      let device: { id: string; token: string; expiresAt: Date } | null = null;
+      if (remember !== null) {
+        const token = randomToken();
+        const expiresAt = new Date(now.getTime() + DEVICE_TTL_MS);
+        const row = await repo.insertDevice({
+          userId: user.id,
+          tokenHash: sha256(token),
+          deviceInfo: remember.deviceInfo,
+          fingerprint: remember.fingerprint,
+          expiresAt,
+          identityId,
+        });
+        device = { id: row.id, token, expiresAt };
+      }
+      const session = await this.startFamily(user, device?.id ?? null, remember !== null, credential, repo);
+      return device === null
+        ? session
+        : { ...session, deviceToken: device.token, deviceExpiresAt: device.expiresAt };
+    });
+    // A sign-in that just proved who it is (password, 2FA, a wallet or Google account the account has had
+    // for a while) is confirmed for the next few minutes: adding a key right after signing in asks
+    // nothing more. A wallet linked today proves only that whoever linked it holds it.
+    if (credential.confirms) await this.markSteppedUp(user.id, issued.familyId);
+    return issued;
   }
 
-  private async startFamily(user: { id: string; role: Role }, deviceId: string | null, persistent: boolean) {
-    return this.addToken(user, randomUUID(), deviceId, persistent);
+  private async startFamily(
+    user: { id: string; role: Role },
+    deviceId: string | null,
+    persistent: boolean,
+    credential: FamilyCredential,
+    repo: SessionsRepo = this.repo,
+  ) {
+    return this.addToken(user, randomUUID(), deviceId, persistent, credential, repo);
   }
 
   private async addToken(
@@ -98,6 +136,7 @@ export class SessionsService {
     familyId: string,
     deviceId: string | null,
     persistent: boolean,
+    credential: { method: SignInMethod | null; identityId: string | null },
     repo: SessionsRepo = this.repo,
   ): Promise<IssuedSession> {
     const refreshToken = randomToken();
@@ -109,6 +148,8 @@ export class SessionsService {
       tokenHash: sha256(refreshToken),
       persistent,
       expiresAt: refreshExpiresAt,
+      signInMethod: credential.method,
+      identityId: credential.identityId,
     });
     const accessToken = await this.tokens.sign({ userId: user.id, role: user.role, familyId });
     return { accessToken, refreshToken, persistent, refreshExpiresAt, familyId };
@@ -153,6 +194,7 @@ export class SessionsService {
           row.familyId,
           row.deviceId,
           row.persistent,
+          { method: row.signInMethod, identityId: row.identityId },
           repo,
         ),
       };
@@ -177,7 +219,14 @@ export class SessionsService {
     const role = device === undefined ? null : await roleOf(device.userId);
     if (device === undefined || role === null) throw appError('UNAUTHORIZED', AUTH_DETAILS.unknownDevice);
     await this.repo.touchDevice(device.id, now);
-    const session = await this.startFamily({ id: device.userId, role }, device.id, true);
+    // A device a wallet's sign-in remembered starts families of that wallet: unlinking it ends them.
+    const credential = { method: 'remembered' as const, identityId: device.identityId };
+    const session = await this.repo.transaction(async (repo) => {
+      if (device.identityId !== null && !(await repo.holdIdentity(device.identityId))) {
+        throw appError('UNAUTHORIZED', AUTH_DETAILS.unknownDevice);
+      }
+      return this.startFamily({ id: device.userId, role }, device.id, true, credential, repo);
+    });
     await this.hooks.remembered?.(device.userId, {
       deviceInfo: device.deviceInfo,
       fingerprint: device.fingerprint,
@@ -259,6 +308,31 @@ export class SessionsService {
     await this.repo.revokeDeviceFamilies(userId, { keep }, this.now(), keepFamily);
     this.hooks.ended?.(userId);
     return (await this.repo.deleteDevices(userId, keep)).length;
+  }
+
+  /** What started a sign-in of the user: its method and identity, when they were recorded. */
+  async credentialOf(
+    userId: string,
+    familyId: string,
+  ): Promise<{ method: SignInMethod | null; identityId: string | null } | null> {
+    const row = await this.repo.credentialOf(familyId);
+    if (row?.userId !== userId) return null;
+    return { method: row.signInMethod, identityId: row.identityId };
+  }
+
+  /**
+   * Ends every sign-in these identities started (but `keepFamily`, the one asking), directly or through
+   * a device they remembered, and forgets those devices.
+   */
+  async endIdentities(
+    userId: string,
+    identityIds: readonly string[],
+    keepFamily: string | null,
+  ): Promise<void> {
+    if (identityIds.length === 0) return;
+    await this.repo.revokeIdentityFamilies(userId, identityIds, keepFamily, this.now());
+    await this.repo.deleteIdentityDevices(userId, identityIds);
+    this.hooks.ended?.(userId);
   }
 
   /** Ends every other session of a user (password change or reset). */

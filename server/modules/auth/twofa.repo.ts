@@ -1,6 +1,12 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { loginChallenges, recoveryCodes, twoFactor, type StoredDeviceInfo } from '../../db/schema';
+import {
+  loginChallenges,
+  recoveryCodes,
+  twoFactor,
+  type SignInMethod,
+  type StoredDeviceInfo,
+} from '../../db/schema';
 
 export type TwoFactorRow = typeof twoFactor.$inferSelect;
 export type ChallengeRow = typeof loginChallenges.$inferSelect;
@@ -76,6 +82,8 @@ export class TwoFactorRepo {
     deviceInfo: StoredDeviceInfo;
     fingerprint: string;
     expiresAt: Date;
+    signInMethod: SignInMethod;
+    identityId: string | null;
   }): Promise<void> {
     await this.db.delete(loginChallenges).where(eq(loginChallenges.userId, row.userId));
     await this.db.insert(loginChallenges).values(row);

@@ -19,6 +19,10 @@ export default async function twoFactorRoutes(instance: FastifyInstance, s: Auth
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const limited = limiter(app, '2fa', { ...AUTH_LIMIT, accountOf: (r) => r.principal?.userId ?? null });
   const guarded = { preValidation: [app.requireUser, limited] };
+  // Turning 2FA on is a change to how the account signs in: whoever holds a token alone must not put
+  // their own authenticator on it (nor read the secret being set up). Each step asks for a sign-in
+  // confirmed in the last minutes, the setup's confirmation covering the steps right after it.
+  const confirmed = { preValidation: [app.requireUser, limited, app.requireStepUp] };
 
   /** The label an authenticator app shows next to the issuer. */
   const labelOf = async (userId: string): Promise<string> => {
@@ -27,8 +31,12 @@ export default async function twoFactorRoutes(instance: FastifyInstance, s: Auth
     return user.username;
   };
 
-  const setupSchema = { summary: 'Start two-factor setup', response: { 200: TwoFactorSetupResponse } };
-  app.post('/auth/2fa/setup', { ...guarded, schema: setupSchema }, async (request) => {
+  const setupSchema = {
+    summary: 'Start two-factor setup',
+    description: 'Needs a sign-in confirmed in the last minutes (403 `step_up_required`).',
+    response: { 200: TwoFactorSetupResponse },
+  };
+  app.post('/auth/2fa/setup', { ...confirmed, schema: setupSchema }, async (request) => {
     const { userId } = principalOf(request);
     return s.twoFactor.setup(userId, await labelOf(userId));
   });
@@ -40,7 +48,7 @@ export default async function twoFactorRoutes(instance: FastifyInstance, s: Auth
   // A PNG is bytes, which the typed instance would not let a handler send.
   instance.get(
     '/auth/2fa/qr-code',
-    { preValidation: app.requireUser, schema: qrSchema },
+    { preValidation: [app.requireUser, app.requireStepUp], schema: qrSchema },
     async (request, reply) => {
       const { userId } = principalOf(request);
       const png = await s.twoFactor.qrPng(userId, await labelOf(userId));
@@ -50,10 +58,12 @@ export default async function twoFactorRoutes(instance: FastifyInstance, s: Auth
 
   const verifySchema = {
     summary: 'Turn two-factor on with a first code',
+    description:
+      'Needs a sign-in confirmed in the last minutes (403 `step_up_required`). The owner is mailed.',
     body: TwoFactorVerifyRequest,
     response: { 200: TwoFactorEnabledResponse },
   };
-  app.post('/auth/2fa/verify', { ...guarded, schema: verifySchema }, async (request) => {
+  app.post('/auth/2fa/verify', { ...confirmed, schema: verifySchema }, async (request) => {
     const { userId } = principalOf(request);
     const { code } = request.body;
     const codes = await s.twoFactor.enable(userId, code);

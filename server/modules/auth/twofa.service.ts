@@ -56,6 +56,12 @@ export class TwoFactorService {
     return (await this.repo.find(userId))?.enabled === true;
   }
 
+  /** When two-factor login was turned on, or null while it is off. */
+  async enabledSince(userId: string): Promise<Date | null> {
+    const row = await this.repo.find(userId);
+    return row?.enabled === true ? row.updatedAt : null;
+  }
+
   /** Starts (or restarts) setup: a fresh secret, not yet enabled. */
   async setup(userId: string, label: string): Promise<{ secret: string; otpauth_url: string }> {
     if (await this.isEnabled(userId)) throw appError('BAD_REQUEST', AUTH_DETAILS.twoFactorAlreadyOn);

@@ -14,7 +14,7 @@ import {
 } from '../../../src/contracts/web3';
 import { AUTH_LIMIT, limiter } from '../../plugins/rate-limit';
 import { fingerprintOf } from './device-info';
-import { answerSession, principalOf } from './http';
+import { answerSession, currentSignIn, principalOf } from './http';
 import type { AuthServices } from './services';
 
 /** Wallet sign-in (SIWE) and the signed-in account's linked wallets. */
@@ -57,8 +57,9 @@ export default async function web3Routes(instance: FastifyInstance, s: AuthServi
       const info = body.device_info ?? describeUserAgent(userAgent);
       const deviceInfo = { browser: info.browser, os: info.os };
       const device = { deviceInfo, fingerprint: fingerprintOf(deviceInfo, userAgent) };
-      const user = await s.web3.signIn(body);
-      const outcome = await s.auth.finish(user, body.remember_me ? device : null, device, 'wallet');
+      const { user, identity } = await s.web3.signIn(body);
+      const via = { method: 'wallet' as const, identity };
+      const outcome = await s.auth.finish(user, body.remember_me ? device : null, device, via);
       if (outcome.kind === 'two-factor')
         return { two_factor_required: true as const, user_id: outcome.challenge };
       return answerSession(reply, s, outcome.session);
@@ -76,12 +77,14 @@ export default async function web3Routes(instance: FastifyInstance, s: AuthServi
 
   const linkSchema = {
     summary: 'Link a wallet to your account',
+    description:
+      'A new way to sign in: needs a sign-in confirmed in the last minutes (403 `step_up_required` before the nonce is spent). The owner is mailed. For a day, signing in with the new wallet alone does not count as "Confirm it\'s you".',
     body: LinkRequest,
     response: { 201: Wallet.extend({ message: MessageResponse.shape.message }) },
   };
   app.post(
     '/auth/web3/wallets/link',
-    { preValidation: [app.requireUser, limits.link], schema: linkSchema },
+    { preValidation: [app.requireUser, limits.link, app.requireStepUp], schema: linkSchema },
     async (request, reply) => {
       const body = request.body;
       const wallet = await s.web3.link(principalOf(request).userId, body);
@@ -92,7 +95,8 @@ export default async function web3Routes(instance: FastifyInstance, s: AuthServi
 
   const unlinkSchema = {
     summary: 'Unlink a wallet',
-    description: 'Unlinking the last wallet needs a sign-in confirmed in the last minutes.',
+    description:
+      'Needs a sign-in confirmed in the last minutes; ends the sign-ins the wallet started (but this one). The last way to sign in is refused (409).',
     params: WalletParams,
     response: { 200: MessageResponse },
   };
@@ -102,10 +106,10 @@ export default async function web3Routes(instance: FastifyInstance, s: AuthServi
     async (request) => {
       const { id } = request.params;
       const { userId, familyId } = principalOf(request);
-      // Unlinking the account's last wallet asks for a confirmed sign-in (step-up) first.
-      await s.web3.unlink(userId, id, async () =>
-        familyId === undefined ? false : (await s.sessions.steppedUpUntil(userId, familyId)) !== null,
-      );
+      // Asked here rather than in preValidation: the last way to sign in is a 409 however confirmed.
+      const confirmed =
+        familyId !== undefined && (await s.sessions.steppedUpUntil(userId, familyId)) !== null;
+      await s.web3.unlink(userId, id, { confirmed, current: await currentSignIn(s, userId, familyId) });
       return { message: WEB3_MESSAGES.unlinked };
     },
   );

@@ -3,8 +3,7 @@ import { getAddress, verifyMessage } from 'viem/utils';
 import { createSiweMessage, generateSiweNonce, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
 import { NONCE_TTL_MS, WEB3_DETAILS, type NonceResponse, type Wallet } from '../../../src/contracts/web3';
 import { appError } from '../../plugins/errors';
-import type { UserRow } from '../users/users.service';
-import type { IdentityService } from './identity.service';
+import type { CurrentSignIn, IdentityService, IdentitySignIn } from './identity.service';
 import type { IdentityRow } from './identities.repo';
 
 export interface SignedMessage {
@@ -108,8 +107,8 @@ export class Web3Service {
     return address;
   }
 
-  /** `POST /auth/web3/verify`: the account of the wallet, made on its first sign-in. */
-  async signIn(input: SignedMessage): Promise<UserRow> {
+  /** `POST /auth/web3/verify`: the account of the wallet (made on its first sign-in) and its identity. */
+  async signIn(input: SignedMessage): Promise<IdentitySignIn> {
     const address = await this.check(input);
     return this.deps.identities.signIn({
       provider: 'wallet',
@@ -138,9 +137,12 @@ export class Web3Service {
     return (await this.deps.identities.list(userId, 'wallet')).map(walletOf);
   }
 
-  /** Removes a linked wallet; the account's last wallet only when `confirmed()` (a recent step-up). */
-  unlink(userId: string, id: string, confirmed: () => Promise<boolean>): Promise<void> {
-    return this.deps.identities.unlink(userId, 'wallet', id, confirmed);
+  /**
+   * Removes a linked wallet when `confirmed` (a recent step-up), with the sign-ins it started but the
+   * current one; never the account's last way to sign in.
+   */
+  unlink(userId: string, id: string, opts: { confirmed: boolean; current: CurrentSignIn }): Promise<void> {
+    return this.deps.identities.unlink(userId, 'wallet', id, opts);
   }
 
   /** The wallet's ENS name when an RPC is configured and resolves one; never fails a sign-in. */
