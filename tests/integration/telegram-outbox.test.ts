@@ -4,7 +4,7 @@ import { users } from '../../server/db/schema/users';
 import { telegramOutbox } from '../../server/db/schema/notifications';
 import { BotApi, BotApiError, BotApiUnreachable } from '../../server/modules/notifications/telegram/bot-api';
 import { Outbox } from '../../server/modules/notifications/telegram/outbox';
-import { TelegramRepo } from '../../server/modules/notifications/telegram/telegram.repo';
+import { LOW_QUEUE_MAX, TelegramRepo } from '../../server/modules/notifications/telegram/telegram.repo';
 import { createFakeClock, type FakeClock } from '../../src/services/testing/fakeClock';
 import { dbTargets } from '../helpers/db';
 import { startTelegramBotDouble, type TelegramBotDouble } from '../helpers/telegram-double';
@@ -79,6 +79,42 @@ describe.each(dbTargets())('telegram outbox on $name', (target) => {
     expect(tg.messages.length - before).toBe(30);
     await run(1000);
     expect(tg.messages.length - before).toBe(40);
+  });
+
+  it('sends the linked chats’ messages before lines to strangers, at most 10 of those a second, and queues at most 100', async () => {
+    const low = (chatId: number) =>
+      outbox.enqueueLow({ chatId, method: 'sendMessage', params: { text: `how to link ${chatId}` } });
+    const taken: boolean[] = [];
+    for (let chat = 1000; chat < 1150; chat += 1) taken.push(await low(chat));
+    expect(taken.filter(Boolean)).toHaveLength(LOW_QUEUE_MAX);
+    // One line waiting for a chat is enough: a second is not queued.
+    expect(await low(1000)).toBe(false);
+    for (let chat = 700; chat < 735; chat += 1) await send(chat, `proposal ${chat}`);
+
+    const before = tg.messages.length;
+    await outbox.kick();
+    const first = tg.messages.slice(before);
+    expect(first).toHaveLength(30);
+    expect(first.every((m) => m.text.startsWith('proposal'))).toBe(true);
+    await run(1000, 1000);
+    const second = tg.messages.slice(before + 30);
+    expect(second.filter((m) => m.text.startsWith('proposal'))).toHaveLength(5);
+    expect(second.filter((m) => m.text.startsWith('how to link'))).toHaveLength(10);
+    await run(3000, 1000);
+    expect(tg.messages.slice(before).filter((m) => m.text.startsWith('how to link'))).toHaveLength(40);
+  });
+
+  it('holds the bound of the strangers’ queue under 30 chats writing at once', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        repo.enqueueLow(
+          { chatId: 2000 + i, method: 'sendMessage', params: { text: 'x' }, notBefore: new Date() },
+          10,
+        ),
+      ),
+    );
+    expect(answers.filter(Boolean)).toHaveLength(10);
+    expect((await rows()).filter((r) => r.priority === 'low')).toHaveLength(10);
   });
 
   it('keeps every message while Telegram is unreachable and sends them in order when it is back', async () => {

@@ -60,6 +60,30 @@ describe.each(dbTargets())('telegram bot by webhook on $name', (target) => {
     expect(tg.sentTo(9001)).toEqual([]);
     expect(tg.sentTo(9002)).toEqual([]);
   });
+
+  it('answers 200 to an update it cannot read (Telegram sends again what it got no 2xx for), and acts on none', async () => {
+    const secret = { 'x-telegram-bot-api-secret-token': tg.webhook?.secret_token ?? '' };
+    for (const payload of [
+      { update_id: 91_001, message: 'not a message' },
+      { update_id: 91_002, message: { message_id: 1, date: 1, chat: { id: 'abc', type: 'private' } } },
+      { update_id: 91_003, callback_query: { id: 1, from: null } },
+      { message: { message_id: 1, date: 1, chat: { id: 9004, type: 'private' }, text: 'no update_id' } },
+      [1, 2, 3],
+    ]) {
+      const res = await t.app.inject({ method: 'POST', url: HOOK, headers: secret, payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(200);
+      expect(res.json()).toEqual({ ok: true });
+    }
+    const after = await t.app.inject({
+      method: 'POST',
+      url: HOOK,
+      headers: secret,
+      payload: update(9005, 'hi'),
+    });
+    expect(after.statusCode).toBe(200);
+    await until(() => tg.sentTo(9005).length === 1, 5000, 'the answer to a good update');
+    expect(tg.sentTo(9004)).toEqual([]);
+  });
 });
 
 describe.each(dbTargets())('telegram bot without a token on $name', (target) => {
