@@ -50,7 +50,7 @@ describe('Account → Notifications', () => {
     const code = screen.getByTestId('telegram-code');
     expect(code.textContent).toContain('Send K7P2QX to @SignalBot');
     expect(screen.getByRole('link', { name: 'https://t.me/SignalBot?start=K7P2QX' })).toBeTruthy();
-    expect(code.textContent).toContain('The code works once, until');
+    expect(code.textContent).toContain('The code works once, in a private chat with the bot, until');
 
     // Linked: the chat's name and Unlink.
     state = stateWith({ linked: true, chat: '@ann', linked_at: new Date().toISOString() });

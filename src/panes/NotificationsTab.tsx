@@ -95,7 +95,8 @@ export function NotificationsTab() {
               .
             </p>
             <p className="message">
-              The code works once, until {new Date(link.expires_at).toLocaleTimeString()}.
+              The code works once, in a private chat with the bot, until{' '}
+              {new Date(link.expires_at).toLocaleTimeString()}; a newer code replaces it.
             </p>
           </div>
         ) : (

@@ -41,7 +41,7 @@ describe('telegram commands', () => {
     expect(await s.type('telegram link')).toEqual([
       'info: Open https://t.me/signal_bot?start=Zq3_x-9aBcDeFgHiJkLmNoPq in Telegram and press Start,',
       'info: or send the bot: /start Zq3_x-9aBcDeFgHiJkLmNoPq',
-      'muted: The code works once and expires at 07:52 UTC on 2026-11-27.',
+      'muted: The code works once, in a private chat with the bot, and expires at 07:52 UTC on 2026-11-27; a newer code replaces it.',
     ]);
   });
 

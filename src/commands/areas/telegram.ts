@@ -24,7 +24,9 @@ export function linkAnswerLines(made: TelegramLinkAnswer): OutputLine[] {
   return [
     link(made.url, made.url, 'Open ', ' in Telegram and press Start,'),
     info(`or send the bot: /start ${made.code}`),
-    muted(`The code works once and expires at ${expiryText(made.expires_at)}.`),
+    muted(
+      `The code works once, in a private chat with the bot, and expires at ${expiryText(made.expires_at)}; a newer code replaces it.`,
+    ),
   ];
 }
 
