@@ -18,27 +18,53 @@ export type PaymentSession = z.infer<typeof PaymentSession>;
 export const SubscriptionStatus = z.enum(['inactive', 'active', 'past_due', 'canceled', 'expired']);
 export type SubscriptionStatus = z.infer<typeof SubscriptionStatus>;
 
-/** `GET /subscriptions/me`. Dates are ISO strings or null. */
+/**
+ * One way Premium is paid for now (a card subscription, a crypto period, an administrator's grant), while
+ * it has not ended: a card one and a crypto one can run side by side.
+ */
+export const SubscriptionEntry = z.object({
+  provider: z.enum(['card', 'crypto', 'admin']),
+  status: SubscriptionStatus,
+  plan: PlanType.nullable(),
+  current_period_end: z.string().nullable(),
+  trial_end: z.string().nullable(),
+  /** A card subscription cancelled by its owner: it stays until `current_period_end`, then ends. */
+  cancel_at_period_end: z.boolean(),
+});
+export type SubscriptionEntry = z.infer<typeof SubscriptionEntry>;
+
+/**
+ * `GET /subscriptions/me`. Dates are ISO strings or null. The first five fields speak for the account as
+ * a whole (Premium while any subscription is active; the one that lasts longest); `subscriptions` lists
+ * each one that has not ended.
+ */
 export const SubscriptionView = z.object({
   status: SubscriptionStatus,
   current_period_end: z.string().nullable(),
   plan: PlanType.nullable(),
   provider: z.enum(['card', 'crypto', 'admin']).nullable(),
   trial_end: z.string().nullable(),
+  subscriptions: SubscriptionEntry.array(),
+  /** The account had its one free trial: no checkout offers it again. */
+  trial_used: z.boolean(),
 });
 export type SubscriptionView = z.infer<typeof SubscriptionView>;
 
 /**
- * `POST /api/subscriptions/cancel`: with Stripe, the address of Stripe's customer portal, where the
- * subscription is cancelled (`portal`); in the sandbox, Premium ended at once (`ended`).
+ * `POST /api/subscriptions/cancel`: a card subscription cancelled at the end of its period (`scheduled`,
+ * with Stripe), or Premium ended at once (`ended`, the offline sandbox).
  */
 export const CancelAnswer = z.object({
-  action: z.enum(['portal', 'ended']),
-  /** The customer portal's address (portal only). */
-  url: z.string().nullable(),
+  action: z.enum(['scheduled', 'ended']),
   message: z.string(),
 });
 export type CancelAnswer = z.infer<typeof CancelAnswer>;
+
+/** `POST /api/subscriptions/change-plan`: the card subscription moves to the other plan. */
+export const ChangePlanRequest = z.object({ planType: PlanType });
+export type ChangePlanRequest = z.infer<typeof ChangePlanRequest>;
+export const ChangePlanAnswer = z.object({ message: z.string(), subscription: SubscriptionView });
+export type ChangePlanAnswer = z.infer<typeof ChangePlanAnswer>;
 
 /** docs/product.md §9. Prices in US dollars. */
 export const PLANS = {
@@ -65,6 +91,8 @@ export const BILLING_MESSAGES = {
   providerUnavailable: 'The payment provider is unavailable. Please try again later.',
   /** Ours: a cancel the server did not answer. */
   cancelFailed: 'Could not cancel your plan. Please try again.',
+  /** Ours: a switch of plan the server did not answer. */
+  changeFailed: 'Could not switch your plan. Please try again.',
 } as const;
 
 /** Admin panel (`/admin/*`). */

@@ -2,11 +2,23 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
 import { useServices } from '../app/AppContext';
 import { useSubscription } from '../app/pages/useSubscription';
-import { cancelFromPlanTab } from '../services/billing';
-import { cancelAction, cancelAdvice, cardGatewayOf, planFacts } from '../services/planFacts';
-import { isActive } from '../services/premium';
+import type { PlanType } from '../contracts/billing';
+import { cancelFromPlanTab, changePlan } from '../services/billing';
+import {
+  activeCard,
+  cancelAction,
+  cancelAdvice,
+  cardGatewayOf,
+  planFacts,
+  switchQuestion,
+  switchTarget,
+} from '../services/planFacts';
+import { formatDay, isActive } from '../services/premium';
 
-/** The account's plan: what it is, how it is paid, when it renews or ends, and how it can be cancelled. */
+/**
+ * The account's plan: what it is, how it is paid (a card subscription and a crypto period side by side
+ * while both run), when it renews or ends, and how it can be cancelled or switched to the other plan.
+ */
 export function PlanTab() {
   useSignals();
   const { stores, clock, api, confirmations } = useServices();
@@ -16,16 +28,30 @@ export function PlanTab() {
   const read = useSubscription(reads);
   const card = cardGatewayOf(stores.connection.health.value?.payments);
   const action = read.state === 'ok' ? cancelAction(read.view, card) : null;
-  const cancel = async (how: 'portal' | 'end'): Promise<void> => {
+  const target = read.state === 'ok' ? switchTarget(read.view) : null;
+  const cancel = async (how: 'schedule' | 'end'): Promise<void> => {
+    const endsOn = read.state === 'ok' ? formatDay(activeCard(read.view)?.current_period_end ?? null) : null;
     setBusy(true);
-    const done = await cancelFromPlanTab(
-      { main: api.main, dialogs: confirmations, redirect: (url) => stores.premium.redirect(url) },
-      how,
-    );
+    const done = await cancelFromPlanTab({ main: api.main, dialogs: confirmations }, how, endsOn);
     setBusy(false);
     if (done === null) return;
     setNotice(done.ok ? { ok: true, text: done.value } : { ok: false, text: done.message });
-    if (done.ok && how === 'end') setReads((n) => n + 1);
+    if (done.ok) setReads((n) => n + 1);
+  };
+  const switchTo = async (plan: PlanType): Promise<void> => {
+    if (read.state !== 'ok') return;
+    const ask = switchQuestion(read.view, plan, clock.now(), card);
+    const yes = await confirmations.confirm(ask.question, {
+      title: 'Switch plan',
+      details: ask.details,
+      confirmLabel: `Switch to ${plan}`,
+    });
+    if (!yes) return;
+    setBusy(true);
+    const done = await changePlan(api.main, plan);
+    setBusy(false);
+    setNotice(done.ok ? { ok: true, text: done.value.message } : { ok: false, text: done.message });
+    if (done.ok) setReads((n) => n + 1);
   };
   return (
     <section className="account-section" aria-label="Plan" data-testid="plan-tab">
@@ -50,6 +76,16 @@ export function PlanTab() {
               <p className="message" data-testid="plan-cancel">
                 {cancelAdvice(read.view, card)}
               </p>
+              {target === null ? null : (
+                <button
+                  type="button"
+                  className="button"
+                  disabled={busy}
+                  onClick={() => void switchTo(target)}
+                >
+                  {`Switch to ${target}`}
+                </button>
+              )}
               {action === null ? null : (
                 <button
                   type="button"
@@ -57,7 +93,7 @@ export function PlanTab() {
                   disabled={busy}
                   onClick={() => void cancel(action)}
                 >
-                  {action === 'portal' ? 'Cancel in Stripe' : 'Cancel Premium'}
+                  {action === 'schedule' ? 'Cancel renewal' : 'Cancel Premium'}
                 </button>
               )}
             </>

@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Health } from '../contracts/health';
+import { recordedReply } from '../services/testing/billingAnswers';
 import { renderWithServices } from '../app/testing/renderWithServices';
 import { AuthButtons } from './AuthButtons';
 import { UpgradeModal } from './UpgradeModal';
@@ -49,6 +50,22 @@ describe('Upgrade to Premium', () => {
     expect(text).toContain('7-day free trial');
     expect(screen.getByRole('button', { name: /Pay by card/ })).toBeTruthy();
     expect(screen.getByRole('button', { name: /Pay with crypto/ })).toBeTruthy();
+  });
+
+  it('does not advertise the free trial to an account that had it', async () => {
+    const r = signedIn('canceled');
+    r.server.on('GET /subscriptions/me', () => recordedReply('me canceled'));
+    fireEvent.click(screen.getByRole('button', { name: 'Upgrade to Premium' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('premium-trial').textContent).toBe(
+        'Free trial used: a card subscription is charged from the start',
+      ),
+    );
+    const modal = screen.getByRole('dialog', { name: 'Upgrade to Premium' });
+    expect(modal.textContent).not.toContain('7-day free trial');
+    expect(screen.getByRole('button', { name: /Pay by card/ }).textContent).toContain(
+      'charged from the start, then renews automatically',
+    );
   });
 
   it('sends the chosen plan and provider, then leaves for checkout_url', async () => {

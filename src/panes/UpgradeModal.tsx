@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useServices } from '../app/AppContext';
 import {
   PLANS,
@@ -8,18 +8,26 @@ import {
   type PaymentProvider,
   type PlanType,
 } from '../contracts/billing';
-import { offeredProviders, startCheckout } from '../services/billing';
+import { loadSubscription, offeredProviders, startCheckout } from '../services/billing';
 import { Dialog } from './Dialog';
 import './PremiumModals.css';
 
-const PROVIDERS: { id: PaymentProvider; label: string; note: string }[] = [
-  { id: 'card', label: 'Pay by card', note: `${TRIAL_DAYS}-day free trial, then renews automatically` },
-  { id: 'crypto', label: 'Pay with crypto', note: 'one period per payment, confirmed on-chain' },
+const PROVIDERS: { id: PaymentProvider; label: string; note: (trialUsed: boolean) => string }[] = [
+  {
+    id: 'card',
+    label: 'Pay by card',
+    note: (trialUsed) =>
+      trialUsed
+        ? 'charged from the start, then renews automatically'
+        : `${TRIAL_DAYS}-day free trial, then renews automatically`,
+  },
+  { id: 'crypto', label: 'Pay with crypto', note: () => 'one period per payment, confirmed on-chain' },
 ];
 
 /**
  * docs/product.md §2 Upgrade to Premium modal: the features, the two plans (§9), the trial and the providers this
- * server offers (a provider with no payment service configured is not shown).
+ * server offers (a provider with no payment service configured is not shown). The trial is advertised
+ * only to an account that has not had it: one that had it reads "Free trial used" instead.
  */
 export function UpgradeModal() {
   useSignals();
@@ -29,6 +37,17 @@ export function UpgradeModal() {
   const [planType, setPlanType] = useState<PlanType>('monthly');
   const [busy, setBusy] = useState<PaymentProvider | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [trialUsed, setTrialUsed] = useState(false);
+  useEffect(() => {
+    if (!open) return undefined;
+    let live = true;
+    void loadSubscription(api.main).then((loaded) => {
+      if (live) setTrialUsed(loaded.ok && loaded.value.trial_used);
+    });
+    return () => {
+      live = false;
+    };
+  }, [open, api.main]);
   if (!open) return null;
 
   const close = () => {
@@ -84,7 +103,11 @@ export function UpgradeModal() {
           );
         })}
       </div>
-      <p className="premium-trial">{TRIAL_DAYS}-day free trial</p>
+      <p className="premium-trial" data-testid="premium-trial">
+        {trialUsed
+          ? 'Free trial used: a card subscription is charged from the start'
+          : `${TRIAL_DAYS}-day free trial`}
+      </p>
       {offered.length === 0 && (
         <p className="message" role="note" data-testid="no-providers">
           Payments are not available on this server yet.
@@ -100,7 +123,7 @@ export function UpgradeModal() {
             onClick={() => void pay(p.id)}
           >
             <span>{busy === p.id ? 'Opening checkout…' : p.label}</span>
-            <span className="provider-note">{p.note}</span>
+            <span className="provider-note">{p.note(trialUsed)}</span>
           </button>
         ))}
       </div>

@@ -1,6 +1,7 @@
 import {
   BILLING_MESSAGES,
   CancelAnswer,
+  ChangePlanAnswer,
   PaymentSession,
   SubscriptionView,
   type PaymentProvider,
@@ -55,7 +56,10 @@ export async function startCheckout(
   }
 }
 
-/** `POST /api/subscriptions/cancel`: Stripe's customer portal address, or Premium ended (the sandbox). */
+/**
+ * `POST /api/subscriptions/cancel`: the card subscription cancelled at the end of its period (Stripe), or
+ * Premium ended now (the sandbox).
+ */
 export async function cancelPlan(main: ApiClient): Promise<Outcome<CancelAnswer>> {
   try {
     return { ok: true, value: await main.call(CancelAnswer, '/subscriptions/cancel', { method: 'POST' }) };
@@ -64,25 +68,59 @@ export async function cancelPlan(main: ApiClient): Promise<Outcome<CancelAnswer>
   }
 }
 
-/**
- * The Plan tab's cancel button: with Stripe, leaves for its customer portal; in the sandbox, asks in the
- * app's dialog and ends Premium now. Answers what to show, or null when the person said no.
- */
-export async function cancelFromPlanTab(
-  deps: { main: ApiClient; dialogs: Dialogs; redirect(url: string): boolean },
-  action: 'portal' | 'end',
-): Promise<Outcome<string> | null> {
+/** `POST /api/subscriptions/change-plan`: the card subscription moved to `planType`. */
+export async function changePlan(main: ApiClient, planType: PlanType): Promise<Outcome<ChangePlanAnswer>> {
+  try {
+    const value = await main.call(ChangePlanAnswer, '/subscriptions/change-plan', {
+      method: 'POST',
+      body: { planType },
+    });
+    return { ok: true, value };
+  } catch (error) {
+    return { ok: false, message: errorMessage(error, BILLING_MESSAGES.changeFailed) };
+  }
+}
+
+/** The question asked before cancelling, in the app's dialog or the terminal. */
+export function cancelQuestion(
+  action: 'schedule' | 'end',
+  endsOn: string | null,
+): { title: string; question: string; details: string[]; confirmLabel: string } {
   if (action === 'end') {
-    const yes = await deps.dialogs.confirm('End Premium now?', {
+    return {
       title: 'Cancel Premium',
+      question: 'End Premium now?',
       details: ['The sandbox charged nothing and nothing renews.', 'Premium features stop at once.'],
       confirmLabel: 'End Premium',
-    });
-    if (!yes) return null;
+    };
   }
+  return {
+    title: 'Cancel renewal',
+    question: 'Cancel your card subscription?',
+    details: [
+      `Premium stays until ${endsOn ?? 'the end of the period'}; nothing more is charged.`,
+      'It does not renew after that.',
+    ],
+    confirmLabel: 'Cancel renewal',
+  };
+}
+
+/**
+ * The Plan tab's cancel button: asks in the app's dialog, then cancels (at the period's end with Stripe,
+ * now in the sandbox). Answers what to show, or null when the person said no.
+ */
+export async function cancelFromPlanTab(
+  deps: { main: ApiClient; dialogs: Dialogs },
+  action: 'schedule' | 'end',
+  endsOn: string | null,
+): Promise<Outcome<string> | null> {
+  const ask = cancelQuestion(action, endsOn);
+  const yes = await deps.dialogs.confirm(ask.question, {
+    title: ask.title,
+    details: ask.details,
+    confirmLabel: ask.confirmLabel,
+  });
+  if (!yes) return null;
   const cancelled = await cancelPlan(deps.main);
-  if (!cancelled.ok) return cancelled;
-  const { url, message } = cancelled.value;
-  if (url !== null && deps.redirect(url)) return { ok: true, value: "Opening Stripe's customer portal…" };
-  return { ok: true, value: url === null ? message : `${message} ${url}` };
+  return cancelled.ok ? { ok: true, value: cancelled.value.message } : cancelled;
 }

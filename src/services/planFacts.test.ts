@@ -1,18 +1,44 @@
 import { describe, expect, it } from 'vitest';
-import type { SubscriptionView } from '../contracts/billing';
-import { cancelAdvice, cardGatewayOf, planFacts, trialStarted } from './planFacts';
+import type { SubscriptionEntry, SubscriptionView } from '../contracts/billing';
+import {
+  cancelAction,
+  cancelAdvice,
+  cardGatewayOf,
+  planFacts,
+  switchQuestion,
+  switchTarget,
+  trialStarted,
+} from './planFacts';
 
 const NOW = Date.UTC(2026, 10, 26, 12);
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
-const view = (over: Partial<SubscriptionView>): SubscriptionView => ({
-  status: 'active',
-  current_period_end: iso(NOW + 30 * DAY),
-  plan: 'monthly',
-  provider: 'card',
-  trial_end: null,
-  ...over,
-});
+/** The account's answer; `subscriptions` is its one subscription unless given. */
+const view = (over: Partial<SubscriptionView>): SubscriptionView => {
+  const s = {
+    status: 'active' as const,
+    current_period_end: iso(NOW + 30 * DAY),
+    plan: 'monthly' as const,
+    provider: 'card' as const,
+    trial_end: null,
+    trial_used: false,
+    ...over,
+  };
+  const one: SubscriptionEntry[] =
+    s.provider === null || s.status === 'inactive'
+      ? []
+      : [
+          {
+            provider: s.provider,
+            status: s.status,
+            plan: s.plan,
+            current_period_end: s.current_period_end,
+            trial_end: s.trial_end,
+            cancel_at_period_end: false,
+          },
+        ];
+  return { subscriptions: one, ...s };
+};
 
 describe('the Plan tab', () => {
   it('reads which card gateway the server has', () => {
@@ -35,8 +61,82 @@ describe('the Plan tab', () => {
       { label: 'Renews on', value: '3 Dec 2026' },
     ]);
     expect(cancelAdvice(s, 'stripe')).toBe(
-      "Your card subscription with Stripe renews on 3 Dec 2026. Cancel it in Stripe's customer portal: plan cancel, or Cancel in Stripe on the Plan tab.",
+      'Your card subscription with Stripe renews on 3 Dec 2026. plan cancel (or Cancel renewal here) cancels it at the end of the period: Premium stays until then.',
     );
+    expect(cancelAction(s, 'stripe')).toBe('schedule');
+  });
+
+  it('says a cancelled card subscription ends instead of renewing, with nothing left to cancel or switch', () => {
+    const base = view({ current_period_end: iso(NOW + 7 * DAY) });
+    const s = {
+      ...base,
+      subscriptions: base.subscriptions.map((e) => ({ ...e, cancel_at_period_end: true })),
+    };
+    expect(planFacts(s, NOW, 'stripe').slice(3)).toEqual([
+      { label: 'Renewal', value: 'cancelled: nothing more is charged' },
+      { label: 'Ends on', value: '3 Dec 2026' },
+    ]);
+    expect(cancelAction(s, 'stripe')).toBeNull();
+    expect(cancelAdvice(s, 'stripe')).toBe(
+      'Your card subscription is cancelled: it ends on 3 Dec 2026 and nothing more is charged.',
+    );
+    expect(switchTarget(s)).toBeNull();
+    expect(switchTarget(base)).toBe('yearly');
+  });
+
+  it('shows a card subscription and a crypto period side by side until one ends', () => {
+    const card: SubscriptionEntry = {
+      provider: 'card',
+      status: 'active',
+      plan: 'monthly',
+      current_period_end: iso(NOW + 7 * DAY),
+      trial_end: iso(NOW + 7 * DAY),
+      cancel_at_period_end: false,
+    };
+    const crypto: SubscriptionEntry = {
+      provider: 'crypto',
+      status: 'active',
+      plan: 'yearly',
+      current_period_end: iso(NOW + 365 * DAY),
+      trial_end: null,
+      cancel_at_period_end: false,
+    };
+    const s = view({
+      provider: 'crypto',
+      plan: 'yearly',
+      current_period_end: crypto.current_period_end,
+      subscriptions: [crypto, card],
+    });
+    expect(planFacts(s, NOW, 'stripe')).toEqual([
+      { label: 'Plan', value: 'Premium, paid 2 ways' },
+      { label: 'Status', value: 'Active' },
+      { label: 'By crypto', value: 'yearly ($1790 per year), ends on 26 Nov 2027' },
+      {
+        label: 'By card',
+        value: 'monthly ($179 per month), free trial until 3 Dec 2026, renews on 3 Dec 2026',
+      },
+      { label: 'Premium until', value: 'at least 26 Nov 2027' },
+    ]);
+    // Cancelling reaches the card subscription; the crypto period runs out by itself.
+    expect(cancelAction(s, 'stripe')).toBe('schedule');
+    expect(cancelAdvice(s, 'stripe')).toBe(
+      'Your card subscription with Stripe renews on 3 Dec 2026. plan cancel (or Cancel renewal here) cancels it at the end of the period: Premium stays until then. Your crypto period runs out by itself on 26 Nov 2027.',
+    );
+    expect(switchTarget(s)).toBe('yearly');
+    expect(switchQuestion(s, 'yearly', NOW, 'stripe')).toEqual({
+      question: 'Switch your card subscription to yearly ($1790 per year)?',
+      details: ['The free trial still ends on 3 Dec 2026; the first charge is then $1790.'],
+    });
+  });
+
+  it('tells an account that had its free trial that it was used, instead of offering it', () => {
+    const none = view({ status: 'canceled', plan: 'monthly', provider: 'card', trial_used: true });
+    expect(planFacts(none, NOW, 'stripe').at(-1)).toEqual({
+      label: 'Free trial',
+      value: 'used (one per account)',
+    });
+    const fresh = view({ status: 'inactive', current_period_end: null, plan: null, provider: null });
+    expect(planFacts(fresh, NOW, 'stripe').some((f) => f.label === 'Free trial')).toBe(false);
   });
 
   it('never speaks of a trial where there is none, and says a crypto period or a grant just ends', () => {

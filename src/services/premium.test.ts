@@ -10,6 +10,8 @@ const view = (status: SubscriptionView['status']): SubscriptionView => ({
   plan: null,
   provider: null,
   trial_end: null,
+  subscriptions: [],
+  trial_used: false,
 });
 
 /** Lets the fake fetch answer (its promises settle over a few microtask turns). */

@@ -162,29 +162,49 @@ describe.each(dbTargets())('billing with Stripe and BTCPay doubles on $name', (t
     expect((await me(bob)).status).toBe('inactive');
   });
 
-  it("cancels through Stripe's customer portal, for the subscription's customer", async () => {
+  it('cancels the card subscription at Stripe at the end of its period, once', async () => {
     const cancel = (auth: Auth) =>
       t.app.inject({ method: 'POST', url: '/api/subscriptions/cancel', headers: auth });
     expect((await cancel(bob)).json()).toEqual({ detail: 'You have no Premium subscription to cancel.' });
-    stripeApi.subscriptions.set('sub_ann', { customer: 'cus_ann', status: 'trialing' });
-    const res = await cancel(ann);
-    expect(res.statusCode).toBe(200);
-    const answer = CancelAnswer.parse(res.json());
-    expect(answer).toMatchObject({ action: 'portal' });
-    expect(answer.url).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\/bps_test_/);
-    const asked = stripeApi.received.filter((r) => r.path === '/v1/billing_portal/sessions');
-    expect(asked).toHaveLength(1);
-    expect(Object.fromEntries(new URLSearchParams(asked[0]?.body))).toMatchObject({ customer: 'cus_ann' });
-    expect(new URLSearchParams(asked[0]?.body).get('return_url')).toMatch(/\/$/);
-    // Nothing changes here: Stripe's events say when it is cancelled.
-    expect((await me(ann)).status).toBe('active');
-    // Stripe down: a 503 that says so.
-    stripeApi.subscriptions.delete('sub_ann');
+    const trialEnd = (await me(ann)).trial_end ?? '';
+    const end = Math.floor(Date.parse(trialEnd) / 1000);
+    // Stripe unreachable or not knowing it: a 503 that says so, and nothing changes here.
     const down = await cancel(ann);
     expect(down.statusCode).toBe(503);
-    expect(down.json()).toEqual({
-      detail: "Stripe's customer portal is unavailable. Please try again later.",
+    expect(down.json()).toEqual({ detail: 'Stripe is unavailable right now. Please try again later.' });
+    expect((await me(ann)).subscriptions[0]?.cancel_at_period_end).toBe(false);
+
+    stripeApi.subscriptions.set('sub_ann', {
+      customer: 'cus_ann',
+      status: 'trialing',
+      trial_end: end,
+      items: { data: [{ id: 'si_ann', current_period_end: end }] },
     });
+    const res = await cancel(ann);
+    expect(res.statusCode).toBe(200);
+    const message = `Your card subscription is cancelled: the free trial runs until ${trialEnd.slice(0, 10)} and nothing is charged.`;
+    expect(CancelAnswer.parse(res.json())).toEqual({ action: 'scheduled', message });
+    const asked = stripeApi.received.filter(
+      (r) => r.method === 'POST' && r.path === '/v1/subscriptions/sub_ann',
+    );
+    expect(asked).toHaveLength(2);
+    expect(new URLSearchParams(asked[1]?.body).get('cancel_at_period_end')).toBe('true');
+    expect(stripeApi.subscriptions.get('sub_ann')?.cancel_at_period_end).toBe(true);
+    // Premium stays until the trial ends; the plan says it ends rather than renews.
+    const view = await me(ann);
+    expect(view).toMatchObject({ status: 'active', provider: 'card' });
+    expect(view.subscriptions).toEqual([
+      expect.objectContaining({
+        provider: 'card',
+        cancel_at_period_end: true,
+        current_period_end: new Date(end * 1000).toISOString(),
+      }),
+    ]);
+    // Asked again, it says the same without asking Stripe again.
+    expect((await cancel(ann)).json()).toEqual({ action: 'scheduled', message });
+    expect(
+      stripeApi.received.filter((r) => r.path === '/v1/subscriptions/sub_ann' && r.method === 'POST'),
+    ).toHaveLength(2);
   });
 
   it('follows subscription updates, failed payments and deletion; replays change nothing', async () => {
@@ -469,7 +489,6 @@ describe.each(dbTargets())('sandbox checkout on $name', (target) => {
     expect(cancelled.statusCode).toBe(200);
     expect(CancelAnswer.parse(cancelled.json())).toEqual({
       action: 'ended',
-      url: null,
       message: 'Premium cancelled: it ended now. The sandbox charged nothing and renews nothing.',
     });
     const after = SubscriptionView.parse(

@@ -2,10 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  CancelAnswer,
+  ChangePlanAnswer,
+  ChangePlanRequest,
   CreatePaymentSessionRequest,
   PaymentSession,
   SubscriptionView,
-  CancelAnswer,
 } from '../../../src/contracts/billing';
 import type { BillingService } from './billing.service';
 import type { SandboxCheckout } from './sandbox';
@@ -27,7 +29,10 @@ function userOf(request: FastifyRequest): string {
   return request.principal.userId;
 }
 
-/** `/subscriptions/*`: checkout, the subscription, the two signed webhooks and the sandbox checkout. */
+/**
+ * `/subscriptions/*`: checkout, cancelling and switching the plan, the subscription, the two signed
+ * webhooks and the sandbox checkout.
+ */
 export default async function billingRoutes(
   instance: FastifyInstance,
   { billing, sandbox }: { billing: BillingService; sandbox: SandboxCheckout },
@@ -36,6 +41,9 @@ export default async function billingRoutes(
 
   const sessionSchema = {
     summary: 'Start a checkout for Premium',
+    description:
+      'Refused (409, saying what is active and until when) while Premium is active, except a crypto ' +
+      'payment added after a period that does not renew. The 7-day trial is offered once per account.',
     body: CreatePaymentSessionRequest,
     response: { 200: PaymentSession },
   };
@@ -47,14 +55,30 @@ export default async function billingRoutes(
   const cancelPlanSchema = {
     summary: 'Cancel your Premium',
     description:
-      "With Stripe, answers the address of Stripe's customer portal, where it is cancelled; in the sandbox, " +
-      'ends Premium now. A crypto period or a grant has nothing to cancel (409).',
+      'With Stripe, cancels the card subscription at the end of its period (Premium stays until then, ' +
+      'nothing more is charged); in the sandbox, ends Premium now. A crypto period or a grant has nothing ' +
+      'to cancel (409, saying when it runs out).',
     response: { 200: CancelAnswer },
   };
   app.post(
     '/subscriptions/cancel',
     { preValidation: app.requireUser, schema: cancelPlanSchema },
     async (request) => billing.cancel(userOf(request)),
+  );
+
+  const changePlanSchema = {
+    summary: 'Switch the card subscription to the other plan',
+    description:
+      "Changes the price of the same Stripe subscription (Stripe prorates, and charges the new plan's " +
+      'first period at once unless the trial is still running); a declined card changes nothing (409). ' +
+      'A crypto period has no plan to switch (409).',
+    body: ChangePlanRequest,
+    response: { 200: ChangePlanAnswer },
+  };
+  app.post(
+    '/subscriptions/change-plan',
+    { preValidation: app.requireUser, schema: changePlanSchema },
+    async (request) => billing.changePlan(userOf(request), request.body.planType),
   );
 
   const meSchema = { summary: 'Your subscription', response: { 200: SubscriptionView } };

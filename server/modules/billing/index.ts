@@ -62,7 +62,6 @@ function buildServices(app: FastifyInstance): { billing: BillingService; sandbox
       btcpay: secretOf(setup.crypto, cfg.BTCPAY_WEBHOOK_SECRET),
     },
     activity: app.activity,
-    portalReturnUrl: `${cfg.PUBLIC_URL}/`,
   });
   const enabled = setup.card === 'sandbox' || setup.crypto === 'sandbox';
   if (setup.sandboxOptIn) {

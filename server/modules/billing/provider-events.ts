@@ -2,17 +2,19 @@ import Stripe from 'stripe';
 import { PLANS, TRIAL_DAYS } from '../../../src/contracts/billing';
 import { appError } from '../../plugins/errors';
 import type { ActivityService } from '../activity/activity.service';
-import type { BillingRepo, CheckoutRow, SubscriptionRow } from './billing.repo';
+import type { BillingRepo, CheckoutRow } from './billing.repo';
 import {
   BtcpayEvent,
-  fromEpoch,
+  cardPatchOf,
   fromStripeStatus,
+  refId,
   StripeCheckoutSession,
   StripeEvent,
   StripePreviousAttributes,
   StripeInvoice,
   StripeSubscription,
 } from './events';
+import { isPremium, renews } from './plans';
 import type { CheckoutGateway } from './providers';
 import { day, premium, stripeChanges } from './stripe-changes';
 import { verifyBtcpay, verifyStripe } from './webhooks';
@@ -131,27 +133,30 @@ export class ProviderEvents {
       // A checkout pays once, whatever the event id (a second event for one session is no fresh trial);
       // the claim is one conditional UPDATE, so two deliveries at once cannot both pass it.
       if (!(await tx.claimCheckout(checkout.id, 'completed'))) return;
-      const trialEnd = new Date(now.getTime() + TRIAL_DAYS * DAY_MS);
-      await tx.upsertSubscription(checkout.userId, {
+      // The trial is the one the checkout offered (only to an account that never had one); without it
+      // the first period is paid now. Stripe's own events then say the exact period.
+      const trialEnd = checkout.trial ? new Date(now.getTime() + TRIAL_DAYS * DAY_MS) : null;
+      await tx.upsertSubscription(checkout.userId, 'card', {
         status: 'active',
         plan: checkout.plan,
-        provider: 'card',
         gateway: checkout.gateway,
         externalId: session.subscription ?? session.id,
         trialEnd,
-        currentPeriodEnd: trialEnd,
+        cancelAtPeriodEnd: false,
+        currentPeriodEnd: trialEnd ?? new Date(now.getTime() + PLANS[checkout.plan].days * DAY_MS),
       });
+      if (checkout.trial) await tx.markTrialUsed(checkout.userId, now);
+      const customer = refId(session.customer);
+      if (checkout.gateway === 'stripe' && customer !== null) {
+        await tx.rememberCustomer(checkout.userId, customer);
+      }
       lines.push({ userId: checkout.userId, plan: `Premium ${checkout.plan}, paid by card` });
     } else if (type === 'customer.subscription.updated' || type === 'customer.subscription.deleted') {
       const sub = current ?? StripeSubscription.parse(object);
-      const end = sub.current_period_end ?? sub.items?.data[0]?.current_period_end;
-      const before = await tx.subscriptionByExternalId(sub.id);
-      const patch = {
-        status: type === 'customer.subscription.deleted' ? 'canceled' : fromStripeStatus(sub.status),
-        ...(end !== undefined && end !== null ? { currentPeriodEnd: fromEpoch(end) } : {}),
-        ...(sub.trial_end !== undefined ? { trialEnd: fromEpoch(sub.trial_end) } : {}),
-      } satisfies Partial<SubscriptionRow>;
-      await tx.updateSubscriptionByExternalId(sub.id, patch);
+      // Only the card row this subscription is: never a crypto period, nor an older card subscription.
+      const before = await tx.subscriptionByExternalId('card', sub.id);
+      const patch = cardPatchOf(sub, type === 'customer.subscription.deleted');
+      await tx.updateSubscriptionByExternalId('card', sub.id, patch);
       if (before !== undefined) {
         const previous = StripePreviousAttributes.safeParse(data.previous_attributes ?? {});
         const cancelAtEnd =
@@ -166,10 +171,10 @@ export class ProviderEvents {
       const invoice = StripeInvoice.parse(object);
       const subId = invoice.subscription ?? invoice.parent?.subscription_details?.subscription;
       if (subId !== null && subId !== undefined) {
-        const before = await tx.subscriptionByExternalId(subId);
+        const before = await tx.subscriptionByExternalId('card', subId);
         // Stripe's state now: a later payment may already have made it active again.
         const status = current === undefined ? 'past_due' : fromStripeStatus(current.status);
-        await tx.updateSubscriptionByExternalId(subId, { status });
+        await tx.updateSubscriptionByExternalId('card', subId, { status });
         if (before !== undefined && before.status !== 'past_due' && status === 'past_due') {
           lines.push({ userId: before.userId, plan: `${premium(before)} on hold: a card payment failed` });
         }
@@ -208,21 +213,25 @@ export class ProviderEvents {
     return { received: true, applied };
   }
 
-  /** A paid invoice buys one period, added to what is left of an active one; answers its new end. */
+  /**
+   * A paid invoice buys one period, added after what is left of the Premium that will not renew (this
+   * crypto period, a grant, a card subscription cancelled at its end or the sandbox's); answers its new
+   * end. It changes the crypto row only.
+   */
   private async settleCrypto(tx: BillingRepo, checkout: CheckoutRow): Promise<Date> {
     const now = this.now();
-    const current = await tx.subscriptionOf(checkout.userId);
-    const left =
-      current?.status === 'active' && current.currentPeriodEnd !== null ? current.currentPeriodEnd : now;
-    const from = left > now ? left : now;
+    const left = (await tx.subscriptionsOf(checkout.userId))
+      .filter((r) => isPremium(r, now) && !renews(r))
+      .map((r) => r.currentPeriodEnd ?? now);
+    const from = left.reduce((a, b) => (b > a ? b : a), now);
     const until = new Date(from.getTime() + PLANS[checkout.plan].days * DAY_MS);
-    await tx.upsertSubscription(checkout.userId, {
+    await tx.upsertSubscription(checkout.userId, 'crypto', {
       status: 'active',
       plan: checkout.plan,
-      provider: 'crypto',
       gateway: checkout.gateway,
       externalId: checkout.externalId,
       trialEnd: null,
+      cancelAtPeriodEnd: false,
       currentPeriodEnd: until,
     });
     return until;

@@ -11,12 +11,21 @@ export interface CheckoutInput {
   userId: string;
   plan: PlanType;
   provider: PaymentProvider;
+  /** Whether the checkout offers the free trial: only to an account that never had one. */
+  trial: boolean;
+  /** The account's Stripe customer, when it has one: its later checkouts are that customer's. */
+  customer: string | null;
 }
 
 /** One way of taking a payment: it opens a checkout and says where to send the browser. */
 export interface CheckoutGateway {
   readonly gateway: Gateway;
   create(input: CheckoutInput): Promise<{ externalId: string; url: string }>;
+  /**
+   * Closes a checkout so that it can no longer be paid (`expired`), or says that it was paid already
+   * (`complete`, its event still on the way). Card checkouts only.
+   */
+  expire?(externalId: string): Promise<'expired' | 'complete'>;
 }
 
 /** Where the providers send the browser back to. */
@@ -34,17 +43,21 @@ function unavailable(err: unknown): never {
   throw appError('SERVICE_UNAVAILABLE', 'The payment provider is unavailable. Please try again later.');
 }
 
-/** Card: Stripe Checkout in subscription mode with the 7-day trial. */
+/**
+ * Card: Stripe Checkout in subscription mode, for the account's own Stripe customer once it has one, and
+ * with the 7-day trial only when the account never had it.
+ */
 export function stripeGateway(stripe: Stripe, urls: ReturnUrls): CheckoutGateway {
   return {
     gateway: 'stripe',
-    async create({ checkoutId, userId, plan }) {
+    async create({ checkoutId, userId, plan, trial, customer }) {
       const spec = PLANS[plan];
       const metadata = { userId, plan, checkoutId };
       const session = await stripe.checkout.sessions
         .create({
           mode: 'subscription',
           client_reference_id: userId,
+          ...(customer === null ? {} : { customer }),
           metadata,
           line_items: [
             {
@@ -57,13 +70,33 @@ export function stripeGateway(stripe: Stripe, urls: ReturnUrls): CheckoutGateway
               },
             },
           ],
-          subscription_data: { trial_period_days: TRIAL_DAYS, metadata },
+          subscription_data: { ...(trial ? { trial_period_days: TRIAL_DAYS } : {}), metadata },
           success_url: `${urls.success}?session_id={CHECKOUT_SESSION_ID}`,
           cancel_url: urls.cancel,
         })
         .catch(unavailable);
       if (session.url === null) unavailable(new Error('checkout session without url'));
       return { externalId: session.id, url: session.url };
+    },
+    async expire(externalId) {
+      try {
+        await stripe.checkout.sessions.expire(externalId);
+        return 'expired';
+      } catch (err) {
+        // Stripe expires only an open session: ask it what this one is instead.
+        if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) unavailable(err);
+      }
+      try {
+        const session = await stripe.checkout.sessions.retrieve(externalId);
+        if (session.status === 'complete') return 'complete';
+        if (session.status === 'expired') return 'expired';
+      } catch (err) {
+        // A session Stripe does not know can never be paid.
+        if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404)
+          return 'expired';
+        unavailable(err);
+      }
+      return unavailable(new Error('an open checkout session Stripe would not expire'));
     },
   };
 }
@@ -146,7 +179,10 @@ export function paymentNames(setup: PaymentSetup): string[] {
   return names;
 }
 
-/** The built-in TEST MODE checkout on our own origin, for the offline demo (see {@link paymentSetup}). */
+/**
+ * The built-in TEST MODE checkout on our own origin, for the offline demo (see {@link paymentSetup}). Its
+ * checkouts live in our own table only: closing one is the caller's conditional UPDATE of its row.
+ */
 export function sandboxGateway(): CheckoutGateway {
   return {
     gateway: 'sandbox',
@@ -155,6 +191,9 @@ export function sandboxGateway(): CheckoutGateway {
         externalId: `sbx_${randomBytes(12).toString('hex')}`,
         url: `/api/subscriptions/sandbox/${checkoutId}`,
       };
+    },
+    async expire() {
+      return 'expired';
     },
   };
 }

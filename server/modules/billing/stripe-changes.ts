@@ -7,8 +7,8 @@ export const premium = (row: SubscriptionRow): string =>
 
 /**
  * What a Stripe subscription update changed, as activity lines: a status that moved (canceled, on hold,
- * active again), a paid period that moved on (a renewal), and a cancellation at the period's end set or
- * withdrawn (`cancelAtEnd`, only when Stripe says that attribute changed). Nothing when nothing did.
+ * active again), a paid period that moved on (a renewal), a plan switched, and a cancellation at the
+ * period's end set or withdrawn (`cancelAtEnd`, only when Stripe says that attribute changed). Nothing when nothing did.
  */
 export function stripeChanges(
   before: SubscriptionRow,
@@ -33,6 +33,10 @@ export function stripeChanges(
     (before.currentPeriodEnd === null || after.currentPeriodEnd > before.currentPeriodEnd)
   ) {
     lines.push(`${name} renewed, paid until ${day(after.currentPeriodEnd)}`);
+  }
+  // A switch made here is written when it is made; one made at Stripe itself is told here.
+  if (before.plan !== null && after.plan !== null && after.plan !== before.plan) {
+    lines.push(`${name} switched to ${after.plan} (card)`);
   }
   if (cancelAtEnd === true) {
     const end = after.currentPeriodEnd;

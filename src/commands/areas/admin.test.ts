@@ -36,7 +36,7 @@ describe('admin commands', () => {
       'info: root             root@example.com           admin inactive',
     ]);
     expect(await s.type('admin grant ann 90')).toEqual([
-      `success: Premium granted to ann: active, monthly by grant, until ${day(recordedSubscription('admin grant').current_period_end)}.`,
+      `success: Premium granted to ann: active by grant, until ${day(recordedSubscription('admin grant').current_period_end)}.`,
     ]);
     expect(JSON.parse(s.server.requests.at(-1)?.body ?? '{}')).toEqual({ premium: true, days: 90 });
     expect(await s.type('admin grant nobody')).toEqual(["error: No user 'nobody'."]);

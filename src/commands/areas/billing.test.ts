@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   recordedCancel,
   recordedCheckout,
+  recordedDetail,
   recordedSources,
   recordedSubscription,
+  recordedSwitch,
 } from '../../services/testing/billingAnswers';
 import { billingSession, day, recorded } from '../testing/billingConsole';
 import { createTestConsole } from '../testing/scripted';
@@ -38,15 +40,22 @@ describe('plan and upgrade', () => {
       'info: Paid by:    card (Stripe)',
     ]);
     expect(out).toContain(`info: Renews on:  ${day(ACTIVE.current_period_end)}`);
-    expect(out.at(-1)).toBe(
-      `muted: Your card subscription with Stripe renews on ${day(ACTIVE.current_period_end)}. Cancel it in Stripe's customer portal: plan cancel, or Cancel in Stripe on the Plan tab.`,
-    );
+    expect(out.slice(-2)).toEqual([
+      `muted: Your card subscription with Stripe renews on ${day(ACTIVE.current_period_end)}. plan cancel (or Cancel renewal here) cancels it at the end of the period: Premium stays until then.`,
+      'muted: plan switch yearly moves the card subscription to yearly.',
+    ]);
     expect(s.stores.session.user.value?.subscriptionStatus).toBe('active');
   });
 
   it('plan cancel says what this server can cancel, sending nothing but the read', async () => {
     const s = billingSession();
-    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: { ...ACTIVE, provider: 'crypto' } }));
+    const crypto = {
+      ...ACTIVE,
+      provider: 'crypto',
+      trial_end: null,
+      subscriptions: ACTIVE.subscriptions.map((e) => ({ ...e, provider: 'crypto', trial_end: null })),
+    };
+    s.server.on('GET /subscriptions/me', () => ({ status: 200, body: crypto }));
     expect(await s.type('plan cancel')).toEqual([
       `info: A crypto payment covers one period and does not renew: Premium ends on ${day(ACTIVE.current_period_end)}, with nothing more to pay.`,
     ]);
@@ -55,29 +64,22 @@ describe('plan and upgrade', () => {
     expect(s.server.requests.every((r) => r.method === 'GET')).toBe(true);
   });
 
-  it('plan cancel with Stripe opens its customer portal for the subscription', async () => {
+  it('plan cancel with Stripe asks, then cancels the card subscription at the end of its period', async () => {
     const s = billingSession();
     s.server.on('GET /subscriptions/me', recorded('me active'));
-    // Only Stripe answers with its portal; the sandbox that recorded the answers ends Premium instead.
-    const portal = 'https://billing.stripe.com/p/session/bps_1';
+    // Only Stripe cancels at the period's end; the sandbox that recorded the answers ends Premium instead.
+    const end = day(ACTIVE.current_period_end);
+    const message = `Your card subscription is cancelled: the free trial runs until ${end} and nothing is charged.`;
     s.server.on('POST /subscriptions/cancel', () => ({
       status: 200,
-      body: {
-        ...recordedCancel(),
-        action: 'portal',
-        url: portal,
-        message: "Cancel in Stripe's customer portal.",
-      },
+      body: { action: 'scheduled', message },
     }));
-    // The CLI (nobody to send away): the address is the answer.
-    expect(await s.type('plan cancel')).toEqual([
-      "success: Cancel in Stripe's customer portal.",
-      `info: ${portal}`,
-    ]);
-    const went: string[] = [];
-    s.stores.premium.onRedirect((url) => went.push(url));
-    expect((await s.type('plan cancel'))[0]).toBe("success: Opening Stripe's customer portal…");
-    expect(went).toEqual([portal]);
+    const question = `Cancel your card subscription? Premium stays until ${end}; nothing more is charged. It does not renew after that. [y/N] `;
+    expect(await s.answering('plan cancel', 'n')).toEqual(['muted: Nothing was cancelled.']);
+    expect(s.asked).toEqual([question]);
+    expect(s.server.count('POST /subscriptions/cancel')).toBe(0);
+    expect(await s.answering('plan cancel', 'y')).toEqual([`success: ${message}`]);
+    expect(s.server.count('POST /subscriptions/cancel')).toBe(1);
   });
 
   it('plan cancel in the sandbox asks, then ends Premium now', async () => {
@@ -103,8 +105,44 @@ describe('plan and upgrade', () => {
     s.server.on('GET /subscriptions/me', recorded('me active'));
     expect(await s.type('upgrade yearly')).toEqual([
       `success: You have Premium already (active, monthly by card, until ${day(ACTIVE.current_period_end)} (trial until ${day(ACTIVE.trial_end)})). plan shows it.`,
+      'muted: plan switch yearly moves the card subscription to yearly.',
     ]);
     expect(s.server.count('POST /subscriptions/create-payment-session')).toBe(0);
+  });
+
+  it('upgrade says what the server refused: Premium is active, and until when', async () => {
+    // The header still reads Free (a grant made elsewhere): the server is asked, and says no.
+    const s = billingSession();
+    s.server.on('POST /subscriptions/create-payment-session', recorded('checkout while premium'));
+    expect(await s.type('upgrade monthly')).toEqual([`error: ${recordedDetail('checkout while premium')}`]);
+    expect(recordedDetail('checkout while premium')).toMatch(
+      /^Premium is active until \d{4}-\d\d-\d\d \(granted by an administrator\)/,
+    );
+  });
+
+  it('plan, on an account that had its free trial, no longer advertises it', async () => {
+    const s = billingSession();
+    s.server.on('GET /subscriptions/me', recorded('me canceled'));
+    const out = await s.type('plan');
+    expect(out).toContain('info: Free trial: used (one per account)');
+    expect(out.at(-1)).toBe(
+      'muted: By card: renews, charged from the start (your free trial was used). By crypto: the period paid at once. upgrade monthly|yearly [card|crypto]',
+    );
+    expect(out.some((l) => l.includes('7-day free trial'))).toBe(false);
+  });
+
+  it('plan switch asks what it costs, then moves the card subscription to the other plan', async () => {
+    const s = billingSession();
+    s.stores.connection.markAnswered(sandboxHealth);
+    s.server.on('GET /subscriptions/me', recorded('me yearly card'));
+    s.server.on('POST /subscriptions/change-plan', recorded('switch to monthly'));
+    expect(await s.answering('plan switch monthly', 'n')).toEqual(['muted: Nothing was changed.']);
+    expect(s.asked).toEqual([
+      'Switch your card subscription to monthly ($179 per month)? The sandbox charges nothing. [y/N] ',
+    ]);
+    expect(s.server.count('POST /subscriptions/change-plan')).toBe(0);
+    expect(await s.answering('plan switch monthly', 'y')).toEqual([`success: ${recordedSwitch().message}`]);
+    expect(recordedSwitch().subscription.plan).toBe('monthly');
   });
 
   it('plan says docs/product.md §8’s message when the status cannot be read', async () => {

@@ -7,34 +7,55 @@ import {
   TRIAL_DAYS,
   type SubscriptionView,
 } from '../../contracts/billing';
-import { cancelPlan, loadSubscription, startCheckout } from '../../services/billing';
-import { cancelAction, cancelAdvice, cardGatewayOf, planFacts } from '../../services/planFacts';
+import {
+  cancelPlan,
+  cancelQuestion,
+  changePlan,
+  loadSubscription,
+  startCheckout,
+} from '../../services/billing';
+import {
+  activeCard,
+  cancelAction,
+  cancelAdvice,
+  cardGatewayOf,
+  planFacts,
+  switchQuestion,
+  switchTarget,
+} from '../../services/planFacts';
 import { formatDay, isActive, rememberStatus } from '../../services/premium';
 import { failure, info, link, muted, success, type OutputLine } from '../../services/terminal/output';
-import { defineCommand } from '../types';
+import { defineCommand, type CommandContext } from '../types';
 
 const AREA = 'premium';
 
-/** `active, monthly by card, until 23 Dec 2026 (trial until 30 Nov 2026)`. */
+/** `active, monthly by card, until 23 Dec 2026 (trial until 30 Nov 2026)`; `active by grant, until …`. */
 export function describeSubscription(s: SubscriptionView): string {
-  const how =
-    s.plan === null
-      ? ''
-      : `, ${s.plan}${s.provider === null ? '' : ` by ${s.provider === 'admin' ? 'grant' : s.provider}`}`;
+  const by = s.provider === null ? '' : ` by ${s.provider === 'admin' ? 'grant' : s.provider}`;
+  const how = s.plan === null ? by : `, ${s.plan}${by}`;
   const end = formatDay(s.current_period_end);
   const trial = formatDay(s.trial_end);
   return `${s.status}${how}${end === null ? '' : `, until ${end}`}${trial === null ? '' : ` (trial until ${trial})`}`;
 }
 
-const planLines = (): OutputLine[] => [
+/** The plans on offer; the trial only to an account that has not had it. */
+const planLines = (trialUsed: boolean): OutputLine[] => [
   info(`Premium: ${PREMIUM_FEATURES.join(', ').toLowerCase()}.`),
   info(`  monthly  $${PLANS.monthly.price} per ${PLANS.monthly.per}`),
   info(`  yearly   $${PLANS.yearly.price} per ${PLANS.yearly.per}  ${PLANS.yearly.badge}`),
   // The trial is the card subscription's; a crypto payment pays the period at once.
   muted(
-    `By card: ${TRIAL_DAYS}-day free trial, then renews. By crypto: the period paid at once, no trial. upgrade monthly|yearly [card|crypto]`,
+    trialUsed
+      ? 'By card: renews, charged from the start (your free trial was used). By crypto: the period paid at once. upgrade monthly|yearly [card|crypto]'
+      : `By card: ${TRIAL_DAYS}-day free trial, then renews. By crypto: the period paid at once, no trial. upgrade monthly|yearly [card|crypto]`,
   ),
 ];
+
+/** The command that goes with the advice: how to cancel, or switch, here. */
+function nextSteps(s: SubscriptionView): OutputLine[] {
+  const target = switchTarget(s);
+  return target === null ? [] : [muted(`plan switch ${target} moves the card subscription to ${target}.`)];
+}
 
 export const plan = defineCommand({
   name: 'plan',
@@ -55,18 +76,27 @@ export const plan = defineCommand({
     );
     if (isActive(s.status)) {
       lines.push(muted('Unlimited auto-trading rules, all news sources, priority support.'));
-      lines.push(muted(cancelAdvice(s, card)));
+      lines.push(muted(cancelAdvice(s, card)), ...nextSteps(s));
     } else
-      lines.push(muted('Free: 3 active auto-trading rules and the default news sources.'), ...planLines());
+      lines.push(
+        muted('Free: 3 active auto-trading rules and the default news sources.'),
+        ...planLines(s.trial_used),
+      );
     return { lines, data: s };
   },
 });
+
+/** Yes to a `[y/N]` question at the terminal: `y` or `yes`; everything else (and Ctrl+C) is no. */
+async function confirmed(ctx: CommandContext, question: string): Promise<boolean> {
+  const answer = await ctx.stores.terminal.ask({ label: `${question} [y/N] `, secret: false });
+  return answer !== null && /^y(es)?$/i.test(answer.trim());
+}
 
 export const planCancel = defineCommand({
   name: 'plan cancel',
   area: AREA,
   summary:
-    'Cancel Premium: with Stripe, opens its customer portal; in the offline sandbox, ends it now (asks first). Otherwise says how the plan ends.',
+    'Cancel Premium: with Stripe, the card subscription ends with its period (nothing more is charged); in the offline sandbox, Premium ends now. Asks first. A crypto period runs out by itself.',
   usage: 'plan cancel',
   examples: ['plan cancel'],
   args: z.object({}),
@@ -79,27 +109,47 @@ export const planCancel = defineCommand({
     const action = cancelAction(loaded.value, card);
     // A crypto period or a grant has nothing to cancel: say how it ends, and send nothing.
     if (action === null) return { lines: [info(cancelAdvice(loaded.value, card))], data: loaded.value };
-    if (action === 'end') {
-      const answer = await ctx.stores.terminal.ask({
-        label: 'End Premium now? The sandbox charged nothing and nothing renews. [y/N] ',
-        secret: false,
-      });
-      if (answer === null || !/^y(es)?$/i.test(answer.trim())) return [muted('Nothing was cancelled.')];
-    }
-    const cancelled = await cancelPlan(ctx.api.main);
+    const ask = cancelQuestion(action, formatDay(activeCard(loaded.value)?.current_period_end ?? null));
+    const label =
+      action === 'end'
+        ? 'End Premium now? The sandbox charged nothing and nothing renews.'
+        : `${ask.question} ${ask.details.join(' ')}`;
+    const cancelled = (await confirmed(ctx, label)) ? await cancelPlan(ctx.api.main) : null;
+    if (cancelled === null) return [muted('Nothing was cancelled.')];
     if (!cancelled.ok) return [failure(cancelled.message)];
-    const { url, message } = cancelled.value;
-    if (url === null) {
-      const after = await loadSubscription(ctx.api.main);
-      if (after.ok) rememberStatus(ctx.stores.session, after.value);
-      return { lines: [success(message)], data: cancelled.value };
+    const after = await loadSubscription(ctx.api.main);
+    if (after.ok) rememberStatus(ctx.stores.session, after.value);
+    return { lines: [success(cancelled.value.message)], data: cancelled.value };
+  },
+});
+
+export const planSwitch = defineCommand({
+  name: 'plan switch',
+  area: AREA,
+  summary:
+    'Switch the card subscription to the other plan (monthly or yearly): the same subscription, prorated by Stripe, never a second one. Asks first.',
+  usage: 'plan switch <plan>',
+  examples: ['plan switch yearly'],
+  args: z.object({ plan: PlanType.describe('monthly or yearly') }),
+  complete: { plan: () => PlanType.options },
+  loginRequired: true,
+  async run(ctx, { plan: planType }) {
+    const loaded = await loadSubscription(ctx.api.main);
+    if (!loaded.ok) return [failure(loaded.message)];
+    const s = loaded.value;
+    const card = cardGatewayOf(ctx.stores.connection.health.peek()?.payments);
+    // Only a card subscription that renews, on the other plan, has something to switch: the server
+    // says why not in every other case.
+    if (switchTarget(s) === planType) {
+      const ask = switchQuestion(s, planType, ctx.stores.feed.now(), card);
+      if (!(await confirmed(ctx, `${ask.question} ${ask.details.join(' ')}`))) {
+        return [muted('Nothing was changed.')];
+      }
     }
-    // In the browser the page leaves for Stripe's portal; elsewhere the address is the answer.
-    const leaving = ctx.stores.premium.redirect(url);
-    return {
-      lines: [success(leaving ? "Opening Stripe's customer portal…" : message), link(url)],
-      data: cancelled.value,
-    };
+    const switched = await changePlan(ctx.api.main, planType);
+    if (!switched.ok) return [failure(switched.message)];
+    rememberStatus(ctx.stores.session, switched.value.subscription);
+    return { lines: [success(switched.value.message)], data: switched.value };
   },
 });
 
@@ -116,21 +166,26 @@ export const upgrade = defineCommand({
   complete: { plan: () => PlanType.options, provider: () => PaymentProvider.options },
   loginRequired: true,
   async run(ctx, { plan: planType, provider }) {
-    // A Premium account is told so instead of being offered to pay again.
-    if (isActive(ctx.stores.session.user.peek()?.subscriptionStatus)) {
-      const loaded = await loadSubscription(ctx.api.main);
-      if (loaded.ok && isActive(loaded.value.status)) {
-        return {
-          lines: [
-            success(`You have Premium already (${describeSubscription(loaded.value)}). plan shows it.`),
-          ],
-          data: loaded.value,
-        };
-      }
+    // A Premium account is told so instead of being offered to pay again (a crypto payment may still
+    // add time after a period that does not renew: the server says when it may).
+    const premium = isActive(ctx.stores.session.user.peek()?.subscriptionStatus);
+    const loaded = premium || planType === undefined ? await loadSubscription(ctx.api.main) : null;
+    if (loaded?.ok === true && isActive(loaded.value.status) && provider !== 'crypto') {
+      const target = switchTarget(loaded.value);
+      return {
+        lines: [
+          success(`You have Premium already (${describeSubscription(loaded.value)}). plan shows it.`),
+          ...(target !== null && target === planType
+            ? [muted(`plan switch ${target} moves the card subscription to ${target}.`)]
+            : []),
+        ],
+        data: loaded.value,
+      };
     }
     if (planType === undefined) {
       ctx.stores.premium.openUpgrade();
-      return { lines: planLines(), data: { plans: PLANS, trial_days: TRIAL_DAYS } };
+      const trialUsed = loaded?.ok === true && loaded.value.trial_used;
+      return { lines: planLines(trialUsed), data: { plans: PLANS, trial_days: trialUsed ? 0 : TRIAL_DAYS } };
     }
     const started = await startCheckout(ctx.api.main, planType, provider);
     if (!started.ok) return [failure(started.message)];
@@ -144,4 +199,4 @@ export const upgrade = defineCommand({
   },
 });
 
-export default [plan, planCancel, upgrade];
+export default [plan, planCancel, planSwitch, upgrade];
