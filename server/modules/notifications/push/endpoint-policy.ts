@@ -22,18 +22,22 @@ export const PUSH_REFUSALS = {
 } as const;
 
 /**
- * An endpoint the server will not send to. `lasting`: the URL itself is refused (it never will be taken);
- * otherwise it was its host's addresses now (unresolved, or not public).
+ * An endpoint the server will not send to, and why: its form (`url`), a host that did not resolve, or an
+ * address that is not public. `lasting`: the URL itself is refused and never will be taken (its form, or
+ * a private address written in it); otherwise it was what its host's name resolved to this time.
  */
 export class PushEndpointRefused extends Error {
   override name = 'PushEndpointRefused';
   constructor(
     readonly detail: string,
+    readonly why: 'url' | 'unresolved' | 'private',
     readonly lasting: boolean,
   ) {
     super(detail);
   }
 }
+
+const badUrl = (detail: string) => new PushEndpointRefused(detail, 'url', true);
 
 export interface PushEndpointPolicyOptions {
   /** Push services' hosts: names, `*.name` for any host under `name`, or `['*']` for any public host. */
@@ -78,16 +82,14 @@ export class PushEndpointPolicy {
     try {
       url = new URL(endpoint);
     } catch {
-      throw new PushEndpointRefused(PUSH_REFUSALS.notUrl, true);
+      throw badUrl(PUSH_REFUSALS.notUrl);
     }
-    if (url.username !== '' || url.password !== '')
-      throw new PushEndpointRefused(PUSH_REFUSALS.credentials, true);
+    if (url.username !== '' || url.password !== '') throw badUrl(PUSH_REFUSALS.credentials);
     if (this.testOrigins.has(url.origin)) return url;
-    if (url.protocol !== 'https:') throw new PushEndpointRefused(PUSH_REFUSALS.notHttps, true);
-    if (url.port !== '' && url.port !== '443') throw new PushEndpointRefused(PUSH_REFUSALS.port, true);
+    if (url.protocol !== 'https:') throw badUrl(PUSH_REFUSALS.notHttps);
+    if (url.port !== '' && url.port !== '443') throw badUrl(PUSH_REFUSALS.port);
     const host = bareHost(url);
-    if (!this.any && !this.isService(host))
-      throw new PushEndpointRefused(PUSH_REFUSALS.notService(host), true);
+    if (!this.any && !this.isService(host)) throw badUrl(PUSH_REFUSALS.notService(host));
     return url;
   }
 
@@ -102,13 +104,14 @@ export class PushEndpointPolicy {
     const addresses: ResolvedAddress[] = literal
       ? [{ address: host, family: literal === 6 ? 6 : 4 }]
       : await this.resolve(host).catch(() => []);
-    if (addresses.length === 0) throw new PushEndpointRefused(PUSH_REFUSALS.unresolved(host), false);
+    if (addresses.length === 0)
+      throw new PushEndpointRefused(PUSH_REFUSALS.unresolved(host), 'unresolved', false);
     // A test double's origin is taken on its own loopback literal only; everything else must be public.
     const allowed = this.testOrigins.has(url.origin)
       ? (ip: string) => literal !== 0 && ip === host
       : isPublicAddress;
     if (addresses.some((a) => !allowed(a.address))) {
-      throw new PushEndpointRefused(PUSH_REFUSALS.privateAddress, literal !== 0);
+      throw new PushEndpointRefused(PUSH_REFUSALS.privateAddress, 'private', literal !== 0);
     }
     return { url, address: addresses[0] as ResolvedAddress };
   }

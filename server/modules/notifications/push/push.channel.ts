@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../../src/contracts/clock';
 import type { Note, NotificationChannel } from '../channels';
 import type { NotificationsRepo, PushSubscriptionRow } from '../notifications.repo';
-import { PUSH_REFUSALS, PushEndpointRefused } from './endpoint-policy';
+import { PushEndpointRefused } from './endpoint-policy';
 import type { PushSend } from './push-send';
 import type { VapidKeys } from './vapid';
 
@@ -104,7 +104,8 @@ export class PushChannel implements NotificationChannel {
           body: request.body,
         });
       } catch (err) {
-        if (err instanceof PushEndpointRefused && (err.lasting || attempt === ATTEMPTS || isPrivate(err))) {
+        // Refused before connecting: only a name that did not resolve is worth asking again.
+        if (err instanceof PushEndpointRefused && (err.why !== 'unresolved' || attempt === ATTEMPTS)) {
           await this.refused(sub, err, where);
           return;
         }
@@ -151,8 +152,6 @@ export class PushChannel implements NotificationChannel {
     );
   }
 }
-
-const isPrivate = (err: PushEndpointRefused) => err.detail === PUSH_REFUSALS.privateAddress;
 
 /** Retry-After (seconds) when the service gave one, within bounds; else the next step of the back-off. */
 export function retryDelay(retryAfter: string | null, attempt: number): number {

@@ -106,9 +106,11 @@ function problemText(err: unknown): string {
 }
 
 /**
- * What the bot does with an update: `/start <code>` links a chat, commands from a linked chat are
- * answered, button presses run their single-use action; anything from an unlinked chat gets one line
- * saying how to link. Every answer goes through the outbox.
+ * What the bot does with an update: `/start <code>` in a private chat links it to the code's user and
+ * the Telegram user who sent it; that sender's commands in that chat are answered and their button
+ * presses run their single-use action. A group is never linked, and anything from a chat that is not
+ * linked gets one line (how to link), queued behind every linked chat's messages. Every answer goes
+ * through the outbox.
  */
 export class TelegramBot {
   constructor(private readonly o: TelegramBotOptions) {}
@@ -241,7 +243,6 @@ export class TelegramBot {
       case 'help':
         return this.reply(chatId, HELP_TEXT);
       default:
-        if (command === '' && message.chat.type !== 'private') return;
         return this.reply(chatId, `Unknown command.\n${HELP_TEXT}`);
     }
   }
