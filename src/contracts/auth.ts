@@ -129,6 +129,9 @@ export const ChangePasswordRequest = z.object({
 /** `POST /auth/devices/revoke-all`: no body, or the optional unlink of every linked sign-in. */
 export const RevokeDevicesRequest = z.object({ unlink_wallets: unlinkWallets }).optional();
 
+/** The choice a password change and "revoke all" offer (a checkbox, a command option). */
+export const UNLINK_WALLETS_OFFER = 'Also unlink my wallets and sign them out';
+
 /** What a password change or "revoke all" adds to its message when it also unlinked sign-ins. */
 export function unlinkedText(count: number): string {
   return count === 1

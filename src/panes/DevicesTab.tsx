@@ -1,4 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import { useState } from 'react';
+import { UNLINK_WALLETS_OFFER } from '../contracts/auth';
 import { useServices } from '../app/AppContext';
 import { FormNotice } from './FormNotice';
 
@@ -11,6 +13,7 @@ export function DevicesTab() {
   const { stores, auth } = useServices();
   const devices = stores.auth.devices.value;
   const busy = stores.auth.busy.value.has('devices');
+  const [unlinkWallets, setUnlinkWallets] = useState(false);
   return (
     <section className="account-section" aria-label="Remembered Devices">
       {devices.status === 'loading' && <p className="message">Loading devices...</p>}
@@ -47,11 +50,21 @@ export function DevicesTab() {
           ))}
         </ul>
       )}
+      <label className="check">
+        <input
+          type="checkbox"
+          data-testid="revoke-unlink-wallets"
+          checked={unlinkWallets}
+          disabled={busy}
+          onChange={(event) => setUnlinkWallets(event.currentTarget.checked)}
+        />
+        {UNLINK_WALLETS_OFFER}
+      </label>
       <button
         type="button"
         className="button sell"
-        disabled={busy || devices.status !== 'ready' || devices.items.length === 0}
-        onClick={() => void auth.account.revokeAllDevices()}
+        disabled={busy || devices.status !== 'ready' || (devices.items.length === 0 && !unlinkWallets)}
+        onClick={() => void auth.account.revokeAllDevices(unlinkWallets)}
       >
         Revoke All Devices
       </button>

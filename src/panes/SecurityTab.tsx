@@ -1,5 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useState, type FormEvent } from 'react';
+import { UNLINK_WALLETS_OFFER } from '../contracts/auth';
 import { useServices } from '../app/AppContext';
 import { FormNotice } from './FormNotice';
 
@@ -34,7 +35,7 @@ function Field(props: {
 export function SecurityTab() {
   useSignals();
   const { stores, auth } = useServices();
-  const [pw, setPw] = useState({ current: '', next: '', confirm: '' });
+  const [pw, setPw] = useState({ current: '', next: '', confirm: '', unlinkWallets: false });
   const [code, setCode] = useState('');
   const [disablePassword, setDisablePassword] = useState('');
   const notices = stores.auth.notices.value;
@@ -68,6 +69,19 @@ export function SecurityTab() {
             disabled={busy.has('password')}
             onChange={(confirm) => setPw((p) => ({ ...p, confirm }))}
           />
+          <label className="check">
+            <input
+              type="checkbox"
+              data-testid="password-unlink-wallets"
+              checked={pw.unlinkWallets}
+              disabled={busy.has('password')}
+              onChange={(event) => {
+                const unlinkWallets = event.currentTarget.checked;
+                setPw((p) => ({ ...p, unlinkWallets }));
+              }}
+            />
+            {UNLINK_WALLETS_OFFER}
+          </label>
           <button type="submit" className="button primary" disabled={busy.has('password')}>
             Change Password
           </button>

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { STEP_UP_DETAILS, unlinkedText } from '../../contracts/auth';
 import { createTestConsole } from '../testing/scripted';
 
 /** A logged-in scripted session whose questions are answered in order. */
@@ -145,6 +146,36 @@ describe('account commands: 2fa and devices', () => {
     expect(await s.type('devices revoke-all')).toEqual(['success: All devices revoked.']);
     s.server.on('POST /auth/devices/revoke-all', () => ({ status: 500, body: {} }));
     expect(await s.type('devices revoke-all')).toEqual(['error: Failed to revoke all devices.']);
+  });
+
+  it('devices revoke-all --unlink-wallets also unlinks the wallets, asking for the password first', async () => {
+    const s = createTestConsole({ token: 'tok' });
+    let confirmed = false;
+    const bodies: unknown[] = [];
+    s.server.on('GET /auth/devices', () => ({ status: 200, body: [] }));
+    s.server.on('GET /auth/step-up', () => ({
+      status: 200,
+      body: { password: true, two_factor: false, confirmed_until: null },
+    }));
+    s.server.on('POST /auth/step-up', (r) => {
+      confirmed = (JSON.parse(r.body ?? '{}') as { password?: string }).password === 'right horse';
+      return confirmed
+        ? { status: 200, body: { confirmed_until: '2026-11-23T09:05:00.000Z' } }
+        : { status: 401, body: { detail: 'Incorrect password.' } };
+    });
+    s.server.on('POST /auth/devices/revoke-all', (r) => {
+      bodies.push(r.body == null ? null : JSON.parse(r.body));
+      if (!confirmed) {
+        return { status: 403, body: { detail: STEP_UP_DETAILS.required, code: 'step_up_required' } };
+      }
+      const message = `All devices revoked. ${unlinkedText(2)}`;
+      return { status: 200, body: { message, count: 1, unlinked: 2 } };
+    });
+    expect(await s.answering('devices revoke-all --unlink-wallets', 'right horse')).toEqual([
+      'success: All devices revoked. 2 linked sign-ins were unlinked and signed out.',
+    ]);
+    expect(s.asked).toEqual(['Password: ']);
+    expect(bodies).toEqual([{ unlink_wallets: true }, { unlink_wallets: true }]);
   });
 
   it('activity prints the newest lines with device and place, failures in red, and says when it cannot', async () => {

@@ -122,11 +122,17 @@ export const devicesRevokeAll = defineCommand({
   area: AREA,
   summary: 'Forget every remembered device and end their sessions.',
   usage: 'devices revoke-all',
-  examples: ['devices revoke-all'],
-  args: z.object({}),
+  options: [
+    {
+      flags: '--unlink-wallets',
+      description: 'also unlink every wallet (and Google or Twitter account) and sign them out',
+    },
+  ],
+  examples: ['devices revoke-all', 'devices revoke-all --unlink-wallets'],
+  args: z.object({ unlinkWallets: z.boolean().optional() }),
   loginRequired: true,
-  async run(ctx) {
-    return result(await account.revokeAllDevices(authDeps(ctx)));
+  async run(ctx, { unlinkWallets }) {
+    return result(await account.revokeAllDevices(authDeps(ctx), unlinkWallets === true));
   },
 });
 

@@ -185,4 +185,20 @@ describe('account commands: signup, login, logout, whoami, passwd', () => {
       'Confirm new password: (secret)',
     ]);
   });
+
+  it('passwd --unlink-wallets asks the server to unlink the wallets as well', async () => {
+    const s = session();
+    s.stores.session.setToken('tok');
+    const bodies: unknown[] = [];
+    s.server.on('POST /auth/change-password', (req) => {
+      bodies.push(JSON.parse(req.body ?? '{}'));
+      return { status: 200, body: { message: 'Password changed successfully.' } };
+    });
+    await s.answering('passwd', 'old pass', 'new pass 1', 'new pass 1');
+    await s.answering('passwd --unlink-wallets', 'old pass', 'new pass 2', 'new pass 2');
+    expect(bodies).toEqual([
+      { current_password: 'old pass', new_password: 'new pass 1' },
+      { current_password: 'old pass', new_password: 'new pass 2', unlink_wallets: true },
+    ]);
+  });
 });

@@ -84,17 +84,28 @@ export const passwd = defineCommand({
   area: AREA,
   summary: 'Change your password (ends your other sessions).',
   usage: 'passwd',
-  examples: ['passwd'],
-  args: z.object({}),
+  options: [
+    {
+      flags: '--unlink-wallets',
+      description: 'also unlink every wallet (and Google or Twitter account) and sign them out',
+    },
+  ],
+  examples: ['passwd', 'passwd --unlink-wallets'],
+  args: z.object({ unlinkWallets: z.boolean().optional() }),
   loginRequired: true,
-  async run(ctx) {
+  async run(ctx, { unlinkWallets }) {
     const current = await askSecret(ctx, 'Current password: ');
     if (current === null) return CANCELLED;
     const next = await askSecret(ctx, 'New password: ');
     if (next === null) return CANCELLED;
     const confirm = await askSecret(ctx, 'Confirm new password: ');
     if (confirm === null) return CANCELLED;
-    const outcome = await flows.changePassword(authDeps(ctx), { current, next, confirm });
+    const outcome = await flows.changePassword(authDeps(ctx), {
+      current,
+      next,
+      confirm,
+      unlinkWallets: unlinkWallets === true,
+    });
     return outcome.ok ? [success(outcome.message ?? '')] : [failure(outcome.message)];
   },
 });

@@ -43,9 +43,10 @@ export async function removeDevice(deps: AuthDeps, id: string): Promise<Outcome>
   }
 }
 
-export async function revokeAllDevices(deps: AuthDeps): Promise<Outcome> {
+/** Forgets every other device; with `unlinkWallets`, also unlinks every wallet and signs them out. */
+export async function revokeAllDevices(deps: AuthDeps, unlinkWallets = false): Promise<Outcome> {
   try {
-    const { message } = await createAuthClient(deps.main).revokeAllDevices();
+    const { message } = await createAuthClient(deps.main).revokeAllDevices(unlinkWallets);
     await loadDevices(deps);
     return { ok: true, message };
   } catch (error) {

@@ -52,11 +52,21 @@ export function createAuthClient(main: ApiClient) {
     activity: () => main.call(ActivityList, '/account/activity'),
     removeDevice: (id: string) =>
       main.call(MessageResponse, `/auth/devices/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-    revokeAllDevices: () => main.call(MessageResponse, '/auth/devices/revoke-all', post),
-    changePassword: (current: string, next: string) =>
+    /** With `unlinkWallets`, also unlinks every wallet and linked sign-in (asks "Confirm it's you"). */
+    revokeAllDevices: (unlinkWallets = false) =>
+      main.call(
+        MessageResponse,
+        '/auth/devices/revoke-all',
+        unlinkWallets ? { ...post, body: { unlink_wallets: true } } : post,
+      ),
+    changePassword: (current: string, next: string, unlinkWallets = false) =>
       main.call(MessageResponse, '/auth/change-password', {
         ...post,
-        body: { current_password: current, new_password: next },
+        body: {
+          current_password: current,
+          new_password: next,
+          ...(unlinkWallets ? { unlink_wallets: true } : {}),
+        },
       }),
     forgotPassword: (email: string) =>
       main.call(MessageResponse, '/auth/forgot-password', { ...post, body: { email } }),

@@ -100,17 +100,26 @@ export async function forgotPassword(deps: AuthDeps, email: string): Promise<Out
   }
 }
 
-/** docs/product.md §5 change-password form: confirmation first, then at least 8 characters. */
+/**
+ * docs/product.md §5 change-password form: confirmation first, then at least 8 characters. With
+ * `unlinkWallets`, the change also unlinks every wallet and linked sign-in and signs them out.
+ */
 export async function changePassword(
   deps: AuthDeps,
-  fields: { current: string; next: string; confirm: string },
+  fields: { current: string; next: string; confirm: string; unlinkWallets?: boolean },
 ): Promise<Outcome> {
   if (fields.next !== fields.confirm) return failed(AUTH_TEXT.newPasswordsDiffer);
   if (fields.next.length < PASSWORD_MIN) return failed(AUTH_TEXT.passwordTooShort);
   try {
     return {
       ok: true,
-      message: (await createAuthClient(deps.main).changePassword(fields.current, fields.next)).message,
+      message: (
+        await createAuthClient(deps.main).changePassword(
+          fields.current,
+          fields.next,
+          fields.unlinkWallets === true,
+        )
+      ).message,
     };
   } catch (error) {
     return failed(errorMessage(error, AUTH_TEXT.changePasswordFailed));

@@ -169,8 +169,9 @@ export function createAuthModels(deps: AuthModelDeps) {
     linkWallet: () => run('wallets', () => wallet.linkWallet(deps, signer())),
     unlinkWallet: (id: string) => run('wallets', () => wallet.unlinkWallet(deps, id)),
     removeDevice: (id: string) => run('devices', () => account.removeDevice(deps, id)),
-    revokeAllDevices: () => run('devices', () => account.revokeAllDevices(deps)),
-    changePassword: (fields: { current: string; next: string; confirm: string }) =>
+    revokeAllDevices: (unlinkWallets = false) =>
+      run('devices', () => account.revokeAllDevices(deps, unlinkWallets)),
+    changePassword: (fields: { current: string; next: string; confirm: string; unlinkWallets?: boolean }) =>
       run('password', () => flows.changePassword(deps, fields)),
     startTwoFactorSetup: () => run('twoFactor', () => account.startTwoFactorSetup(deps)),
     verifyTwoFactor: (code: string) => run('twoFactor', () => account.verifyTwoFactor(deps, code)),
