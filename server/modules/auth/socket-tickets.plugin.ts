@@ -2,8 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SocketTicketResponse } from '../../../src/contracts/auth';
 import { sessionEnded } from '../../plugins/auth-guard';
+import { limiter } from '../../plugins/rate-limit';
 import { principalOf } from './http';
 import { SocketTickets } from './socket-tickets';
+
+/**
+ * Tickets an account may take a minute: two a second on average. A socket per tab and reconnects fit
+ * many times over, and so does a busy desk's dozen positions sockets each living a few seconds (the soak
+ * run's shape); a loop asking for them (hundreds a second, each a row written) is cut at once. Per
+ * address the bound is wider: many accounts behind one network.
+ */
+export const TICKET_LIMIT = { perIp: 1200, perAccount: 120, windowMs: 60_000 } as const;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,12 +31,17 @@ export default fp(
       sessionEnded(app.accountGate, familyId),
     );
     app.decorate('socketTickets', tickets);
+    const limited = limiter(app, 'ws-ticket', {
+      ...TICKET_LIMIT,
+      accountOf: (r) => r.principal?.userId ?? null,
+    });
     app.post(
       '/ws/ticket',
       {
-        preValidation: app.requireUser,
+        preValidation: [app.requireUser, limited],
         schema: {
           summary: 'A one-use ticket to open a socket with (`?ticket=` on /api/ws/positions)',
+          description: `At most ${TICKET_LIMIT.perAccount} a minute per account (429 with Retry-After beyond).`,
           response: { 200: SocketTicketResponse },
         },
       },
