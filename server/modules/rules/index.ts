@@ -15,6 +15,7 @@ import { RulesRepo } from './rules.repo';
 import { registerRulesRoutes } from './rules.routes';
 import { gapReport, promotionReport } from './rules.reports';
 import { RulesService } from './rules.service';
+import { userLocks } from './user-locks';
 
 /** Seconds in a row the safety net may wait for decisions under way before it runs regardless. */
 const SWEEP_PUT_OFF = 2;
@@ -74,10 +75,13 @@ export default fp(
       })().catch((err: unknown) => log.warn({ err, decision: row.id }, 'rule decision not published'));
     };
 
+    // A user's decision is checked and sent while no other of theirs is, on any process of the database.
+    const locks = userLocks(app.database, app.config.REDIS_PREFIX, log);
     const engine = new RuleEngine({
       repo,
       risk,
       plans: app.plans,
+      locks,
       signals: app.news,
       trading: {
         placeOrder: (userId, request, key, opts) => app.trading.placeOrder(userId, request, key, opts),
@@ -318,6 +322,7 @@ export default fp(
       for (const dispose of disposers) dispose();
       // Let a decision in flight finish; a database already gone is not an error on the way out.
       if (ran) await engine.pump().catch(() => undefined);
+      await locks.close();
     });
   },
   { name: 'rules', dependencies: ['trading', 'plans', 'news', 'market', 'scorecard'] },

@@ -244,6 +244,12 @@ export class RiskService {
        */
       firedBefore?: FiredTotals;
       /**
+       * What this process knows of the user's fired totals when another process may have decided for
+       * them since: the ledger is read, and neither figure is taken below this (a decision heard of on
+       * the bus counts even before the ledger is read again).
+       */
+      firedAtLeast?: FiredTotals;
+      /**
        * A confirmed proposal's window (seconds): the person answering took up to that long, so the
        * headline may be as old as the larger of it and the maximum age when the answer comes.
        */
@@ -273,10 +279,13 @@ export class RiskService {
     }
     const except = [...(o.decisionId === undefined ? [] : [o.decisionId]), ...(o.unchecked ?? [])];
     const today = startOfUtcDay(now);
+    const sameDay = (t: FiredTotals | undefined) => (t?.since.getTime() === today.getTime() ? t : undefined);
     const { spent, lastOnAsset: last } =
-      o.firedBefore !== undefined && o.firedBefore.since.getTime() === today.getTime()
-        ? o.firedBefore
-        : await this.repo.firedStats(userId, o.asset, today, undefined, except);
+      sameDay(o.firedBefore) ??
+      atLeast(
+        await this.repo.firedStats(userId, o.asset, today, undefined, except),
+        sameDay(o.firedAtLeast),
+      );
     if (last !== null && now - last.getTime() < s.cooldown_minutes * 60_000) {
       const wait = Math.ceil((s.cooldown_minutes * 60_000 - (now - last.getTime())) / 60_000);
       return {
@@ -309,6 +318,16 @@ export class RiskService {
     }
     return null;
   }
+}
+
+/** The ledger's figures, neither below what this process knows of. */
+function atLeast(ledger: FiredStats, known: FiredStats | undefined): FiredStats {
+  if (known === undefined) return ledger;
+  const times = [ledger.lastOnAsset, known.lastOnAsset].flatMap((d) => (d === null ? [] : [d.getTime()]));
+  return {
+    spent: Math.max(ledger.spent, known.spent),
+    lastOnAsset: times.length === 0 ? null : new Date(Math.max(...times)),
+  };
 }
 
 /** Columns of a risk row that one change writes. */

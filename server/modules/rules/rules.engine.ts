@@ -11,6 +11,7 @@ import { startOfUtcDay, type Headline, type RiskService } from './risk.service';
 import { RuleIndex, type Match } from './rule-index';
 import type { DecisionRow, NewDecisionRow, RuleRow, RulesRepo } from './rules.repo';
 import { RuleOrders, type EngineLog, type RuleTrading } from './rules.orders';
+import { EmbeddedUserLocks, type UserLocks } from './user-locks';
 
 export { ruleOrderKey, type EngineLog } from './rules.orders';
 
@@ -47,6 +48,11 @@ export interface EngineDeps {
    * own quantity), the way the retraction closed the positions open when it came.
    */
   unwind?: (decision: DecisionRow) => Promise<void>;
+  /**
+   * Each user's lock around a decision's checks and order, shared with every process on the database
+   * (default: this engine's alone, for an engine that is the only one on its database).
+   */
+  locks?: UserLocks;
 }
 
 export type DecisionEvent = 'fired' | 'skipped' | 'asking' | 'answered' | 'exit';
@@ -115,9 +121,11 @@ export class RuleEngine {
   readonly book: FiredBook;
   /** The book's read of the active rules' users, started by the last reload. */
   private holding: Promise<void> = Promise.resolve();
+  private readonly locks: UserLocks;
 
   constructor(private readonly d: EngineDeps) {
     this.consumer = d.consumer ?? 'rules';
+    this.locks = d.locks ?? new EmbeddedUserLocks({});
     this.orders = new RuleOrders({
       repo: d.repo,
       trading: d.trading,
@@ -311,13 +319,13 @@ export class RuleEngine {
     );
     await Promise.all(
       tradable.map((m) =>
-        this.inOrder(m.rule.userId, async () => {
+        this.inOrder(m.rule.userId, async (alone) => {
           const [rows] = await Promise.all([claims, held]);
           const claimed = rows.get(m.rule.id);
           // Absent: another process, or an earlier run, decided this one.
           if (claimed === undefined) return;
           this.checked(claimed);
-          await this.decide(m, signal, claimed);
+          await this.decide(m, signal, claimed, alone);
         }),
       ),
     );
@@ -376,19 +384,38 @@ export class RuleEngine {
     };
   }
 
-  private inOrder(userId: string, task: () => Promise<void>): Promise<void> {
+  /**
+   * Runs a task in the user's turn: after their earlier ones, holding their lock, so that a check and its
+   * order never overlap another decision of the same user, here or in another process. `alone`: nobody
+   * else held the lock since this engine did, so its book of fired totals saw every decision since.
+   * Answers the task's own result.
+   */
+  private inTurn<T>(userId: string, task: (alone: boolean) => Promise<T>): Promise<T> {
     const previous = this.chains.get(userId) ?? Promise.resolve();
-    const next = previous
-      .then(task)
-      .catch((err: unknown) => this.d.log.warn({ err, userId }, 'rule decision failed'));
+    const run = previous.then(() => this.locks.run(userId, task));
+    const next = run.then(
+      () => undefined,
+      () => undefined,
+    );
     this.chains.set(userId, next);
     void next.then(() => {
       if (this.chains.get(userId) === next) this.chains.delete(userId);
     });
-    return next;
+    return run;
   }
 
-  private async decide({ rule, asset }: Match<RuleRow>, signal: Signal, claimed: DecisionRow): Promise<void> {
+  private inOrder(userId: string, task: (alone: boolean) => Promise<void>): Promise<void> {
+    return this.inTurn(userId, task).catch((err: unknown) =>
+      this.d.log.warn({ err, userId }, 'rule decision failed'),
+    );
+  }
+
+  private async decide(
+    { rule, asset }: Match<RuleRow>,
+    signal: Signal,
+    claimed: DecisionRow,
+    alone: boolean,
+  ): Promise<void> {
     const amount = Number(rule.amountUsd);
     const receivedAt = Date.parse(signal.received_at);
     const rank = this.index.rank(rule.id);
@@ -414,9 +441,12 @@ export class RuleEngine {
     if (venue.mode !== 'paper') await this.d.repo.updateDecision(claimed.id, { accountMode: venue.mode });
     const unchecked = [...(this.claimedAhead.get(rule.userId) ?? [])];
     // The user's totals as the book holds them now: every decision of theirs before this one in the
-    // chain has been counted (or dropped) by the time this one's turn comes.
+    // chain has been counted (or dropped) by the time this one's turn comes. When another process (or
+    // engine) may have had the user's turn since, the ledger says what it decided (the bus may not have
+    // yet), and the book is a floor.
     const since = startOfUtcDay(this.d.clock.now());
-    const firedBefore = this.book.totals(rule.userId, asset, since.getTime(), [claimed.id, ...unchecked]);
+    const held = this.book.totals(rule.userId, asset, since.getTime(), [claimed.id, ...unchecked]);
+    const totals = held === undefined ? undefined : { since, ...held };
     const check = await this.d.risk.checkAutomated(rule.userId, {
       asset,
       amountUsd: amount,
@@ -426,7 +456,7 @@ export class RuleEngine {
       decisionId: claimed.id,
       unchecked,
       openPositions: () => this.d.trading.openPositions(rule.userId, rule.account),
-      ...(firedBefore === undefined ? {} : { firedBefore: { since, ...firedBefore } }),
+      ...(totals === undefined ? {} : alone ? { firedBefore: totals } : { firedAtLeast: totals }),
     });
     if (check !== null) {
       // What paper would have done with a decision the key's limits refused: part of the reality gap.
@@ -444,7 +474,8 @@ export class RuleEngine {
    * The answer to a proposal: the first one wins (one atomic update, whichever process it reaches),
    * the others hear who answered first or that the window closed. A confirmation runs the order path
    * of an automated decision, the risk envelope and the headline's age checked again; a rejection ends
-   * the decision skipped.
+   * the decision skipped. All of it in the user's turn (`inTurn`): from the answer to the order no other
+   * decision of theirs is checked, on any process, and none counts this one while it is unchecked.
    */
   async answer(
     userId: string,
@@ -453,6 +484,19 @@ export class RuleEngine {
     via: AnswerChannel,
   ): Promise<AnswerOutcome> {
     const at = new Date(this.d.clock.now());
+    const outcome = await this.inTurn(userId, () => this.answerInTurn(userId, id, answer, via, at));
+    if (answer === 'reject') return outcome;
+    const final = await this.d.repo.decision(userId, id);
+    return { ...outcome, decision: final ?? outcome.decision };
+  }
+
+  private async answerInTurn(
+    userId: string,
+    id: number,
+    answer: 'confirm' | 'reject',
+    via: AnswerChannel,
+    at: Date,
+  ): Promise<AnswerOutcome> {
     const answered = await this.d.repo.answerDecision(
       userId,
       id,
@@ -474,13 +518,7 @@ export class RuleEngine {
       this.tell('skipped', answered);
       return { decision: answered, order: null, venue: null };
     }
-    // In the user's chain: their budget and cooldown read in order with the engine's own decisions.
-    let outcome: AnswerOutcome = { decision: answered, order: null, venue: null };
-    await this.inOrder(userId, async () => {
-      outcome = await this.confirmed(answered);
-    });
-    const final = await this.d.repo.decision(userId, id);
-    return { ...outcome, decision: final ?? outcome.decision };
+    return this.confirmed(answered);
   }
 
   /** Why an answer found no proposal to answer: none of the user's (404), answered first elsewhere, or too late. */
