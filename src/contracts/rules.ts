@@ -271,6 +271,8 @@ export const RULE_DETAILS = {
   expired: 'The proposal expired: no answer came in time.',
   noAnswer: (seconds: number) => `No answer within ${seconds} s.`,
   rejected: (via: string) => `Rejected in ${via}.`,
+  premiumSource:
+    'This news came from a source for Premium accounts, which your plan no longer receives: nothing was placed.',
 } as const;
 
 /** The docs/product.md §8 messages for the rules pane. */

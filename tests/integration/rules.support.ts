@@ -1,3 +1,4 @@
+import type { Clock } from '../../src/contracts/clock';
 import type { Signal } from '../../src/contracts/signals';
 import type { Decision } from '../../src/contracts/rules';
 import type { TestApp } from '../helpers/app';
@@ -52,3 +53,18 @@ export async function until<T>(read: () => Promise<T | undefined>, ms = 10_000):
 let seq = 9_000_000;
 /** A signal id no stored signal uses. */
 export const freshSignalId = (): string => String(++seq);
+
+/** The real time moved on by `skip`: a rules module's clock, driven past a window or a cache's age. */
+export function skippingClock(): Clock & { skip(ms: number): void } {
+  let offset = 0;
+  return {
+    now: () => Date.now() + offset,
+    setTimer(fn, ms) {
+      const handle = setTimeout(fn, ms);
+      return () => clearTimeout(handle);
+    },
+    skip(ms) {
+      offset += ms;
+    },
+  };
+}

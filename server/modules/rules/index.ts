@@ -15,6 +15,7 @@ import { RulesRepo } from './rules.repo';
 import { registerRulesRoutes } from './rules.routes';
 import { gapReport, promotionReport } from './rules.reports';
 import { RulesService } from './rules.service';
+import { PlanBook } from './plan-book';
 import { userLocks } from './user-locks';
 
 /** Seconds in a row the safety net may wait for decisions under way before it runs regardless. */
@@ -77,11 +78,19 @@ export default fp(
 
     // A user's decision is checked and sent while no other of theirs is, on any process of the database.
     const locks = userLocks(app.database, app.config.REDIS_PREFIX, log);
+    // The plans of the rules' owners, in memory for the premium sources' items.
+    const premiumSources = new Set<string>(app.config.PREMIUM_NEWS_SOURCES);
+    const plans = new PlanBook(
+      (userId) => app.plans.planOf(userId),
+      () => clock.now(),
+      log,
+    );
     const engine = new RuleEngine({
       repo,
       risk,
       plans: app.plans,
       locks,
+      ...(premiumSources.size === 0 ? {} : { premium: { sources: premiumSources, plans } }),
       signals: app.news,
       trading: {
         placeOrder: (userId, request, key, opts) => app.trading.placeOrder(userId, request, key, opts),
@@ -149,6 +158,7 @@ export default fp(
       app.plans,
       () => changed(''),
       (userId, id, answer, via) => engine.answer(userId, id, answer, via),
+      [...premiumSources],
     );
 
     const wake = (sweep = false) => {
@@ -236,6 +246,8 @@ export default fp(
             void engine.expireAsks().catch((err: unknown) => log.warn({ err }, 'asks not expired'));
             // The risk rows in use, read again before they age out, so that no order waits for its own.
             void risk.keepFresh().catch((err: unknown) => log.warn({ err }, 'risk rows not read'));
+            // And the plans in use, for the premium sources' items.
+            if (premiumSources.size > 0) void plans.keepFresh();
           }),
         );
       },

@@ -7,6 +7,7 @@ import { appError } from '../../plugins/errors';
 import type { Clock } from '../market/clock';
 import { PLAN_LIMITS, type PlanReader } from '../billing/plans';
 import { FiredBook, type DecisionChange } from './fired-book';
+import type { PlanBook } from './plan-book';
 import { startOfUtcDay, type Headline, type RiskService } from './risk.service';
 import { RuleIndex, type Match } from './rule-index';
 import type { DecisionRow, NewDecisionRow, RuleRow, RulesRepo } from './rules.repo';
@@ -53,6 +54,8 @@ export interface EngineDeps {
    * (default: this engine's alone, for an engine that is the only one on its database).
    */
   locks?: UserLocks;
+  /** News sources whose items only Premium accounts receive, and the plans of the rules' owners. */
+  premium?: { sources: ReadonlySet<string>; plans: PlanBook };
 }
 
 export type DecisionEvent = 'fired' | 'skipped' | 'asking' | 'answered' | 'exit';
@@ -192,6 +195,7 @@ export class RuleEngine {
       this.book.hold(users).catch((err: unknown) => this.d.log.warn({ err }, 'fired totals not read')),
       // Their risk rows too (an order reads them again itself once they are a few seconds old).
       this.d.risk.keepFresh(users).catch((err: unknown) => this.d.log.warn({ err }, 'risk rows not read')),
+      this.d.premium?.plans.keepFresh(users),
     ]).then(() => undefined);
   }
 
@@ -289,7 +293,14 @@ export class RuleEngine {
       impact: signal.analysis.impact_score,
     });
     this.stats.matchNs += Number(process.hrtime.bigint() - started);
-    const tradable = matches.filter((m) => findTicker(m.asset) !== undefined);
+    let tradable = matches.filter((m) => findTicker(m.asset) !== undefined);
+    // A premium source's item reaches only the rules of accounts whose plan receives it: a rule sees
+    // what its owner sees. Nothing is recorded for the others (their ledger would show the item).
+    const premium = this.d.premium;
+    if (tradable.length > 0 && premium !== undefined && premium.sources.has(signal.source)) {
+      const receive = await premium.plans.premium(tradable.map((m) => m.rule.userId));
+      tradable = tradable.filter((m) => receive.has(m.rule.userId));
+    }
     if (tradable.length === 0) return;
     this.stats.matched += tradable.length;
     this.news.set(Number(signal.id), {
@@ -534,6 +545,18 @@ export class RuleEngine {
 
   /** A confirmed proposal's order: the account, the risk envelope and the headline's age checked again. */
   private async confirmed(decision: DecisionRow): Promise<AnswerOutcome> {
+    // Proposed from a premium source while the account was Premium: not traded once it is not.
+    const premium = this.d.premium;
+    const source = decision.signalSource;
+    if (
+      premium !== undefined &&
+      source !== null &&
+      premium.sources.has(source) &&
+      !(await premium.plans.premium([decision.userId])).has(decision.userId)
+    ) {
+      await this.orders.skip(decision, 'plan_limit', RULE_DETAILS.premiumSource);
+      return { decision, order: null, venue: null };
+    }
     let venue: OrderVenue;
     try {
       venue = await this.d.trading.venueOf(decision.userId, decision.account);
@@ -639,6 +662,7 @@ function receiptOf(signal: Signal) {
     signalPublishedAt: at(signal.published_at),
     signalReceivedAt: at(signal.received_at),
     signalAnalysedAt: at(signal.timeline?.analysed_at),
+    signalSource: signal.source,
   };
 }
 

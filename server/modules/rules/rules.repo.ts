@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNotNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { arrayOf, Batcher, completeRow, insertRows, rowsOf, updateFromValues } from '../../db/batch';
 import type { Db } from '../../db/client';
 import type { CountedDecision } from './fired-book';
@@ -323,11 +323,13 @@ export class RulesRepo {
     return items.map((i) => out.get(i.id) ?? { won: false, retractedBy: null });
   }
 
+  /** The user's decisions, newest first, but those on the `hidden` sources' signals (see `shownOnly`). */
   async decisions(
     userId: string,
     q: { before?: number | undefined; limit: number; signalId?: number | undefined },
+    hidden: readonly string[] = [],
   ): Promise<DecisionRow[]> {
-    const where = [eq(ruleDecisions.userId, userId)];
+    const where = [eq(ruleDecisions.userId, userId), ...shownOnly(hidden)];
     if (q.before !== undefined) where.push(lt(ruleDecisions.id, q.before));
     if (q.signalId !== undefined) where.push(eq(ruleDecisions.signalId, q.signalId));
     return this.db
@@ -348,12 +350,22 @@ export class RulesRepo {
       .limit(limit);
   }
 
-  async decisionsForSignals(userId: string, signalIds: number[]): Promise<DecisionRow[]> {
+  async decisionsForSignals(
+    userId: string,
+    signalIds: number[],
+    hidden: readonly string[] = [],
+  ): Promise<DecisionRow[]> {
     if (signalIds.length === 0) return [];
     return this.db
       .select()
       .from(ruleDecisions)
-      .where(and(eq(ruleDecisions.userId, userId), inArray(ruleDecisions.signalId, signalIds)));
+      .where(
+        and(
+          eq(ruleDecisions.userId, userId),
+          inArray(ruleDecisions.signalId, signalIds),
+          ...shownOnly(hidden),
+        ),
+      );
   }
 
   /**
@@ -648,6 +660,16 @@ function columnsOfSet(set: DecisionUpdate): string[] {
   return Object.keys(set)
     .filter((k) => set[k as keyof DecisionUpdate] !== undefined)
     .sort();
+}
+
+/**
+ * Leaves out the decisions on signals of the `hidden` sources (a premium source's, for an account whose
+ * plan does not receive it); one whose source is not known is shown.
+ */
+function shownOnly(hidden: readonly string[]): SQL[] {
+  if (hidden.length === 0) return [];
+  const source = ruleDecisions.signalSource;
+  return [sql`(${source} is null or not (${source} = any(${arrayOf('text', hidden)})))`];
 }
 
 /** A user's automated orders of the day (fired or pending), and the last one on the asset. */

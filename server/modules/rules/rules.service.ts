@@ -50,6 +50,8 @@ export class RulesService {
     private readonly plans: PlanReader,
     private readonly onChange: () => void,
     private readonly answerer?: Answerer,
+    /** News sources whose items only Premium accounts receive (`PREMIUM_NEWS_SOURCES`). */
+    private readonly premiumSources: readonly string[] = [],
   ) {}
 
   /**
@@ -138,21 +140,36 @@ export class RulesService {
   }
 
   async ledger(userId: string, q: LedgerQuery): Promise<Decision[]> {
-    const rows = await this.repo.decisions(userId, {
-      before: q.before,
-      limit: q.limit,
-      signalId: q.signal_id === undefined ? undefined : Number(q.signal_id),
-    });
+    const rows = await this.repo.decisions(
+      userId,
+      {
+        before: q.before,
+        limit: q.limit,
+        signalId: q.signal_id === undefined ? undefined : Number(q.signal_id),
+      },
+      await this.hiddenFrom(userId),
+    );
     return rows.map(toDecision);
   }
 
   async ledgerCsv(userId: string): Promise<string> {
-    return decisionsCsv((await this.repo.decisions(userId, { limit: 10_000 })).map(toDecision));
+    const rows = await this.repo.decisions(userId, { limit: 10_000 }, await this.hiddenFrom(userId));
+    return decisionsCsv(rows.map(toDecision));
   }
 
   /** The decisions on these signals: what a card says about the rules it fired. */
   async forSignals(userId: string, signalIds: number[]): Promise<Decision[]> {
-    return (await this.repo.decisionsForSignals(userId, signalIds)).map(toDecision);
+    const hidden = await this.hiddenFrom(userId);
+    return (await this.repo.decisionsForSignals(userId, signalIds, hidden)).map(toDecision);
+  }
+
+  /**
+   * The sources whose decisions the user does not see: the premium ones while their plan does not
+   * receive them (what the signal history hides from them, the ledger hides too), read as it is now.
+   */
+  private async hiddenFrom(userId: string): Promise<readonly string[]> {
+    if (this.premiumSources.length === 0) return [];
+    return (await this.plans.limitsOf(userId)).premiumSources ? [] : this.premiumSources;
   }
 
   private async checkPlan(userId: string, except?: string): Promise<void> {
