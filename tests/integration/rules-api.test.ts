@@ -169,7 +169,7 @@ describe.each(dbTargets())('rules API on $name', (target) => {
       t.database.db.execute(
         sql`update step_ups set confirmed_until = now() - interval '1 second' where user_id = ${erinId}`,
       );
-    const kill = (body: object) => erin.send('POST', '/rules/kill-switch', body);
+    const kill = (body: Record<string, unknown>) => erin.send('POST', '/rules/kill-switch', body);
     const state = async () => RiskState.parse((await erin.send('GET', '/rules/risk')).json());
     const refused = { detail: STEP_UP_DETAILS.required, code: 'step_up_required' };
     const minutesLeft = (s: RiskState) => Math.round((Date.parse(s.resume_at ?? '') - Date.now()) / 60_000);
