@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -53,6 +54,37 @@ export interface BuildOptions {
   telegram?: TelegramOverrides;
   /** Web Push's loopback doubles, resolver and connection count (tests; never set in production). */
   push?: PushOverrides;
+  /** How long a request may take to arrive, headers and body (tests shorten it); {@link REQUEST_TIMEOUT_MS}. */
+  requestTimeoutMs?: number;
+}
+
+/**
+ * A request must have arrived whole (headers and body) this long after it started, or its connection is
+ * answered 408 and closed: a client dribbling a body byte by byte holds nothing for long. Only the
+ * request's arrival is timed: an SSE stream or a socket, whose request is complete at once, lives on.
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * What a connection is answered when Node gives up on its request before it reaches a route (too slow,
+ * headers too large, not HTTP): the same `{"detail": …}` as every other error, then the connection ends.
+ */
+function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, text, detail] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'The request took too long to arrive.']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'The request headers are too large.']
+        : [400, 'Bad Request', ERRORS.BAD_REQUEST.detail];
+  const body = JSON.stringify({ detail });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${text}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }
 
 /**
@@ -74,7 +106,17 @@ const DEFAULT_DIST = fromRoot('dist/web');
  * `main.ts` does that, and tests use `app.inject()`.
  */
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const requestTimeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const app = Fastify({
+    requestTimeout,
+    // Node looks for late requests every `connectionsCheckingInterval` (30 s by default): often enough
+    // here that a request is cut within a quarter of its time-out past it.
+    http: {
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(requestTimeout / 4))),
+    },
+    clientErrorHandler,
     logger: opts.logger === false ? false : loggerOptions(config, opts.logStream),
     // Rate limits and logs key on the client's address: only a proxy named in TRUST_PROXY may set it.
     trustProxy:
