@@ -78,6 +78,16 @@ describe.each([pgliteTarget()])('recorded billing answers ($name)', (target) => 
     await pay(yearly.checkout_url);
     await book.ask('me yearly card', bob, 'GET', '/subscriptions/me');
     await book.ask('switch to monthly', bob, 'POST', '/subscriptions/change-plan', { planType: 'monthly' });
+    // The sandbox's card subscription does not renew: a crypto year is added after it, both shown.
+    const crypto = await book.ask<{ checkout_url: string }>(
+      'checkout yearly crypto after card',
+      bob,
+      'POST',
+      '/subscriptions/create-payment-session',
+      { planType: 'yearly', provider: 'crypto' },
+    );
+    await pay(crypto.checkout_url);
+    await book.ask('me card and crypto', bob, 'GET', '/subscriptions/me');
     await book.save();
   });
   afterAll(() => t.close());

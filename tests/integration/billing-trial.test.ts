@@ -333,6 +333,26 @@ describe.each(dbTargets())('one trial, one subscription per way of paying, on $n
     expect(second.filter((s) => s.status === 'open')).toHaveLength(1);
   });
 
+  it("an account from before customers were recorded checks out as its old subscription's customer", async () => {
+    const auth = await signUpAndLogIn(t.app, 'old');
+    const repo = new BillingRepo(t.database.db);
+    const id = await userId(auth);
+    // As the migration leaves it: an ended card subscription, its trial recorded, no customer yet.
+    await repo.upsertSubscription(id, 'card', {
+      status: 'canceled',
+      plan: 'monthly',
+      gateway: 'stripe',
+      externalId: 'sub_from_before',
+      currentPeriodEnd: new Date(Date.now() - DAY),
+    });
+    await repo.markTrialUsed(id, new Date(Date.now() - 60 * DAY));
+    stripeApi.subscriptions.set('sub_from_before', { customer: 'cus_from_before', status: 'canceled' });
+    const sessionId = await opened(auth, 'yearly');
+    expect(stripeApi.sessions.get(sessionId)?.params.customer).toBe('cus_from_before');
+    expect(trialDays(sessionId)).toBeUndefined();
+    expect((await repo.account(id))?.stripeCustomerId).toBe('cus_from_before');
+  });
+
   it('a checkout Stripe says was paid already, though its event has not come, is not opened again', async () => {
     const auth = await signUpAndLogIn(t.app, 'yves');
     const first = await opened(auth, 'monthly');

@@ -47,6 +47,22 @@ describe('plan and upgrade', () => {
     expect(s.stores.session.user.value?.subscriptionStatus).toBe('active');
   });
 
+  it('plan shows a card subscription and a crypto period side by side', async () => {
+    const s = billingSession();
+    s.stores.connection.markAnswered(sandboxHealth);
+    s.server.on('GET /subscriptions/me', recorded('me card and crypto'));
+    const both = recordedSubscription('me card and crypto');
+    const card = both.subscriptions.find((e) => e.provider === 'card');
+    const crypto = both.subscriptions.find((e) => e.provider === 'crypto');
+    expect((await s.type('plan')).slice(0, 5)).toEqual([
+      'info: Plan:       Premium, paid 2 ways',
+      'info: Status:     Active',
+      `info: By crypto:  yearly ($1790 per year), ends on ${day(crypto?.current_period_end ?? null)}`,
+      `info: By card:    monthly ($179 per month), free trial until ${day(card?.trial_end ?? null)}, ends on ${day(card?.current_period_end ?? null)}`,
+      `info: Premium until: at least ${day(both.current_period_end)}`,
+    ]);
+  });
+
   it('plan cancel says what this server can cancel, sending nothing but the read', async () => {
     const s = billingSession();
     const crypto = {

@@ -72,7 +72,7 @@ export const plan = defineCommand({
     rememberStatus(ctx.stores.session, s);
     const card = cardGatewayOf(ctx.stores.connection.health.peek()?.payments);
     const lines: OutputLine[] = planFacts(s, ctx.stores.feed.now(), card).map((f) =>
-      info(`${`${f.label}:`.padEnd(12)}${f.value}`),
+      info(`${`${f.label}:`.padEnd(11)} ${f.value}`),
     );
     if (isActive(s.status)) {
       lines.push(muted('Unlimited auto-trading rules, all news sources, priority support.'));

@@ -21,7 +21,7 @@ const parsed = <T extends z.ZodType>(schema: T, name: BillingAnswer): z.infer<T>
   schema.parse(answers[name].body);
 
 export const recordedSubscription = (
-  name: 'me inactive' | 'me active' | 'me canceled' | 'admin grant' | 'me yearly card',
+  name: 'me inactive' | 'me active' | 'me canceled' | 'admin grant' | 'me yearly card' | 'me card and crypto',
 ) => parsed(SubscriptionView, name);
 export const recordedCheckout = (
   name: 'checkout monthly card' | 'checkout yearly crypto' | 'checkout yearly card',
