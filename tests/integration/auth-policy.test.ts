@@ -25,6 +25,21 @@ describe('password policy', () => {
     expect(passwordProblem('correct horse battery', { username: 'rita', email: 'r@example.com' })).toBeNull();
   });
 
+  it('refuses a listed password dressed up: capitals, digits and symbols at its ends, leetspeak', () => {
+    for (const dressed of [
+      'Password1!',
+      'password1!',
+      'P@ssw0rd!',
+      'Summer2024!',
+      'M0nkey123$',
+      '!!Dragon2025',
+    ])
+      expect(passwordProblem(dressed, {}), dressed).toBe(PASSWORD_COMMON);
+    // A listed word inside a longer phrase, or a short one with digits, is not such a guess.
+    for (const fine of ['correct horse battery', 'second Pa55word!', 'xy2024!!zz', 'Tr0ub4dor&3 lamp'])
+      expect(passwordProblem(fine, {}), fine).toBeNull();
+  });
+
   it('refuses one repeated character, a repeated short pattern and a run of keys', () => {
     for (const weak of [
       'aaaaaaaa',
@@ -60,6 +75,9 @@ describe.each(dbTargets())('password policy over HTTP on $name', (target) => {
     expect(issue(common.json())).toMatchObject({ loc: ['body', 'password'], msg: PASSWORD_COMMON });
     const personal = await client().signup('veronica', 'veronica is here', 'vera@example.com');
     expect(issue(personal.json())).toMatchObject({ msg: PASSWORD_PERSONAL });
+    const dressed = await client().signup('vera', 'Password1!');
+    expect(dressed.statusCode).toBe(422);
+    expect(issue(dressed.json())).toMatchObject({ loc: ['body', 'password'], msg: PASSWORD_COMMON });
     const repeated = await client().signup('vera', 'aaaaaaaa');
     expect(issue(repeated.json())).toMatchObject({ loc: ['body', 'password'], msg: PASSWORD_PATTERN });
     expect((await client().signup('vera', 'correct horse battery')).statusCode).toBe(201);

@@ -52,20 +52,65 @@ let common: Set<string> | null = null;
 const commonPasswords = (): Set<string> =>
   (common ??= new Set(dictionary['passwords-common'].map((p) => p.toLowerCase())));
 
+/** Digits and symbols that stand for letters (`P@ssw0rd`); a `1` is tried as both `i` and `l`. */
+const LEET: Readonly<Record<string, string>> = {
+  '@': 'a',
+  '4': 'a',
+  '8': 'b',
+  '(': 'c',
+  '3': 'e',
+  '6': 'g',
+  '9': 'g',
+  '!': 'i',
+  '|': 'i',
+  '0': 'o',
+  $: 's',
+  '5': 's',
+  '7': 't',
+  '+': 't',
+  '2': 'z',
+};
+
+/** A listed word a guesser dresses up must be at least this long to be looked for (`xy2024!` is not "xy"). */
+const MIN_BASE = 4;
+
+const stripEnds = (text: string): string => text.replace(/^[^a-z]+|[^a-z]+$/g, '');
+const unleet = (text: string, one: 'i' | 'l'): string =>
+  [...text].map((c) => (c === '1' ? one : (LEET[c] ?? c))).join('');
+
+/**
+ * The listed passwords a guesser tries this one as: itself, and (lower-cased) with the digits and symbols
+ * at either end taken off (`Summer2024!`, `password1!`), with leetspeak read back (`P@ssw0rd`), and both.
+ */
+function guessedAs(lower: string): string[] {
+  const forms = new Set<string>();
+  for (const form of [lower, stripEnds(lower)]) {
+    forms.add(form);
+    for (const one of ['i', 'l'] as const) {
+      const read = unleet(form, one);
+      forms.add(read);
+      forms.add(stripEnds(read));
+    }
+  }
+  return [...forms].filter((f) => f === lower || f.length >= MIN_BASE);
+}
+
 /** Names shorter than this are not looked for inside a password (too many false alarms). */
 const MIN_NAME = 4;
 
 /**
  * What is wrong with a new password beyond its length (the contracts check that): it is one of the
- * most common leaked passwords, or it contains the account's username, e-mail or the e-mail's name part.
- * Null when it is fine.
+ * most common leaked passwords, also with its capitals, the digits and symbols at its ends or leetspeak
+ * taken off, or it contains the account's username, e-mail or the e-mail's name part. Null when it is
+ * fine.
  */
 export function passwordProblem(
   password: string,
   names: { username?: string | null; email?: string | null },
 ): string | null {
   const lower = password.toLowerCase();
-  if (commonPasswords().has(lower)) return PASSWORD_COMMON;
+  const listed = commonPasswords();
+  if (guessedAs(lower).some((form) => listed.has(form))) return PASSWORD_COMMON;
   if (isPattern(password)) return PASSWORD_PATTERN;
   const email = names.email?.toLowerCase() ?? '';
   const candidates = [names.username?.toLowerCase() ?? '', email, email.split('@')[0] ?? ''];
