@@ -200,3 +200,15 @@ export const socketTickets = pgTable(
   },
   (t) => [index('socket_tickets_expires_idx').on(t.expiresAt)],
 );
+
+/**
+ * When the owner of an address was last told that someone tried to sign up with it: sign-up answers a
+ * taken address as it answers a new one and mails the owner instead, at most once an hour, whichever
+ * server process took the sign-up.
+ */
+export const signupNotices = pgTable('signup_notices', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  mailedAt: timestamp('mailed_at', { withTimezone: true }).notNull(),
+});
