@@ -79,6 +79,23 @@ export const BusEvents = {
     /** When the retraction arrived (ISO time). */
     receivedAt: z.string(),
   }),
+  /**
+   * A stored, analysed signal from a less trusted source reads as retracting an earlier one: the story
+   * is marked disputed and nothing is closed on it; those who hold positions on `disputedId` are to be
+   * asked whether to close them ("A weaker source disputes …: close?"). Once per disputed signal.
+   */
+  'signal.disputed': z.object({
+    disputedId: z.string(),
+    disputeId: z.string(),
+    kind: RetractionKind,
+    /** The dispute's text, at most 500 characters. */
+    reason: z.string(),
+    /** Who disputes it, and who posted the story. */
+    sourceName: z.string(),
+    storySourceName: z.string(),
+    /** When the dispute arrived (ISO time). */
+    receivedAt: z.string(),
+  }),
 } as const;
 
 export type BusEventMap = { [K in keyof typeof BusEvents]: z.infer<(typeof BusEvents)[K]> };

@@ -28,8 +28,10 @@ describe.each(dbTargets())('retractions in the news pipeline ($name)', (target) 
     const bus = new MemoryBus();
     const published: BusEventMap['signal.published'][] = [];
     const retracted: BusEventMap['signal.retracted'][] = [];
+    const disputed: BusEventMap['signal.disputed'][] = [];
     bus.subscribe('signal.published', (e) => void published.push(e));
     bus.subscribe('signal.retracted', (e) => void retracted.push(e));
+    bus.subscribe('signal.disputed', (e) => void disputed.push(e));
     const prices: PriceSource = {
       snapshot: () => new Map([['BTCUSDT', 46_800]]),
       quote: () => Promise.resolve(1),
@@ -64,7 +66,7 @@ describe.each(dbTargets())('retractions in the news pipeline ($name)', (target) 
     };
     const latest = (id: string | null): Signal | undefined =>
       published.filter((e) => e.signal.id === id).at(-1)?.signal;
-    return { clock, service, published, retracted, post, latest };
+    return { clock, service, published, retracted, disputed, post, latest };
   }
 
   it('marks the rumour a hacked-account notice retracts, and says so once on the bus', async () => {
@@ -193,5 +195,135 @@ describe.each(dbTargets())('retractions in the news pipeline ($name)', (target) 
     const list = await service.list({ limit: 10 });
     expect(list.find((s) => s.id === rumour.id)?.retraction?.signal_id).toBe(denial.id);
     expect(list.find((s) => s.id === denial.id)?.retracts).toBe(rumour.id);
+  });
+
+  it('a less trusted source only disputes a story: no retraction, a dispute on the bus; a source as trusted then retracts it', async () => {
+    const { clock, post, latest, retracted, disputed } = setup();
+    const rumour = await post(
+      'Asset manager registers a Litecoin spot trust in Delaware, state records show',
+      {
+        source_name: 'Reuters',
+      },
+    );
+    clock.advance(10 * 60_000);
+    const weak = await post(
+      'The Delaware Litecoin trust registration is fake, the asset manager told reporters',
+      {
+        source_name: 'X',
+        username: 'xrp_insider',
+      },
+    );
+    expect(weak.result).toBe('created');
+    expect(latest(rumour.id)?.retraction).toBeNull();
+    expect(latest(rumour.id)?.dispute).toEqual({
+      signal_id: weak.id,
+      received_at: '2026-01-09T21:10:00.000Z',
+      reason: 'The Delaware Litecoin trust registration is fake, the asset manager told reporters',
+      kind: 'denial',
+      source_name: 'X',
+    });
+    expect(latest(weak.id)?.retracts).toBeNull();
+    expect(retracted).toEqual([]);
+    expect(disputed).toEqual([
+      {
+        disputedId: rumour.id,
+        disputeId: weak.id,
+        kind: 'denial',
+        reason: 'The Delaware Litecoin trust registration is fake, the asset manager told reporters',
+        sourceName: 'X',
+        storySourceName: 'Reuters',
+        receivedAt: '2026-01-09T21:10:00.000Z',
+      },
+    ]);
+    clock.advance(60_000);
+    const strong = await post(
+      'The asset manager says the Litecoin trust registration in Delaware was not made by the firm',
+      { source_name: 'Bloomberg' },
+    );
+    expect(latest(rumour.id)?.retraction?.signal_id).toBe(strong.id);
+    expect(latest(strong.id)?.retracts).toBe(rumour.id);
+    expect(retracted.map((e) => [e.retractedId, e.retractionId])).toEqual([[rumour.id, strong.id]]);
+    expect(disputed).toHaveLength(1);
+  });
+
+  it('the account a story names retracts it, whatever its source, where a stranger naming it only disputes; the same source retracts its own story', async () => {
+    const { clock, post, latest, disputed } = setup();
+    const rumour = await post(
+      'Tesla buys $500 million of Dogecoin for its balance sheet, people familiar said',
+      {
+        source_name: 'Bloomberg',
+      },
+    );
+    clock.advance(5 * 60_000);
+    // Naming the account in the text is not speaking for it.
+    const other = await post('@Tesla did not buy Dogecoin, the $500 million report is fake news', {
+      source_name: 'X',
+      username: 'doge_skeptic',
+    });
+    expect(latest(rumour.id)?.retraction).toBeNull();
+    expect(latest(rumour.id)?.dispute?.signal_id).toBe(other.id);
+    const own = await post('Tesla denies it bought Dogecoin; the $500 million report is false', {
+      source_name: 'X',
+      username: 'Tesla',
+    });
+    expect(own.result).toBe('created');
+    expect(latest(own.id)?.retracts).toBe(rumour.id);
+    expect(latest(rumour.id)?.retraction?.signal_id).toBe(own.id);
+    const second = await post('Binance will list Pepe (PEPE) perpetual futures on Friday, notice says', {
+      source_name: 'Binance Announcements',
+    });
+    clock.advance(60_000);
+    const withdrawn = await post(
+      'Please disregard the earlier notice: Binance will not list Pepe (PEPE) perpetual futures on Friday',
+      {
+        source_name: 'Binance Announcements',
+      },
+    );
+    expect([second.result, withdrawn.result]).toEqual(['created', 'created']);
+    expect(latest(second.id)?.retraction?.signal_id).toBe(withdrawn.id);
+    expect(disputed.map((e) => e.disputedId)).toEqual([rumour.id]);
+  });
+
+  it('a new report of a retracted story, past the cluster window, carries its retraction; of a disputed one, its dispute', async () => {
+    const { clock, post, latest, retracted } = setup();
+    const text = 'Galaxy Digital to buy $300 million of SOL from the FTX estate, sources say';
+    const rumour = await post(text, { source_name: 'Wire' });
+    clock.advance(5 * 60_000);
+    const denial = await post(
+      'Galaxy Digital denies it will buy SOL from the FTX estate; the report is false',
+      {
+        source_name: 'Reuters',
+      },
+    );
+    expect(latest(rumour.id)?.retraction?.signal_id).toBe(denial.id);
+    // Past the cluster window the same story is a new signal: it is stored retracted from the start.
+    clock.advance(40 * 60_000);
+    const again = await post(text, { source_name: 'Crypto Wire' });
+    expect(again.result).toBe('created');
+    expect(again.id).not.toBe(rumour.id);
+    const copies = (await Promise.resolve(latest(again.id)))?.retraction;
+    expect(copies).toMatchObject({ signal_id: denial.id, kind: 'denial' });
+    expect(retracted.map((e) => [e.retractedId, e.retractionId])).toEqual([
+      [rumour.id, denial.id],
+      [again.id, denial.id],
+    ]);
+    // Another story about the coin is not marked.
+    const other = await post('SOL staking yields climb as validators add capacity', {
+      source_name: 'Crypto Wire',
+    });
+    expect(latest(other.id)?.retraction).toBeNull();
+
+    const disputedText = 'Jump Trading to buy $200 million of AVAX from the foundation, sources say';
+    const story = await post(disputedText, { source_name: 'Reuters' });
+    clock.advance(60_000);
+    const weak = await post('Jump Trading denies it will buy AVAX from the foundation; the report is false', {
+      source_name: 'X',
+      username: 'avax_watch',
+    });
+    expect(latest(story.id)?.dispute?.signal_id).toBe(weak.id);
+    clock.advance(40 * 60_000);
+    const repost = await post(disputedText, { source_name: 'Wire' });
+    expect(latest(repost.id)?.dispute?.signal_id).toBe(weak.id);
+    expect(latest(repost.id)?.retraction).toBeNull();
   });
 });

@@ -147,7 +147,7 @@ export class AnalysisRunner {
     this.deps.stats.analysisMs += performance.now() - started;
     this.deps.stats.analysed += 1;
     const initialPrices = priceNow ? await pricesAt(result.assets, snapshot, this.deps.prices) : {};
-    const { done, retracted } = await this.retractions.complete(row, {
+    const { done, retracted, disputed } = await this.retractions.complete(row, {
       asset: result.asset,
       assets: result.assets,
       eventType: result.event_type,
@@ -162,9 +162,14 @@ export class AnalysisRunner {
     });
     if (done === null) return;
     this.deps.publish(done);
+    // A retraction marks its story; one more report of a story retracted already carries the mark itself.
     if (retracted !== null) {
-      this.deps.publish(retracted);
+      if (retracted.id !== done.id) this.deps.publish(retracted);
       this.retractions.announce(retracted);
+    }
+    if (disputed !== null) {
+      this.deps.publish(disputed);
+      this.retractions.announceDispute(disputed);
     }
     if (priceNow && result.assets.some((a) => initialPrices[a] === undefined)) {
       this.arrival.start();

@@ -1,5 +1,6 @@
 import { AnalysisEngine, EventType, Sentiment } from '../../../src/contracts/analysis';
 import {
+  Dispute,
   NewsSourceKind,
   RetractionKind,
   type Retraction,
@@ -62,6 +63,7 @@ export function toSignal(row: SignalRow): Signal {
     also_reported_by: row.alsoReportedBy,
     retraction: retractionOf(row),
     retracts: row.retractsId === null ? null : String(row.retractsId),
+    dispute: row.dispute === null ? null : (Dispute.safeParse(row.dispute).data ?? null),
     timeline: {
       published_at: row.publishedAt?.toISOString() ?? null,
       received_at: row.receivedAt.toISOString(),

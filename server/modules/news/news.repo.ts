@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import type { SignalsQuery } from '../../../src/contracts/signals';
+import type { Dispute, SignalsQuery } from '../../../src/contracts/signals';
 import type { AlsoReportedBy } from '../../../src/contracts/signals';
 import { insertRows, rowsOf } from '../../db/batch';
 import type { Db } from '../../db/client';
@@ -31,6 +31,11 @@ export interface RetractionMark {
   reason: string;
   kind: string;
 }
+
+/** A retraction's or a dispute's mark, as a later report of the same story inherits it. */
+export type InheritedMark = Partial<
+  Pick<SignalRow, 'retractedBy' | 'retractedAt' | 'retractionReason' | 'retractionKind' | 'dispute'>
+>;
 
 /** Where a retraction looks for the story it retracts. */
 export interface CandidateQuery {
@@ -112,7 +117,7 @@ export class NewsRepo {
   /** Completes a signal still `analyzing`; null when it was not (done already, by this node or another). */
   async complete(
     id: number,
-    analysis: AnalysisColumns & Partial<Pick<SignalRow, 'retractsId'>>,
+    analysis: AnalysisColumns & Partial<Pick<SignalRow, 'retractsId'>> & InheritedMark,
   ): Promise<SignalRow | null> {
     const [row] = await this.db
       .update(signals)
@@ -208,6 +213,65 @@ export class NewsRepo {
       if (err instanceof NotApplied) return null;
       throw err;
     }
+  }
+
+  /**
+   * Completes a retraction from a less trusted source and marks the story it disputes, in one
+   * transaction; null when either does not apply (completed already, or the story is retracted or
+   * disputed already).
+   */
+  async completeDispute(
+    id: number,
+    analysis: AnalysisColumns,
+    target: number,
+    dispute: Dispute,
+  ): Promise<{ done: SignalRow; disputed: SignalRow } | null> {
+    try {
+      return await this.db.transaction(async (tx) => {
+        const repo = new NewsRepo(tx);
+        const done = await repo.complete(id, analysis);
+        const disputed = done === null ? null : await repo.markDisputed(target, dispute);
+        if (done === null || disputed === null) throw new NotApplied();
+        return { done, disputed };
+      });
+    } catch (err) {
+      if (err instanceof NotApplied) return null;
+      throw err;
+    }
+  }
+
+  /** Marks a signal disputed, once, while it is not retracted: null otherwise. */
+  async markDisputed(id: number, dispute: Dispute): Promise<SignalRow | null> {
+    const [row] = await this.db
+      .update(signals)
+      .set({ dispute, rev: nextRev })
+      .where(and(eq(signals.id, id), isNull(signals.retractedBy), isNull(signals.dispute)))
+      .returning();
+    return row ?? null;
+  }
+
+  /**
+   * Stories retracted or disputed that arrived since `since`, before `before`, naming one of `assets`:
+   * what a new report of one of them inherits. Newest first, by the index of the marked ones.
+   */
+  async markedStories(q: { before: number; since: Date; assets: readonly string[] }): Promise<SignalRow[]> {
+    if (q.assets.length === 0) return [];
+    return this.db
+      .select()
+      .from(signals)
+      .where(
+        and(
+          sql`(${signals.retractedBy} is not null or ${signals.dispute} is not null)`,
+          gte(signals.receivedAt, q.since),
+          lt(signals.id, q.before),
+          sql`${signals.assets} ?| array[${sql.join(
+            q.assets.map((a) => sql`${a}`),
+            sql`, `,
+          )}]::text[]`,
+        ),
+      )
+      .orderBy(desc(signals.id))
+      .limit(50);
   }
 
   /** Marks a signal retracted, once: null when it was retracted already. */

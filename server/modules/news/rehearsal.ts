@@ -114,8 +114,8 @@ export function keepTextPathsWarm(analyzer: Pick<Analyzer, 'rehearse'>, used: ()
 /**
  * The signal store's statements of a headline, rehearsed at start in a transaction that is rolled back
  * ({@link rehearseInRollback}): the duplicate check of a report, the insert of an item `analyzing`
- * (with its own check) and its update to `completed`. The scratch item takes id -1, so that the ids the
- * cards show are not skipped.
+ * (with its own check), the look for a retracted story it tells again, and its update to `completed`.
+ * The scratch item takes id -1, so that the ids the cards show are not skipped.
  * Returns how long it took (ms).
  */
 export const rehearseSignalStatements: StatementRehearsal = (db, log) =>
@@ -152,6 +152,8 @@ export const rehearseSignalStatements: StatementRehearsal = (db, log) =>
         now,
       );
       if (row === null) return;
+      // The completion's look for a story retracted or disputed lately that the item tells again.
+      await repo.markedStories({ before: row.id, since: now, assets: ['BTC'] });
       await repo.complete(row.id, {
         asset: 'BTC',
         assets: ['BTC'],

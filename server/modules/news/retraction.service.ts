@@ -1,18 +1,30 @@
-import { RetractionKind } from '../../../src/contracts/signals';
+import { Dispute, RetractionKind } from '../../../src/contracts/signals';
 import type { Bus } from '../../plugins/bus';
-import type { AnalysisColumns, NewsRepo, SignalRow } from './news.repo';
+import { sameStory, storyKey } from './cluster';
+import type { AnalysisColumns, InheritedMark, NewsRepo, SignalRow } from './news.repo';
 import type { NewsLog } from './news.types';
-import { findRetracted, RETRACTION_WINDOW_MS, retractionCue, type RetractionCandidate } from './retraction';
+import {
+  findRetracted,
+  RETRACTION_WINDOW_MS,
+  retractionCue,
+  retractsOutright,
+  type RetractionCandidate,
+} from './retraction';
 
 /** The retraction's text kept on the retracted signal (what its card shows on hover). */
 export const REASON_CHARS = 500;
 /** Most recent stories a retraction is compared with. */
 const MAX_CANDIDATES = 500;
 
-/** What completing an analysed signal stored: the signal, and the story it retracted if it is a retraction. */
+/**
+ * What completing an analysed signal stored: the signal, the story it retracted if it is a retraction
+ * (the signal itself when it is one more report of a story retracted already), and the story it
+ * disputes if it is a retraction from a less trusted source.
+ */
 export interface Completed {
   done: SignalRow | null;
   retracted: SignalRow | null;
+  disputed: SignalRow | null;
 }
 
 /** Account names a retraction may speak for: its own, and every word of its text (`@SECGov`, "Binance"). */
@@ -42,54 +54,122 @@ export class Retractions {
     },
   ) {}
 
-  /** Stores the analysis of `row`; for a retraction, also the link to its story when one is found. */
+  /**
+   * Stores the analysis of `row`; for a retraction, also the link to its story when one is found: a
+   * retraction when its source may take the story back ({@link retractsOutright}), else a dispute. A
+   * new report of a story retracted or disputed lately is stored with that story's mark, so that it is
+   * never traded as fresh news.
+   */
   async complete(row: SignalRow, analysis: AnalysisColumns): Promise<Completed> {
     const { repo } = this.deps;
     const cue = retractionCue(row.content);
-    if (cue !== null) {
-      const at = row.receivedAt.getTime();
-      const rows = await repo.retractionCandidates({
-        before: row.id,
-        since: new Date(at - (this.deps.windowMs ?? RETRACTION_WINDOW_MS)),
-        assets: analysis.assets,
-        accounts: accountsNamed(row.content, row.username),
-        limit: MAX_CANDIDATES,
-      });
-      const premium = this.deps.premiumSources ?? new Set<string>();
-      const candidates: RetractionCandidate[] = rows
-        .filter((r) => retractionCue(r.content) === null)
-        .filter((r) => !premium.has(row.source) || premium.has(r.source))
-        .map((r) => ({
-          id: r.id,
-          content: r.content,
-          sourceName: r.sourceName,
-          username: r.username,
-          assets: r.assets,
-          receivedAt: r.receivedAt.getTime(),
-        }));
-      const link = findRetracted(
-        {
-          content: row.content,
-          sourceName: row.sourceName,
-          username: row.username,
-          assets: analysis.assets,
-          receivedAt: at,
-          kind: cue.kind,
-        },
-        candidates,
-        this.deps.windowMs,
-      );
-      if (link !== null) {
-        const linked = await repo.completeRetraction(row.id, analysis, link.id, {
-          by: row.id,
-          at: row.receivedAt,
-          reason: row.content.slice(0, REASON_CHARS),
-          kind: cue.kind,
-        });
-        if (linked !== null) return linked;
-      }
+    if (cue === null) {
+      const inherited = await this.inherited(row, analysis);
+      const done = await repo.complete(row.id, { ...analysis, ...inherited });
+      return { done, retracted: done?.retractedBy == null ? null : done, disputed: null };
     }
-    return { done: await repo.complete(row.id, analysis), retracted: null };
+    const at = row.receivedAt.getTime();
+    const rows = await repo.retractionCandidates({
+      before: row.id,
+      since: new Date(at - (this.deps.windowMs ?? RETRACTION_WINDOW_MS)),
+      assets: analysis.assets,
+      accounts: accountsNamed(row.content, row.username),
+      limit: MAX_CANDIDATES,
+    });
+    const premium = this.deps.premiumSources ?? new Set<string>();
+    const candidates: RetractionCandidate[] = rows
+      .filter((r) => retractionCue(r.content) === null)
+      .filter((r) => !premium.has(row.source) || premium.has(r.source))
+      .map((r) => ({
+        id: r.id,
+        content: r.content,
+        sourceName: r.sourceName,
+        username: r.username,
+        assets: r.assets,
+        receivedAt: r.receivedAt.getTime(),
+      }));
+    const link = findRetracted(
+      {
+        content: row.content,
+        sourceName: row.sourceName,
+        username: row.username,
+        assets: analysis.assets,
+        receivedAt: at,
+        kind: cue.kind,
+      },
+      candidates,
+      this.deps.windowMs,
+    );
+    const story = link === null ? undefined : rows.find((r) => r.id === link.id);
+    if (story !== undefined && retractsOutright(row, story)) {
+      const linked = await repo.completeRetraction(row.id, analysis, story.id, {
+        by: row.id,
+        at: row.receivedAt,
+        reason: row.content.slice(0, REASON_CHARS),
+        kind: cue.kind,
+      });
+      if (linked !== null) return { ...linked, disputed: null };
+    } else if (story !== undefined) {
+      const linked = await repo.completeDispute(row.id, analysis, story.id, {
+        signal_id: String(row.id),
+        received_at: row.receivedAt.toISOString(),
+        reason: row.content.slice(0, REASON_CHARS),
+        kind: cue.kind,
+        source_name: row.sourceName,
+      });
+      if (linked !== null) return { done: linked.done, retracted: null, disputed: linked.disputed };
+    }
+    return { done: await repo.complete(row.id, analysis), retracted: null, disputed: null };
+  }
+
+  /**
+   * The mark a new report inherits: that of the newest story of the last day, naming one of its assets,
+   * that was retracted or disputed and that it tells again (the test that clusters reports of a story).
+   */
+  private async inherited(row: SignalRow, analysis: AnalysisColumns): Promise<InheritedMark> {
+    if (analysis.assets.length === 0) return {};
+    const marked = await this.deps.repo.markedStories({
+      before: row.id,
+      since: new Date(row.receivedAt.getTime() - (this.deps.windowMs ?? RETRACTION_WINDOW_MS)),
+      assets: analysis.assets,
+    });
+    if (marked.length === 0) return {};
+    const key = storyKey(row.content);
+    const premium = this.deps.premiumSources ?? new Set<string>();
+    // A public report never carries the words of a mark only Premium accounts may read.
+    const story = marked.find(
+      (m) =>
+        (premium.has(row.source) || !premium.has(m.source)) &&
+        retractionCue(m.content) === null &&
+        sameStory(key, storyKey(m.content)),
+    );
+    if (story === undefined) return {};
+    if (story.retractedBy !== null) {
+      return {
+        retractedBy: story.retractedBy,
+        retractedAt: story.retractedAt,
+        retractionReason: story.retractionReason,
+        retractionKind: story.retractionKind,
+      };
+    }
+    return story.dispute === null ? {} : { dispute: story.dispute };
+  }
+
+  /** Says on the bus that a less trusted source disputes `disputed` (once both are stored and published). */
+  announceDispute(disputed: SignalRow): void {
+    const dispute = Dispute.safeParse(disputed.dispute);
+    if (!dispute.success) return;
+    this.deps.bus
+      .publish('signal.disputed', {
+        disputedId: String(disputed.id),
+        disputeId: dispute.data.signal_id,
+        kind: dispute.data.kind,
+        reason: dispute.data.reason,
+        sourceName: dispute.data.source_name,
+        storySourceName: disputed.sourceName,
+        receivedAt: dispute.data.received_at,
+      })
+      .catch((err: unknown) => this.deps.log.warn({ err }, 'signal.disputed not published'));
   }
 
   /** Says on the bus that `retraction` retracts `retracted` (once both are stored and published). */

@@ -5,6 +5,7 @@
  * story it takes back: same assets or the same account, and words of the claim in common.
  */
 import type { RetractionKind } from '../../../src/contracts/signals';
+import { sourceAuthority, type Authority } from '../analysis/impact';
 import { storyKey } from './cluster';
 
 export interface RetractionCue {
@@ -223,4 +224,35 @@ export function findRetracted(
     }
   }
   return best;
+}
+
+/**
+ * How far a source is trusted to take a story back: an exchange's own notice, then a major outlet or a
+ * regulator's release, then an on-chain data feed; a tweet, a chat or a name the table does not know
+ * come last.
+ */
+const TRUST: Record<Authority, number> = { exchange: 4, outlet: 3, data: 2, unknown: 1, social: 1 };
+
+/** What decides whether a retraction takes its story back outright: who posted each. */
+export interface Poster {
+  sourceName: string;
+  username: string | null;
+  content: string;
+}
+
+/**
+ * Whether `retraction` retracts `story` outright (positions on it are closed at once): it comes from the
+ * same source, or from the account the story came from or names, or from a source trusted at least as
+ * much. Otherwise it only disputes the story: the card says so and the traders are asked, nothing is
+ * closed for them. The text naming an account is not enough: anyone can write "@SECGov says".
+ */
+export function retractsOutright(retraction: Poster, story: Poster): boolean {
+  if (retraction.sourceName.trim().toLowerCase() === story.sourceName.trim().toLowerCase()) return true;
+  const own = handle(retraction.username);
+  if (own !== null && own.length >= 3) {
+    if (own === handle(story.username)) return true;
+    const named = storyKey(story.content);
+    if (named.words.has(own) || named.keys.has(own) || named.keys.has(`@${own}`)) return true;
+  }
+  return TRUST[sourceAuthority(retraction.sourceName)] >= TRUST[sourceAuthority(story.sourceName)];
 }

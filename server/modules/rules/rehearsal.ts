@@ -10,8 +10,8 @@ import { RulesRepo, type NewDecisionRow } from './rules.repo';
  * The ledger statements of a headline's rule decisions, rehearsed at start in a transaction that is
  * rolled back ({@link rehearseInRollback}): two scratch rules' decisions are claimed in one insert, the
  * user's counted decisions read for the engine's book of fired totals, the decisions checked by the
- * risk envelope (the settings, the day's totals), then recorded as fired in one update, the shapes the
- * engine sends for thirty.
+ * risk envelope (the settings, the day's totals), marked as sent and recorded as fired in one update
+ * each, the shapes the engine sends for thirty, and then retracted.
  * Returns how long it took (ms).
  */
 export const rehearseDecisionStatements: StatementRehearsal = (db, log) =>
@@ -74,10 +74,14 @@ export const rehearseDecisionStatements: StatementRehearsal = (db, log) =>
         ),
       );
       await risk.guardOrder(userId, 200);
+      // Marked as on their way just before their orders go, then recorded as fired while still pending.
+      await Promise.all([...claimed.values()].map((d) => repo.markSending(d.id, at)));
       const order = { id: 'rehearsal', price: 100_000, quantity: 0.002, fee: 0.1, note: null };
       await Promise.all(
-        [...claimed.values()].map((d) => repo.updateDecision(d.id, firedUpdate(order, 1, now, now))),
+        [...claimed.values()].map((d) => repo.settle(d.id, firedUpdate(order, 1, now, now))),
       );
+      // A retraction of their story: the decisions marked, the open positions found.
+      await repo.retractDecisions(0, 0, 'rehearsal');
     },
     log,
   );

@@ -49,6 +49,7 @@ function opened(over: Partial<DecisionRow>): DecisionRow {
     exitOrderId: null,
     exitPnl: null,
     retractedBy: null,
+    signalSource: null,
     ...over,
   };
 }
