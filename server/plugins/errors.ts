@@ -24,6 +24,8 @@ export const ERRORS = {
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'Request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, detail: 'Unsupported content type.' },
   RATE_LIMITED: { status: 429, detail: 'Too many requests. Please try again later.' },
+  /** An exchange answered in a shape the server cannot read: the detail names the exchange and the fields. */
+  BAD_GATEWAY: { status: 502, detail: 'The exchange sent an answer we could not read. Nothing was changed.' },
   SERVICE_UNAVAILABLE: { status: 503, detail: 'Service temporarily unavailable.' },
   /**
    * An order the exchange did not answer clearly and that was not found yet by its client id: not a

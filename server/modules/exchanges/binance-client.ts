@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { z } from 'zod';
 import { retryAfterMs } from '../../../src/contracts/backoff';
-import { ExchangeError } from '../trading/exchange-error';
+import { ExchangeError, readVenueAnswer } from '../trading/exchange-error';
 import type { ExchangeAnswer } from '../trading/exchange-health';
 
 /** An API key and its secret, decrypted only for the duration of a request. */
@@ -36,6 +37,9 @@ export class BinanceRateLimited extends ExchangeError {
     super(code, msg);
   }
 }
+
+/** `GET /fapi/v1/time` (and `/api/v3/time`). */
+const ServerTime = z.object({ serverTime: z.number().int().positive() });
 
 /** Binance's HMAC-SHA256 signature: hex of HMAC(secret, the exact query string sent). */
 export function signQuery(secret: string, query: string): string {
@@ -80,7 +84,11 @@ export class BinanceClient {
   /** Measures the offset to the exchange's clock (half the round trip is taken as transit). */
   async syncTime(timePath = '/fapi/v1/time'): Promise<number> {
     const sent = this.now();
-    const body = (await this.send('GET', timePath, '', undefined)) as { serverTime: number };
+    const body = readVenueAnswer(
+      ServerTime,
+      await this.send('GET', timePath, '', undefined),
+      "the server's time",
+    );
     const received = this.now();
     this.offsetMs = body.serverTime - Math.round((sent + received) / 2);
     this.synced = true;
@@ -111,7 +119,10 @@ export class BinanceClient {
         return (await this.send(method, path, signedQuery, creds.apiKey)) as T;
       } catch (err) {
         if (attempt === 0 && err instanceof ExchangeError && err.code === -1021) {
-          await this.syncTime(timePath);
+          // Refused before acting: when the clock cannot be read again, that refusal is the answer.
+          await this.syncTime(timePath).catch(() => {
+            throw err;
+          });
           continue;
         }
         throw err;

@@ -1,4 +1,7 @@
+import { z } from 'zod';
 import type { KeyEnvironment, KeyWarning } from '../../../src/contracts/exchanges';
+import { appError } from '../../plugins/errors';
+import { VenueAnswerUnreadable, readVenueAnswer } from '../trading/exchange-error';
 import type { BinanceClient } from './binance-client';
 import { BinanceRateLimited, BinanceUnreachable, type BinanceCredentials } from './binance-client';
 
@@ -20,22 +23,21 @@ export interface KeyCheckClients {
 /** Binance revokes trading on keys without an IP whitelist; warn this long before. */
 export const EXPIRY_WARNING_MS = 14 * 86_400_000;
 
-interface FuturesAccount {
-  canTrade: boolean;
-  canWithdraw: boolean;
-}
+/** `GET /fapi/v2/account`, the parts the check reads. */
+const FuturesAccount = z.object({ canTrade: z.boolean(), canWithdraw: z.boolean() });
 
-interface ApiRestrictions {
-  ipRestrict: boolean;
-  enableWithdrawals: boolean;
-  enableFutures: boolean;
-  tradingAuthorityExpirationTime?: number;
-}
+/** `GET /sapi/v1/account/apiRestrictions`, the parts the check reads. */
+const ApiRestrictions = z.object({
+  ipRestrict: z.boolean(),
+  enableWithdrawals: z.boolean(),
+  tradingAuthorityExpirationTime: z.number().optional(),
+});
 
 /**
  * Asks Binance about a key: the futures account (which proves the key and secret) and, for live keys,
  * the key's restrictions. A refusal (-2014, -2015, -1022, …) is thrown as Binance's ExchangeError; no
- * answer at all (or a rate limit) yields `unverified`.
+ * answer at all (or a rate limit) yields `unverified`; an answer that cannot be read is a 502 naming
+ * what was asked (nothing is saved).
  */
 export async function checkKey(
   clients: KeyCheckClients,
@@ -43,20 +45,42 @@ export async function checkKey(
   creds: BinanceCredentials,
   now: number = Date.now(),
 ): Promise<KeyCheck> {
-  let account: FuturesAccount;
   try {
-    account = await clients.fapi[environment].signed<FuturesAccount>('GET', '/fapi/v2/account', {}, creds);
+    return await checkOnce(clients, environment, creds, now);
+  } catch (err) {
+    if (err instanceof VenueAnswerUnreadable) throw appError('BAD_GATEWAY', err.detail);
+    throw err;
+  }
+}
+
+async function checkOnce(
+  clients: KeyCheckClients,
+  environment: KeyEnvironment,
+  creds: BinanceCredentials,
+  now: number,
+): Promise<KeyCheck> {
+  let account: z.output<typeof FuturesAccount>;
+  try {
+    account = readVenueAnswer(
+      FuturesAccount,
+      await clients.fapi[environment].signed<unknown>('GET', '/fapi/v2/account', {}, creds),
+      'the futures account',
+    );
   } catch (err) {
     if (err instanceof BinanceUnreachable || err instanceof BinanceRateLimited) {
       return { status: 'unverified', permissions: [], warnings: [], canWithdraw: false };
     }
     throw err;
   }
-  let restrictions: ApiRestrictions | null = null;
+  let restrictions: z.output<typeof ApiRestrictions> | null = null;
   if (environment === 'live') {
-    restrictions = await clients.api
-      .signed<ApiRestrictions>('GET', '/sapi/v1/account/apiRestrictions', {}, creds, '/api/v3/time')
-      .catch(() => null);
+    // Unreachable (or refused): the restrictions stay unknown, as before. An answer that came but cannot
+    // be read is not taken as "no restrictions": it fails the check.
+    const answer = await clients.api
+      .signed<unknown>('GET', '/sapi/v1/account/apiRestrictions', {}, creds, '/api/v3/time')
+      .catch(() => undefined);
+    if (answer !== undefined)
+      restrictions = readVenueAnswer(ApiRestrictions, answer, "the key's restrictions");
   }
   const canWithdraw = account.canWithdraw || restrictions?.enableWithdrawals === true;
   const permissions = ['read'];

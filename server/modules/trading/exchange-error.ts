@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { OrderResult } from './exchange';
 import { minimumText } from '../../../src/contracts/sizing';
 
 /**
@@ -36,5 +38,105 @@ export class OrderOutcomeUnknown extends Error {
   override name = 'OrderOutcomeUnknown';
   constructor(readonly reason: string) {
     super(reason);
+  }
+}
+
+/**
+ * The venue answered, but not in a shape this server can read: a field it needs is missing or not what
+ * Binance documents. Nothing of the answer is used. `changed` says what that means for the account: a
+ * read changed nothing; a setting sent may have been applied. (An order's unreadable answer is never
+ * raised as this: its outcome is unknown and it is looked up by its client id.)
+ */
+export class VenueAnswerUnreadable extends Error {
+  override name = 'VenueAnswerUnreadable';
+  constructor(
+    /** `Binance` */
+    readonly venue: string,
+    /** What was asked, in words: `the positions`, `the balance`, `the leverage change`. */
+    readonly what: string,
+    /** The fields that could not be read, e.g. `initialMargin missing`. */
+    readonly fields: readonly string[],
+    readonly changed: 'nothing' | 'maybe' = 'nothing',
+  ) {
+    super(`${venue} sent an answer we could not read (${what}: ${fields.join(', ')})`);
+  }
+
+  /** What the user is told: which venue, which fields, and what it means for their account. */
+  get detail(): string {
+    const head = `${this.venue} sent an answer we could not read for ${this.what} (${this.fields.join(', ')}).`;
+    return this.changed === 'nothing'
+      ? `${head} Nothing was changed.`
+      : `${head} It may have been applied: check it on ${this.venue} before trading.`;
+  }
+}
+
+/** The most fields an unreadable answer names (the same field missing on every row counts once). */
+const FIELDS_NAMED = 3;
+
+/**
+ * Reads a venue's answer with its schema: the parsed value, or VenueAnswerUnreadable naming the fields
+ * that failed (array positions left out: `initialMargin missing`, not `0.initialMargin`).
+ */
+export function readVenueAnswer<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  what: string,
+  opts: { venue?: string; changed?: 'nothing' | 'maybe' } = {},
+): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  throw new VenueAnswerUnreadable(
+    opts.venue ?? 'Binance',
+    what,
+    unreadableFields(parsed.error, body),
+    opts.changed ?? 'nothing',
+  );
+}
+
+function unreadableFields(error: z.ZodError, body: unknown): string[] {
+  const named = new Set<string>();
+  for (const issue of error.issues) {
+    const path = issue.path.filter((p) => typeof p === 'string').join('.');
+    const missing = valueAt(body, issue.path) === undefined;
+    named.add(
+      path === ''
+        ? missing
+          ? 'no body'
+          : 'not the documented shape'
+        : `${path} ${missing ? 'missing' : 'not valid'}`,
+    );
+    if (named.size === FIELDS_NAMED) break;
+  }
+  return [...named];
+}
+
+function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
+  let at: unknown = body;
+  for (const key of path) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
+}
+
+/** One position of a close-all whose close did not simply fill. */
+export interface CloseLeft {
+  symbol: string;
+  clientOrderId: string;
+}
+
+/**
+ * A close-all that closed what it could but not everything: `unknown` closes were sent without a clear
+ * answer (look them up by client id before saying anything), `refused` ones placed nothing (`error` says
+ * why, as the venue or the client raised it).
+ */
+export class CloseAllIncomplete extends Error {
+  override name = 'CloseAllIncomplete';
+  constructor(
+    readonly fills: readonly OrderResult[],
+    readonly unknown: readonly (CloseLeft & { reason: string })[],
+    readonly refused: readonly (CloseLeft & { error: unknown })[],
+  ) {
+    super(`close-all incomplete: ${unknown.length} unknown, ${refused.length} refused`);
   }
 }

@@ -52,8 +52,9 @@ export interface OrderResult {
   executedQty: string;
   avgPrice: string;
   cumQuote: string;
-  commission: string;
-  realizedPnl: string;
+  /** The fill's fee and realised PnL; null when the venue has not told them yet (unknown, never 0). */
+  commission: string | null;
+  realizedPnl: string | null;
   updateTime: number;
   /** Ours, when the order was just placed from a USDT amount: that amount and how the fill differs. */
   sizing?: OrderSizing;
@@ -133,9 +134,10 @@ export interface OrderTradeUpdateEvent {
     l: string;
     z: string;
     L: string;
-    n: string;
+    /** Commission and realised profit of this trade; null on our own notice of a fill whose are not known yet. */
+    n: string | null;
     N: 'USDT';
-    rp: string;
+    rp: string | null;
     R: boolean;
   };
 }
@@ -185,7 +187,19 @@ export interface ExchangeAdapter {
     account: string,
     request: { symbol: string; opened: OrderSide; quantity: string; clientOrderId: string },
   ): Promise<OrderResult | null>;
+  /**
+   * Closes every position; the fills. A venue that may leave some closes unanswered or refused (the live
+   * one) closes the others and then throws {@link CloseAllIncomplete} with all three.
+   */
   closeAllPositions(account: string, clientOrderIdPrefix: string): Promise<OrderResult[]>;
+  /**
+   * The fee and realised PnL of an order placed earlier whose figures were not known when it was
+   * answered (`commission` null): from the venue's stream or a fresh look-up; null while still unknown.
+   */
+  orderFees?(
+    account: string,
+    order: Pick<OrderResult, 'symbol' | 'orderId' | 'executedQty'>,
+  ): Promise<{ commission: string; realizedPnl: string } | null>;
   positionRisk(account: string): Promise<PositionRisk[]>;
   /** How many positions are open, when the venue can say so without a full positionRisk (paper can). */
   openPositionCount?(account: string): Promise<number>;

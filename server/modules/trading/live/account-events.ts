@@ -10,6 +10,8 @@ export interface AccountEventsOptions {
   now: () => number;
   /** Something changed on the account (an event, or a reconnect that may have missed some). */
   changed(account: string): void;
+  /** Each event the account's user-data stream sent, as it came (never the adapter's own notices). */
+  streamed?(account: string, event: ExchangeEvent): void;
 }
 
 /**
@@ -54,6 +56,7 @@ export class AccountEvents {
         client: this.opts.client,
         credentials: () => this.opts.credentials(account),
         onEvent: (event) => {
+          this.opts.streamed?.(account, event);
           this.opts.changed(account);
           this.dispatch(account, event);
         },

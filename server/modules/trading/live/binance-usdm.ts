@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import type { z } from 'zod';
 import {
   BinanceUnreachable,
   type BinanceClient,
@@ -14,10 +15,29 @@ import type {
   PositionRisk,
   VenuePreview,
 } from '../exchange';
-import { ExchangeError, OrderOutcomeUnknown, exchangeErrors } from '../exchange-error';
+import {
+  CloseAllIncomplete,
+  ExchangeError,
+  OrderOutcomeUnknown,
+  VenueAnswerUnreadable,
+  exchangeErrors,
+  readVenueAnswer,
+  type CloseLeft,
+} from '../exchange-error';
 import type { Bracket, SymbolFilters } from '../paper/filters';
 import { AccountEvents } from './account-events';
-import { fromPositionRisk, orderResultOf, type BinanceOrder, type BinanceTrade } from './binance-shapes';
+import {
+  BalanceRows,
+  LeverageAnswer,
+  OrderAnswer,
+  PositionRiskAnswer,
+  SymbolConfigAnswer,
+  TickerPriceAnswer,
+  UsdtBalance,
+  UserTradesAnswer,
+} from './binance-answers';
+import { feesOf, fromPositionRisk, orderResultOf, type BinanceOrder, type OrderFees } from './binance-shapes';
+import { StreamFees } from './stream-fees';
 import { previewLiveOrder } from './preview';
 import { sizeLiveOrder } from './sizing';
 import type { UserStreamOptions } from './user-stream';
@@ -65,6 +85,8 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
   private readonly venue: VenueInfo;
   /** Fills and user-data stream events, to subscribers. */
   private readonly events: AccountEvents;
+  /** Each order's fee and realised PnL as the user-data stream reports its trades. */
+  private readonly streamFees: StreamFees;
   private readonly positionsTtl: number;
   private readonly now: () => number;
 
@@ -77,12 +99,14 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
       opts.cacheMs ?? 3_600_000,
       this.now,
     );
+    this.streamFees = new StreamFees(this.now);
     this.events = new AccountEvents({
       client: opts.client,
       credentials: (account) => opts.credentials(account),
       ...(opts.userStream === undefined ? {} : { userStream: opts.userStream }),
       now: this.now,
       changed: (account) => this.positionsCache.delete(account),
+      streamed: (account, event) => this.streamFees.add(account, event),
     });
   }
 
@@ -125,11 +149,13 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
       this.venue.filters(request.symbol),
       this.referencePrice(request.symbol),
       this.venue.bracketsOf(account, request.symbol),
-      this.signed<{ symbol: string; leverage: number }[]>(
+      this.read(
         account,
         'GET',
         '/fapi/v1/symbolConfig',
         { symbol: request.symbol },
+        SymbolConfigAnswer,
+        'the symbol configuration',
         creds,
       ),
       this.venue.takerRate(account, request.symbol),
@@ -149,11 +175,13 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
     const creds = await this.opts.credentials(account);
     let order: BinanceOrder;
     try {
-      order = await this.signed<BinanceOrder>(
+      order = await this.read(
         account,
         'GET',
         '/fapi/v1/order',
         { symbol, origClientOrderId: clientOrderId },
+        OrderAnswer,
+        'the order look-up',
         creds,
       );
     } catch (err) {
@@ -206,45 +234,93 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
     });
   }
 
+  /**
+   * Closes each open position in turn. One close whose outcome is unknown, or that is refused, does not
+   * stop the others: when any did not simply fill, {@link CloseAllIncomplete} carries the fills, the
+   * unknown closes (to be looked up by their client ids) and the refused ones.
+   */
   async closeAllPositions(account: string, clientOrderIdPrefix: string): Promise<OrderResult[]> {
     const open = (await this.positionRisk(account, true)).filter((p) => Number(p.positionAmt) !== 0);
     const results: OrderResult[] = [];
+    const unknown: (CloseLeft & { reason: string })[] = [];
+    const refused: (CloseLeft & { error: unknown })[] = [];
     for (const [i, p] of open.entries()) {
-      const closed = await this.closePosition(account, p.symbol, `${clientOrderIdPrefix}-${i}`.slice(0, 36));
-      if (closed) results.push(closed);
+      const clientOrderId = `${clientOrderIdPrefix}-${i}`.slice(0, 36);
+      try {
+        const closed = await this.closePosition(account, p.symbol, clientOrderId);
+        if (closed) results.push(closed);
+      } catch (err) {
+        if (err instanceof OrderOutcomeUnknown)
+          unknown.push({ symbol: p.symbol, clientOrderId, reason: err.reason });
+        else refused.push({ symbol: p.symbol, clientOrderId, error: err });
+      }
     }
+    // Nothing closed and nothing in doubt: the refusal is the answer, as for one close.
+    const [first] = refused;
+    if (results.length === 0 && unknown.length === 0 && refused.length === 1 && first) throw first.error;
+    if (unknown.length > 0 || refused.length > 0) throw new CloseAllIncomplete(results, unknown, refused);
     return results;
   }
 
   async positionRisk(account: string, fresh = false): Promise<PositionRisk[]> {
     const entry = this.positionsCache.get(account);
     if (!fresh && entry !== undefined && this.now() - entry.at < this.positionsTtl) return entry.value;
-    const value = this.signed<PositionRisk[]>(account, 'GET', '/fapi/v3/positionRisk', {}).then((rows) =>
-      rows.map(fromPositionRisk),
-    );
+    const value = this.read(
+      account,
+      'GET',
+      '/fapi/v3/positionRisk',
+      {},
+      PositionRiskAnswer,
+      'the positions',
+    ).then((rows) => rows.map(fromPositionRisk));
     this.positionsCache.set(account, { at: this.now(), value });
     value.catch(() => this.positionsCache.delete(account));
     return value;
   }
 
   async balance(account: string): Promise<AccountBalance> {
-    const rows = await this.signed<AccountBalance[]>(account, 'GET', '/fapi/v3/balance', {});
+    const rows = await this.read(account, 'GET', '/fapi/v3/balance', {}, BalanceRows, 'the balance');
     const usdt = rows.find((r) => r.asset === 'USDT');
-    return usdt ?? { asset: 'USDT', balance: '0', availableBalance: '0', crossUnPnl: '0', updateTime: 0 };
+    if (usdt === undefined) {
+      return { asset: 'USDT', balance: '0', availableBalance: '0', crossUnPnl: '0', updateTime: 0 };
+    }
+    return readVenueAnswer(UsdtBalance, usdt, 'the balance');
   }
 
   async setLeverage(account: string, symbol: string, leverage: number) {
     const brackets = await this.venue.bracketsOf(account, symbol);
     const max = brackets[0]?.maxLeverage;
     if (max !== undefined && leverage > max) throw exchangeErrors.invalidLeverage();
-    const answer = await this.signed<{ symbol: string; leverage: number }>(
-      account,
-      'POST',
-      '/fapi/v1/leverage',
-      { symbol, leverage },
+    try {
+      const answer = await this.read(
+        account,
+        'POST',
+        '/fapi/v1/leverage',
+        { symbol, leverage },
+        LeverageAnswer,
+        'the leverage change',
+        undefined,
+        'maybe',
+      );
+      return { symbol: answer.symbol, leverage: answer.leverage };
+    } finally {
+      this.positionsCache.delete(account);
+    }
+  }
+
+  /**
+   * The fee and realised PnL of an order whose trades could not be read when it was answered: from the
+   * user-data stream's ORDER_TRADE_UPDATE events once they cover the whole executed quantity, else from
+   * its trades again. Null while neither tells all of it.
+   */
+  async orderFees(
+    account: string,
+    order: Pick<OrderResult, 'symbol' | 'orderId' | 'executedQty'>,
+  ): Promise<OrderFees | null> {
+    return (
+      this.streamFees.of(account, order.orderId, order.executedQty) ??
+      (await this.tradesFees(account, order.symbol, order.orderId, order.executedQty))
     );
-    this.positionsCache.delete(account);
-    return { symbol: answer.symbol, leverage: Number(answer.leverage) };
   }
 
   subscribe(account: string, handler: (event: ExchangeEvent) => void): () => void {
@@ -281,10 +357,13 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
     const creds = await this.opts.credentials(account);
     let order: BinanceOrder;
     try {
-      order = await this.signed<BinanceOrder>(account, 'POST', '/fapi/v1/order', params, creds);
+      const body = await this.signed<unknown>(account, 'POST', '/fapi/v1/order', params, creds);
+      order = readVenueAnswer(OrderAnswer, body, 'the order');
     } catch (err) {
-      // No answer, a timeout, any 5xx (with a code or without): the order may exist.
+      // No answer, a timeout, any 5xx (with a code or without), an answer that cannot be read: the
+      // order may exist.
       if (err instanceof BinanceUnreachable) throw new OrderOutcomeUnknown(err.msg ?? err.message);
+      if (err instanceof VenueAnswerUnreadable) throw new OrderOutcomeUnknown(err.message);
       if (err instanceof ExchangeError && UNKNOWN_OUTCOME_CODES.has(err.code)) {
         throw new OrderOutcomeUnknown(err.msg);
       }
@@ -297,27 +376,77 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
     return result;
   }
 
-  /** The fill's commission and realised PnL, from the account's trades of that order. */
+  /**
+   * The fill's commission and realised PnL, from the account's trades of that order (or the stream's
+   * report of them); null, unknown, when neither could be read.
+   */
   private async withFees(
     account: string,
     order: BinanceOrder,
     creds: BinanceCredentials,
   ): Promise<OrderResult> {
-    const trades = await this.signed<BinanceTrade[]>(
-      account,
-      'GET',
-      '/fapi/v1/userTrades',
-      { symbol: order.symbol, orderId: order.orderId },
-      creds,
-    ).catch(() => [] as BinanceTrade[]);
-    return orderResultOf(order, trades);
+    const orderId = String(order.orderId);
+    const fees =
+      (await this.tradesFees(account, order.symbol, orderId, order.executedQty, creds)) ??
+      this.streamFees.of(account, orderId, order.executedQty);
+    return orderResultOf(order, fees);
+  }
+
+  /**
+   * The order's trades summed, when they account for all of its executed quantity in USDT; null when
+   * they cannot be read, are not all there yet, or are charged in another asset.
+   */
+  private async tradesFees(
+    account: string,
+    symbol: string,
+    orderId: string,
+    executedQty: string,
+    creds?: BinanceCredentials,
+  ): Promise<OrderFees | null> {
+    let trades: z.output<typeof UserTradesAnswer>;
+    try {
+      trades = await this.read(
+        account,
+        'GET',
+        '/fapi/v1/userTrades',
+        { symbol, orderId },
+        UserTradesAnswer,
+        "the order's trades",
+        creds,
+      );
+    } catch {
+      return null;
+    }
+    const traded = trades.reduce((sum, t) => sum.plus(t.qty), new Decimal(0));
+    if (!traded.eq(executedQty)) return null;
+    if (trades.some((t) => t.commissionAsset !== undefined && t.commissionAsset !== 'USDT')) return null;
+    return feesOf(trades);
   }
 
   private async referencePrice(symbol: string): Promise<Decimal> {
     const seen = this.opts.price?.(symbol);
     if (seen !== undefined && seen > 0) return new Decimal(seen);
-    const ticker = await this.opts.client.publicGet<{ price: string }>('/fapi/v1/ticker/price', { symbol });
+    const ticker = readVenueAnswer(
+      TickerPriceAnswer,
+      await this.opts.client.publicGet<unknown>('/fapi/v1/ticker/price', { symbol }),
+      'the price',
+    );
     return new Decimal(ticker.price);
+  }
+
+  /** A signed call whose answer is read with `schema` ({@link VenueAnswerUnreadable} when it does not fit). */
+  private async read<S extends z.ZodType>(
+    account: string,
+    method: 'GET' | 'POST',
+    path: string,
+    params: Record<string, string | number>,
+    schema: S,
+    what: string,
+    creds?: BinanceCredentials,
+    changed: 'nothing' | 'maybe' = 'nothing',
+  ): Promise<z.output<S>> {
+    const body = await this.signed<unknown>(account, method, path, params, creds);
+    return readVenueAnswer(schema, body, what, { changed });
   }
 
   private async signed<T>(

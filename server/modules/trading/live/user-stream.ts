@@ -2,8 +2,9 @@ import WebSocket from 'ws';
 import { backoffMs } from '../../../../src/contracts/backoff';
 import { every, systemClock, type Clock, type Disposer } from '../../../../src/contracts/clock';
 import type { BinanceClient, BinanceCredentials } from '../../exchanges/binance-client';
-import { ExchangeError } from '../exchange-error';
+import { ExchangeError, VenueAnswerUnreadable, readVenueAnswer } from '../exchange-error';
 import type { ExchangeEvent } from '../exchange';
+import { ListenKeyAnswer } from './binance-answers';
 
 export interface UserStreamOptions {
   client: BinanceClient;
@@ -95,15 +96,17 @@ export class UserDataStream {
     try {
       const creds = await this.opts.credentials();
       // Binance answers the account's current key (and extends it) when one is active.
-      const answer = await this.opts.client.keyed<{ listenKey: string }>(
-        'POST',
-        LISTEN_KEY_PATH,
-        creds.apiKey,
-      );
-      key = answer.listenKey;
+      const answer = await this.opts.client.keyed<unknown>('POST', LISTEN_KEY_PATH, creds.apiKey);
+      key = readVenueAnswer(ListenKeyAnswer, answer, 'the listen key').listenKey;
     } catch (err) {
       if (generation !== this.generation) return;
-      this.again(err instanceof ExchangeError ? err.msg : 'Binance did not answer the listen-key request.');
+      this.again(
+        err instanceof ExchangeError
+          ? err.msg
+          : err instanceof VenueAnswerUnreadable
+            ? err.message
+            : 'Binance did not answer the listen-key request.',
+      );
       return;
     }
     if (this.stopped || generation !== this.generation) return;

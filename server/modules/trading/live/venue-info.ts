@@ -1,25 +1,24 @@
 import Decimal from 'decimal.js';
+import type { z } from 'zod';
 import type { BinanceClient } from '../../exchanges/binance-client';
-import { exchangeErrors } from '../exchange-error';
+import { VenueAnswerUnreadable, exchangeErrors, readVenueAnswer } from '../exchange-error';
 import { buildBrackets, type Bracket, type SymbolFilters } from '../paper/filters';
+import {
+  CommissionRateAnswer,
+  ExchangeInfoAnswer,
+  LeverageBracketAnswer,
+  LotSizeFilter,
+  MinNotionalFilter,
+  PriceFilter,
+  SymbolInfo,
+} from './binance-answers';
 
-/** `GET /fapi/v1/exchangeInfo` symbol entry, the parts used. */
-interface SymbolInfo {
-  symbol: string;
-  status: string;
-  filters: { filterType: string; [k: string]: unknown }[];
-}
+type SymbolEntry = z.output<typeof ExchangeInfoAnswer>['symbols'][number];
 
-interface BracketRow {
-  symbol: string;
-  brackets: {
-    bracket: number;
-    initialLeverage: number;
-    notionalCap: number;
-    notionalFloor: number;
-    maintMarginRatio: number;
-    cum: number;
-  }[];
+/** A filter an order cannot be sized without. */
+function needed<T>(filter: T | undefined, type: string, what: string): T {
+  if (filter === undefined) throw new VenueAnswerUnreadable('Binance', what, [`${type} filter missing`]);
+  return filter;
 }
 
 /** A signed GET on behalf of an account. */
@@ -57,7 +56,7 @@ export class TtlCache<T> {
  * commission rate per symbol.
  */
 export class VenueInfo {
-  private readonly exchangeInfo: TtlCache<Map<string, SymbolInfo>>;
+  private readonly exchangeInfo: TtlCache<Map<string, SymbolEntry>>;
   private readonly brackets: TtlCache<Map<string, Bracket[]>>;
   private readonly rates: TtlCache<Decimal>;
 
@@ -72,52 +71,77 @@ export class VenueInfo {
     this.rates = new TtlCache(cacheMs, now);
   }
 
-  /** The symbol's filters from the cached exchangeInfo (MARKET_LOT_SIZE, MIN_NOTIONAL, PRICE_FILTER). */
+  /**
+   * The symbol's filters from the cached exchangeInfo (MARKET_LOT_SIZE, else LOT_SIZE; MIN_NOTIONAL,
+   * PRICE_FILTER). The lot filter is needed to size an order: a symbol without a readable one fails.
+   */
   async filters(symbol: string): Promise<SymbolFilters> {
-    const symbols = await this.exchangeInfo.get('', () =>
-      this.client
-        .publicGet<{ symbols: SymbolInfo[] }>('/fapi/v1/exchangeInfo')
-        .then((body) => new Map(body.symbols.map((s) => [s.symbol, s]))),
-    );
-    const info = symbols.get(symbol);
-    if (info === undefined || info.status !== 'TRADING') throw exchangeErrors.invalidSymbol();
+    const symbols = await this.exchangeInfo.get('', async () => {
+      const body = readVenueAnswer(
+        ExchangeInfoAnswer,
+        await this.client.publicGet<unknown>('/fapi/v1/exchangeInfo'),
+        'the exchange information',
+      );
+      return new Map(body.symbols.map((s) => [s.symbol, s]));
+    });
+    const entry = symbols.get(symbol);
+    if (entry === undefined) throw exchangeErrors.invalidSymbol();
+    const what = `the exchange information of ${symbol}`;
+    const info = readVenueAnswer(SymbolInfo, entry, what);
+    if (info.status !== 'TRADING') throw exchangeErrors.invalidSymbol();
     const f = (type: string) => info.filters.find((x) => x.filterType === type);
-    const lot = f('MARKET_LOT_SIZE') ?? f('LOT_SIZE');
-    const step = new Decimal(String(lot?.stepSize ?? '0'));
-    const lotFilter = step.gt(0) ? lot : f('LOT_SIZE');
+    const market = f('MARKET_LOT_SIZE');
+    const marketLot =
+      market === undefined ? undefined : readVenueAnswer(LotSizeFilter('MARKET_LOT_SIZE'), market, what);
+    // A MARKET_LOT_SIZE of step 0 means "as LOT_SIZE".
+    const lot =
+      marketLot !== undefined && new Decimal(marketLot.stepSize).gt(0)
+        ? marketLot
+        : readVenueAnswer(LotSizeFilter('LOT_SIZE'), needed(f('LOT_SIZE'), 'LOT_SIZE', what), what);
+    const minNotional = f('MIN_NOTIONAL');
+    const price = f('PRICE_FILTER');
     return {
       symbol,
-      stepSize: new Decimal(String(lotFilter?.stepSize ?? '1')),
-      minQty: new Decimal(String(lotFilter?.minQty ?? '0')),
-      maxQty: new Decimal(String(lotFilter?.maxQty ?? '1e12')),
-      minNotional: new Decimal(String(f('MIN_NOTIONAL')?.notional ?? '0')),
-      tickSize: new Decimal(String(f('PRICE_FILTER')?.tickSize ?? '0.0001')),
+      stepSize: new Decimal(lot.stepSize),
+      minQty: new Decimal(lot.minQty),
+      maxQty: new Decimal(lot.maxQty),
+      minNotional: new Decimal(
+        minNotional === undefined ? '0' : readVenueAnswer(MinNotionalFilter, minNotional, what).notional,
+      ),
+      tickSize: new Decimal(
+        price === undefined ? '0.0001' : readVenueAnswer(PriceFilter, price, what).tickSize,
+      ),
       brackets: [],
     };
   }
 
   /** The account's leverage brackets for a symbol (`GET /fapi/v1/leverageBracket`, cached per account). */
   async bracketsOf(account: string, symbol: string): Promise<Bracket[]> {
-    const bySymbol = await this.brackets.get(account, () =>
-      this.signedGet<BracketRow[]>(account, '/fapi/v1/leverageBracket', {}).then(
-        (rows) =>
-          new Map(
-            rows.map((r) => [
-              r.symbol,
-              buildBrackets(r.brackets.map((b) => [b.notionalCap, b.initialLeverage, b.maintMarginRatio])),
-            ]),
-          ),
-      ),
-    );
+    const bySymbol = await this.brackets.get(account, async () => {
+      const rows = readVenueAnswer(
+        LeverageBracketAnswer,
+        await this.signedGet<unknown>(account, '/fapi/v1/leverageBracket', {}),
+        'the leverage brackets',
+      );
+      return new Map(
+        rows.map((r) => [
+          r.symbol,
+          buildBrackets(r.brackets.map((b) => [b.notionalCap, b.initialLeverage, b.maintMarginRatio])),
+        ]),
+      );
+    });
     return bySymbol.get(symbol) ?? [];
   }
 
   /** The account's taker commission rate for a symbol (`GET /fapi/v1/commissionRate`, cached). */
   takerRate(account: string, symbol: string): Promise<Decimal> {
-    return this.rates.get(`${account}|${symbol}`, () =>
-      this.signedGet<{ takerCommissionRate: string }>(account, '/fapi/v1/commissionRate', { symbol }).then(
-        (r) => new Decimal(r.takerCommissionRate),
-      ),
-    );
+    return this.rates.get(`${account}|${symbol}`, async () => {
+      const rate = readVenueAnswer(
+        CommissionRateAnswer,
+        await this.signedGet<unknown>(account, '/fapi/v1/commissionRate', { symbol }),
+        'the commission rate',
+      );
+      return new Decimal(rate.takerCommissionRate);
+    });
   }
 }
