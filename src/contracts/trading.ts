@@ -202,8 +202,9 @@ export const Trade = z.object({
   side: z.enum(['buy', 'sell']),
   quantity: z.number(),
   price: z.number(),
-  realizedPnl: z.number(),
-  fee: z.number(),
+  /** Null while the venue has not told the fill's realised PnL and fee (unknown: shown as "—", never 0). */
+  realizedPnl: z.number().nullable(),
+  fee: z.number().nullable(),
   /** `paper` or the id of the key it went to, and that account's mode and hint. */
   accountId: z.string(),
   account: OrderVenue,

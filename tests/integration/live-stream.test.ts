@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ExchangeKey } from '../../src/contracts/exchanges';
-import { OrderPreview, OrderResponse, type PositionsMessage } from '../../src/contracts/trading';
+import { OrderPreview, OrderResponse, TradesPage, type PositionsMessage } from '../../src/contracts/trading';
 import { BinanceClient } from '../../server/modules/exchanges/binance-client';
 import { UserDataStream } from '../../server/modules/trading/live/user-stream';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
-import { startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
+import { BINANCE_ERRORS, startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
 
 const KEY = { apiKey: 'StreamKey0123456789abcdef', secret: 'stream-secret-0123456789abc' };
 const KEEPALIVE_MS = 300;
@@ -189,6 +189,31 @@ describe.each(dbTargets())('live account: user-data stream and venue previews on
     ws.close();
     await until(() => binance.streams.connections(KEY.apiKey) === 0);
   }, 90_000);
+
+  it('with the stream open, a fill whose trades cannot be read takes its fee from ORDER_TRADE_UPDATE, never 0', async () => {
+    const { ws } = await openSocket();
+    await until(() => binance.streams.connections(KEY.apiKey) === 1);
+    // Every read of the order's trades fails; the stream's report of them is all there is.
+    binance.fault({ route: 'GET /fapi/v1/userTrades', error: BINANCE_ERRORS.internal, count: 5 });
+    const placed = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      headers: { ...auth, 'idempotency-key': 'stream-fees-0001' },
+      payload: { symbol: 'BTC/USDT', side: 'long', type: 'market', amount: 250 },
+    });
+    expect(placed.statusCode, placed.body).toBe(200);
+    const fill = OrderResponse.parse(placed.json());
+    // Taker 0.05 % of what filled: the commission the stream sent (n), and its realised profit (rp).
+    const fee = fill.notional * 0.0005;
+    expect(fee).toBeGreaterThan(0);
+    expect(fill.fee).toBeCloseTo(fee, 8);
+    expect(fill.note ?? '').not.toContain('has not reported the fee');
+    const trades = TradesPage.parse((await t.app.inject({ url: '/api/trades', headers: auth })).json());
+    expect(trades.trades.find((tr) => tr.orderId === fill.id)).toMatchObject({ realizedPnl: 0 });
+    expect(trades.trades.find((tr) => tr.orderId === fill.id)?.fee).toBeCloseTo(fee, 8);
+    ws.close();
+    await until(() => binance.streams.connections(KEY.apiKey) === 0);
+  });
 
   it('goes back to paper: the stream closes when the account changes under an open socket', async () => {
     const { ws } = await openSocket();

@@ -19,7 +19,8 @@ export interface HeldRequest extends StoredRequest {
 }
 
 /**
- * SQL for Idempotency-Key records, one state machine per key: claimed → sent → filled | failed. Every
+ * SQL for Idempotency-Key records, one state machine per key: claimed → sent → filled | failed | exists
+ * (the venue says the order is there; it is only looked up from then on). Every
  * move is a conditional update, so of two requests racing on one key only one sends the order.
  */
 export class IdempotencyRepo {
@@ -150,6 +151,23 @@ export class IdempotencyRepo {
   async release(userId: string, key: string): Promise<void> {
     await this.db
       .delete(orderRequests)
+      .where(
+        and(
+          eq(orderRequests.userId, userId),
+          eq(orderRequests.idempotencyKey, key),
+          eq(orderRequests.state, 'sent'),
+        ),
+      );
+  }
+
+  /**
+   * The venue refused the send as a duplicate client id (-4116) and a look-up has not shown the order
+   * yet: from `sent` only (a retry that found it meanwhile may have recorded it filled).
+   */
+  async markExists(userId: string, key: string): Promise<void> {
+    await this.db
+      .update(orderRequests)
+      .set({ state: 'exists', updatedAt: new Date() })
       .where(
         and(
           eq(orderRequests.userId, userId),

@@ -14,7 +14,7 @@ export function sleepOn(clock: Clock, ms: number): Promise<void> {
 
 /**
  * While another request holds the key (claimed or sent, moved within `IN_FLIGHT_MS`), reads its state
- * every `IN_FLIGHT_POLL_MS` until it is filled or failed, at most `IN_FLIGHT_MS`; answers the latest
+ * every `IN_FLIGHT_POLL_MS` until it is filled, failed or known to exist, at most `IN_FLIGHT_MS`; answers the latest
  * state seen. `read` gives the key's state now (none: the latest seen stands).
  */
 export async function awaitInFlight(
@@ -24,7 +24,7 @@ export async function awaitInFlight(
 ): Promise<HeldRequest> {
   let latest = held;
   for (let i = 0; i < IN_FLIGHT_MS / IN_FLIGHT_POLL_MS; i += 1) {
-    if (latest.state === 'filled' || latest.state === 'failed') return latest;
+    if (latest.state === 'filled' || latest.state === 'failed' || latest.state === 'exists') return latest;
     if (clock.now() - latest.updatedAt.getTime() > IN_FLIGHT_MS) return latest;
     await sleepOn(clock, IN_FLIGHT_POLL_MS);
     latest = (await read()) ?? latest;

@@ -205,6 +205,7 @@ export default fp(
     });
     app.addHook('onClose', async () => {
       await releaseLiquidations();
+      service.stop();
       unwatch();
       for (const dispose of disposers) dispose();
       await Promise.all(Object.values(live).map((adapter) => adapter.stopStreams()));

@@ -2,7 +2,7 @@ import { pairOf, type OrderResponse, type OrderVenue, type Position } from '../.
 import { appError } from '../../plugins/errors';
 import { BinanceRateLimited, BinanceUnreachable } from '../exchanges/binance-client';
 import { FINAL_STATUSES, type OrderResult, type PositionRisk } from './exchange';
-import { ExchangeError, type OrderOutcomeUnknown } from './exchange-error';
+import { ExchangeError, VenueAnswerUnreadable, type OrderOutcomeUnknown } from './exchange-error';
 
 /**
  * What an order's answer means to the user, in one place: a fill (whole or partial), a refusal with the
@@ -18,6 +18,30 @@ export const UNREACHABLE_TEXT = 'Binance did not answer in time. Try again in a 
 
 export function unknownOutcome(err: OrderOutcomeUnknown): unknown {
   return appError('OUTCOME_UNKNOWN', `${UNKNOWN_TEXT} (${err.reason})`);
+}
+
+/**
+ * Binance refused a send as a duplicate client order id (-4116): by its own word an order with that id
+ * exists, but looking it up has not shown it yet. It is never sent again under that id.
+ */
+export const EXISTS_TEXT =
+  'Binance says an order with this client order id already exists, but it has not shown it yet. ' +
+  'Check your positions; sending it again with the same Idempotency-Key only looks it up, it never places a second order.';
+
+export function orderExists(): unknown {
+  return appError('OUTCOME_UNKNOWN', EXISTS_TEXT);
+}
+
+/**
+ * `close` / `close all`: closes that got no clear answer and were not found by their client ids yet,
+ * after `before` (what the other closes of a close-all did).
+ */
+export function closeUnknown(pairs: readonly string[], reason: string, before = ''): unknown {
+  const which = pairs.length === 1 ? `the ${pairs[0]} close was` : `the closes of ${pairs.join(', ')} were`;
+  const text = `Binance did not say whether ${which} placed, and looking up by client order id has not found ${
+    pairs.length === 1 ? 'it' : 'them'
+  } yet (${reason}). Check your positions before closing again.`;
+  return appError('OUTCOME_UNKNOWN', before === '' ? text : `${before} ${text}`);
 }
 
 /** The venue took the order but has not finished it yet (NEW, or PARTIALLY_FILLED and still working). */
@@ -58,8 +82,16 @@ export function refusal(err: unknown): unknown {
   }
   if (err instanceof ExchangeError) return appError('BAD_REQUEST', err.msg);
   if (err instanceof BinanceUnreachable) return appError('SERVICE_UNAVAILABLE', UNREACHABLE_TEXT);
+  if (err instanceof VenueAnswerUnreadable) return appError('BAD_GATEWAY', err.detail);
   return err;
 }
+
+/**
+ * Ours, on a fill whose fee and realised PnL the venue has not told yet: the answer's figures then read
+ * 0 (an order's answer has no room for "unknown"); the trade history keeps them unknown until they come.
+ */
+export const FEES_UNKNOWN_NOTE =
+  'Binance has not reported the fee and realised PnL of this fill yet; the trade history shows them once it does.';
 
 /** The answer of a final order that executed something: whole, or the part the venue filled. */
 export function toResponse(r: OrderResult, venue: OrderVenue): OrderResponse {
@@ -70,7 +102,8 @@ export function toResponse(r: OrderResult, venue: OrderVenue): OrderResponse {
         ENDED[r.status] ?? r.status.toLowerCase()
       } the rest.`
     : null;
-  const note = [r.sizing?.note ?? null, partialNote].filter((n) => n !== null).join(' ');
+  const feesNote = r.commission === null || r.realizedPnl === null ? FEES_UNKNOWN_NOTE : null;
+  const note = [r.sizing?.note ?? null, partialNote, feesNote].filter((n) => n !== null).join(' ');
   return {
     id: r.orderId,
     symbol: pairOf(r.symbol),
@@ -78,9 +111,9 @@ export function toResponse(r: OrderResult, venue: OrderVenue): OrderResponse {
     quantity,
     price: Number(r.avgPrice),
     notional: Number(r.cumQuote),
-    fee: Number(r.commission),
+    fee: Number(r.commission ?? 0),
     status: partial ? 'partially_filled' : 'filled',
-    realizedPnl: Number(r.realizedPnl),
+    realizedPnl: Number(r.realizedPnl ?? 0),
     requested: r.sizing ? Number(r.sizing.requested) : null,
     adjustment: r.sizing?.adjustment ?? null,
     note: note === '' ? null : note,

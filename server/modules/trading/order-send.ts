@@ -11,9 +11,11 @@ type ReduceOrderRequest = Parameters<ExchangeAdapter['reducePosition']>[1];
 import { ExchangeError, OrderOutcomeUnknown } from './exchange-error';
 import type { IdempotencyRepo } from './idempotency.repo';
 import { awaitInFlight } from './in-flight';
+import { LateFees } from './late-fees';
 import {
   isFinal,
   noFill,
+  orderExists,
   refusal,
   stillWorking,
   toResponse,
@@ -26,6 +28,16 @@ import type { HeldRequest, StoredRequest } from './idempotency.repo';
 /** How often a working order (NEW, PARTIALLY_FILLED) is looked up until it ends. */
 const WORKING_POLL_MS = 100;
 
+/** How long an answer waits, once, for a fill's fee the venue did not tell with the order. */
+const FEES_WAIT_MS = 250;
+
+/**
+ * Binance's "ClientOrderId is duplicated." (-4116): an order with this client id is there already, by
+ * the venue's own word, whatever a look-up says.
+ */
+const isDuplicate = (err: unknown): err is ExchangeError =>
+  err instanceof ExchangeError && err.code === -4116;
+
 export interface OrderSendOptions {
   /** How long an order of unknown outcome may still appear, and how long a working order is waited for. */
   settleMs: number;
@@ -36,6 +48,11 @@ export interface OrderSendOptions {
   /** The trade history every fill is written to (none: nothing is recorded). */
   trades: TradeLog | undefined;
   onRecordError: (err: unknown, userId: string, orderId: string) => void;
+  /**
+   * When a fill recorded with its fee unknown is asked about again, each wait after the one before
+   * (default: at the settle time, then 5, 25 and 100 times it).
+   */
+  feeRetryMs?: readonly number[];
 }
 
 /**
@@ -44,11 +61,30 @@ export interface OrderSendOptions {
  * history, so a retry with the same key answers the same and never sends twice.
  */
 export class OrderSender {
+  /** Fills recorded with their fee unknown, asked about again until the venue tells it. */
+  private readonly lateFees: LateFees | undefined;
+
   constructor(
     private readonly accounts: AccountResolver,
     private readonly idempotency: IdempotencyRepo,
     private readonly opts: OrderSendOptions,
-  ) {}
+  ) {
+    const trades = opts.trades;
+    this.lateFees =
+      trades === undefined
+        ? undefined
+        : new LateFees({
+            clock: opts.clock,
+            delaysMs: opts.feeRetryMs ?? [1, 5, 25, 100].map((k) => k * opts.settleMs),
+            trades,
+            onError: opts.onRecordError,
+          });
+  }
+
+  /** Stops asking about late fees (shutdown). */
+  stop(): void {
+    this.lateFees?.stop();
+  }
 
   /** Sends an order no key protects: one try, its unknown outcome looked up. */
   sendUnkeyed(
@@ -74,9 +110,9 @@ export class OrderSender {
     try {
       result = await where.adapter.reducePosition(where.account, order);
     } catch (err) {
-      if (!(err instanceof OrderOutcomeUnknown)) throw err;
+      if (!(err instanceof OrderOutcomeUnknown) && !isDuplicate(err)) throw err;
       result = await this.lookUp(where, order.clientOrderId, order.symbol);
-      if (result === null) throw unknownOutcome(err);
+      if (result === null) throw err instanceof OrderOutcomeUnknown ? unknownOutcome(err) : orderExists();
     }
     return result === null ? null : this.conclude(userId, undefined, where, result, origin);
   }
@@ -178,6 +214,8 @@ export class OrderSender {
       throw appError('CONFLICT', 'This order is already being placed.');
     }
     if (held.state === 'filled') throw new Error('a filled order could not be found by its client id');
+    // The venue said it has this order (-4116): it is looked up again on every retry, never sent again.
+    if (held.state === 'exists') throw orderExists();
     // Sent, not found: it may still arrive until Binance's recvWindow has passed; only then send again.
     if (this.opts.clock.now() - held.updatedAt.getTime() < this.opts.settleMs) {
       throw appError('OUTCOME_UNKNOWN', UNKNOWN_TEXT);
@@ -198,10 +236,13 @@ export class OrderSender {
     try {
       result = await where.adapter.placeMarketOrder(where.account, order);
     } catch (err) {
-      if (key !== undefined && err instanceof ExchangeError && err.code === -4116) {
-        // Duplicate client id: the order is there already.
-        const earlier = await where.adapter.queryOrder(where.account, order.newClientOrderId, order.symbol);
+      if (isDuplicate(err)) {
+        // Duplicate client id: the order is there already, by the venue's word, even when a look-up does
+        // not show it yet. Never a failure, and never sent again under this key.
+        const earlier = await this.lookUp(where, order.newClientOrderId, order.symbol);
         if (earlier) return this.conclude(userId, key, where, earlier, origin);
+        if (key !== undefined) await this.idempotency.markExists(userId, key);
+        throw orderExists();
       }
       if (err instanceof OrderOutcomeUnknown) {
         const found = await this.lookUp(where, order.newClientOrderId, order.symbol);
@@ -233,11 +274,11 @@ export class OrderSender {
     /** The key was recorded filled with the order (see {@link placeWithKey}). */
     keyFilled = false,
   ): Promise<OrderResponse> {
-    const final = await this.untilFinal(where, result, result.symbol);
+    const final = await this.withLateFees(where, await this.untilFinal(where, result, result.symbol));
     if (Number(final.executedQty) > 0) {
       if (key !== undefined && !keyFilled) await this.idempotency.markFilled(userId, key, final.orderId);
       const fill = toResponse(final, where);
-      await this.record(userId, where, fill, origin);
+      await this.record(userId, where, fill, origin, final);
       // A person reads what their order did to the position; a rule's fill skips the extra look-up.
       return origin.source === 'rule'
         ? fill
@@ -273,19 +314,41 @@ export class OrderSender {
     return null;
   }
 
-  /** Writes a fill to the trade history; a failure is reported, never turned into a failed order. */
+  /**
+   * A final order whose fee and realised PnL the venue did not tell with it: asked once more after a
+   * short wait (the user-data stream may have told them meanwhile); left unknown when still not told.
+   */
+  async withLateFees(where: ResolvedAccount, final: OrderResult): Promise<OrderResult> {
+    const ask = where.adapter.orderFees?.bind(where.adapter);
+    if (ask === undefined || (final.commission !== null && final.realizedPnl !== null)) return final;
+    if (!(Number(final.executedQty) > 0)) return final;
+    await this.opts.sleep(Math.min(FEES_WAIT_MS, this.opts.settleMs));
+    const fees = await ask(where.account, final).catch(() => null);
+    return fees === null ? final : { ...final, ...fees };
+  }
+
+  /**
+   * Writes a fill to the trade history; a failure is reported, never turned into a failed order. With
+   * the venue's `result`, a fee and realised PnL it has not told are written as unknown and asked for
+   * again later.
+   */
   async record(
     userId: string,
-    where: Pick<ResolvedAccount, 'name' | 'mode' | 'keyHint'>,
+    where: ResolvedAccount,
     fill: OrderResponse,
     origin: TradeOrigin,
+    result?: OrderResult,
   ): Promise<void> {
     if (this.opts.trades === undefined) return;
+    const unknown = result !== undefined && (result.commission === null || result.realizedPnl === null);
+    const fees = unknown ? { fee: null, realizedPnl: null } : undefined;
     try {
-      await this.opts.trades.record(userId, tradeOf(where, fill, origin));
+      await this.opts.trades.record(userId, tradeOf(where, fill, origin, fees));
     } catch (err) {
       this.opts.onRecordError(err, userId, fill.id);
+      return;
     }
+    if (unknown) this.lateFees?.follow(userId, where, result);
   }
 
   /**

@@ -10,20 +10,34 @@ export interface TradeOrigin {
   ruleName?: string;
 }
 
+/** A fill's fee and realised PnL; null while the venue has not told them (unknown, never 0). */
+export interface FillFees {
+  fee: number | null;
+  realizedPnl: number | null;
+}
+
 /** Where fills are written down (the trade history) and read back a page at a time. */
 export interface TradeLog {
   record(userId: string, fill: NewTrade): Promise<void>;
+  /** Fills in the fee and realised PnL of a recorded fill that had them unknown. */
+  fillFees(
+    userId: string,
+    account: string,
+    orderId: string,
+    fees: { fee: number; realizedPnl: number },
+  ): Promise<void>;
   page(
     userId: string,
     opts: { before?: number; limit: number; account?: string },
   ): Promise<TradesPage['trades']>;
 }
 
-/** The history's row of a fill on `where`. */
+/** The history's row of a fill on `where`; `fees` as the venue told them (the answer's by default). */
 export function tradeOf(
   where: Pick<ResolvedAccount, 'name' | 'mode' | 'keyHint'>,
   fill: OrderResponse,
   origin: TradeOrigin,
+  fees: FillFees = { fee: fill.fee, realizedPnl: fill.realizedPnl },
 ): NewTrade {
   return {
     account: where.name,
@@ -34,8 +48,8 @@ export function tradeOf(
     side: fill.side,
     quantity: fill.quantity,
     price: fill.price,
-    realizedPnl: fill.realizedPnl,
-    fee: fill.fee,
+    realizedPnl: fees.realizedPnl,
+    fee: fees.fee,
     source: origin.source,
     ruleId: origin.ruleId ?? null,
     ruleName: origin.ruleName ?? null,
@@ -49,22 +63,31 @@ export function signedUsdt(value: number): string {
   return value > 0 ? `+${text}` : `-${text}`;
 }
 
-/** `Closed ETH/USDT long: 0.159 at 3147.53, realised +1.23 USDT, fee 0.25 USDT.` */
-export function closedText(fill: OrderResponse): string {
+/** What a close says of realised PnL and fee the venue has not told yet. */
+const FEES_NOT_TOLD = 'realised PnL and fee not reported by Binance yet';
+
+/**
+ * `Closed ETH/USDT long: 0.159 at 3147.53, realised +1.23 USDT, fee 0.25 USDT.`; without `feesKnown`,
+ * the figures are said to be not reported yet instead of 0.
+ */
+export function closedText(fill: OrderResponse, feesKnown = true): string {
   const side = fill.side === 'sell' ? 'long' : 'short';
-  return (
-    `Closed ${fill.symbol} ${side}: ${fill.quantity} at ${fill.price}, ` +
-    `realised ${signedUsdt(fill.realizedPnl)} USDT, fee ${fill.fee.toFixed(2)} USDT.`
-  );
+  const money = feesKnown
+    ? `realised ${signedUsdt(fill.realizedPnl)} USDT, fee ${fill.fee.toFixed(2)} USDT`
+    : FEES_NOT_TOLD;
+  return `Closed ${fill.symbol} ${side}: ${fill.quantity} at ${fill.price}, ${money}.`;
 }
 
-/** `Closed 2 positions: BTC/USDT, ETH/USDT; realised -3.10 USDT, fee 0.52 USDT.` */
-export function closedAllText(fills: readonly OrderResponse[]): string {
+/**
+ * `Closed 2 positions: BTC/USDT, ETH/USDT; realised -3.10 USDT, fee 0.52 USDT.`; without `feesKnown`
+ * (some fill's figures not told yet) no sum is given.
+ */
+export function closedAllText(fills: readonly OrderResponse[], feesKnown = true): string {
   const n = fills.length;
   const pnl = fills.reduce((sum, f) => sum.plus(f.realizedPnl), new Decimal(0));
   const fee = fills.reduce((sum, f) => sum.plus(f.fee), new Decimal(0));
-  return (
-    `Closed ${n} position${n === 1 ? '' : 's'}: ${fills.map((f) => f.symbol).join(', ')}; ` +
-    `realised ${signedUsdt(pnl.toNumber())} USDT, fee ${fee.toFixed(2)} USDT.`
-  );
+  const money = feesKnown
+    ? `realised ${signedUsdt(pnl.toNumber())} USDT, fee ${fee.toFixed(2)} USDT`
+    : FEES_NOT_TOLD;
+  return `Closed ${n} position${n === 1 ? '' : 's'}: ${fills.map((f) => f.symbol).join(', ')}; ${money}.`;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt } from 'drizzle-orm';
 import type { Trade, TradeSource } from '../../../src/contracts/trading';
 import { Batcher, insertRows } from '../../db/batch';
 import type { Db } from '../../db/client';
@@ -14,8 +14,9 @@ export interface NewTrade {
   side: 'buy' | 'sell';
   quantity: number;
   price: number;
-  realizedPnl: number;
-  fee: number;
+  /** Null while the venue has not told them. */
+  realizedPnl: number | null;
+  fee: number | null;
   source: TradeSource;
   ruleId: string | null;
   ruleName: string | null;
@@ -40,9 +41,29 @@ export class TradesRepo {
       ...fill,
       quantity: String(fill.quantity),
       price: String(fill.price),
-      realizedPnl: String(fill.realizedPnl),
-      fee: String(fill.fee),
+      realizedPnl: fill.realizedPnl === null ? null : String(fill.realizedPnl),
+      fee: fill.fee === null ? null : String(fill.fee),
     });
+  }
+
+  /** Fills in the fee and realised PnL of a recorded fill that had them unknown (a known figure stays). */
+  async fillFees(
+    userId: string,
+    account: string,
+    orderId: string,
+    fees: { fee: number; realizedPnl: number },
+  ): Promise<void> {
+    await this.db
+      .update(trades)
+      .set({ fee: String(fees.fee), realizedPnl: String(fees.realizedPnl) })
+      .where(
+        and(
+          eq(trades.userId, userId),
+          eq(trades.account, account),
+          eq(trades.orderId, orderId),
+          isNull(trades.fee),
+        ),
+      );
   }
 
   /** Newest first: up to `limit` fills older than row `before`, of one account when `account` is given. */
@@ -66,8 +87,8 @@ export class TradesRepo {
       side: r.side,
       quantity: Number(r.quantity),
       price: Number(r.price),
-      realizedPnl: Number(r.realizedPnl),
-      fee: Number(r.fee),
+      realizedPnl: r.realizedPnl === null ? null : Number(r.realizedPnl),
+      fee: r.fee === null ? null : Number(r.fee),
       accountId: r.account,
       account: { mode: r.accountMode, keyHint: r.keyHint },
       source: r.source,

@@ -17,8 +17,9 @@ import { findSymbol } from '../../../src/contracts/symbols';
 import { AppError, appError } from '../../plugins/errors';
 import { systemClock, type Clock } from '../market/clock';
 import type { AccountResolver, ResolvedAccount } from './accounts';
-import { ExchangeError } from './exchange-error';
-import { refusal, toPosition, toResponse } from './order-outcome';
+import type { OrderResult } from './exchange';
+import { CloseAllIncomplete, ExchangeError, OrderOutcomeUnknown } from './exchange-error';
+import { closeUnknown, noFill, refusal, toPosition, toResponse } from './order-outcome';
 import type { IdempotencyRepo } from './idempotency.repo';
 import { sleepOn } from './in-flight';
 import { paperPreviewAnswer, venuePreviewAnswer } from './order-preview';
@@ -26,6 +27,16 @@ import { marketOrder, orderToSend } from './order-request';
 import { OrderSender } from './order-send';
 import type { PaperExchange } from './paper/paper-exchange';
 import { closedAllText, closedText, type TradeLog, type TradeOrigin } from './trade-log';
+
+/** A close-all's closes once looked up: the fills, the closes refused (in words), those still unknown. */
+interface SettledCloses {
+  results: readonly OrderResult[];
+  notClosed: string[];
+  unknown: { symbol: string; reason: string }[];
+}
+
+/** Whether the venue told a fill's fee and realised PnL. */
+const feesKnown = (r: OrderResult): boolean => r.commission !== null && r.realizedPnl !== null;
 
 /** Where a placed order goes instead of the user's chosen account: 'paper' or one of their key ids. */
 export interface PlaceOptions {
@@ -53,6 +64,8 @@ export interface TradingServiceOptions {
   trades?: TradeLog;
   /** A fill that could not be written to the history (the order stands; its answer is sent). */
   onRecordError?: (err: unknown, userId: string, orderId: string) => void;
+  /** When a fill whose fee was not told is asked about again (see {@link OrderSendOptions.feeRetryMs}). */
+  feeRetryMs?: readonly number[];
 }
 
 /**
@@ -85,7 +98,13 @@ export class TradingService {
       sleep: opts.sleep ?? ((ms) => sleepOn(clock, ms)),
       trades: opts.trades,
       onRecordError: opts.onRecordError ?? (() => undefined),
+      ...(opts.feeRetryMs === undefined ? {} : { feeRetryMs: opts.feeRetryMs }),
     });
+  }
+
+  /** Stops the asks for fees not told yet (shutdown). */
+  stop(): void {
+    this.sender.stop();
   }
 
   /** `GET /api/trades`: the user's fills, newest first, a page at a time. */
@@ -272,45 +291,113 @@ export class TradingService {
     }
   }
 
-  /** Closes one position on the chosen account; the answer names the closing fill (PnL, fee, venue). */
+  /**
+   * Closes one position on the chosen account; the answer names the closing fill (PnL, fee, venue). A
+   * close without a clear answer is looked up by its client id, as an order is: the fill, the venue's
+   * refusal, or 503 while it is still not known.
+   */
   async closePosition(userId: string, pair: string): Promise<CloseResponse> {
     const symbol = this.supported(pair);
     await this.ensureMark(symbol);
     const where = await this.accounts.resolve(userId);
+    const clientOrderId = `sc-close-${randomUUID()}`.slice(0, 36);
     try {
-      const result = await where.adapter.closePosition(
-        where.account,
-        symbol,
-        `sc-close-${randomUUID()}`.slice(0, 36),
-      );
+      let result: OrderResult | null;
+      try {
+        result = await where.adapter.closePosition(where.account, symbol, clientOrderId);
+      } catch (err) {
+        if (!(err instanceof OrderOutcomeUnknown)) throw err;
+        const found = await this.sender.lookUp(where, clientOrderId, symbol);
+        if (found === null) throw closeUnknown([pairOf(symbol)], err.reason);
+        result = found;
+      }
       if (!result) throw appError('NOT_FOUND', `No open ${pairOf(symbol)} position.`);
-      const fill = toResponse(result, where);
-      await this.sender.record(userId, where, fill, { source: 'manual' });
+      const final = await this.sender.withLateFees(
+        where,
+        await this.sender.untilFinal(where, result, symbol),
+      );
+      if (!(Number(final.executedQty) > 0)) throw noFill(final);
+      const fill = toResponse(final, where);
+      await this.sender.record(userId, where, fill, { source: 'manual' }, final);
       const [told = fill] = await this.sender.withPositionChange(where, [fill]);
-      return { message: closedText(told), fill: told };
+      return { message: closedText(told, feesKnown(final)), fill: told };
     } catch (err) {
       throw refusal(err);
     }
   }
 
-  /** Closes every position on the chosen account; one fill per position closed. */
+  /**
+   * Closes every position on the chosen account; one fill per position closed. A close without a clear
+   * answer is looked up by its client id; one still unknown after that makes the answer a 503 that names
+   * it (the fills found are recorded all the same). A refused close is named beside the fills.
+   */
   async closeAll(userId: string): Promise<CloseAllResponse> {
     const where = await this.accounts.resolve(userId);
-    const open = await where.adapter.positionRisk(where.account);
-    await Promise.all(open.map((p) => this.ensureMark(p.symbol)));
     try {
-      const results = await where.adapter.closeAllPositions(
-        where.account,
-        `sc-all-${randomUUID().slice(0, 8)}`,
-      );
-      if (results.length === 0) return { message: 'There are no open positions to close.', fills: [] };
+      const open = await where.adapter.positionRisk(where.account);
+      await Promise.all(open.map((p) => this.ensureMark(p.symbol)));
+      let settled: SettledCloses;
+      try {
+        const results = await where.adapter.closeAllPositions(
+          where.account,
+          `sc-all-${randomUUID().slice(0, 8)}`,
+        );
+        settled = { results, notClosed: [], unknown: [] };
+      } catch (err) {
+        if (!(err instanceof CloseAllIncomplete)) throw err;
+        settled = await this.settleCloses(where, err);
+      }
+      const { results, notClosed, unknown } = settled;
       const fills = results.map((r) => toResponse(r, where));
-      for (const fill of fills) await this.sender.record(userId, where, fill, { source: 'manual' });
+      for (const [i, fill] of fills.entries()) {
+        await this.sender.record(userId, where, fill, { source: 'manual' }, results[i]);
+      }
       const told = await this.sender.withPositionChange(where, fills);
-      return { message: closedAllText(told), fills: told };
+      const closed = told.length === 0 ? [] : [closedAllText(told, results.every(feesKnown))];
+      if (unknown.length > 0) {
+        throw closeUnknown(
+          unknown.map((u) => pairOf(u.symbol)),
+          [...new Set(unknown.map((u) => u.reason))].join('; '),
+          [...closed, ...notClosed].join(' '),
+        );
+      }
+      if (told.length === 0 && notClosed.length === 0) {
+        return { message: 'There are no open positions to close.', fills: [] };
+      }
+      if (told.length === 0) throw appError('BAD_REQUEST', notClosed.join(' '));
+      return { message: [...closed, ...notClosed].join(' '), fills: told };
     } catch (err) {
       throw refusal(err);
     }
+  }
+
+  /**
+   * What the closes of a close-all that did not simply fill came to: each unknown one looked up (a fill,
+   * an end without a fill, or still unknown), each refused one in the venue's words.
+   */
+  private async settleCloses(where: ResolvedAccount, incomplete: CloseAllIncomplete): Promise<SettledCloses> {
+    const results = [...incomplete.fills];
+    const notClosed: string[] = [];
+    const unknown: { symbol: string; reason: string }[] = [];
+    for (const u of incomplete.unknown) {
+      let final: OrderResult | null = null;
+      try {
+        const found = await this.sender.lookUp(where, u.clientOrderId, u.symbol);
+        if (found !== null) final = await this.sender.untilFinal(where, found, u.symbol);
+      } catch {
+        // Still working after the settle time: as unknown as not found.
+        final = null;
+      }
+      if (final === null) unknown.push({ symbol: u.symbol, reason: u.reason });
+      else if (Number(final.executedQty) > 0) results.push(await this.sender.withLateFees(where, final));
+      else notClosed.push(`${pairOf(u.symbol)} was not closed: ${noFill(final).msg}`);
+    }
+    for (const r of incomplete.refused) {
+      const answer = refusal(r.error);
+      const detail = answer instanceof AppError ? answer.detail : 'the close failed; nothing was placed.';
+      notClosed.push(`${pairOf(r.symbol)} was not closed: ${detail}`);
+    }
+    return { results, notClosed, unknown };
   }
 
   async balance(userId: string): Promise<Balance> {

@@ -40,7 +40,8 @@ export function skippedLine(d: Decision): string {
 export function exitLine(d: Decision, fill: Pick<Trade, 'fee' | 'realizedPnl'> | null): string {
   const pnl = fill?.realizedPnl ?? d.exit_pnl;
   const realised = pnl === null ? '' : `; realised ${pnl === 0 ? '0.00' : formatPnl(pnl)} USDT`;
-  const fee = fill === null ? '' : `, fee ${usdt(fill.fee)} USDT`;
+  // A fee the venue has not told yet is left out, never said to be 0.
+  const fee = fill === null || fill.fee === null ? '' : `, fee ${usdt(fill.fee)} USDT`;
   return `rule '${d.rule_name}' closed ${d.asset} ${d.side}: ${d.exit ?? ''}${realised}${fee}`;
 }
 

@@ -64,8 +64,15 @@ export const CLOSED_COLUMNS = [
   'BY',
 ] as const;
 
-/** A fill realised PnL only by reducing, closing or flipping a position. */
-export const closesPosition = (trade: Pick<Trade, 'realizedPnl'>): boolean => trade.realizedPnl !== 0;
+/**
+ * A fill realised PnL only by reducing, closing or flipping a position. One whose PnL the venue has not
+ * told yet (null) is not called a close until it has.
+ */
+export const closesPosition = (trade: Pick<Trade, 'realizedPnl'>): boolean =>
+  trade.realizedPnl !== null && trade.realizedPnl !== 0;
+
+/** A fee or realised PnL the venue has not told yet: never shown as 0. */
+export const UNKNOWN_CELL = '—';
 
 /** A closing fill as the Closed tab shows it: the side is the position's, the other way from the fill. */
 export function closedRow(trade: Trade): TradeRow {
@@ -117,8 +124,14 @@ export function sourceText(trade: Pick<Trade, 'source' | 'ruleName'>): string {
 
 export function tradeRow(trade: Trade): TradeRow {
   const side = trade.side === 'buy' ? 'BUY' : 'SELL';
-  // A realised PnL of exactly zero (an opening fill) reads 0.00, not the tables' "$--".
-  const pnl = trade.realizedPnl === 0 ? '0.00' : formatPnl(trade.realizedPnl);
+  // A realised PnL of exactly zero (an opening fill) reads 0.00, not the tables' "$--"; an unknown one "—".
+  const pnl =
+    trade.realizedPnl === null
+      ? UNKNOWN_CELL
+      : trade.realizedPnl === 0
+        ? '0.00'
+        : formatPnl(trade.realizedPnl);
+  const fee = trade.fee === null ? UNKNOWN_CELL : trade.fee === 0 ? '0.00' : formatAmount2(trade.fee);
   return {
     id: trade.id,
     side,
@@ -129,7 +142,7 @@ export function tradeRow(trade: Trade): TradeRow {
       formatSize(trade.quantity),
       formatTradePrice(trade.price),
       pnl,
-      trade.fee === 0 ? '0.00' : formatAmount2(trade.fee),
+      fee,
       venueText(trade),
       sourceText(trade),
     ],
