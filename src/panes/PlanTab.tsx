@@ -15,6 +15,12 @@ import {
 } from '../services/planFacts';
 import { formatDay, isActive } from '../services/premium';
 
+const CANCEL_LABEL = {
+  schedule: 'Cancel renewal',
+  stop: 'Cancel subscription',
+  end: 'Cancel Premium',
+} as const;
+
 /**
  * The account's plan: what it is, how it is paid (a card subscription and a crypto period side by side
  * while both run), when it renews or ends, and how it can be cancelled or switched to the other plan.
@@ -29,7 +35,7 @@ export function PlanTab() {
   const card = cardGatewayOf(stores.connection.health.value?.payments);
   const action = read.state === 'ok' ? cancelAction(read.view, card) : null;
   const target = read.state === 'ok' ? switchTarget(read.view) : null;
-  const cancel = async (how: 'schedule' | 'end'): Promise<void> => {
+  const cancel = async (how: 'schedule' | 'stop' | 'end'): Promise<void> => {
     const endsOn = read.state === 'ok' ? formatDay(activeCard(read.view)?.current_period_end ?? null) : null;
     setBusy(true);
     const done = await cancelFromPlanTab({ main: api.main, dialogs: confirmations }, how, endsOn);
@@ -71,7 +77,7 @@ export function PlanTab() {
               </div>
             ))}
           </dl>
-          {isActive(read.view.status) ? (
+          {isActive(read.view.status) || action !== null ? (
             <>
               <p className="message" data-testid="plan-cancel">
                 {cancelAdvice(read.view, card)}
@@ -93,7 +99,7 @@ export function PlanTab() {
                   disabled={busy}
                   onClick={() => void cancel(action)}
                 >
-                  {action === 'schedule' ? 'Cancel renewal' : 'Cancel Premium'}
+                  {CANCEL_LABEL[action]}
                 </button>
               )}
             </>

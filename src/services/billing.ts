@@ -83,9 +83,17 @@ export async function changePlan(main: ApiClient, planType: PlanType): Promise<O
 
 /** The question asked before cancelling, in the app's dialog or the terminal. */
 export function cancelQuestion(
-  action: 'schedule' | 'end',
+  action: 'schedule' | 'stop' | 'end',
   endsOn: string | null,
 ): { title: string; question: string; details: string[]; confirmLabel: string } {
+  if (action === 'stop') {
+    return {
+      title: 'Cancel subscription',
+      question: 'Cancel your card subscription?',
+      details: ['It is on hold: a payment failed.', 'Stripe stops trying to charge it, and it ends now.'],
+      confirmLabel: 'Cancel subscription',
+    };
+  }
   if (action === 'end') {
     return {
       title: 'Cancel Premium',
@@ -111,7 +119,7 @@ export function cancelQuestion(
  */
 export async function cancelFromPlanTab(
   deps: { main: ApiClient; dialogs: Dialogs },
-  action: 'schedule' | 'end',
+  action: 'schedule' | 'stop' | 'end',
   endsOn: string | null,
 ): Promise<Outcome<string> | null> {
   const ask = cancelQuestion(action, endsOn);

@@ -129,6 +129,15 @@ describe('the Plan tab', () => {
     });
   });
 
+  it('offers to cancel a card subscription on hold now: not Premium, but Stripe still retries its charge', () => {
+    const held = view({ status: 'past_due' });
+    expect(cancelAction(held, 'stripe')).toBe('stop');
+    expect(cancelAdvice(held, 'stripe')).toBe(
+      'Your card subscription is on hold: a payment failed, and Stripe retries it. plan cancel cancels it now: nothing more is charged.',
+    );
+    expect(cancelAction(view({ status: 'canceled' }), 'stripe')).toBeNull();
+  });
+
   it('tells an account that had its free trial that it was used, instead of offering it', () => {
     const none = view({ status: 'canceled', plan: 'monthly', provider: 'card', trial_used: true });
     expect(planFacts(none, NOW, 'stripe').at(-1)).toEqual({

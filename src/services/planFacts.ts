@@ -139,13 +139,20 @@ const PROVIDER_TEXT: Record<NonNullable<SubscriptionView['provider']>, (card: Ca
   admin: () => 'granted by an administrator',
 };
 
+/** A card subscription on hold (a payment failed): not Premium, but Stripe still retries its charge. */
+const onHold = (s: SubscriptionView, card: CardGateway): SubscriptionEntry | undefined =>
+  card === 'sandbox'
+    ? undefined
+    : s.subscriptions.find((e) => e.provider === 'card' && e.status === 'past_due');
+
 /**
- * How a plan is cancelled here: at the end of its period, at Stripe (`schedule`), by ending it now in
- * the offline sandbox (`end`), or not at all (`null`: a crypto period or a grant just ends, a card
- * subscription already cancelled ends by itself, nothing is active).
+ * How a plan is cancelled here: at the end of its period, at Stripe (`schedule`), now when it is on
+ * hold (`stop`: Stripe stops retrying the charge), by ending it now in the offline sandbox (`end`), or
+ * not at all (`null`: a crypto period or a grant just ends, a card subscription already cancelled ends
+ * by itself, nothing is active).
  */
-export function cancelAction(s: SubscriptionView, card: CardGateway): 'schedule' | 'end' | null {
-  if (!isActive(s.status)) return null;
+export function cancelAction(s: SubscriptionView, card: CardGateway): 'schedule' | 'stop' | 'end' | null {
+  if (!isActive(s.status)) return onHold(s, card) === undefined ? null : 'stop';
   if (card === 'sandbox') return activeEntries(s).some((e) => e.provider !== 'admin') ? 'end' : null;
   const cardSub = activeCard(s);
   return cardSub !== undefined && !cardSub.cancel_at_period_end ? 'schedule' : null;
@@ -153,7 +160,11 @@ export function cancelAction(s: SubscriptionView, card: CardGateway): 'schedule'
 
 /** What `plan cancel` and the Plan tab say about cancelling: what happens to the plan, and how. */
 export function cancelAdvice(s: SubscriptionView, card: CardGateway): string {
-  if (!isActive(s.status)) return 'You have no Premium subscription to cancel.';
+  if (!isActive(s.status)) {
+    return onHold(s, card) === undefined
+      ? 'You have no Premium subscription to cancel.'
+      : 'Your card subscription is on hold: a payment failed, and Stripe retries it. plan cancel cancels it now: nothing more is charged.';
+  }
   const end = formatDay(s.current_period_end);
   const until = end === null ? '' : ` on ${end}`;
   if (card === 'sandbox' && cancelAction(s, card) === 'end')

@@ -333,6 +333,40 @@ describe.each(dbTargets())('one trial, one subscription per way of paying, on $n
     expect(second.filter((s) => s.status === 'open')).toHaveLength(1);
   });
 
+  it('a card subscription on hold is cancelled now, before a new checkout may start beside it', async () => {
+    const auth = await signUpAndLogIn(t.app, 'hal');
+    const sub = await pay(await opened(auth, 'monthly'));
+    // The trial ends and its first charge fails: Premium is on hold, and Stripe retries the charge.
+    stripeApi.subscriptions.set(sub.id, {
+      ...stripeApi.subscriptions.get(sub.id),
+      status: 'past_due',
+      trial_end: null,
+    });
+    await stripeHook('invoice.payment_failed', { object: 'invoice', subscription: sub.id });
+    expect((await me(auth)).status).toBe('past_due');
+    const refused = await checkout(auth, 'monthly');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      detail:
+        'Your card subscription is on hold: a payment failed, and Stripe retries it. Cancel it first (plan cancel) to start over, so that it stops charging beside a new one.',
+    });
+    const cancelled = await cancel(auth);
+    expect(cancelled.json()).toEqual({
+      action: 'ended',
+      message:
+        'Your card subscription, on hold since a payment failed, is cancelled: nothing more is charged.',
+    });
+    expect(
+      stripeApi.received.some((r) => r.method === 'DELETE' && r.path === `/v1/subscriptions/${sub.id}`),
+    ).toBe(true);
+    expect(stripeApi.subscriptions.get(sub.id)?.status).toBe('canceled');
+    expect((await me(auth)).status).toBe('canceled');
+    // Now a new checkout may start: as the same customer, without a second trial.
+    const again = await opened(auth, 'monthly');
+    expect(stripeApi.sessions.get(again)?.params.customer).toBe(sub.customer);
+    expect(trialDays(again)).toBeUndefined();
+  });
+
   it("an account from before customers were recorded checks out as its old subscription's customer", async () => {
     const auth = await signUpAndLogIn(t.app, 'old');
     const repo = new BillingRepo(t.database.db);

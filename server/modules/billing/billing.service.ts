@@ -90,6 +90,14 @@ export function checkoutRefusal(
   const active = currentRows(rows, now).filter((r) => isPremium(r, now));
   const card = active.find((r) => r.provider === 'card');
   const [longest] = active;
+  // A card subscription on hold still bills (Stripe retries it): a new one would be a second.
+  const onHold = rows.find((r) => r.provider === 'card' && r.status === 'past_due' && renews(r));
+  if (onHold !== undefined && (req.provider === 'card' || longest === undefined)) {
+    return (
+      'Your card subscription is on hold: a payment failed, and Stripe retries it. Cancel it first ' +
+      '(plan cancel) to start over, so that it stops charging beside a new one.'
+    );
+  }
   if (longest === undefined) return null;
   if (req.provider === 'crypto') {
     if (card === undefined || !renews(card)) return null;
@@ -240,12 +248,25 @@ export class BillingService implements PlanReader {
 
   /**
    * Cancelling: a Stripe card subscription is cancelled at the end of its period (Premium stays until
-   * then, nothing more is charged); the sandbox's end now. A crypto period or a grant has nothing to
+   * then, nothing more is charged), or now when it is on hold (a payment failed: Premium is off, but
+   * Stripe would retry the charge); the sandbox's end now. A crypto period or a grant has nothing to
    * cancel (409, saying when it runs out).
    */
   async cancel(userId: string): Promise<CancelAnswer> {
     const now = this.now();
-    const active = currentRows(await this.repo.subscriptionsOf(userId), now).filter((r) => isPremium(r, now));
+    const current = currentRows(await this.repo.subscriptionsOf(userId), now);
+    const active = current.filter((r) => isPremium(r, now));
+    const onHold = current.find((r) => r.provider === 'card' && r.status === 'past_due');
+    if (active.length === 0 && onHold?.gateway === 'stripe' && onHold.externalId !== null) {
+      // Not Premium, but still billing: it ends now, and Stripe stops retrying its payment.
+      const patch = cardPatchOf(await this.cards.cancelNow(onHold.externalId), true);
+      await this.repo.updateSubscriptionByExternalId('card', onHold.externalId, patch);
+      return {
+        action: 'ended',
+        message:
+          'Your card subscription, on hold since a payment failed, is cancelled: nothing more is charged.',
+      };
+    }
     if (active.length === 0) throw appError('CONFLICT', 'You have no Premium subscription to cancel.');
     const sandbox = active.filter((r) => r.gateway === 'sandbox');
     const others = (left: SubscriptionRow[]) =>

@@ -39,6 +39,12 @@ export class CardSubscriptions {
     return StripeSubscription.parse(sub);
   }
 
+  /** Ends the subscription now: Stripe stops charging it (one on hold stops retrying its payment). */
+  async cancelNow(subId: string): Promise<StripeSubscription> {
+    const sub = await this.stripe.subscriptions.cancel(subId).catch(unavailable);
+    return StripeSubscription.parse(sub);
+  }
+
   /**
    * Moves the subscription's one item to `plan`'s price, on the same product. Stripe credits the unused
    * time of the old price and charges the new one at once (a change of interval restarts the period);

@@ -77,6 +77,9 @@ export const plan = defineCommand({
     if (isActive(s.status)) {
       lines.push(muted('Unlimited auto-trading rules, all news sources, priority support.'));
       lines.push(muted(cancelAdvice(s, card)), ...nextSteps(s));
+    } else if (cancelAction(s, card) === 'stop') {
+      // On hold: not Premium, but still billing. Cancelling comes before any new checkout.
+      lines.push(muted(cancelAdvice(s, card)));
     } else
       lines.push(
         muted('Free: 3 active auto-trading rules and the default news sources.'),
