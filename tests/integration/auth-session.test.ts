@@ -1,3 +1,5 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_DETAILS, Me } from '../../src/contracts/auth';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -23,13 +25,43 @@ describe.each(dbTargets())('sign-up, login, refresh and logout on $name', (targe
     });
   });
 
-  it('refuses a taken email or username, whatever the case, with 409 and a clear detail', async () => {
-    const email = await client().signup('carol', 'correct horse', 'ALICE@EXAMPLE.COM');
-    expect(email.statusCode).toBe(409);
-    expect(email.json()).toEqual({ detail: AUTH_DETAILS.emailTaken });
+  it('answers a taken email as a new one, makes nothing and mails its owner; a taken username is a 409', async () => {
+    const fresh = await client().signup('dora', 'correct horse', 'dora@example.com');
+    const taken = await client().signup('carol', 'correct horse', 'ALICE@EXAMPLE.COM');
+    expect(taken.statusCode).toBe(fresh.statusCode);
+    expect(Object.keys(taken.json()).sort()).toEqual(Object.keys(fresh.json()).sort());
+    expect(taken.json()).toMatchObject({ username: 'carol', email: 'ALICE@EXAMPLE.COM', role: 'user' });
+    expect(taken.json<{ id: string }>().id).toMatch(/^[0-9a-f-]{36}$/);
+    // No account was made: its name is free and its password signs nobody in.
+    expect((await client().login('carol')).statusCode).toBe(401);
+    // The owner hears of it, once an hour however often it is tried.
+    const notices = async () => {
+      const folder = path.join(t.dataDir, 'outbox');
+      const files = await readdir(folder).catch(() => []);
+      const texts = await Promise.all(files.map((f) => readFile(path.join(folder, f), 'utf8')));
+      return texts.filter((m) => m.includes('Someone tried to sign up with your address'));
+    };
+    await expect.poll(async () => (await notices()).length).toBe(1);
+    expect((await notices())[0]).toContain('To: Alice@example.com');
+    expect((await client().signup('carl', 'correct horse', 'alice@example.com')).statusCode).toBe(201);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await notices()).toHaveLength(1);
+
     const name = await client().signup('aLiCe', 'correct horse', 'other@example.com');
     expect(name.statusCode).toBe(409);
     expect(name.json()).toEqual({ detail: AUTH_DETAILS.usernameTaken });
+  });
+
+  it('makes one account of sign-ups racing with one new address, and answers them all alike', async () => {
+    // As many at once as the sign-up limit lets one address try in a minute.
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => client().signup(`racer${i}`, 'correct horse', 'race@example.com')),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(Array.from({ length: 10 }, () => 201));
+    const made = await Promise.all(
+      answers.map(async (_, i) => (await client().login(`racer${i}`)).statusCode === 200),
+    );
+    expect(made.filter(Boolean)).toHaveLength(1);
   });
 
   it('answers 422 for a short password, a bad email and missing fields', async () => {

@@ -59,14 +59,15 @@ export default async function authRoutes(instance: FastifyInstance, s: AuthServi
 
   const signupSchema = {
     summary: 'Create an account',
+    description:
+      'An e-mail that already has an account is answered as a new one is, and its owner is mailed instead (at most hourly): the answer never says whether an address is registered. A taken username (a public handle) is a 409.',
     body: SignupRequest,
     response: { 201: SignupResponse },
   };
   app.post('/auth/signup', { preValidation: limits.signup, schema: signupSchema }, async (request, reply) => {
-    const body = request.body;
-    const user = await s.auth.signup(body);
+    const answer = await s.auth.signup(request.body);
     reply.code(201);
-    return { id: user.id, email: user.email ?? body.email, username: user.username, role: user.role };
+    return answer;
   });
 
   const tokenSchema = {

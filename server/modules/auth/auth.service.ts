@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { AUTH_DETAILS, STEP_UP_DETAILS, type Role, type StepUpRequest } from '../../../src/contracts/auth';
 import type { Bus } from '../../plugins/bus';
 import { appError } from '../../plugins/errors';
@@ -21,6 +22,14 @@ function waitError(waitMs: number) {
   return appError('RATE_LIMITED', retryText(seconds), { 'retry-after': String(seconds) });
 }
 export const CHALLENGE_TRIES = 5;
+
+/** What sign-up answers (`SignupResponse`). */
+export interface SignupAnswer {
+  id: string;
+  email: string;
+  username: string;
+  role: Role;
+}
 
 /** How a sign-in's first step proved itself: a password, or an identity (wallet, Google, Twitter). */
 export type SignInVia =
@@ -58,6 +67,8 @@ export class AuthService {
       throttle?: LoginThrottle;
       /** The account activity log (sign-ins and failed attempts). */
       activity?: Pick<ActivityService, 'record'>;
+      /** Tells the owner of a taken address that someone tried to sign up with it (after the answer). */
+      signupAttempted?: (owner: UserRow) => void;
     },
   ) {
     this.throttle = deps.throttle ?? new MemoryLoginThrottle();
@@ -69,12 +80,26 @@ export class AuthService {
     return (this.deps.now ?? (() => new Date()))();
   }
 
-  async signup(input: { email: string; username: string; password: string }): Promise<UserRow> {
+  /**
+   * A new password account. A taken e-mail is answered as a new one is (an id, the name and e-mail as
+   * given, the role a new account would get) and nothing is made: its owner is mailed instead. The
+   * password is hashed either way, so the time taken says nothing either. A taken username is a 409.
+   */
+  async signup(input: { email: string; username: string; password: string }): Promise<SignupAnswer> {
     assertPasswordAllowed(input.password, input, 'password');
     const passwordHash = await hashPassword(input.password);
-    const user = await this.deps.users.create({ email: input.email, username: input.username, passwordHash });
+    const outcome = await this.deps.users.create({
+      email: input.email,
+      username: input.username,
+      passwordHash,
+    });
+    if ('emailTakenBy' in outcome) {
+      this.deps.signupAttempted?.(outcome.emailTakenBy);
+      return { id: randomUUID(), email: input.email, username: input.username, role: outcome.role };
+    }
+    const user = outcome.created;
     await this.deps.bus.publish('user.created', { id: user.id, username: user.username });
-    return user;
+    return { id: user.id, email: user.email ?? input.email, username: user.username, role: user.role };
   }
 
   /**

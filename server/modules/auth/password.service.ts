@@ -9,12 +9,16 @@ import { assertPasswordAllowed } from './password-policy';
 import type { Mailer } from './mailer';
 import { ResetsRepo } from './resets.repo';
 import type { SessionsService } from './sessions.service';
+import { SignupNoticesRepo } from './signup-notices.repo';
 
 export const RESET_TTL_MS = 3600 * 1000;
+/** The owner of a taken address hears of sign-ups with it at most this often. */
+export const SIGNUP_NOTICE_EVERY_MS = 3600 * 1000;
 
 /** Changing, forgetting and resetting passwords. */
 export class PasswordService {
   private readonly resets: ResetsRepo;
+  private readonly notices: SignupNoticesRepo;
   /** Reset mails being prepared after their answer went out. */
   private readonly mailing = new Set<Promise<void>>();
 
@@ -31,6 +35,7 @@ export class PasswordService {
     },
   ) {
     this.resets = new ResetsRepo(db);
+    this.notices = new SignupNoticesRepo(db);
   }
 
   private now(): Date {
@@ -62,12 +67,45 @@ export class PasswordService {
    * has an account: neither the answer nor its timing says whether it has one.
    */
   forgot(email: string): Promise<string> {
-    const work = this.mailReset(email)
-      // A failure must not answer differently from an unknown email; it is logged.
-      .catch((err: unknown) => this.deps.log.error({ err }, 'could not prepare the password reset mail'))
+    // A failure must not answer differently from an unknown email; it is logged.
+    this.inBackground(this.mailReset(email), 'could not prepare the password reset mail');
+    return Promise.resolve(AUTH_MESSAGES.forgot);
+  }
+
+  /**
+   * Someone signed up with the address of an existing account: its owner is mailed (after the answer,
+   * at most once an hour), so that the sign-up's answer need not say the address is taken.
+   */
+  signupAttempted(owner: { id: string; email: string | null; username: string }): void {
+    this.inBackground(this.mailSignupAttempt(owner), 'could not send the sign-up notice');
+  }
+
+  private inBackground(job: Promise<void>, failure: string): void {
+    const work = job
+      .catch((err: unknown) => this.deps.log.error({ err }, failure))
       .finally(() => this.mailing.delete(work));
     this.mailing.add(work);
-    return Promise.resolve(AUTH_MESSAGES.forgot);
+  }
+
+  private async mailSignupAttempt(owner: { id: string; email: string | null; username: string }) {
+    if (owner.email === null) return;
+    const now = this.now();
+    if (!(await this.notices.claim(owner.id, now, new Date(now.getTime() - SIGNUP_NOTICE_EVERY_MS)))) return;
+    const link = `${this.deps.publicUrl}/`;
+    await this.deps.mailer.send({
+      to: owner.email,
+      subject: 'Someone tried to sign up with your address',
+      link,
+      text: [
+        `Hello ${owner.username},`,
+        '',
+        'Someone tried to create a new Signal Console account with this e-mail address, which already',
+        'has an account: yours. No new account was made.',
+        '',
+        `If it was you, sign in at ${link} instead (use "Forgot password" if you need a new one).`,
+        'If not, there is nothing to do.',
+      ].join('\n'),
+    });
   }
 
   /** Resolves once every reset mail asked for so far is sent (or failed): for shutdown. */

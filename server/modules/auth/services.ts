@@ -112,6 +112,7 @@ export async function createAuthServices(app: FastifyInstance): Promise<AuthServ
       bus: app.bus,
       activity: app.activity,
       throttle: loginThrottle(app),
+      signupAttempted: (owner) => passwords.signupAttempted(owner),
     }),
     passwords,
     mailer,

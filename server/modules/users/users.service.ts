@@ -1,4 +1,4 @@
-import type { Me } from '../../../src/contracts/auth';
+import type { Me, Role } from '../../../src/contracts/auth';
 import { AUTH_DETAILS } from '../../../src/contracts/auth';
 import type { Db } from '../../db/client';
 import { constraintOf, isUniqueViolation } from '../../db/errors';
@@ -38,23 +38,38 @@ export class UsersService {
   }
 
   /**
-   * Creates an account; 409 when the email or username is taken (case-insensitive). The first account
-   * while no admin exists (see `AdminPolicy`), and any account whose email is in ADMIN_EMAILS, is an admin.
+   * Creates an account; 409 when the username is taken (case-insensitive). A taken e-mail is not an
+   * error the caller may show (it would say who has an account): it answers the account that has it, and
+   * the role a new account would have had. The first account while no admin exists (see `AdminPolicy`),
+   * and any account whose email is in ADMIN_EMAILS, is an admin.
    */
-  async create(input: { email: string; username: string; passwordHash: string }): Promise<UserRow> {
-    if (await this.repo.findByEmail(input.email)) throw appError('CONFLICT', AUTH_DETAILS.emailTaken);
+  async create(input: {
+    email: string;
+    username: string;
+    passwordHash: string;
+  }): Promise<{ created: UserRow } | { emailTakenBy: UserRow; role: Role }> {
+    // Usernames are public handles (shown to others): saying one is taken tells nothing private.
     if (await this.repo.findByUsername(input.username))
       throw appError('CONFLICT', AUTH_DETAILS.usernameTaken);
+    const owner = await this.repo.findByEmail(input.email);
+    if (owner !== undefined) return { emailTakenBy: owner, role: await this.roleFor(input.email) };
     try {
-      return await this.insert({ ...input }, this.listed(input.email));
+      return { created: await this.insert({ ...input }, this.listed(input.email)) };
     } catch (err) {
       // Two sign-ups raced for the same name: the unique index decides.
       if (!isUniqueViolation(err)) throw err;
-      throw appError(
-        'CONFLICT',
-        constraintOf(err).includes('email') ? AUTH_DETAILS.emailTaken : AUTH_DETAILS.usernameTaken,
-      );
+      const racer = constraintOf(err).includes('email')
+        ? await this.repo.findByEmail(input.email)
+        : undefined;
+      if (racer === undefined) throw appError('CONFLICT', AUTH_DETAILS.usernameTaken);
+      return { emailTakenBy: racer, role: await this.roleFor(input.email) };
     }
+  }
+
+  /** The role a new account with this e-mail would be given now. */
+  private async roleFor(email: string): Promise<Role> {
+    if (this.listed(email)) return 'admin';
+    return this.admins.firstAccount && !(await this.repo.hasAdmin()) ? 'admin' : 'user';
   }
 
   /**
