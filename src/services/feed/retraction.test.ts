@@ -34,6 +34,21 @@ describe('retraction on the cards', () => {
     // Copies saved before retractions existed have neither field.
     expect(retractionView(makeSignal(3))).toEqual({ mark: null, link: null });
   });
+
+  it('marks a story a less trusted source takes back DISPUTED, not RETRACTED; a retraction after it wins', () => {
+    const dispute = {
+      ...retractionOf('5', 'The ETF post is fake.'),
+      kind: 'denial' as const,
+      source_name: 'X',
+    };
+    const story = { ...completed(makeSignal(4), 'positive', 90, ['BTC']), retraction: null, dispute };
+    expect(retractionView(story).mark).toEqual({
+      label: 'DISPUTED',
+      by: '5',
+      hover: 'Disputed by #5, from X, a less trusted source (denied; unconfirmed): The ETF post is fake.',
+    });
+    expect(retractionView({ ...story, retraction: retractionOf('6') }).mark?.label).toBe('RETRACTED');
+  });
 });
 
 function setup(storage = memoryStorage()) {
