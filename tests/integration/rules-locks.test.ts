@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { EmbeddedUserLocks, userLocks, type UserLocks } from '../../server/modules/rules/user-locks';
@@ -100,6 +101,26 @@ describe.each(dbTargets())('rule decision locks on $name', (target) => {
       await impatient.run(ann, async () => void (ran = true));
       expect(ran).toBe(true);
       await impatient.close();
+    });
+
+  if (target.name === 'postgres')
+    it('takes turns again on a new connection when the one holding the locks is cut', async () => {
+      const prefix = `cut-${randomUUID().slice(0, 8)}:`;
+      const locks = userLocks(database, prefix, log);
+      const ann = randomUUID();
+      await locks.run(ann, async () => undefined);
+      const cut = await database.db.execute(
+        sql`select pg_terminate_backend(pid) as done from pg_stat_activity
+            where application_name = ${`signal-console rules locks ${prefix}`}`,
+      );
+      expect((cut as unknown as { rows: { done: boolean }[] }).rows).toEqual([{ done: true }]);
+      // The turn under way when the connection went may fail; the next ones go through.
+      await locks.run(ann, async () => undefined).catch(() => undefined);
+      let ran = 0;
+      await locks.run(ann, async () => void (ran += 1));
+      await one.run(ann, async () => void (ran += 1));
+      expect(ran).toBe(2);
+      await locks.close();
     });
 });
 

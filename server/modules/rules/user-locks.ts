@@ -124,7 +124,10 @@ export class PostgresUserLocks implements UserLocks {
   private readonly takes = new Batcher<string, boolean>((keys) => this.tryLocks(keys));
   private readonly gives = new Batcher<string, boolean>((keys) => this.unlocks(keys));
 
-  constructor(private readonly o: PostgresLockOptions) {}
+  constructor(private readonly o: PostgresLockOptions) {
+    // Opened now, so that the first decision does not wait for it; one that fails is opened again then.
+    this.connection().catch(() => undefined);
+  }
 
   async run<T>(userId: string, work: (alone: boolean) => Promise<T>): Promise<T> {
     const { release } = await this.turns.take(userId, this.me);
@@ -173,8 +176,12 @@ export class PostgresUserLocks implements UserLocks {
     if (this.closed) return Promise.reject(new Error('rules locks closed'));
     if (this.client === null) {
       const opening = this.o.connect().then((client) => {
+        // Ended, its locks are released: the next turn opens another connection.
         client.on('error', (err) => {
           this.o.log.warn({ err }, 'rules lock connection lost');
+          if (this.client === opening) this.client = null;
+        });
+        client.on('end', () => {
           if (this.client === opening) this.client = null;
         });
         return client;
@@ -195,12 +202,18 @@ export class PostgresUserLocks implements UserLocks {
 
   private async tryLocks(keys: string[]): Promise<boolean[]> {
     const client = await this.connection();
-    const { rows } = await client.query<{ got: boolean }>(
-      `select pg_try_advisory_lock(hashtextextended(k, 0)) as got
-         from unnest($1::text[]) with ordinality as t(k, n) order by n`,
-      [keys],
-    );
-    return rows.map((r) => r.got);
+    try {
+      const { rows } = await client.query<{ got: boolean }>(
+        `select pg_try_advisory_lock(hashtextextended(k, 0)) as got
+           from unnest($1::text[]) with ordinality as t(k, n) order by n`,
+        [keys],
+      );
+      return rows.map((r) => r.got);
+    } catch (err) {
+      // Unsure which were taken: ending the connection releases them all.
+      this.reset();
+      throw err;
+    }
   }
 
   private async unlocks(keys: string[]): Promise<boolean[]> {
@@ -236,7 +249,8 @@ export function userLocks(
     log,
     ...opts,
     connect: async () => {
-      const client = new pg.Client({ ...pool.options, application_name: 'signal-console rules locks' });
+      const name = `signal-console rules locks ${prefix}`.slice(0, 63);
+      const client = new pg.Client({ ...pool.options, application_name: name });
       await client.connect();
       return client;
     },
