@@ -93,6 +93,8 @@ export const BusEvents = {
     /** Who disputes it, and who posted the story. */
     sourceName: z.string(),
     storySourceName: z.string(),
+    /** The disputed story's first line, at most 200 characters: what the question to its holders names. */
+    headline: z.string(),
     /** When the dispute arrived (ISO time). */
     receivedAt: z.string(),
   }),

@@ -3,7 +3,7 @@ import type { BusEventMap } from '../../src/contracts/events';
 import type { Signal } from '../../src/contracts/signals';
 import { createFakeClock } from '../../src/services/testing/fakeClock';
 import type { Database } from '../../server/db/client';
-import { createAnalyzer } from '../../server/modules/analysis/analysis.service';
+import { createAnalyzer, type Analyzer } from '../../server/modules/analysis/analysis.service';
 import { sameStory, storyKey } from '../../server/modules/news/cluster';
 import { NewsRepo } from '../../server/modules/news/news.repo';
 import { NewsService } from '../../server/modules/news/news.service';
@@ -23,7 +23,7 @@ describe.each(dbTargets())('retractions in the news pipeline ($name)', (target) 
     await target.cleanup();
   });
 
-  function setup(premiumSources?: ReadonlySet<string>) {
+  function setup(premiumSources?: ReadonlySet<string>, opts: { holdAnalysisOf?: RegExp } = {}) {
     const clock = createFakeClock(Date.parse('2026-01-09T21:00:00Z'));
     const bus = new MemoryBus();
     const published: BusEventMap['signal.published'][] = [];
@@ -37,14 +37,26 @@ describe.each(dbTargets())('retractions in the news pipeline ($name)', (target) 
       quote: () => Promise.resolve(1),
       onTicks: () => () => undefined,
     };
+    const local = createAnalyzer({
+      ANALYZER: 'local',
+      LLM_BASE_URL: undefined,
+      LLM_API_KEY: undefined,
+      LLM_MODEL: undefined,
+    });
+    // The analysis of an item matching `holdAnalysisOf` waits until `release()`: what arrives meanwhile
+    // finds it still analysing.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const analyzer: Analyzer = {
+      ...local,
+      analyze: async (input) => {
+        if (opts.holdAnalysisOf?.test(input.content) === true) await held;
+        return local.analyze(input);
+      },
+    };
     const service = new NewsService({
       repo: new NewsRepo(database.db),
-      analyzer: createAnalyzer({
-        ANALYZER: 'local',
-        LLM_BASE_URL: undefined,
-        LLM_API_KEY: undefined,
-        LLM_MODEL: undefined,
-      }),
+      analyzer,
       bus,
       prices,
       clock,
@@ -66,7 +78,7 @@ describe.each(dbTargets())('retractions in the news pipeline ($name)', (target) 
     };
     const latest = (id: string | null): Signal | undefined =>
       published.filter((e) => e.signal.id === id).at(-1)?.signal;
-    return { clock, service, published, retracted, disputed, post, latest };
+    return { clock, service, published, retracted, disputed, post, latest, release };
   }
 
   it('marks the rumour a hacked-account notice retracts, and says so once on the bus', async () => {
@@ -232,6 +244,7 @@ describe.each(dbTargets())('retractions in the news pipeline ($name)', (target) 
         reason: 'The Delaware Litecoin trust registration is fake, the asset manager told reporters',
         sourceName: 'X',
         storySourceName: 'Reuters',
+        headline: 'Asset manager registers a Litecoin spot trust in Delaware, state records show',
         receivedAt: '2026-01-09T21:10:00.000Z',
       },
     ]);
@@ -325,5 +338,124 @@ describe.each(dbTargets())('retractions in the news pipeline ($name)', (target) 
     const repost = await post(disputedText, { source_name: 'Wire' });
     expect(latest(repost.id)?.dispute?.signal_id).toBe(weak.id);
     expect(latest(repost.id)?.retraction).toBeNull();
+  });
+
+  it('a trusted report of a denial that only disputed its story, clustered into it, retracts the story and its inherited copies; a weaker one does not', async () => {
+    const { clock, post, latest, retracted, disputed } = setup();
+    const storyText = 'Asset manager registers a Dogecoin spot trust in Delaware, state records show';
+    const denialText = 'The Delaware Dogecoin trust registration is fake, the asset manager told reporters';
+    const story = await post(storyText, { source_name: 'Reuters' });
+    clock.advance(10 * 60_000);
+    const weak = await post(denialText, { source_name: 'X', username: 'doge_insider' });
+    expect(latest(story.id)?.dispute?.signal_id).toBe(weak.id);
+    // Another stranger saying it too is one more report of the dispute, and still only a dispute.
+    clock.advance(15 * 60_000);
+    const echo = await post(`${denialText}, sources said`, { source_name: 'X', username: 'doge_watch' });
+    expect(echo).toEqual({ result: 'clustered', id: weak.id });
+    expect(latest(story.id)?.retraction).toBeNull();
+    // Past the cluster window the story told again is a new signal that inherits the dispute.
+    clock.advance(20 * 60_000);
+    const copy = await post(storyText, { source_name: 'Crypto Wire' });
+    expect(copy.result).toBe('created');
+    expect(latest(copy.id)?.dispute?.signal_id).toBe(weak.id);
+    expect(retracted).toEqual([]);
+
+    // An outlet reports the same denial: it clusters into the dispute, which now retracts.
+    clock.advance(5 * 60_000);
+    const trusted = await post(`${denialText}, a spokesperson confirmed`, {
+      source_name: 'Bloomberg',
+    });
+    expect(trusted).toEqual({ result: 'clustered', id: weak.id });
+    expect(latest(weak.id)?.also_reported_by.map((r) => r.source_name)).toEqual(['X', 'Bloomberg']);
+    expect(latest(story.id)?.retraction).toEqual({
+      signal_id: weak.id,
+      received_at: '2026-01-09T21:50:00.000Z',
+      reason: denialText,
+      kind: 'denial',
+    });
+    expect(latest(copy.id)?.retraction?.signal_id).toBe(weak.id);
+    expect(latest(weak.id)?.retracts).toBe(story.id);
+    expect(retracted).toEqual([
+      {
+        retractedId: story.id,
+        retractionId: weak.id,
+        kind: 'denial',
+        reason: denialText,
+        receivedAt: '2026-01-09T21:50:00.000Z',
+      },
+      {
+        retractedId: copy.id,
+        retractionId: weak.id,
+        kind: 'denial',
+        reason: denialText,
+        receivedAt: '2026-01-09T21:50:00.000Z',
+      },
+    ]);
+    expect(disputed.map((e) => e.disputedId)).toEqual([story.id]);
+    // Once: another trusted report of it retracts nothing more.
+    clock.advance(60_000);
+    const again = await post(`${denialText}, the firm confirmed`, { source_name: 'Reuters' });
+    expect(again).toEqual({ result: 'clustered', id: weak.id });
+    expect(retracted).toHaveLength(2);
+  });
+
+  it('a trusted report that clusters into the dispute while it is still analysed retracts the story when the analysis completes', async () => {
+    const denialText = 'The Delaware Tron trust registration is fake, the asset manager told reporters';
+    const { clock, post, latest, retracted, disputed, service, release } = setup(undefined, {
+      holdAnalysisOf: /^The Delaware Tron trust registration is fake/,
+    });
+    const story = await post(
+      'Asset manager registers a Tron (TRX) spot trust in Delaware, state records show',
+      {
+        source_name: 'Reuters',
+      },
+    );
+    clock.advance(10 * 60_000);
+    const weak = await service.ingest(
+      'webhook',
+      rawItem({ content: denialText, source_name: 'X', username: 'trx_fan' }),
+    );
+    clock.advance(60_000);
+    const trusted = await service.ingest(
+      'webhook',
+      rawItem({ content: `${denialText}, Bloomberg confirmed`, source_name: 'Bloomberg' }),
+    );
+    expect(trusted).toEqual({ result: 'clustered', id: weak.id });
+    expect(latest(story.id)?.dispute ?? null).toBeNull();
+    release();
+    await service.drain();
+    await new Promise((r) => setImmediate(r));
+    expect(latest(story.id)?.retraction).toMatchObject({ signal_id: weak.id, kind: 'denial' });
+    expect(latest(weak.id)?.retracts).toBe(story.id);
+    expect(retracted.map((e) => [e.retractedId, e.retractionId])).toEqual([[story.id, weak.id]]);
+    expect(disputed).toEqual([]);
+  });
+
+  it('a trusted report from a Premium-only source never retracts a public story its dispute names; a public one does', async () => {
+    const denialText = 'The Delaware Polygon trust registration is fake, the asset manager told reporters';
+    const { clock, post, latest, retracted } = setup(new Set(['telegram']));
+    const story = await post(
+      'Asset manager registers a Polygon (POL) spot trust in Delaware, state records show',
+      {
+        source_name: 'Reuters',
+      },
+    );
+    clock.advance(10 * 60_000);
+    const weak = await post(denialText, { source_name: 'X', username: 'pol_fan' });
+    expect(latest(story.id)?.dispute?.signal_id).toBe(weak.id);
+    clock.advance(60_000);
+    const insider = await post(`${denialText}, Bloomberg confirmed`, {
+      source: 'telegram',
+      source_name: 'Bloomberg Terminal',
+    });
+    expect(insider).toEqual({ result: 'clustered', id: weak.id });
+    expect(latest(story.id)?.retraction).toBeNull();
+    expect(retracted).toEqual([]);
+    // The same outlet's public report of it does.
+    clock.advance(60_000);
+    const open = await post(`${denialText}, a spokesperson confirmed`, { source_name: 'Bloomberg' });
+    expect(open).toEqual({ result: 'clustered', id: weak.id });
+    expect(latest(story.id)?.retraction?.signal_id).toBe(weak.id);
+    expect(retracted.map((e) => e.retractedId)).toEqual([story.id]);
   });
 });

@@ -7,6 +7,7 @@ import type { Clock, NewsLog, RawItem } from './news.types';
 import { fingerprint, normalizeItem } from './normalize';
 import type { PriceSource } from './prices-at';
 import { retractionCue } from './retraction';
+import type { Reporter } from './retraction.service';
 
 /** Near-duplicates of one story within this window are credited to its first report. */
 export const CLUSTER_WINDOW_MS = 30 * 60_000;
@@ -67,6 +68,11 @@ export interface NewsAdmissionDeps {
   publish: (row: SignalRow) => void;
   /** A new signal was stored and committed, with the prices when it arrived. */
   stored: (row: SignalRow, snapshot: ReadonlyMap<string, number>) => void;
+  /**
+   * A report was added to a retraction and committed: a source that may take back what the retraction
+   * only disputes makes it a retraction of it.
+   */
+  reportedRetraction?: (retraction: SignalRow, reporter: Reporter) => void;
 }
 
 const isRetraction = (content: string) => retractionCue(content) !== null;
@@ -248,7 +254,18 @@ export class NewsAdmission {
         url: item.url,
         received_at: new Date(now).toISOString(),
       });
-      if (row !== null) effects.push(() => this.deps.publish(row));
+      if (row !== null) {
+        effects.push(() => this.deps.publish(row));
+        if (story.retraction) {
+          const reporter: Reporter = {
+            source,
+            sourceName: item.source_name,
+            username: item.username,
+            receivedAt: new Date(now),
+          };
+          effects.push(() => this.deps.reportedRetraction?.(row, reporter));
+        }
+      }
       this.deps.stats.clustered += 1;
       return { result: 'clustered', id: String(story.id) };
     }

@@ -4,7 +4,7 @@ import { ARRIVAL_PRICE_MS, ArrivalPrices } from './arrival-prices';
 import type { NewsRepo, SignalRow } from './news.repo';
 import type { Clock, NewsLog } from './news.types';
 import { pricesAt, type PriceSource } from './prices-at';
-import { Retractions } from './retraction.service';
+import { Retractions, type Reporter } from './retraction.service';
 
 /** How old an unfinished item may be for a price taken now to stand for its price at arrival. */
 export const RESUME_PRICE_MS = ARRIVAL_PRICE_MS;
@@ -177,8 +177,26 @@ export class AnalysisRunner {
     }
   }
 
-  private track(work: Promise<void>): void {
-    const p = work.catch((err: unknown) => this.deps.log.warn({ err }, 'signal analysis failed'));
+  /**
+   * A report clustered into a stored retraction: when its source may take back the stories that
+   * retraction only disputes, they are retracted now (published, then `signal.retracted`, so that the
+   * rules unwind what they opened on them).
+   */
+  reported(retraction: SignalRow, reporter: Reporter): void {
+    this.track(this.confirm(retraction, reporter), 'dispute not confirmed');
+  }
+
+  private async confirm(retraction: SignalRow, reporter: Reporter): Promise<void> {
+    const confirmed = await this.retractions.confirmDisputes(retraction, [reporter]);
+    if (confirmed.retraction !== null) this.deps.publish(confirmed.retraction);
+    for (const row of confirmed.retracted) {
+      this.deps.publish(row);
+      this.retractions.announce(row);
+    }
+  }
+
+  private track(work: Promise<void>, failed = 'signal analysis failed'): void {
+    const p = work.catch((err: unknown) => this.deps.log.warn({ err }, failed));
     this.pending.add(p);
     void p.finally(() => this.pending.delete(p));
   }

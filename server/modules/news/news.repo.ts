@@ -274,6 +274,54 @@ export class NewsRepo {
       .limit(50);
   }
 
+  /**
+   * The stories `retractionId` disputes and nothing retracted: the one it was linked to and the later
+   * reports of it that inherited the dispute, received since `since`. Oldest first, by the index of the
+   * marked ones.
+   */
+  async disputedBy(retractionId: number, since: Date): Promise<SignalRow[]> {
+    return this.db
+      .select()
+      .from(signals)
+      .where(
+        and(
+          sql`${signals.dispute} is not null`,
+          sql`${signals.dispute} ->> 'signal_id' = ${String(retractionId)}`,
+          isNull(signals.retractedBy),
+          gte(signals.receivedAt, since),
+        ),
+      )
+      .orderBy(asc(signals.id))
+      .limit(50);
+  }
+
+  /**
+   * Retracts, in one transaction, the stories a retraction only disputed (each once: one retracted
+   * meanwhile is left as it is), and links the retraction to the first of them when it links nothing
+   * yet. Answers what changed.
+   */
+  async retractDisputed(
+    retractionId: number,
+    marks: readonly { id: number; mark: RetractionMark }[],
+  ): Promise<{ retraction: SignalRow | null; retracted: SignalRow[] }> {
+    return this.db.transaction(async (tx) => {
+      const repo = new NewsRepo(tx);
+      const retracted: SignalRow[] = [];
+      for (const { id, mark } of marks) {
+        const row = await repo.markRetracted(id, mark);
+        if (row !== null) retracted.push(row);
+      }
+      const first = retracted[0];
+      if (first === undefined) return { retraction: null, retracted };
+      const [retraction] = await tx
+        .update(signals)
+        .set({ retractsId: first.id, rev: nextRev })
+        .where(and(eq(signals.id, retractionId), isNull(signals.retractsId)))
+        .returning();
+      return { retraction: retraction ?? null, retracted };
+    });
+  }
+
   /** Marks a signal retracted, once: null when it was retracted already. */
   async markRetracted(id: number, mark: RetractionMark): Promise<SignalRow | null> {
     const [row] = await this.db

@@ -68,6 +68,7 @@ export class NewsService {
       stats: this.stats,
       publish,
       stored: (row, snapshot) => this.stored(row, snapshot),
+      reportedRetraction: (row, reporter) => this.analysis.reported(row, reporter),
     });
   }
 

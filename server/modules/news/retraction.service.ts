@@ -27,6 +27,30 @@ export interface Completed {
   disputed: SignalRow | null;
 }
 
+/**
+ * One more report of a retraction: a source whose item clustered into it ("also reported by"). Its
+ * `source` kind is known for a report clustered now, and null for one read back from the stored row.
+ */
+export interface Reporter {
+  source: string | null;
+  sourceName: string;
+  username: string | null;
+  receivedAt: Date;
+}
+
+/** What a dispute confirmed by a trusted report stored: the retraction, now linked, and what it retracts. */
+export interface Confirmed {
+  /** The retraction with its link to the story (null when it had one already). */
+  retraction: SignalRow | null;
+  retracted: SignalRow[];
+}
+
+const NONE_CONFIRMED: Confirmed = { retraction: null, retracted: [] };
+
+/** The first line of a story, as a question about it names it. */
+const HEADLINE_CHARS = 200;
+const headlineOf = (content: string) => (content.split('\n')[0]?.trim() ?? '').slice(0, HEADLINE_CHARS);
+
 /** Account names a retraction may speak for: its own, and every word of its text (`@SECGov`, "Binance"). */
 function accountsNamed(content: string, username: string | null): string[] {
   const out = new Set<string>();
@@ -117,7 +141,15 @@ export class Retractions {
         kind: cue.kind,
         source_name: row.sourceName,
       });
-      if (linked !== null) return { done: linked.done, retracted: null, disputed: linked.disputed };
+      if (linked !== null) {
+        // A trusted source may have reported this retraction while it was analysed: its report then
+        // retracts the story at once (a report clustered later confirms it in `confirmDisputes`).
+        const confirmed = await this.confirmDisputes(linked.done, reportersOf(linked.done));
+        const retracted = confirmed.retracted.find((r) => r.id === story.id);
+        if (retracted !== undefined)
+          return { done: confirmed.retraction ?? linked.done, retracted, disputed: null };
+        return { done: linked.done, retracted: null, disputed: linked.disputed };
+      }
     }
     return { done: await repo.complete(row.id, analysis), retracted: null, disputed: null };
   }
@@ -155,6 +187,52 @@ export class Retractions {
     return story.dispute === null ? {} : { dispute: story.dispute };
   }
 
+  /**
+   * A retraction that only disputed its story, reported again by a source that may take the story back
+   * ({@link retractsOutright}: the same source, the account the story came from or names, or one as
+   * trusted): every story it disputes that such a reporter may retract is retracted now, by it, with its
+   * words, as if it had come from that source first. A report from a Premium-only source retracts only
+   * stories of such sources, as a retraction from one does; a reporter whose source is not known (read
+   * back from the row) retracts a public story only where no source is Premium-only. Nothing when it
+   * disputes nothing (yet: its analysis, when it completes, looks at its reporters itself).
+   */
+  async confirmDisputes(retraction: SignalRow, reporters: readonly Reporter[]): Promise<Confirmed> {
+    const cue = retractionCue(retraction.content);
+    if (cue === null || reporters.length === 0) return NONE_CONFIRMED;
+    const disputed = await this.deps.repo.disputedBy(
+      retraction.id,
+      new Date(retraction.receivedAt.getTime() - (this.deps.windowMs ?? RETRACTION_WINDOW_MS)),
+    );
+    if (disputed.length === 0) return NONE_CONFIRMED;
+    const premium = this.deps.premiumSources ?? new Set<string>();
+    const mayReach = (r: Reporter, story: SignalRow) =>
+      premium.has(story.source) || (r.source === null ? premium.size === 0 : !premium.has(r.source));
+    const marks = disputed.flatMap((story) => {
+      const by = reporters.find(
+        (r) =>
+          mayReach(r, story) &&
+          retractsOutright(
+            { sourceName: r.sourceName, username: r.username, content: retraction.content },
+            story,
+          ),
+      );
+      if (by === undefined) return [];
+      return [
+        {
+          id: story.id,
+          mark: {
+            by: retraction.id,
+            at: by.receivedAt,
+            reason: retraction.content.slice(0, REASON_CHARS),
+            kind: cue.kind,
+          },
+        },
+      ];
+    });
+    if (marks.length === 0) return NONE_CONFIRMED;
+    return this.deps.repo.retractDisputed(retraction.id, marks);
+  }
+
   /** Says on the bus that a less trusted source disputes `disputed` (once both are stored and published). */
   announceDispute(disputed: SignalRow): void {
     const dispute = Dispute.safeParse(disputed.dispute);
@@ -167,6 +245,7 @@ export class Retractions {
         reason: dispute.data.reason,
         sourceName: dispute.data.source_name,
         storySourceName: disputed.sourceName,
+        headline: headlineOf(disputed.content),
         receivedAt: dispute.data.received_at,
       })
       .catch((err: unknown) => this.deps.log.warn({ err }, 'signal.disputed not published'));
@@ -186,4 +265,14 @@ export class Retractions {
       })
       .catch((err: unknown) => this.deps.log.warn({ err }, 'signal.retracted not published'));
   }
+}
+
+/** The sources a stored retraction was also reported by (their kinds are not stored). */
+function reportersOf(row: SignalRow): Reporter[] {
+  return row.alsoReportedBy.flatMap((r) => {
+    const at = Date.parse(r.received_at);
+    return Number.isFinite(at)
+      ? [{ source: null, sourceName: r.source_name, username: r.username, receivedAt: new Date(at) }]
+      : [];
+  });
 }
