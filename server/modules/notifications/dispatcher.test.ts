@@ -107,6 +107,8 @@ function setup(opts: {
   /** Users a channel reaches (default: all of them). */
   reach?: string[];
   traders?: Record<string, string[]>;
+  /** Positions rules opened and nothing closed, by signal id. */
+  open?: Record<string, { userId: string; asset: string; symbol: string; account: string }[]>;
   premium?: string[];
   start?: number;
 }) {
@@ -124,6 +126,7 @@ function setup(opts: {
         .filter(([u]) => userId === undefined || u === userId)
         .map(([u, s]) => ({ userId: u, settings: s })),
     tradersOf: async (id) => opts.traders?.[id] ?? [],
+    openOn: async (id) => opts.open?.[id] ?? [],
     positions: async (userId) => ({ account: 'paper', positions: held.get(userId) ?? [] }),
     pnlBetween: async (userId, from, to) => {
       pnlAsked.push({ userId, from, to });
@@ -267,6 +270,60 @@ describe('notifications dispatcher', () => {
     expect(bob?.title).toBe('Retracted: Headline 1');
     expect(bob?.body).toContain('Denied (#9): The exchange denies it.');
     expect(bob?.body).toContain('Your rules close');
+    dispatcher.stop();
+  });
+
+  it('asks those who hold what a rule opened on a disputed story, or were alerted on it, with retractions on: once, with a Close per position', async () => {
+    const { dispatcher, channel, held } = setup({
+      users: { ann: {}, bob: {}, cy: { retractions: false }, dee: { alert_threshold: 95 }, eve: {} },
+      open: {
+        '1': [
+          { userId: 'bob', asset: 'BTC', symbol: 'BTCUSDT', account: 'paper' },
+          { userId: 'bob', asset: 'BTC', symbol: 'BTCUSDT', account: 'k1-live-key' },
+          { userId: 'cy', asset: 'BTC', symbol: 'BTCUSDT', account: 'paper' },
+        ],
+      },
+    });
+    held.set('ann', [position(100_000, 90_000, { symbol: 'BTC/USDT' })]);
+    await dispatcher.start();
+    // ann and eve were alerted on it; ann holds BTC, eve holds nothing.
+    dispatcher.onSignal(signal('1', 85));
+    await dispatcher.idle();
+    channel.notes.length = 0;
+    const event = {
+      disputedId: '1',
+      disputeId: '9',
+      kind: 'denial' as const,
+      reason: 'Fake, says an anonymous account.',
+      sourceName: 'X',
+      storySourceName: 'Reuters',
+      headline: 'Headline 1',
+      receivedAt: new Date(0).toISOString(),
+    };
+    dispatcher.onDisputed(event);
+    dispatcher.onDisputed(event);
+    await dispatcher.idle();
+    expect(kinds(channel.notes).sort()).toEqual(['ann:dispute', 'bob:dispute', 'eve:dispute']);
+    const of = (u: string) => channel.notes.find((n) => n.userId === u);
+    expect(of('bob')).toMatchObject({
+      title: 'A weaker source disputes a story you traded: Headline 1 — disputed by X. Nothing was closed.',
+      body: 'Denied, unconfirmed (#9): Fake, says an anonymous account.',
+      ref: 'dispute:1',
+      actions: [
+        { label: 'Close BTC', action: { kind: 'close', symbol: 'BTCUSDT', account: 'paper' } },
+        {
+          label: 'Close BTC (key k1-live-)',
+          action: { kind: 'close', symbol: 'BTCUSDT', account: 'k1-live-key' },
+        },
+      ],
+    });
+    expect(of('ann')?.actions).toEqual([
+      { label: 'Close BTC', action: { kind: 'close', symbol: 'BTCUSDT', account: 'paper' } },
+    ]);
+    expect(of('eve')?.title).toBe(
+      'A weaker source disputes a story you were alerted on: Headline 1 — disputed by X. Nothing was closed.',
+    );
+    expect(of('eve')?.actions).toEqual([]);
     dispatcher.stop();
   });
 

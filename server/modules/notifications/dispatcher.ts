@@ -36,6 +36,8 @@ export interface DispatcherDeps {
   reachable(userId?: string): Promise<Reachable[]>;
   /** The users whose rules fired on a signal. */
   tradersOf(signalId: string): Promise<string[]>;
+  /** The positions rules opened on a signal and nothing closed yet (whose, which asset, where). */
+  openOn(signalId: string): Promise<{ userId: string; asset: string; symbol: string; account: string }[]>;
   /** The account a user chose ('paper' or a key id) and its open positions. */
   positions(userId: string): Promise<{ account: string; positions: Position[] }>;
   /** The user's realised PnL and fees in [from, to). */
@@ -89,16 +91,23 @@ export function nextUtcMidnight(now: number): number {
 /**
  * Decides what each user gets, from the bus: alerts for completed signals at or above their threshold,
  * fills and exits of their rules, an ask rule's proposals (and their answers), retractions of stories they
- * traded or were alerted on, liquidation warnings and the daily PnL. Only users with a reachable channel
- * cost any work: they are kept in memory with their settings, refreshed when they change. Every handler
- * returns at once and does its work afterwards, one event after another, so that the signal stream and
- * the rule engine never wait for a notification.
+ * traded or were alerted on, the question whether to close what a disputed story opened, liquidation
+ * warnings and the daily PnL. Only users with a reachable channel cost any work: they are kept in memory
+ * with their settings, refreshed when they change. Every handler returns at once and does its work
+ * afterwards, one event after another, so that the signal stream and the rule engine never wait for a
+ * notification.
  */
 export class Dispatcher {
   /** Users with a channel and their settings. */
   private audience = new Map<string, NotificationSettings>();
-  private readonly alertedOn = new Recent<{ headline: string; users: Set<string> }>(REMEMBERED_SIGNALS);
+  private readonly alertedOn = new Recent<{
+    headline: string;
+    assets: readonly string[];
+    users: Set<string>;
+  }>(REMEMBERED_SIGNALS);
   private readonly seen = new Recent<true>(REMEMBERED_SIGNALS);
+  /** Stories whose dispute was asked about already. */
+  private readonly asked = new Recent<true>(REMEMBERED_SIGNALS);
   /** Positions warned about ("user|account|symbol|side"), until they move away from liquidation again. */
   private readonly warned = new Set<string>();
   private queue: Promise<void> = Promise.resolve();
@@ -168,7 +177,7 @@ export class Dispatcher {
         ? await filterAsync(users, (u) => this.d.isPremium(u))
         : users;
       const headline = headlineOf(signal);
-      this.alertedOn.set(signal.id, { headline, users: new Set(allowed) });
+      this.alertedOn.set(signal.id, { headline, assets: signal.assets, users: new Set(allowed) });
       for (const userId of allowed) this.send(this.alert(userId, signal, headline));
     });
   }
@@ -206,6 +215,76 @@ export class Dispatcher {
         });
       }
     });
+  }
+
+  /**
+   * A less trusted source disputes a story: nothing was closed on it, so those who hold what a rule
+   * opened on it (or were alerted on it) are asked, with retractions on: a Close button for each such
+   * position (and, for one alerted only, for a position they hold in its assets on their account).
+   */
+  onDisputed(event: BusEventMap['signal.disputed']): void {
+    if (this.audience.size === 0 || this.asked.has(event.disputedId)) return;
+    this.asked.set(event.disputedId, true);
+    this.later(async () => {
+      const alerted = this.alertedOn.get(event.disputedId);
+      const open = await this.d.openOn(event.disputedId);
+      const users = new Set([...(alerted?.users ?? []), ...open.map((o) => o.userId)]);
+      for (const userId of users) {
+        if (this.audience.get(userId)?.retractions !== true) continue;
+        const held = open.filter((o) => o.userId === userId);
+        const closes =
+          held.length > 0 || alerted === undefined ? held : await this.heldIn(userId, alerted.assets);
+        this.send(this.disputeNote(userId, event, closes));
+      }
+    });
+  }
+
+  /** The user's open positions, on the account they chose, in these assets (BTC → BTCUSDT). */
+  private async heldIn(
+    userId: string,
+    assets: readonly string[],
+  ): Promise<{ asset: string; symbol: string; account: string }[]> {
+    const held = await this.d.positions(userId).catch(() => null);
+    if (held === null) return [];
+    return assets.flatMap((asset) => {
+      const symbol = findTicker(asset)?.symbol ?? `${asset}USDT`;
+      return held.positions.some((p) => bare(p.symbol) === symbol)
+        ? [{ asset, symbol, account: held.account }]
+        : [];
+    });
+  }
+
+  private disputeNote(
+    userId: string,
+    event: BusEventMap['signal.disputed'],
+    closes: readonly { asset: string; symbol: string; account: string }[],
+  ): Note {
+    const actions: NoteAction[] = [];
+    const labels = new Set<string>();
+    for (const c of closes) {
+      if (
+        actions.some(
+          (a) => a.action.kind === 'close' && a.action.symbol === c.symbol && a.action.account === c.account,
+        )
+      )
+        continue;
+      const label = labels.has(c.asset) ? `Close ${c.asset} (${accountText(c.account)})` : `Close ${c.asset}`;
+      labels.add(c.asset);
+      actions.push({ label, action: { kind: 'close', symbol: c.symbol, account: c.account } });
+    }
+    const story = clip(event.headline, 140) || `signal #${event.disputedId}`;
+    const by = clip(event.sourceName, 60);
+    return {
+      kind: 'dispute',
+      userId,
+      title:
+        closes.length > 0
+          ? `A weaker source disputes a story you traded: ${story} — disputed by ${by}. Nothing was closed.`
+          : `A weaker source disputes a story you were alerted on: ${story} — disputed by ${by}. Nothing was closed.`,
+      body: `${kindText(event.kind)}, unconfirmed (#${event.disputeId}): ${clip(event.reason, 200)}`,
+      actions: actions.slice(0, MAX_CLOSE_BUTTONS),
+      ref: `dispute:${event.disputedId}`,
+    };
   }
 
   /** Warns once per position that has lost LIQUIDATION_WARN of the way from its entry to liquidation. */
@@ -393,6 +472,11 @@ export class Dispatcher {
 }
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** `BTC/USDT` → `BTCUSDT`. */
+const bare = (symbol: string) => symbol.replace('/', '').toUpperCase();
+const accountText = (account: string) => (account === 'paper' ? 'paper' : `key ${account.slice(0, 8)}`);
+/** Close buttons under one question: a row that fits a phone. */
+const MAX_CLOSE_BUTTONS = 4;
 
 const KIND_TEXT: Record<RetractionKind, string> = {
   denial: 'Denied',

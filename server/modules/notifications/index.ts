@@ -37,7 +37,7 @@ declare module 'fastify' {
 
 /**
  * The notifications module: per-user settings, the Web Push subscriptions and their VAPID keys, and the
- * dispatcher that turns the bus's signals, rule decisions and retractions into notes for the channels
+ * dispatcher that turns the bus's signals, rule decisions, retractions and disputes into notes for the channels
  * that reach each user. The dispatcher runs on the one process holding the `notifications` lease, so each
  * note goes out once however many processes serve the API.
  */
@@ -109,6 +109,7 @@ export default fp(
       channels,
       reachable: (userId) => repo.reachable(userId),
       tradersOf: (signalId) => repo.tradersOf(Number(signalId)),
+      openOn: (signalId) => repo.openOn(Number(signalId)),
       positions: async (userId) => {
         const { account } = await app.trading.account(userId);
         return { account, positions: await app.trading.positions(userId, account) };
@@ -140,6 +141,7 @@ export default fp(
           app.bus.subscribe('signal.published', ({ signal }) => dispatcher.onSignal(signal)),
           app.bus.subscribe('rules.decided', (event) => dispatcher.onDecided(event)),
           app.bus.subscribe('signal.retracted', (event) => dispatcher.onRetracted(event)),
+          app.bus.subscribe('signal.disputed', (event) => dispatcher.onDisputed(event)),
           app.bus.subscribe('notifications.changed', ({ userId }) => {
             void dispatcher
               .refresh(userId)

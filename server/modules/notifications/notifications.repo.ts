@@ -236,6 +236,31 @@ export class NotificationsRepo {
     return rows.map((r) => r.userId);
   }
 
+  /**
+   * The positions rules opened on a signal and nothing closed yet: whose, on which asset and symbol,
+   * and on which account (what a question about the story offers to close).
+   */
+  async openOn(
+    signalId: number,
+  ): Promise<{ userId: string; asset: string; symbol: string; account: string }[]> {
+    if (!Number.isSafeInteger(signalId)) return [];
+    return this.db
+      .selectDistinct({
+        userId: ruleDecisions.userId,
+        asset: ruleDecisions.asset,
+        symbol: ruleDecisions.symbol,
+        account: ruleDecisions.account,
+      })
+      .from(ruleDecisions)
+      .where(
+        and(
+          eq(ruleDecisions.signalId, signalId),
+          eq(ruleDecisions.outcome, 'fired'),
+          eq(ruleDecisions.exitState, 'open'),
+        ),
+      );
+  }
+
   /** Realised PnL and fees of a user's fills in [from, to), on every account. */
   async pnlBetween(
     userId: string,

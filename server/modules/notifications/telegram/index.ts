@@ -266,8 +266,14 @@ export async function registerTelegram(app: FastifyInstance, deps: TelegramDeps)
       try {
         const link = await repo.linkOf(original.userId);
         if (link === null) return;
-        // A proposal whose Confirm the chat could not use goes without it, saying where to confirm.
-        const note = original.kind === 'proposal' ? await bot.gateProposal(original) : original;
+        // A proposal whose Confirm the chat could not use goes without it, saying where to confirm; a
+        // dispute's question without the Close buttons it could not use, saying where to close.
+        const note =
+          original.kind === 'proposal'
+            ? await bot.gateProposal(original)
+            : original.kind === 'dispute'
+              ? await bot.gateCloses(original)
+              : original;
         const keyboard =
           note.actions !== undefined && note.actions.length > 0
             ? await bot.keyboard(note.userId, note.actions)

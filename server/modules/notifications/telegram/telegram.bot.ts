@@ -30,6 +30,8 @@ export const LIVE_ORDERS_OFF =
 export const BUTTON_USED = 'This button has expired or was already used.';
 /** Under a proposal for a key that is not paper, while Telegram live orders are off: no Confirm button. */
 export const CONFIRM_IN_APP = 'Live orders from Telegram are off: confirm in the app.';
+/** Under a question whose Close buttons would close on a key that is not paper, while Telegram live orders are off. */
+export const CLOSE_IN_APP = 'Live orders from Telegram are off: close it in the app.';
 /** The answer to a Confirm pressed on such a proposal (a button sent while the setting was on). */
 export const CONFIRM_REFUSED = `${CONFIRM_IN_APP} Nothing was placed from this chat.`;
 export const PRIVATE_ONLY =
@@ -163,6 +165,34 @@ export class TelegramBot {
       ...note,
       body: [note.body.trim(), CONFIRM_IN_APP].filter((l) => l !== '').join('\n'),
       actions: (note.actions ?? []).filter((a) => a !== confirm),
+    };
+  }
+
+  /**
+   * A question's Close buttons as the chat gets them: only those the chat could run (on paper, or on a
+   * key with the user's Telegram live orders on), saying where to close the rest. A button whose
+   * account cannot be told now goes too: pressed, it would be refused or fail.
+   */
+  async gateCloses(note: Note): Promise<Note> {
+    const actions = note.actions ?? [];
+    const kept: NoteAction[] = [];
+    for (const a of actions) {
+      if (a.action.kind !== 'close') {
+        kept.push(a);
+        continue;
+      }
+      const { account } = a.action;
+      const allowed = await this.o.trading
+        .venueOf(note.userId, account)
+        .then((venue) => this.allowed(note.userId, venue))
+        .catch(() => false);
+      if (allowed) kept.push(a);
+    }
+    if (kept.length === actions.length) return note;
+    return {
+      ...note,
+      body: [note.body.trim(), CLOSE_IN_APP].filter((l) => l !== '').join('\n'),
+      actions: kept,
     };
   }
 
