@@ -1,5 +1,6 @@
 import { computed, effect, untracked } from '@preact/signals-core';
 import { resumeSession } from '../services/auth';
+import { startDisputeToasts } from '../services/feed/disputes';
 import { startHealthPolling } from '../services/health';
 import { startRuleAnnouncements } from '../services/rules/announce';
 import { startRulesWatch } from '../services/rules/rules';
@@ -19,7 +20,7 @@ export type BuiltServices = Omit<AppServices, 'start'>;
  */
 export function startAppServices(services: BuiltServices, pageUrl: string): () => void {
   const { router, api, stores, clock, prices, chart, positionsChannel, orderPreview, feed } = services;
-  const { toasts, rules, trades, keys: keysModel, auth, proposals } = services;
+  const { toasts, rules, trades, keys: keysModel, auth, proposals, terminal } = services;
   const stopHistory = router.start();
   const stopHealth = startHealthPolling(api.main, stores.connection, clock);
   const stopPrices = prices.start();
@@ -46,6 +47,17 @@ export function startAppServices(services: BuiltServices, pageUrl: string): () =
       return page.ok ? page.value.trades : [];
     },
     reloadRisk: () => void rules.risk(),
+  });
+  // A story a weaker source disputes, held by the user: a toast that stays, with Close.
+  const stopDisputes = startDisputeToasts({
+    subscribe: (listener) => feed.onSignal(listener),
+    loggedIn: stores.session.isLoggedIn,
+    positions: stores.positions.positions,
+    ledger: stores.rules.ledger,
+    toast: (text, action) =>
+      toasts.push(text, 'event', { sticky: true, ...(action === null ? {} : { action }) }),
+    print: (lines) => stores.terminal.print(lines),
+    run: (line) => terminal.execute(line, 'ui'),
   });
   const stopTrades = startTradesWatch({
     history: trades,
@@ -82,6 +94,7 @@ export function startAppServices(services: BuiltServices, pageUrl: string): () =
   }
   return () => {
     stopTrades();
+    stopDisputes();
     stopAnnouncements();
     toasts.dispose();
     stopKeysWindow();

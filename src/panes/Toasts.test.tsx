@@ -63,3 +63,23 @@ describe('a proposal toast', () => {
     expect(screen.queryByRole('button', { name: 'Reject' })).toBeNull();
   });
 });
+
+describe('a toast that stays', () => {
+  it('shows its action, and a click runs it and takes the toast away', async () => {
+    const clock = createFakeClock(T0);
+    const r = renderWithServices(<Toasts />, { clock });
+    const ran: string[] = [];
+    act(() =>
+      r.services.toasts.push('Disputed by X: Visa story. Nothing was closed.', 'event', {
+        sticky: true,
+        action: { label: 'Close SOL', run: async () => void ran.push('close sol') },
+      }),
+    );
+    act(() => clock.advance(60_000));
+    const toast = screen.getByTestId('toast');
+    expect(toast.textContent).toContain('Disputed by X: Visa story. Nothing was closed.');
+    fireEvent.click(within(toast).getByRole('button', { name: 'Close SOL' }));
+    await waitFor(() => expect(ran).toEqual(['close sol']));
+    expect(screen.queryByTestId('toast')).toBeNull();
+  });
+});

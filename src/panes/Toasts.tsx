@@ -5,8 +5,9 @@ import { proposedOrder, proposedVenue, secondsLeft, type Proposal } from '../ser
 import './Toasts.css';
 
 /**
- * What happened on the user's behalf (a rule fired, closed or was held back), for a few seconds; and an
- * ask rule's proposals, each with its news, a countdown and Confirm / Reject, until it is answered.
+ * What happened on the user's behalf (a rule fired, closed or was held back), for a few seconds; a story
+ * the user holds that a weaker source disputes, with its Close, until dismissed; and an ask rule's
+ * proposals, each with its news, a countdown and Confirm / Reject, until it is answered.
  */
 export function Toasts() {
   useSignals();
@@ -19,8 +20,18 @@ export function Toasts() {
         <ProposalToast key={`p${p.id}`} proposal={p} now={proposals.now.value} />
       ))}
       {shown.map((toast) => (
-        <div key={toast.id} className={`toast ${toast.tone}`} data-testid="toast" data-tone={toast.tone}>
+        <div
+          key={toast.id}
+          className={`toast ${toast.tone}${toast.sticky ? ' sticky' : ''}`}
+          data-testid="toast"
+          data-tone={toast.tone}
+        >
           <span className="toast-text">{toast.text}</span>
+          {toast.action !== null && (
+            <button type="button" className="toast-action" onClick={() => void toasts.act(toast.id)}>
+              {toast.action.label}
+            </button>
+          )}
           <button
             type="button"
             className="toast-close"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createToasts, MAX_SHOWN, TOAST_MS } from './toasts';
+import { createToasts, MAX_SHOWN, MAX_STICKY, TOAST_MS } from './toasts';
 
 /** A clock whose timers run only when told. */
 function fakeTimers() {
@@ -45,5 +45,29 @@ describe('toasts', () => {
     toasts.dispose();
     expect(toasts.shown.value).toEqual([]);
     expect(clock.pending()).toBe(0);
+  });
+
+  it('keeps a sticky toast until it is dismissed or acted on, beside the others; its action runs once', async () => {
+    const clock = fakeTimers();
+    const toasts = createToasts(clock.setTimer);
+    const ran: string[] = [];
+    toasts.push('Disputed by X: story. Nothing was closed.', 'event', {
+      sticky: true,
+      action: { label: 'Close SOL', run: async () => void ran.push('close sol') },
+    });
+    for (let i = 1; i <= MAX_SHOWN + 1; i++) toasts.push(`n${i}`, 'event');
+    clock.advance(60 * 60_000);
+    expect(toasts.shown.value.map((t) => [t.text, t.sticky])).toEqual([
+      ['Disputed by X: story. Nothing was closed.', true],
+    ]);
+    expect(clock.pending()).toBe(0);
+    const id = toasts.shown.value[0]!.id;
+    await Promise.all([toasts.act(id), toasts.act(id)]);
+    expect(ran).toEqual(['close sol']);
+    expect(toasts.shown.value).toEqual([]);
+    for (let i = 1; i <= MAX_STICKY + 1; i++) toasts.push(`s${i}`, 'event', { sticky: true });
+    expect(toasts.shown.value.map((t) => t.text)).toEqual(
+      Array.from({ length: MAX_STICKY }, (_, i) => `s${i + 2}`),
+    );
   });
 });

@@ -3,17 +3,36 @@ import { signal, type ReadonlySignal } from '@preact/signals-core';
 /** `event`: something happened on the user's behalf (a rule fired); `quiet`: something was held back. */
 export type ToastTone = 'event' | 'quiet';
 
+/** A button on a toast: what it says, and the command it runs (the one a user would type). */
+export interface ToastAction {
+  label: string;
+  run(): Promise<unknown>;
+}
+
 export interface Toast {
   id: number;
   tone: ToastTone;
   text: string;
+  /** Stays until dismissed or acted on, instead of going away by itself. */
+  sticky: boolean;
+  action: ToastAction | null;
+}
+
+export interface ToastOptions {
+  sticky?: boolean;
+  action?: ToastAction;
 }
 
 export interface Toasts {
   /** The toasts on screen, oldest first. */
   readonly shown: ReadonlySignal<readonly Toast[]>;
-  /** Shows a toast; it goes away by itself (a quiet one sooner), or with {@link dismiss}. */
-  push(text: string, tone: ToastTone): void;
+  /**
+   * Shows a toast; it goes away by itself (a quiet one sooner), or with {@link dismiss}. A sticky one
+   * stays until dismissed or acted on: at most {@link MAX_STICKY} of them, beside the others.
+   */
+  push(text: string, tone: ToastTone, options?: ToastOptions): void;
+  /** Runs a toast's action, once, and takes the toast away. */
+  act(id: number): Promise<void>;
   dismiss(id: number): void;
   /** Clears every toast and its timer. */
   dispose(): void;
@@ -22,6 +41,8 @@ export interface Toasts {
 /** How long a toast stays, in ms; at most {@link MAX_SHOWN} at once (the oldest goes first). */
 export const TOAST_MS: Record<ToastTone, number> = { event: 8_000, quiet: 5_000 };
 export const MAX_SHOWN = 4;
+/** Sticky toasts kept at once (the oldest goes first); they never push the others out, nor are pushed. */
+export const MAX_STICKY = 3;
 
 export function createToasts(setTimer: (fn: () => void, ms: number) => () => void): Toasts {
   const shown = signal<readonly Toast[]>([], { name: 'toasts.shown' });
@@ -34,15 +55,24 @@ export function createToasts(setTimer: (fn: () => void, ms: number) => () => voi
   };
   return {
     shown,
-    push(text, tone) {
+    push(text, tone, options = {}) {
       const id = next++;
-      shown.value = [...shown.value, { id, tone, text }];
-      timers.set(
-        id,
-        setTimer(() => dismiss(id), TOAST_MS[tone]),
-      );
-      const extra = shown.value.length - MAX_SHOWN;
-      for (const old of shown.value.slice(0, Math.max(0, extra))) dismiss(old.id);
+      const sticky = options.sticky === true;
+      shown.value = [...shown.value, { id, tone, text, sticky, action: options.action ?? null }];
+      if (!sticky)
+        timers.set(
+          id,
+          setTimer(() => dismiss(id), TOAST_MS[tone]),
+        );
+      const same = shown.value.filter((t) => t.sticky === sticky);
+      const extra = same.length - (sticky ? MAX_STICKY : MAX_SHOWN);
+      for (const old of same.slice(0, Math.max(0, extra))) dismiss(old.id);
+    },
+    async act(id) {
+      const toast = shown.value.find((t) => t.id === id);
+      if (toast?.action == null) return;
+      dismiss(id);
+      await toast.action.run();
     },
     dismiss,
     dispose() {

@@ -7,6 +7,7 @@ import type { PriceChannel } from '../market/priceChannel';
 import type { ChartSignal } from '../stores/market';
 import type { Stores } from '../stores';
 import { createAlerts, type Alerts, type SoundPort } from './alerts';
+import type { StreamedSignal } from './disputes';
 import type { FeedChange } from './feedStore';
 import { createQuickTradeModel, type QuickTradeModel } from './quickTrade';
 import {
@@ -39,6 +40,8 @@ export interface FeedService {
   watchlistToggles: WatchlistToggles;
   /** The clock, ticking every second: the cards' time-ago labels (docs/product.md §9). */
   now: ReadonlySignal<number>;
+  /** Hears every signal the stream brings, with the card it replaced; the disposer stops it. */
+  onSignal(listener: StreamedSignal): Disposer;
   /**
    * Seeds a fresh browser from history, connects the stream, watches the prices of the signals'
    * assets, shows the signals on the chart and follows the watchlist of the signed-in user.
@@ -89,12 +92,16 @@ export function createFeedService(deps: FeedServiceDeps): FeedService {
     // A story alerted on and now retracted alerts again, whatever the threshold.
     alerts.changed(s);
   };
+  const listeners = new Set<StreamedSignal>();
   const channel = createSignalChannel({
     url: signalStreamUrl(deps.mainBase),
     port: deps.stream,
     feed: stores.feed,
     connection: stores.connection,
     onChange,
+    onSignal: (incoming, before, change) => {
+      for (const listener of [...listeners]) listener(incoming, before, change);
+    },
   });
 
   const seed = async (): Promise<void> => {
@@ -148,6 +155,10 @@ export function createFeedService(deps: FeedServiceDeps): FeedService {
     quickTrade,
     watchlistToggles,
     now,
+    onSignal(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
     start() {
       void seed();
       const disposers: Disposer[] = [

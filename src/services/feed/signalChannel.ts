@@ -37,6 +37,11 @@ export interface SignalChannelDeps {
   connection: ConnectionStore;
   /** Each applied change; the feed service alerts and looks up prices from here. */
   onChange?(change: FeedChange): void;
+  /**
+   * Every signal the stream brings, applied or not, with the card it replaced (when the list held it):
+   * what tells a story's new marks from the marks it was born with.
+   */
+  onSignal?(incoming: Signal, before: Signal | undefined, change: FeedChange): void;
 }
 
 /** Reads the stream's frames into the feed store and reports the "signals" channel to the header. */
@@ -63,8 +68,13 @@ export function createSignalChannel(deps: SignalChannelDeps): SignalChannel {
       if (event !== 'signal') return;
       const parsed = Signal.safeParse(parse(data));
       if (!parsed.success) return;
+      const before =
+        deps.onSignal === undefined
+          ? undefined
+          : deps.feed.signals.peek().find((s) => s.id === parsed.data.id);
       const change = deps.feed.receive(parsed.data);
       if (change.kind !== 'ignored') deps.onChange?.(change);
+      deps.onSignal?.(parsed.data, before, change);
     },
   };
   return {
