@@ -458,4 +458,32 @@ describe.each(dbTargets())('retractions in the news pipeline ($name)', (target) 
     expect(latest(story.id)?.retraction?.signal_id).toBe(weak.id);
     expect(retracted.map((e) => e.retractedId)).toEqual([story.id]);
   });
+
+  it('30 trusted reports of the dispute at once retract the story once', async () => {
+    const denialText = 'The Delaware Cardano trust registration is fake, the asset manager told reporters';
+    const { clock, post, latest, retracted, service } = setup();
+    const story = await post(
+      'Asset manager registers a Cardano (ADA) spot trust in Delaware, state records show',
+      {
+        source_name: 'Reuters',
+      },
+    );
+    clock.advance(10 * 60_000);
+    const weak = await post(denialText, { source_name: 'X', username: 'ada_fan' });
+    expect(latest(story.id)?.dispute?.signal_id).toBe(weak.id);
+    clock.advance(60_000);
+    const outcomes = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        service.ingest(
+          'webhook',
+          rawItem({ content: `${denialText}, desk ${i + 1} confirmed`, source_name: `Reuters ${i + 1}` }),
+        ),
+      ),
+    );
+    await service.drain();
+    await new Promise((r) => setImmediate(r));
+    expect(outcomes.every((o) => o.result === 'clustered' && o.id === weak.id)).toBe(true);
+    expect(retracted.map((e) => [e.retractedId, e.retractionId])).toEqual([[story.id, weak.id]]);
+    expect(latest(story.id)?.retraction?.signal_id).toBe(weak.id);
+  });
 });
