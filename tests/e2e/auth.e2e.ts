@@ -86,6 +86,11 @@ describe('accounts and sessions in the browser', () => {
     const fingerprint = await account.locator('.device-fingerprint').first().innerText();
     expect(fingerprint).toMatch(/^[0-9a-f]{8}$/);
     await account.getByRole('tab', { name: 'Security' }).click();
+    // A password change offers to unlink the wallets and end the sign-ins they started.
+    const unlink = account.getByRole('checkbox', { name: 'Also unlink my wallets and sign them out' });
+    await expect.poll(() => unlink.count()).toBe(1);
+    expect(await unlink.isChecked()).toBe(false);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'auth-security-tab.png') });
     await account.getByRole('button', { name: 'Enable 2FA' }).click();
     const secret = await account.getByTestId('tfa-secret').innerText();
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);

@@ -158,6 +158,16 @@ describe('Premium in the browser (sandbox checkout)', () => {
     await shots(page, 'plan-cancelled');
     await page.keyboard.press('Escape');
     await expect.poll(() => upgradeButton(page).count()).toBe(1);
+
+    // The trial was spent: the Upgrade window no longer offers it, and says what a card pays from now.
+    await upgradeButton(page).click();
+    const again = page.getByRole('dialog', { name: 'Upgrade to Premium' });
+    await expect
+      .poll(() => again.innerText())
+      .toContain('Free trial used: a card subscription is charged from the start');
+    await shots(page, 'upgrade-trial-used');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => again.count()).toBe(0);
     expect(problems).toEqual([]);
     expect(offsite).toEqual([]);
     await page.context().close();
