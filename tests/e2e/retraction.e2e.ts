@@ -3,6 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IngestResponse } from '../../src/contracts/signals';
 import { ARTIFACTS, openPage, startE2e, type E2eEnv } from './support/browser';
+import { signUpAndLogInThroughUi } from './support/session';
 
 const TOKEN = 'e2e-ingest-token-retraction-0123456789';
 
@@ -96,5 +97,42 @@ describe('a retraction in an open browser', () => {
     await expect.poll(() => first!.card(rumour).getAttribute('aria-current')).toBe('true');
     for (const p of problems) expect(p).toEqual([]);
     for (const o of offsite) expect(o).toEqual([]);
+  });
+  it('a weaker source only disputes: the card says DISPUTED, a holder gets a toast that stays, and its Close closes the position', async () => {
+    const opened = await openPage(env);
+    contexts.push(opened.context);
+    const { page } = opened;
+    await page.goto(env.baseUrl + '/');
+    await signUpAndLogInThroughUi(page, 'dee@example.com', 'dee', 'dispute pass 1');
+    await expect.poll(() => page.getByTestId('positions').innerText()).toContain('No open positions.');
+    await page.locator('[data-testid="terminal"] .xterm').click();
+    await page.keyboard.type('ltc long 200');
+    await page.keyboard.press('Enter');
+    const row = page.locator('[data-testid="position-row"][data-symbol="LTC/USDT"]');
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
+
+    const feed = new Feed(page);
+    const story = await post(
+      'Asset manager registers a Litecoin spot trust in Delaware, state records show $LTC',
+      'Reuters',
+    );
+    await expect.poll(() => feed.status(story), { timeout: 15_000 }).toBe('completed');
+    await post(
+      'The Delaware Litecoin trust registration is fake, the asset manager told reporters $LTC',
+      'X',
+      'xrp_insider',
+    );
+    await expect.poll(() => feed.mark(story).count(), { timeout: 15_000 }).toBe(1);
+    expect(await feed.mark(story).innerText()).toContain('DISPUTED');
+    const toast = page.getByTestId('toast').filter({ hasText: 'Disputed by' });
+    await expect.poll(() => toast.count(), { timeout: 15_000 }).toBe(1);
+    expect(await toast.innerText()).toContain('Nothing was closed.');
+    // Nothing was closed: the position is still there while the toast waits.
+    expect(await row.count()).toBe(1);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'feed-disputed-toast.png') });
+    await toast.getByRole('button', { name: /Close/ }).click();
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(0);
+    expect(opened.problems).toEqual([]);
+    expect(opened.offsite).toEqual([]);
   });
 });
