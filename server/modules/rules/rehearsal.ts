@@ -77,9 +77,7 @@ export const rehearseDecisionStatements: StatementRehearsal = (db, log) =>
       // Marked as on their way just before their orders go, then recorded as fired while still pending.
       await Promise.all([...claimed.values()].map((d) => repo.markSending(d.id, at)));
       const order = { id: 'rehearsal', price: 100_000, quantity: 0.002, fee: 0.1, note: null };
-      await Promise.all(
-        [...claimed.values()].map((d) => repo.settle(d.id, firedUpdate(order, 1, now, now))),
-      );
+      await Promise.all([...claimed.values()].map((d) => repo.settle(d.id, firedUpdate(order, 1, now, now))));
       // A retraction of their story: the decisions marked, the open positions found.
       await repo.retractDecisions(0, 0, 'rehearsal');
     },

@@ -282,10 +282,7 @@ export class RiskService {
     const sameDay = (t: FiredTotals | undefined) => (t?.since.getTime() === today.getTime() ? t : undefined);
     const { spent, lastOnAsset: last } =
       sameDay(o.firedBefore) ??
-      atLeast(
-        await this.repo.firedStats(userId, o.asset, today, undefined, except),
-        sameDay(o.firedAtLeast),
-      );
+      atLeast(await this.repo.firedStats(userId, o.asset, today, undefined, except), sameDay(o.firedAtLeast));
     if (last !== null && now - last.getTime() < s.cooldown_minutes * 60_000) {
       const wait = Math.ceil((s.cooldown_minutes * 60_000 - (now - last.getTime())) / 60_000);
       return {
