@@ -9,7 +9,7 @@ import { TOKEN } from './news.support';
 import { completedSignal, freshSignalId, ledger, until } from './rules.support';
 import { LOCAL_ENGINE_VERSION } from '../../server/modules/analysis/local-analyzer';
 import { RulesRepo } from '../../server/modules/rules/rules.repo';
-import { users } from '../../server/db/schema';
+import { ruleDecisions, users } from '../../server/db/schema';
 import { appError } from '../../server/plugins/errors';
 import { eq } from 'drizzle-orm';
 
@@ -364,6 +364,38 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
     const [row] = await ledger(t, authorization);
     expect(row).toMatchObject({ outcome: 'skipped', reason: 'exchange' });
     expect(row?.detail).toContain('100');
+  });
+  it('a decision a crash left marked sent, whose order the venue does not know, is skipped as interrupted and never sent late', async () => {
+    const { authorization } = await signUpAndLogIn(t.app, 'engine-crash-sent');
+    const rule = await longOn(authorization, 'ADA');
+    const [{ id: userId } = { id: '' }] = await t.app.database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.username, 'engine-crash-sent'));
+    // The send time is written just before the order goes: a process killed right then leaves this row.
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    const [row] = await t.app.database.db
+      .insert(ruleDecisions)
+      .values({
+        userId,
+        ruleId: rule.id,
+        ruleName: rule.ruleName,
+        ruleVersion: 1,
+        signalId: freshSignalId(),
+        asset: 'ADA',
+        symbol: 'ADAUSDT',
+        side: 'long',
+        amountUsd: '150',
+        outcome: 'pending',
+        decidedAt: twoMinutesAgo,
+        sentAt: twoMinutesAgo,
+      })
+      .returning({ id: ruleDecisions.id });
+    await t.api.rules.engine.pump({ sweep: true });
+    const settled = (await ledger(t, authorization)).find((d) => d.id === String(row?.id));
+    expect(settled).toMatchObject({ outcome: 'skipped', reason: 'stale' });
+    expect(settled?.detail).toContain('looked up by its client id, it was not');
+    expect(await positions(authorization)).toEqual([]);
   });
 });
 

@@ -199,7 +199,7 @@ export class RuleOrders {
       await this.skip(
         decision,
         'stale',
-        'The server stopped before this order was sent; it was not sent late.',
+        'The server stopped before this order was known to be placed; looked up by its client id, it was not, and it was not sent late.',
       );
     } else {
       await this.skip(
@@ -256,8 +256,9 @@ export class RuleOrders {
    */
   async recoverPending(): Promise<void> {
     const pending = await this.d.repo.pendingDecisions(new Date(this.d.clock.now() - INTERRUPTED_MS));
-    // A decision with a send time was sent (its outcome unknown); one without one may never have been.
-    for (const decision of pending) await this.settle(decision, decision.sentAt === null);
+    // The send time is written just before the order goes, so a crash can leave it on an order that never
+    // left: whatever it holds, an order the venue does not know was not placed, and is never sent late.
+    for (const decision of pending) await this.settle(decision, true);
     if (pending.length > 0)
       this.d.log.info({ pending: pending.length }, 'interrupted rule decisions resolved');
   }
