@@ -381,7 +381,7 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
         ruleId: rule.id,
         ruleName: rule.ruleName,
         ruleVersion: 1,
-        signalId: freshSignalId(),
+        signalId: Number(freshSignalId()),
         asset: 'ADA',
         symbol: 'ADAUSDT',
         side: 'long',
@@ -391,8 +391,12 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
         sentAt: twoMinutesAgo,
       })
       .returning({ id: ruleDecisions.id });
-    await t.api.rules.engine.pump({ sweep: true });
-    const settled = (await ledger(t, authorization)).find((d) => d.id === String(row?.id));
+    // The sweep settles interrupted decisions at most every 2 s: ask until its turn has come.
+    const settled = await until(async () => {
+      await t.api.rules.engine.pump({ sweep: true });
+      const d = (await ledger(t, authorization)).find((x) => x.id === String(row?.id));
+      return d?.outcome === 'pending' ? undefined : d;
+    });
     expect(settled).toMatchObject({ outcome: 'skipped', reason: 'stale' });
     expect(settled?.detail).toContain('looked up by its client id, it was not');
     expect(await positions(authorization)).toEqual([]);
