@@ -142,7 +142,73 @@ export interface OrderTradeUpdateEvent {
   };
 }
 
-export type ExchangeEvent = AccountUpdateEvent | OrderTradeUpdateEvent;
+/**
+ * A conditional order's state on the venue, as Binance's algo service names it: NEW (resting), TRIGGERING,
+ * TRIGGERED (its market order was sent: `actualOrderId`), FINISHED (that order is done), or it ended
+ * without firing: CANCELED, EXPIRED, REJECTED.
+ */
+export type ConditionalStatus =
+  'NEW' | 'TRIGGERING' | 'TRIGGERED' | 'FINISHED' | 'CANCELED' | 'EXPIRED' | 'REJECTED';
+
+/** The conditional states that still rest on the venue (may fire). */
+export const RESTING_CONDITIONALS: ReadonlySet<ConditionalStatus> = new Set(['NEW', 'TRIGGERING']);
+/** The conditional states of an order that fired. */
+export const FIRED_CONDITIONALS: ReadonlySet<ConditionalStatus> = new Set(['TRIGGERED', 'FINISHED']);
+
+export type ConditionalType = 'STOP_MARKET' | 'TAKE_PROFIT_MARKET' | 'TRAILING_STOP_MARKET';
+
+/**
+ * `POST /fapi/v1/algoOrder` (algoType CONDITIONAL, workingType MARK_PRICE): a stop or a target on the
+ * whole position (`closePosition`, no quantity), or a trailing stop reduce-only with its quantity.
+ */
+export interface ConditionalOrderRequest {
+  symbol: string;
+  /** The side of the order it sends when it fires: SELL protects a long. */
+  side: OrderSide;
+  type: ConditionalType;
+  /** STOP_MARKET and TAKE_PROFIT_MARKET: the mark price that fires it. */
+  triggerPrice?: string;
+  /** STOP_MARKET and TAKE_PROFIT_MARKET: close whatever is open when it fires. */
+  closePosition?: boolean;
+  /** TRAILING_STOP_MARKET: the quantity, reduce-only. */
+  quantity?: string;
+  /** TRAILING_STOP_MARKET: the callback in % (0.1–10). */
+  callbackRate?: string;
+  /** TRAILING_STOP_MARKET: the mark that arms it (none: armed at once). */
+  activatePrice?: string;
+  /** `^[.A-Z:/a-z0-9_-]{1,36}$`, unique among the account's open conditional orders: a retry is safe. */
+  clientAlgoId: string;
+}
+
+/** A conditional order as the venue holds it (its answer, a look-up, an open-orders row, ALGO_UPDATE). */
+export interface ConditionalOrder {
+  algoId: string;
+  clientAlgoId: string;
+  symbol: string;
+  side: OrderSide;
+  type: ConditionalType;
+  status: ConditionalStatus;
+  triggerPrice: string | null;
+  quantity: string | null;
+  closePosition: boolean;
+  callbackRate: string | null;
+  activatePrice: string | null;
+  /** Once it fired: the market order it sent. */
+  actualOrderId: string | null;
+  updateTime: number;
+}
+
+/** `ALGO_UPDATE` on the user-data stream, read into our shape: a conditional order changed state. */
+export interface ConditionalUpdateEvent {
+  e: 'ALGO_UPDATE';
+  E: number;
+  T: number;
+  order: ConditionalOrder;
+  /** Why it was refused or expired, when the venue says. */
+  reason: string | null;
+}
+
+export type ExchangeEvent = AccountUpdateEvent | OrderTradeUpdateEvent | ConditionalUpdateEvent;
 
 /**
  * An Idempotency-Key taken by the write that places its order (see
@@ -217,6 +283,19 @@ export interface ExchangeAdapter {
     account: string,
     request: Pick<MarketOrderRequest, 'symbol' | 'side' | 'quoteAmount' | 'maxNotional'>,
   ): Promise<VenuePreview>;
+  /**
+   * Places a conditional order that rests on the venue. A refusal throws ExchangeError with the venue's
+   * code (-2021 would fire at once, -4120 wrong endpoint, …); no clear answer throws OrderOutcomeUnknown
+   * (look it up by its clientAlgoId before placing it again). A venue without conditional orders leaves
+   * these four out: its legs then run in the app, on that venue's own mark price.
+   */
+  placeConditional?(account: string, request: ConditionalOrderRequest): Promise<ConditionalOrder>;
+  /** A conditional order by its client id, in whatever state; null only when the venue does not know it. */
+  queryConditional?(account: string, symbol: string, clientAlgoId: string): Promise<ConditionalOrder | null>;
+  /** Cancels a resting conditional order; null when the venue knows no open one by that id. */
+  cancelConditional?(account: string, symbol: string, clientAlgoId: string): Promise<ConditionalOrder | null>;
+  /** The conditional orders resting on the account (on one symbol, when given). */
+  openConditionals?(account: string, symbol?: string): Promise<ConditionalOrder[]>;
   /** Events for one account; returns the disposer. */
   subscribe(account: string, handler: (event: ExchangeEvent) => void): () => void;
 }
