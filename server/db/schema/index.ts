@@ -14,3 +14,4 @@ export * from './billing';
 export * from './activity';
 export * from './scorecard';
 export * from './notifications';
+export * from './protection';
