@@ -114,8 +114,26 @@ export const ruleDecisions = pgTable(
     exitPnl: numeric('exit_pnl'),
     /** Exits to run on the opened position, and once closed, how ("take_profit 3.1% at …"). */
     exitPlan: jsonb('exit_plan').$type<RuleExit>(),
-    exitState: text('exit_state', { enum: ['open', 'closed'] }),
+    /**
+     * The position's exit: `open` until a close is claimed, `closing` while one process closes it (a
+     * conditional write: one process wins), `closed` only once the venue confirmed the fill or said that
+     * nothing was left. A close that failed goes back to `open` and is tried again after `exitNextAt`.
+     */
+    exitState: text('exit_state', { enum: ['open', 'closing', 'closed'] }),
     exitNote: text('exit_note'),
+    /** Why the close began ("stop loss: -2.10% at 98"): each try of it closes for that reason. */
+    exitReason: text('exit_reason'),
+    /** Tries of the close that failed so far; the user is told once at the third. */
+    exitAttempts: integer('exit_attempts').notNull().default(0),
+    /** Not tried again before this (the back-off after a failed try). */
+    exitNextAt: timestamp('exit_next_at', { withTimezone: true }),
+    /**
+     * The client order id of the current close, the same across its tries: looked up on the venue before
+     * any resend, so that a close that went through is found rather than repeated.
+     */
+    exitClientId: text('exit_client_id'),
+    /** When the exit went to `closing`: a claim older than any close can last is a dead process's. */
+    exitStartedAt: timestamp('exit_started_at', { withTimezone: true }),
     /** An ask rule's proposal: until when it waits, and where and when the first answer came from. */
     askExpiresAt: timestamp('ask_expires_at', { withTimezone: true }),
     answeredVia: text('answered_via', { enum: ['browser', 'terminal', 'telegram', 'api'] }),
@@ -141,9 +159,10 @@ export const ruleDecisions = pgTable(
     index('rule_decisions_pending_idx')
       .on(t.decidedAt)
       .where(sql`${t.outcome} = 'pending'`),
+    // The exits watched (open) and those a dead process may have left closing: never the closed ones.
     index('rule_decisions_open_exit_idx')
       .on(t.exitState)
-      .where(sql`${t.exitState} = 'open'`),
+      .where(sql`${t.exitState} in ('open', 'closing')`),
   ],
 );
 
