@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decimal } from './numbers';
 import { Decision } from './ruleReports';
+import { NO_PROTECTION, PositionProtection, ProtectionInput, ProtectionReceipt } from './protection';
 
 /** How a fill differs from the USDT amount asked (see `sizeOrder` in ./sizing). */
 export const SizingAdjustmentSchema = z.enum([
@@ -63,6 +64,11 @@ export const OrderRequest = z.object({
   ).optional(),
   /** Ours: what placed the order, for the trade history: typed or clicked (`manual`), or a news card. */
   source: z.enum(['manual', 'card']).optional(),
+  /**
+   * Ours: a stop-loss, take-profit and trailing stop to rest on the exchange as soon as the fill is known,
+   * and a time exit the server runs (src/contracts/protection.ts).
+   */
+  protection: ProtectionInput.optional(),
 });
 export type OrderRequest = z.infer<typeof OrderRequest>;
 
@@ -136,6 +142,8 @@ export const OrderResponse = z.object({
    * after the fill; null when the venue could not say.
    */
   position: PositionChange.nullable().default(null),
+  /** What the order's protection did (its legs, the unprotected gap); null when none was asked. */
+  protection: ProtectionReceipt.nullable().default(null),
 });
 export type OrderResponse = z.infer<typeof OrderResponse>;
 
@@ -176,6 +184,8 @@ export const Position = z.object({
   /** Return on margin, as a fraction (0.12 = 12 %). */
   roe: z.number(),
   notional: z.number(),
+  /** The position's stop, target, trailing stop and time exit, and where each rests. */
+  protection: PositionProtection.default(NO_PROTECTION),
 });
 export type Position = z.infer<typeof Position>;
 
@@ -311,6 +321,18 @@ export const PositionsMessage = z.discriminatedUnion('type', [
     type: z.literal('proposal_closed'),
     event: z.enum(['answered', 'fired', 'skipped']),
     decision: Decision,
+    time: z.number(),
+  }),
+  /**
+   * Something happened to a position's protection without the user asking: a leg fired, vanished from
+   * the exchange and was placed again, was refused (and the position closed), or a time exit keeps failing.
+   */
+  z.object({
+    type: z.literal('protection'),
+    symbol: z.string(),
+    event: z.enum(['fired', 'placed_again', 'refused', 'exit_failing', 'exited']),
+    leg: z.enum(['stop_loss', 'take_profit', 'trailing', 'exit']),
+    text: z.string(),
     time: z.number(),
   }),
 ]);

@@ -1,3 +1,4 @@
+import { NO_PROTECTION } from '../../src/contracts/protection';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -18,6 +19,7 @@ const book: Position[] = Array.from({ length: 200 }, (_, i) => ({
   leverage: 10,
   roe: 0.01 * i,
   notional: 1000 + i,
+  protection: NO_PROTECTION,
 }));
 
 describe('positions socket over real sockets', () => {

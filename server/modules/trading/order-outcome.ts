@@ -1,3 +1,4 @@
+import { NO_PROTECTION } from '../../../src/contracts/protection';
 import { pairOf, type OrderResponse, type OrderVenue, type Position } from '../../../src/contracts/trading';
 import { appError } from '../../plugins/errors';
 import { BinanceRateLimited, BinanceUnreachable } from '../exchanges/binance-client';
@@ -119,6 +120,7 @@ export function toResponse(r: OrderResult, venue: OrderVenue): OrderResponse {
     note: note === '' ? null : note,
     account: { mode: venue.mode, keyHint: venue.keyHint },
     position: null,
+    protection: null,
   };
 }
 
@@ -140,5 +142,6 @@ export function toPosition(r: PositionRisk): Position {
     leverage: r.leverage,
     roe: initial === 0 ? 0 : upnl / initial,
     notional: Math.abs(Number(r.notional)),
+    protection: NO_PROTECTION,
   };
 }

@@ -1,3 +1,4 @@
+import { NO_PROTECTION } from '../../../src/contracts/protection';
 import { describe, expect, it } from 'vitest';
 import type { Position } from '../../../src/contracts/trading';
 import { PositionsHub, type PositionsSocket } from './positions-hub';
@@ -54,6 +55,7 @@ const btc = (mark: number): Position => ({
   leverage: 10,
   roe: 0,
   notional: mark * 0.1,
+  protection: NO_PROTECTION,
 });
 
 const flush = () => new Promise((r) => setImmediate(r));

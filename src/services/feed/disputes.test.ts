@@ -1,3 +1,4 @@
+import { NO_PROTECTION } from '../../contracts/protection';
 import { describe, expect, it } from 'vitest';
 import type { Signal } from '../../contracts/signals';
 import type { Position } from '../../contracts/trading';
@@ -33,6 +34,7 @@ const position = (symbol: string): Position => ({
   size: 1.5,
   entryPrice: 190,
   markPrice: 191,
+  protection: NO_PROTECTION,
   liquidationPrice: 20,
   margin: 30,
   unrealizedPnl: 1.5,

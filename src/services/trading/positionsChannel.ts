@@ -93,6 +93,8 @@ export function createPositionsChannel(deps: PositionsChannelDeps): PositionsCha
       deps.notify(
         TRADING_TEXT.liquidated(pairOf(exchangeSymbol(message.symbol)), formatTradePrice(message.price)),
       );
+    } else if (message.type === 'protection') {
+      deps.notify(message.text);
     } else {
       deps.onProposal?.(message);
     }

@@ -1,3 +1,4 @@
+import { NO_PROTECTION } from '../../../contracts/protection';
 import type { Position } from '../../../contracts/trading';
 
 /** A 10x BTC long with a small gain, as `GET /positions` answers it. */
@@ -13,6 +14,7 @@ export const BTC_LONG: Position = {
   leverage: 10,
   roe: 0.02598,
   notional: 5_012.81,
+  protection: NO_PROTECTION,
 };
 
 /** A 5x ETH short with a loss. */
@@ -28,4 +30,5 @@ export const ETH_SHORT: Position = {
   leverage: 5,
   roe: -0.01838,
   notional: 5_118.75,
+  protection: NO_PROTECTION,
 };
