@@ -48,6 +48,7 @@ export class MarketService {
       now: () => this.now(),
       ...(deps.priceMaxAgeMs === undefined ? {} : { maxAgeMs: deps.priceMaxAgeMs }),
       ask: (symbol) => this.ask(symbol),
+      askSource: () => this.source.kind,
     });
   }
 
@@ -70,13 +71,14 @@ export class MarketService {
    */
   start(): void {
     this.disposers.push(
-      this.deps.bus.subscribe('price.tick', ({ ticks }) => {
+      this.deps.bus.subscribe('price.tick', ({ source, ticks }) => {
         this.heardAt = this.now();
-        this.book.recordLast(ticks);
+        // Kept with each price: the publisher's source, which may not be this process's own.
+        this.book.recordLast(ticks, source);
         if (!this.leading) this.source.follow?.(ticks);
         this.ticks.emit(ticks);
       }),
-      this.deps.bus.subscribe('price.mark', ({ marks }) => this.book.recordMarks(marks)),
+      this.deps.bus.subscribe('price.mark', ({ source, marks }) => this.book.recordMarks(marks, source)),
     );
   }
 

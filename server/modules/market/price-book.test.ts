@@ -158,3 +158,53 @@ describe('price book: how old a price may be', () => {
     expect(marks.snapshot()).not.toBe(second);
   });
 });
+
+describe("price book: each price's source", () => {
+  it("gives a venue's positions the venue's own prices only: its mark, else its young last price", () => {
+    const { clock, marks } = book();
+    marks.recordLast([tick('BTCUSDT', 60_000)], 'binance');
+    expect(marks.venuePrice('BTCUSDT', 'binance')).toBe(60_000);
+    marks.recordMarks([tick('BTCUSDT', 59_990)], 'binance');
+    expect(marks.venuePrice('BTCUSDT', 'binance')).toBe(59_990);
+    expect(marks.venuePrice('BTCUSDT', 'sim')).toBeUndefined();
+    clock.advance(MARK_STALE_MS + 1);
+    expect(marks.venuePrice('BTCUSDT', 'binance')).toBeUndefined();
+    marks.recordLast([tick('BTCUSDT', 60_050)], 'binance');
+    expect(marks.venuePrice('BTCUSDT', 'binance')).toBe(60_050);
+  });
+
+  it("never passes a simulated price off as the venue's, whatever came before it", () => {
+    const { marks } = book();
+    marks.recordLast([tick('ETHUSDT', 3_000)], 'binance');
+    marks.recordLast([tick('ETHUSDT', 2_900)], 'sim');
+    expect(marks.venuePrice('ETHUSDT', 'binance')).toBeUndefined();
+    // Everything else still reads it: paper marks to it and orders are sized on it.
+    expect(marks.last('ETHUSDT')).toBe(2_900);
+    expect(marks.at('ETHUSDT')).toEqual({ price: 2_900, kind: 'last' });
+    expect(marks.flowingFrom('binance')).toBe(false);
+    expect(marks.flowingFrom('sim')).toBe(true);
+  });
+
+  it('says whose prices flow now: the latest batch, while it is young', () => {
+    const { clock, marks } = book();
+    expect(marks.flowingFrom('binance')).toBe(false);
+    marks.recordLast([tick('BTCUSDT', 60_000)], 'binance');
+    expect(marks.flowingFrom('binance')).toBe(true);
+    clock.advance(PRICE_MAX_AGE_MS + 1);
+    expect(marks.flowingFrom('binance')).toBe(false);
+    marks.recordLast([tick('BTCUSDT', 60_000)]);
+    expect(marks.flowingFrom('binance')).toBe(false);
+  });
+
+  it("keeps the market's own source on a price it was asked for", async () => {
+    const clock = createFakeClock(0);
+    const asked = new PriceBook({
+      now: clock.now,
+      ask: async (s) => ({ s, p: 150, t: 0 }),
+      askSource: () => 'binance',
+    });
+    expect(await asked.fresh('SOLUSDT')).toBe(150);
+    expect(asked.venuePrice('SOLUSDT', 'binance')).toBe(150);
+    expect(asked.venuePrice('SOLUSDT', 'sim')).toBeUndefined();
+  });
+});

@@ -1,4 +1,4 @@
-import type { PriceItem } from '../../../src/contracts/market';
+import type { MarketSourceKind, PriceItem } from '../../../src/contracts/market';
 import { Listeners } from './source';
 import type { Disposer } from './clock';
 
@@ -30,6 +30,8 @@ export interface PriceBookOptions {
   markStaleMs?: number;
   /** Asks the market for a symbol's price now, when the book has none young enough. */
   ask(symbol: string): Promise<PriceItem>;
+  /** Where the prices `ask` answers come from (this process's market source). */
+  askSource?: () => MarketSourceKind;
 }
 
 interface Seen {
@@ -38,6 +40,8 @@ interface Seen {
   t: number;
   /** When this process received it (local time: the exchange's event time may be skewed). */
   at: number;
+  /** Whose price it is (Binance's stream, or the simulator); undefined when not said. */
+  source: MarketSourceKind | undefined;
 }
 
 /**
@@ -46,7 +50,8 @@ interface Seen {
  * the local time it arrived, and every reader says how old a price it accepts:
  *  - orders are sized and paper orders filled only on a last price at most `maxAgeMs` old (`fresh`
  *    asks the market for one when the book's is older), and so is a signal's price at its arrival;
- *  - exits act only on a young price (`last`);
+ *  - exits act only on a young price (`last`), and those of a venue's positions only on that venue's
+ *    own prices (`venuePrice`): each price keeps its source, so a simulated one never moves them;
  *  - liquidation checks and unrealised PnL mark to a fresh mark, else the last trade (`at`).
  */
 export class PriceBook {
@@ -55,6 +60,8 @@ export class PriceBook {
   private readonly ticks = new Listeners<readonly PriceItem[]>();
   private readonly moves = new Listeners<ReadonlySet<string>>();
   private shared: { at: number; prices: ReadonlyMap<string, number> } | null = null;
+  /** The source of the latest batch of last prices, and when it arrived. */
+  private latest: { source: MarketSourceKind | undefined; at: number } | null = null;
   private readonly maxAgeMs: number;
   private readonly markStaleMs: number;
 
@@ -72,12 +79,13 @@ export class PriceBook {
    * Records a batch of last trade prices, then tells the tick listeners, and the move listeners which
    * symbols' marks moved with it (those without a fresh mark of their own: a trade does not move a mark).
    */
-  recordLast(items: readonly PriceItem[]): void {
+  recordLast(items: readonly PriceItem[], source?: MarketSourceKind): void {
     const at = this.o.now();
     const moved = new Set<string>();
     this.shared = null;
+    this.latest = { source, at };
     for (const item of items) {
-      this.lasts.set(item.s, { price: item.p, t: item.t, at });
+      this.lasts.set(item.s, { price: item.p, t: item.t, at, source });
       if (this.freshMark(item.s, at) === undefined) moved.add(item.s);
     }
     this.ticks.emit(items);
@@ -85,9 +93,9 @@ export class PriceBook {
   }
 
   /** Records the exchange's mark prices; each of their symbols is now marked at its mark. */
-  recordMarks(items: readonly PriceItem[]): void {
+  recordMarks(items: readonly PriceItem[], source?: MarketSourceKind): void {
     const at = this.o.now();
-    for (const item of items) this.marks.set(item.s, { price: item.p, t: item.t, at });
+    for (const item of items) this.marks.set(item.s, { price: item.p, t: item.t, at, source });
     if (items.length > 0) this.moves.emit(new Set(items.map((item) => item.s)));
   }
 
@@ -126,9 +134,31 @@ export class PriceBook {
     // A tick that came in while the market was asked is at least as new as its answer.
     const since = this.young(item.s);
     if (since !== undefined) return since;
-    this.lasts.set(item.s, { price: item.p, t: item.t, at: this.o.now() });
+    this.lasts.set(item.s, { price: item.p, t: item.t, at: this.o.now(), source: this.o.askSource?.() });
     this.shared = null;
     return item;
+  }
+
+  /**
+   * A young price of `symbol` from `source` alone: its fresh mark when the source sent one, else its last
+   * price at most `maxAgeMs` old when that is the source's; undefined otherwise (another source's, or old).
+   * What a venue's positions are watched on: a simulated price says nothing of where Binance trades.
+   */
+  venuePrice(symbol: string, source: MarketSourceKind, maxAgeMs = this.maxAgeMs): number | undefined {
+    const now = this.o.now();
+    const mark = this.marks.get(symbol);
+    if (mark !== undefined && mark.source === source && now - mark.at <= this.markStaleMs) return mark.price;
+    const last = this.lasts.get(symbol);
+    return last !== undefined && last.source === source && now - last.at <= maxAgeMs ? last.price : undefined;
+  }
+
+  /**
+   * Whether the prices flowing now are `source`'s: the latest batch was its own and arrived at most
+   * `maxAgeMs` ago. (On the simulator, or with no prices, a venue's positions have no price to act on.)
+   */
+  flowingFrom(source: MarketSourceKind, maxAgeMs = this.maxAgeMs): boolean {
+    const latest = this.latest;
+    return latest !== null && latest.source === source && this.o.now() - latest.at <= maxAgeMs;
   }
 
   /** The last price of `symbol` whatever its age (to show, never to trade on). */
