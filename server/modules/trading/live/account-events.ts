@@ -42,8 +42,8 @@ export class AccountEvents {
   }
 
   /**
-   * Keeps the account's user-data stream open while someone watches it: every ACCOUNT_UPDATE and
-   * ORDER_TRADE_UPDATE reaches the subscribers. Returns the disposer; the stream closes and its listen
+   * Keeps the account's user-data stream open while someone watches it: every ACCOUNT_UPDATE,
+   * ORDER_TRADE_UPDATE and ALGO_UPDATE (read into our shape) reaches the subscribers. Returns the disposer; the stream closes and its listen
    * key is deleted when the last watcher leaves.
    */
   watch(account: string): () => void {

@@ -148,3 +148,86 @@ export const TickerPriceAnswer = z.object({ price: decimalText });
 
 /** `POST /fapi/v1/listenKey`. */
 export const ListenKeyAnswer = z.object({ listenKey: z.string().min(1).max(512) });
+
+export const CONDITIONAL_TYPES = ['STOP_MARKET', 'TAKE_PROFIT_MARKET', 'TRAILING_STOP_MARKET'] as const;
+
+export const ALGO_STATUSES = [
+  'NEW',
+  'TRIGGERING',
+  'TRIGGERED',
+  'FINISHED',
+  'CANCELED',
+  'EXPIRED',
+  'REJECTED',
+] as const;
+
+/** An id Binance sends as a number, or as digits. */
+const numericId = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)]);
+
+/** A decimal Binance may leave out, or send as `""` when it has none. */
+const maybeDecimal = z.union([decimalText, z.literal('')]).optional();
+
+/**
+ * `POST /fapi/v1/algoOrder`, `GET /fapi/v1/algoOrder` and each row of `GET /fapi/v1/openAlgoOrders`: a
+ * conditional order of the types the adapter places. Its ids, symbol, side, type and state are needed;
+ * a stop or a target needs its trigger price too. `actualOrderId` is `""` (or absent) until it fires.
+ */
+export const AlgoOrderAnswer = z
+  .object({
+    algoId: numericId,
+    clientAlgoId: z.string().min(1),
+    orderType: z.enum(CONDITIONAL_TYPES),
+    symbol: z.string().min(1),
+    side: z.enum(['BUY', 'SELL']),
+    algoStatus: z.enum(ALGO_STATUSES),
+    triggerPrice: maybeDecimal,
+    quantity: maybeDecimal,
+    closePosition: z.boolean().default(false),
+    reduceOnly: z.boolean().default(false),
+    callbackRate: maybeDecimal,
+    activatePrice: maybeDecimal,
+    actualOrderId: z.union([numericId, z.literal('')]).nullish(),
+    createTime: ms.default(0),
+    updateTime: ms.default(0),
+  })
+  .refine((o) => o.orderType === 'TRAILING_STOP_MARKET' || (o.triggerPrice ?? '') !== '', {
+    path: ['triggerPrice'],
+    message: 'a stop or a target names its trigger price',
+  });
+export type BinanceAlgoOrder = z.output<typeof AlgoOrderAnswer>;
+
+/**
+ * `GET /fapi/v1/openAlgoOrders`: a list (some gateways wrap it as `{orders: [...]}`). Each row is read
+ * loosely here, then strictly when its type is one the adapter holds ({@link AlgoOrderAnswer}): a STOP
+ * limit order set by hand on Binance's site must not make the others unreadable.
+ */
+export const OpenAlgoOrdersAnswer = z.union([
+  z.array(z.looseObject({ orderType: z.string() })),
+  z.object({ orders: z.array(z.looseObject({ orderType: z.string() })) }).transform((o) => o.orders),
+]);
+
+/** `DELETE /fapi/v1/algoOrder`: which order the cancel reached. */
+export const AlgoCancelAnswer = z.object({ algoId: numericId, clientAlgoId: z.string().min(1) });
+
+/**
+ * `ALGO_UPDATE` on the user-data stream (read tolerantly: fields it does not use may come and go). The
+ * event carries no callback rate and no activation price: a trailing stop's are null in it.
+ */
+export const AlgoUpdateEvent = z.object({
+  e: z.literal('ALGO_UPDATE'),
+  E: ms,
+  T: ms.default(0),
+  o: z.object({
+    caid: z.string().min(1),
+    aid: numericId,
+    o: z.enum(CONDITIONAL_TYPES),
+    s: z.string().min(1),
+    S: z.enum(['BUY', 'SELL']),
+    X: z.enum(ALGO_STATUSES),
+    q: maybeDecimal,
+    tp: maybeDecimal,
+    cp: z.boolean().default(false),
+    ai: z.union([numericId, z.literal('')]).nullish(),
+    rm: z.string().nullish(),
+  }),
+});

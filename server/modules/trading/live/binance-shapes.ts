@@ -1,8 +1,15 @@
 import Decimal from 'decimal.js';
-import type { OrderResult, PositionRisk } from '../exchange';
-import type { BinanceOrder, BinanceTrade, PositionRiskRow } from './binance-answers';
+import type { z } from 'zod';
+import type { ConditionalOrder, ConditionalUpdateEvent, OrderResult, PositionRisk } from '../exchange';
+import type {
+  AlgoUpdateEvent,
+  BinanceAlgoOrder,
+  BinanceOrder,
+  BinanceTrade,
+  PositionRiskRow,
+} from './binance-answers';
 
-export type { BinanceOrder, BinanceTrade } from './binance-answers';
+export type { BinanceAlgoOrder, BinanceOrder, BinanceTrade } from './binance-answers';
 
 /**
  * A v3 positionRisk row in the adapter's shape. v3 carries no leverage and, for cross positions, no
@@ -64,5 +71,64 @@ export function orderResultOf(order: BinanceOrder, fees: OrderFees | null): Orde
     commission: fees?.commission ?? null,
     realizedPnl: fees?.realizedPnl ?? null,
     updateTime: order.updateTime,
+  };
+}
+
+/** A price or quantity Binance sends as `""`, `"0"` or not at all when the order has none: null. */
+function given(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  return new Decimal(value).isZero() ? null : value;
+}
+
+/** An id Binance sends as `""` (or not at all) until there is one: null. */
+function idOf(value: string | number | '' | null | undefined): string | null {
+  return value === undefined || value === null || value === '' ? null : String(value);
+}
+
+/**
+ * A conditional order as Binance's algo service answers it. A close-position order has no quantity of
+ * its own (Binance answers `"0"`): null, as is a trailing stop's trigger price until Binance names one.
+ */
+export function conditionalOf(o: BinanceAlgoOrder): ConditionalOrder {
+  return {
+    algoId: String(o.algoId),
+    clientAlgoId: o.clientAlgoId,
+    symbol: o.symbol,
+    side: o.side,
+    type: o.orderType,
+    status: o.algoStatus,
+    triggerPrice: given(o.triggerPrice),
+    quantity: o.closePosition ? null : given(o.quantity),
+    closePosition: o.closePosition,
+    callbackRate: given(o.callbackRate),
+    activatePrice: given(o.activatePrice),
+    actualOrderId: idOf(o.actualOrderId),
+    updateTime: o.updateTime || o.createTime,
+  };
+}
+
+/** `ALGO_UPDATE` read into our shape (the event names no callback rate or activation price). */
+export function conditionalUpdateOf(e: z.output<typeof AlgoUpdateEvent>): ConditionalUpdateEvent {
+  const o = e.o;
+  return {
+    e: 'ALGO_UPDATE',
+    E: e.E,
+    T: e.T,
+    order: {
+      algoId: String(o.aid),
+      clientAlgoId: o.caid,
+      symbol: o.s,
+      side: o.S,
+      type: o.o,
+      status: o.X,
+      triggerPrice: given(o.tp),
+      quantity: o.cp ? null : given(o.q),
+      closePosition: o.cp,
+      callbackRate: null,
+      activatePrice: null,
+      actualOrderId: idOf(o.ai),
+      updateTime: e.T || e.E,
+    },
+    reason: o.rm === undefined || o.rm === null || o.rm === '' ? null : o.rm,
   };
 }

@@ -1,12 +1,10 @@
 import Decimal from 'decimal.js';
 import type { z } from 'zod';
-import {
-  BinanceUnreachable,
-  type BinanceClient,
-  type BinanceCredentials,
-} from '../../exchanges/binance-client';
+import type { BinanceClient, BinanceCredentials } from '../../exchanges/binance-client';
 import type {
   AccountBalance,
+  ConditionalOrder,
+  ConditionalOrderRequest,
   ExchangeAdapter,
   ExchangeEvent,
   MarketOrderRequest,
@@ -19,7 +17,6 @@ import {
   CloseAllIncomplete,
   ExchangeError,
   OrderOutcomeUnknown,
-  VenueAnswerUnreadable,
   exchangeErrors,
   readVenueAnswer,
   type CloseLeft,
@@ -37,17 +34,15 @@ import {
   UserTradesAnswer,
 } from './binance-answers';
 import { feesOf, fromPositionRisk, orderResultOf, type BinanceOrder, type OrderFees } from './binance-shapes';
+import { LiveConditionals } from './conditionals';
 import { StreamFees } from './stream-fees';
 import { previewLiveOrder } from './preview';
 import { sizeLiveOrder } from './sizing';
+import { outcomeOf } from './unknown-outcome';
 import type { UserStreamOptions } from './user-stream';
 import { VenueInfo } from './venue-info';
 
-/**
- * Binance's codes that say the order's execution status is unknown (-1000 unknown error, -1001
- * disconnected, -1006 unexpected answer from the message bus, -1007 backend timeout): it may have filled.
- */
-export const UNKNOWN_OUTCOME_CODES: ReadonlySet<number> = new Set([-1000, -1001, -1006, -1007]);
+export { UNKNOWN_OUTCOME_CODES } from './unknown-outcome';
 
 export interface BinanceUsdmOptions {
   client: BinanceClient;
@@ -87,6 +82,8 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
   private readonly events: AccountEvents;
   /** Each order's fee and realised PnL as the user-data stream reports its trades. */
   private readonly streamFees: StreamFees;
+  /** Stops, targets and trailing stops resting on Binance's algo service. */
+  private readonly conditionals: LiveConditionals;
   private readonly positionsTtl: number;
   private readonly now: () => number;
 
@@ -100,6 +97,10 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
       this.now,
     );
     this.streamFees = new StreamFees(this.now);
+    this.conditionals = new LiveConditionals(
+      (account, method, path, params, creds) => this.signed(account, method, path, params, creds),
+      this.now,
+    );
     this.events = new AccountEvents({
       client: opts.client,
       credentials: (account) => opts.credentials(account),
@@ -323,6 +324,33 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
     );
   }
 
+  /**
+   * A stop or a target on the whole position (closePosition) or a reduce-only trailing stop, resting on
+   * Binance on the mark price. A refusal is ExchangeError with Binance's code (-2021 would fire at once,
+   * -4116 that client id is open already); no clear answer is OrderOutcomeUnknown (look it up by its
+   * clientAlgoId before placing it again).
+   */
+  placeConditional(account: string, request: ConditionalOrderRequest): Promise<ConditionalOrder> {
+    return this.conditionals.place(account, request);
+  }
+
+  /** Binance looks an algo order up by its client id alone: `symbol` is not sent. */
+  queryConditional(account: string, _symbol: string, clientAlgoId: string): Promise<ConditionalOrder | null> {
+    return this.conditionals.query(account, clientAlgoId);
+  }
+
+  cancelConditional(
+    account: string,
+    _symbol: string,
+    clientAlgoId: string,
+  ): Promise<ConditionalOrder | null> {
+    return this.conditionals.cancel(account, clientAlgoId);
+  }
+
+  openConditionals(account: string, symbol?: string): Promise<ConditionalOrder[]> {
+    return this.conditionals.open(account, symbol);
+  }
+
   subscribe(account: string, handler: (event: ExchangeEvent) => void): () => void {
     return this.events.subscribe(account, handler);
   }
@@ -362,12 +390,7 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
     } catch (err) {
       // No answer, a timeout, any 5xx (with a code or without), an answer that cannot be read: the
       // order may exist.
-      if (err instanceof BinanceUnreachable) throw new OrderOutcomeUnknown(err.msg ?? err.message);
-      if (err instanceof VenueAnswerUnreadable) throw new OrderOutcomeUnknown(err.message);
-      if (err instanceof ExchangeError && UNKNOWN_OUTCOME_CODES.has(err.code)) {
-        throw new OrderOutcomeUnknown(err.msg);
-      }
-      throw err;
+      throw outcomeOf(err);
     } finally {
       this.positionsCache.delete(account);
     }
@@ -434,7 +457,7 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
     return new Decimal(ticker.price);
   }
 
-  /** A signed call whose answer is read with `schema` ({@link VenueAnswerUnreadable} when it does not fit). */
+  /** A signed call whose answer is read with `schema` (VenueAnswerUnreadable when it does not fit). */
   private async read<S extends z.ZodType>(
     account: string,
     method: 'GET' | 'POST',

@@ -4,18 +4,23 @@ import { every, systemClock, type Clock, type Disposer } from '../../../../src/c
 import type { BinanceClient, BinanceCredentials } from '../../exchanges/binance-client';
 import { ExchangeError, VenueAnswerUnreadable, readVenueAnswer } from '../exchange-error';
 import type { ExchangeEvent } from '../exchange';
-import { ListenKeyAnswer } from './binance-answers';
+import { AlgoUpdateEvent, CONDITIONAL_TYPES, ListenKeyAnswer } from './binance-answers';
+import { conditionalUpdateOf } from './binance-shapes';
 
 export interface UserStreamOptions {
   client: BinanceClient;
   credentials(): Promise<BinanceCredentials>;
   /** The stream address with `{listenKey}` where the key goes. */
   urlTemplate: string;
-  /** Account and order events, as Binance sends them. */
+  /** Account and order events, as Binance sends them; ALGO_UPDATE read into our shape. */
   onEvent(event: ExchangeEvent): void;
   /** The stream is (re)connected: what it missed while down is read again by the caller. */
   onConnected?(): void;
-  onProblem?(problem: { reason: string; retryInMs: number }): void;
+  /**
+   * The stream dropped and is reconnecting in `retryInMs`, or (`dropped` set) an event it could not read
+   * was dropped while the stream stays up.
+   */
+  onProblem?(problem: { reason: string; retryInMs: number; dropped?: string }): void;
   /** Keep-alive period of the listen key (Binance: valid 60 min, extend before; default 30 min). */
   keepAliveMs?: number;
   /** A connection lives at most 24 h at Binance; it is renewed before (default 23 h). */
@@ -135,12 +140,15 @@ export class UserDataStream {
   }
 
   private receive(data: Buffer): void {
-    let event: { e?: unknown };
+    let parsed: unknown;
     try {
-      event = JSON.parse(data.toString()) as { e?: unknown };
+      parsed = JSON.parse(data.toString());
     } catch {
       return;
     }
+    // `null`, a number or a list is no event.
+    if (parsed === null || typeof parsed !== 'object') return;
+    const event = parsed as { e?: unknown; o?: unknown };
     if (event.e === 'listenKeyExpired') {
       this.listenKey = null;
       this.reconnect('listen key expired');
@@ -149,6 +157,29 @@ export class UserDataStream {
     if (event.e === 'ACCOUNT_UPDATE' || event.e === 'ORDER_TRADE_UPDATE') {
       this.opts.onEvent(event as ExchangeEvent);
     }
+    if (event.e === 'ALGO_UPDATE') this.algoUpdate(event);
+  }
+
+  /**
+   * A conditional order changed state. One of a type the app does not hold (a STOP limit order set on
+   * Binance's site) is ignored; one that cannot be read is dropped with a word to `onProblem`.
+   */
+  private algoUpdate(event: { o?: unknown }): void {
+    const type = (event.o as { o?: unknown } | null | undefined)?.o;
+    if (typeof type === 'string' && !(CONDITIONAL_TYPES as readonly string[]).includes(type)) return;
+    let update: ExchangeEvent;
+    try {
+      update = conditionalUpdateOf(readVenueAnswer(AlgoUpdateEvent, event, 'a conditional-order update'));
+    } catch (err) {
+      const reason = err instanceof VenueAnswerUnreadable ? err.message : String(err);
+      this.opts.onProblem?.({
+        reason: `${reason}; the event was dropped`,
+        retryInMs: 0,
+        dropped: 'ALGO_UPDATE',
+      });
+      return;
+    }
+    this.opts.onEvent(update);
   }
 
   /** Extends the key; a key Binance forgot means a new key and connection. */
