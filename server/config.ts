@@ -158,6 +158,7 @@ const ConfigSchema = z.object({
   BINANCE_API_URL: requiredUrl('http(s)://'),
   BINANCE_TIMEOUT_MS: intBetween(100, 60_000),
   BINANCE_ORDER_SETTLE_MS: intBetween(0, 60_000),
+  PROTECTION_RECONCILE_S: intBetween(1, 3_600),
   BINANCE_USER_STREAM_URL: streamTemplate,
   BINANCE_DEMO_USER_STREAM_URL: streamTemplate,
   BINANCE_LISTEN_KEY_KEEPALIVE_MS: intBetween(100, 3_540_000),
@@ -283,6 +284,10 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   BINANCE_LISTEN_KEY_KEEPALIVE_MS: {
     default: '1800000',
     help: 'how often a user-data stream’s listen key is extended (Binance drops it after 60 minutes)',
+  },
+  PROTECTION_RECONCILE_S: {
+    default: '30',
+    help: 'how often the stops, targets and trailing stops that should rest on each exchange are compared with what rests there (a vanished one is placed again)',
   },
   BINANCE_ORDER_SETTLE_MS: {
     default: '6000',

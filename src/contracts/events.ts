@@ -30,6 +30,18 @@ export const BusEvents = {
     price: z.number().optional(),
   }),
   /** A user's auto-trade rules changed: every process re-reads the active rules. */
+  /**
+   * Something happened to a position's protection without the user asking (a leg fired, vanished and was
+   * placed again, was refused, a time exit keeps failing): the user's tabs, Telegram and push are told.
+   */
+  'trading.protection': z.object({
+    userId: z.string(),
+    origin: z.string(),
+    symbol: z.string(),
+    event: z.enum(['fired', 'placed_again', 'refused', 'exit_failing', 'exited']),
+    leg: z.enum(['stop_loss', 'take_profit', 'trailing', 'exit']),
+    text: z.string(),
+  }),
   'rules.changed': z.object({ userId: z.string(), origin: z.string() }),
   /**
    * A rule's decision was recorded or changed: fired, skipped, an exit closed what it opened, an ask rule's

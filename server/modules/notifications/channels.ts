@@ -4,7 +4,16 @@
  * delivers, queues what it cannot deliver yet, and never throws into the dispatcher.
  */
 export type NoteKind =
-  'alert' | 'fill' | 'exit' | 'retraction' | 'dispute' | 'liquidation' | 'pnl' | 'proposal' | 'answered';
+  | 'alert'
+  | 'fill'
+  | 'exit'
+  | 'retraction'
+  | 'dispute'
+  | 'liquidation'
+  | 'pnl'
+  | 'proposal'
+  | 'answered'
+  | 'protection';
 
 /** A button under a message: what it does is kept on the server, bound to the user, single use. */
 export interface NoteAction {

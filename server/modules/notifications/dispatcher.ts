@@ -239,6 +239,22 @@ export class Dispatcher {
     });
   }
 
+  /**
+   * A position's protection changed without the user asking: a stop or target fired, a leg vanished from
+   * the exchange and was placed again, a leg was refused and the position closed, a time exit keeps
+   * failing. Always sent to a user with a channel: it is about money at risk.
+   */
+  onProtection(event: BusEventMap['trading.protection']): void {
+    if (!this.audience.has(event.userId)) return;
+    this.send({
+      kind: 'protection',
+      userId: event.userId,
+      title: clip(event.text, 300),
+      body: '',
+      ref: `protection:${event.symbol}:${event.leg}`,
+    });
+  }
+
   /** The user's open positions, on the account they chose, in these assets (BTC → BTCUSDT). */
   private async heldIn(
     userId: string,

@@ -142,6 +142,7 @@ export default fp(
           app.bus.subscribe('rules.decided', (event) => dispatcher.onDecided(event)),
           app.bus.subscribe('signal.retracted', (event) => dispatcher.onRetracted(event)),
           app.bus.subscribe('signal.disputed', (event) => dispatcher.onDisputed(event)),
+          app.bus.subscribe('trading.protection', (event) => dispatcher.onProtection(event)),
           app.bus.subscribe('notifications.changed', ({ userId }) => {
             void dispatcher
               .refresh(userId)

@@ -11,6 +11,8 @@ import { LedgerRepo } from './paper/ledger.repo';
 import { PaperExchange } from './paper/paper-exchange';
 import { SYMBOLS } from '../../../src/contracts/symbols';
 import { PositionsHub } from './positions-hub';
+import { ProtectionRepo } from './protection/protection.repo';
+import { ProtectionService } from './protection/protection.service';
 import { registerTradingRoutes } from './trading.routes';
 import { TradingService } from './trading.service';
 import { TradesRepo } from './trades.repo';
@@ -96,6 +98,18 @@ export default fp(
       onRecordError: (err, userId, orderId) =>
         log.error({ err, userId, orderId }, 'fill not written to the trade history'),
     });
+    // Each position's stop, target and trailing stop rest on its venue; its time exit is ours.
+    const protection = new ProtectionService({
+      repo: new ProtectionRepo(app.database.db),
+      account: (userId, name) => accounts.byName(userId, name),
+      reduce: (userId, account, request) => service.reducePosition(userId, account, request),
+      notify: (userId, notice) => {
+        hub?.tell(userId, { type: 'protection', ...notice, time: Date.now() });
+        void app.bus.publish('trading.protection', { userId, origin, ...notice });
+      },
+      log,
+    });
+    service.useProtection(protection);
     /** While a user on a live account has a positions socket open, their user-data stream runs. */
     const watchLive = (userId: string): (() => void) => {
       let stop: (() => void) | null = null;
@@ -127,6 +141,19 @@ export default fp(
     };
 
     const disposers = [
+      // A leg that changed on the venue, a fill, a position update: that account's protection is checked.
+      paper.subscribeAll((userId, event) => protection.onVenueEvent(userId, 'paper', event)),
+      ...Object.values(live).map((adapter) =>
+        adapter.subscribeAll((account, event) => {
+          const { userId, keyId } = parseLiveAccount(account);
+          protection.onVenueEvent(userId, keyId, event);
+        }),
+      ),
+      app.bus.subscribe('trading.protection', (event) => {
+        if (event.origin === origin) return;
+        const { userId, origin: _from, ...notice } = event;
+        positionsHub.tell(userId, { type: 'protection', ...notice, time: Date.now() });
+      }),
       // Changes made here reach this process's sockets directly; other processes hear them on the bus.
       paper.subscribeAll((userId, event) => {
         if (event.e !== 'ACCOUNT_UPDATE' || event.a.m === 'LIQUIDATION') return;
@@ -188,6 +215,31 @@ export default fp(
         liquidating = false;
       },
     });
+    // One process reconciles every protected position and runs the time exits (the lease's holder); the
+    // claims are conditional writes, so a second holder during a hand-over closes nothing twice.
+    let protecting: (() => void) | null = null;
+    const releaseProtection = await app.leases.hold('position-protection', {
+      start() {
+        const reconcile = setInterval(() => {
+          void protection
+            .reconcileAll()
+            .catch((err: unknown) => log.warn({ err }, 'protection round failed'));
+        }, app.config.PROTECTION_RECONCILE_S * 1000);
+        const exits = setInterval(() => {
+          void protection.runDueExits().catch((err: unknown) => log.warn({ err }, 'time exits not run'));
+        }, 1_000);
+        reconcile.unref();
+        exits.unref();
+        protecting = () => {
+          clearInterval(reconcile);
+          clearInterval(exits);
+        };
+      },
+      stop() {
+        protecting?.();
+        protecting = null;
+      },
+    });
     log.debug(
       { ms: Math.round(paper.rehearse(SYMBOLS.slice(0, 10).map((s) => s.symbol))) },
       'order path rehearsed',
@@ -205,6 +257,8 @@ export default fp(
     });
     app.addHook('onClose', async () => {
       await releaseLiquidations();
+      await releaseProtection();
+      protection.stop();
       service.stop();
       unwatch();
       for (const dispose of disposers) dispose();

@@ -18,6 +18,7 @@ import {
   TradesPage,
   TradesQuery,
 } from '../../../src/contracts/trading';
+import { PositionProtection, ProtectionInput, ProtectionReceipt } from '../../../src/contracts/protection';
 import { appError } from '../../plugins/errors';
 import { limiter } from '../../plugins/rate-limit';
 import type { PositionsHub } from './positions-hub';
@@ -85,6 +86,45 @@ export function registerTradingRoutes(
   const positionsSchema = { summary: 'Open positions', response: { 200: z.array(Position) } };
   app.get('/positions', { ...authed, schema: positionsSchema }, async (request) =>
     service.positions(userOf(request)),
+  );
+
+  const ProtectedSymbol = z.object({
+    symbol: z
+      .string()
+      .regex(/^[A-Z0-9]{2,20}USDT$/, { error: 'Symbol must look like BTCUSDT.' })
+      .describe('The exchange symbol, as BTCUSDT'),
+  });
+  const setProtectionSchema = {
+    summary: "Set or replace an open position's stop-loss, take-profit, trailing stop and time exit",
+    description:
+      'The stop, target and trailing stop rest on the exchange as conditional orders (they outlive this server); ' +
+      'the time exit is run by the server. Percentages are of price, from the entry.',
+    params: ProtectedSymbol,
+    body: ProtectionInput,
+    response: { 200: MessageResponse.extend({ protection: ProtectionReceipt }) },
+  };
+  app.put('/positions/:symbol/protection', { ...authed, schema: setProtectionSchema }, async (request) =>
+    service.setProtection(userOf(request), request.params.symbol, request.body),
+  );
+  const removeProtectionSchema = {
+    summary: "Remove an open position's protection (its legs are cancelled on the exchange)",
+    params: ProtectedSymbol,
+    response: { 200: MessageResponse.extend({ protection: PositionProtection }) },
+  };
+  app.delete(
+    '/positions/:symbol/protection',
+    { ...authed, schema: removeProtectionSchema },
+    async (request) => service.removeProtection(userOf(request), request.params.symbol),
+  );
+  const breakEvenSchema = {
+    summary: "Move an open position's stop to its break-even price",
+    params: ProtectedSymbol,
+    response: { 200: MessageResponse.extend({ protection: ProtectionReceipt }) },
+  };
+  app.post(
+    '/positions/:symbol/protection/break-even',
+    { ...authed, schema: breakEvenSchema },
+    async (request) => service.breakEven(userOf(request), request.params.symbol),
   );
 
   const closeSchema = {

@@ -13,6 +13,7 @@ import {
   type TradesPage,
   type TradesQuery,
 } from '../../../src/contracts/trading';
+import type { ProtectionInput, ProtectionReceipt } from '../../../src/contracts/protection';
 import { findSymbol } from '../../../src/contracts/symbols';
 import { AppError, appError } from '../../plugins/errors';
 import { systemClock, type Clock } from '../market/clock';
@@ -26,6 +27,7 @@ import { paperPreviewAnswer, venuePreviewAnswer } from './order-preview';
 import { marketOrder, orderToSend } from './order-request';
 import { OrderSender } from './order-send';
 import type { PaperExchange } from './paper/paper-exchange';
+import type { ProtectionService } from './protection/protection.service';
 import { closedAllText, closedText, type TradeLog, type TradeOrigin } from './trade-log';
 
 /** A close-all's closes once looked up: the fills, the closes refused (in words), those still unknown. */
@@ -78,6 +80,9 @@ export class TradingService {
   private readonly trades: TradeLog | undefined;
   /** Claims, sends, looks up and records each order. */
   private readonly sender: OrderSender;
+  /** Each position's stop, target, trailing stop and time exit (none: orders carry no protection). */
+  private protection: ProtectionService | null = null;
+  private readonly clockNow: () => number;
 
   constructor(
     /** Each user's account: paper, or one of their keys. */
@@ -91,6 +96,7 @@ export class TradingService {
   ) {
     const base = opts.clock ?? systemClock;
     const clock: Clock = { now: opts.now ?? (() => base.now()), setTimer: (fn, ms) => base.setTimer(fn, ms) };
+    this.clockNow = () => clock.now();
     this.trades = opts.trades;
     this.sender = new OrderSender(accounts, idempotency, {
       settleMs: opts.settleMs ?? UNKNOWN_SETTLE_MS,
@@ -100,6 +106,11 @@ export class TradingService {
       onRecordError: opts.onRecordError ?? (() => undefined),
       ...(opts.feeRetryMs === undefined ? {} : { feeRetryMs: opts.feeRetryMs }),
     });
+  }
+
+  /** The service that rests each position's legs on its venue (set once the module has built it). */
+  useProtection(protection: ProtectionService): void {
+    this.protection = protection;
   }
 
   /** Stops the asks for fees not told yet (shutdown). */
@@ -195,10 +206,21 @@ export class TradingService {
     await this.ensureMark(symbol);
     const { order, requestHash } = orderToSend(userId, symbol, request, idempotencyKey);
     const where = await this.target(userId, opts.account);
-    if (idempotencyKey === undefined || requestHash === undefined) {
-      return this.sender.sendUnkeyed(userId, where, order, origin);
-    }
-    return this.sender.sendKeyed(userId, idempotencyKey, where, order, requestHash, origin);
+    const answer =
+      idempotencyKey === undefined || requestHash === undefined
+        ? await this.sender.sendUnkeyed(userId, where, order, origin)
+        : await this.sender.sendKeyed(userId, idempotencyKey, where, order, requestHash, origin);
+    if (this.protection === null) return answer;
+    // The legs go on as soon as the fill is known; the answer says how long the position was bare.
+    const filledAt = this.clockNow();
+    const receipt = await this.protection.afterOrder(
+      userId,
+      where.name,
+      symbol,
+      request.protection,
+      filledAt,
+    );
+    return receipt === null ? answer : { ...answer, protection: receipt };
   }
 
   /**
@@ -223,6 +245,32 @@ export class TradingService {
     } as const;
     try {
       return await this.sender.sendReduce(userId, where, order, origin);
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw refusal(err);
+    }
+  }
+
+  /**
+   * A reduce sent earlier under `clientOrderId` on `account`, looked up on the venue before any resend:
+   * its fill (recorded in the trade history, once), 'unfilled' when the venue ended it with nothing
+   * executed (that client id is spent), or null when the venue has no such order. Throws when the venue
+   * does not answer, or while the order is still working.
+   */
+  async findReduce(
+    userId: string,
+    account: string,
+    request: { symbol: string; clientOrderId: string },
+    origin: TradeOrigin = { source: 'manual' },
+  ): Promise<OrderResponse | 'unfilled' | null> {
+    const symbol = this.supported(request.symbol);
+    const where = await this.accounts.byName(userId, account);
+    try {
+      const found = await where.adapter.queryOrder(where.account, request.clientOrderId, symbol);
+      if (found === null) return null;
+      const final = await this.sender.untilFinal(where, found, symbol);
+      if (!(Number(final.executedQty) > 0)) return 'unfilled';
+      return await this.sender.conclude(userId, undefined, where, final, origin);
     } catch (err) {
       if (err instanceof AppError) throw err;
       throw refusal(err);
@@ -275,7 +323,38 @@ export class TradingService {
     const rows = await where.adapter.positionRisk(where.account).catch((err: unknown) => {
       throw refusal(err);
     });
-    return rows.filter((r) => Number(r.positionAmt) !== 0).map(toPosition);
+    const open = rows.filter((r) => Number(r.positionAmt) !== 0).map(toPosition);
+    if (this.protection === null || open.length === 0) return open;
+    const guarded = await this.protection.view(userId, where.name);
+    return open.map((p) => ({ ...p, protection: guarded.get(exchangeSymbol(p.symbol)) ?? p.protection }));
+  }
+
+  /** `PUT /api/positions/{SYMBOL}/protection`, on the chosen account. */
+  async setProtection(userId: string, symbol: string, input: ProtectionInput) {
+    const { guard, where } = await this.protectionOf(userId, symbol);
+    const protection = await guard.set(userId, where.name, this.supported(symbol), input);
+    return { message: protectionText(symbol, protection), protection };
+  }
+
+  /** `DELETE /api/positions/{SYMBOL}/protection`. */
+  async removeProtection(userId: string, symbol: string) {
+    const { guard, where } = await this.protectionOf(userId, symbol);
+    const protection = await guard.remove(userId, where.name, this.supported(symbol));
+    return { message: `${pairOf(symbol)} is no longer protected: its legs were cancelled.`, protection };
+  }
+
+  /** `POST /api/positions/{SYMBOL}/protection/break-even`. */
+  async breakEven(userId: string, symbol: string) {
+    const { guard, where } = await this.protectionOf(userId, symbol);
+    const protection = await guard.breakEven(userId, where.name, this.supported(symbol));
+    return { message: protectionText(symbol, protection), protection };
+  }
+
+  private async protectionOf(userId: string, symbol: string) {
+    if (this.protection === null) throw appError('SERVICE_UNAVAILABLE', 'Protection is not available.');
+    this.supported(symbol);
+    await this.ensureMark(exchangeSymbol(symbol));
+    return { guard: this.protection, where: await this.accounts.resolve(userId) };
   }
 
   /** How many positions are open on `account`: what the risk envelope's maximum counts. */
@@ -319,6 +398,8 @@ export class TradingService {
       if (!(Number(final.executedQty) > 0)) throw noFill(final);
       const fill = toResponse(final, where);
       await this.sender.record(userId, where, fill, { source: 'manual' }, final);
+      // Closed by hand: its legs must not stay behind to open a new position.
+      void this.protection?.positionClosed(userId, where.name, symbol);
       const [told = fill] = await this.sender.withPositionChange(where, [fill]);
       return { message: closedText(told, feesKnown(final)), fill: told };
     } catch (err) {
@@ -352,6 +433,7 @@ export class TradingService {
       for (const [i, fill] of fills.entries()) {
         await this.sender.record(userId, where, fill, { source: 'manual' }, results[i]);
       }
+      for (const r of results) void this.protection?.positionClosed(userId, where.name, r.symbol);
       const told = await this.sender.withPositionChange(where, fills);
       const closed = told.length === 0 ? [] : [closedAllText(told, results.every(feesKnown))];
       if (unknown.length > 0) {
@@ -436,3 +518,15 @@ export class TradingService {
 }
 
 export { clientIdFor } from './order-request';
+
+/** "BTC/USDT: stop loss 95000 resting on the exchange, take profit 105000 resting on the exchange." */
+function protectionText(symbol: string, p: ProtectionReceipt): string {
+  const legs = [
+    p.stop_loss && `stop loss ${p.stop_loss.price} ${p.stop_loss.state} on the ${p.stop_loss.on}`,
+    p.take_profit && `take profit ${p.take_profit.price} ${p.take_profit.state} on the ${p.take_profit.on}`,
+    p.trailing && `trailing stop ${p.trailing.callback_pct}% ${p.trailing.state} on the ${p.trailing.on}`,
+    p.exit_at && `exit at ${p.exit_at} in the app`,
+  ].filter((l): l is string => typeof l === 'string');
+  const head = `${pairOf(exchangeSymbol(symbol))}: ${legs.length === 0 ? 'no protection' : legs.join(', ')}.`;
+  return p.note === null ? head : `${head} ${p.note}`;
+}
