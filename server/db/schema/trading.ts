@@ -30,7 +30,17 @@ export const paperLedger = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     /** 1, 2, 3… per user: the order in which the rows are replayed. */
     seq: integer('seq').notNull(),
-    type: text('type', { enum: ['deposit', 'leverage', 'fill', 'liquidation'] }).notNull(),
+    type: text('type', {
+      enum: [
+        'deposit',
+        'leverage',
+        'fill',
+        'liquidation',
+        'conditional',
+        'conditional-trail',
+        'conditional-end',
+      ],
+    }).notNull(),
     event: jsonb('event').$type<LedgerEvent>().notNull(),
     /** Set for fills: the order's client id, unique per user, so a retried order can never fill twice. */
     clientOrderId: text('client_order_id'),

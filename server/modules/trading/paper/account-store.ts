@@ -26,6 +26,8 @@ export interface AccountStoreOptions {
   onSnapshotError?: (account: string, err: unknown) => void;
   /** Waits between attempts after a conflict with another process. */
   sleep: (ms: number) => Promise<void>;
+  /** The account's state as this process now holds it (replayed, or after a commit). */
+  onState?: (account: string, state: PaperAccountState) => void;
 }
 
 /**
@@ -48,7 +50,12 @@ export class AccountStore {
   load(account: string): Promise<Loaded> {
     let loading = this.accounts.get(account);
     if (!loading) {
-      loading = this.replay(account);
+      const replayed: Promise<Loaded> = this.replay(account).then((loaded) => {
+        // Not when the account was forgotten (or committed to) meanwhile: that state is newer.
+        if (this.accounts.get(account) === replayed) this.opts.onState?.(account, loaded.state);
+        return loaded;
+      });
+      loading = replayed;
       this.accounts.set(account, loading);
       loading.catch(() => this.accounts.delete(account));
     }
@@ -78,12 +85,13 @@ export class AccountStore {
     const createdAt = await this.opts.repo.append(account, seq, event, effects, state.cash.toString(), key);
     if (createdAt === null) return null;
     this.accounts.set(account, Promise.resolve({ state, seq }));
+    this.opts.onState?.(account, state);
     // After the append, not with it: the row is committed by now, so the snapshot can never name a seq
     // whose event is not in the ledger.
     if (this.opts.snapshotEvery !== null && seq % this.opts.snapshotEvery === 0) {
       await this.saveSnapshot(account, seq, state);
     }
-    return { effects, at: createdAt.getTime() };
+    return { effects, at: createdAt.getTime(), before: loaded.state, after: state };
   }
 
   /**

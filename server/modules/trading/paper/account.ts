@@ -1,4 +1,15 @@
 import Decimal from 'decimal.js';
+import {
+  EMPTY_BOOK,
+  endAllIn,
+  endIn,
+  placeIn,
+  POSITION_CLOSED_STATUS,
+  positionClosedReason,
+  trailIn,
+  type ConditionalBook,
+  type ConditionalEvent,
+} from './conditionals';
 import { ZERO } from './math';
 
 /**
@@ -23,14 +34,20 @@ export interface PaperAccountState {
   positions: ReadonlyMap<string, PaperPosition>;
   /** Leverage chosen per symbol; DEFAULT_LEVERAGE otherwise. */
   leverage: ReadonlyMap<string, number>;
+  /** Stops, targets and trailing stops: those resting, and the latest that ended. */
+  conditionals: ConditionalBook;
 }
 
 export const DEFAULT_LEVERAGE = 10;
 export const STARTING_BALANCE = new Decimal(10_000);
 
-/** What the ledger stores, one row each. Amounts are decimal strings. */
+/**
+ * What the ledger stores, one row each. Amounts are decimal strings. `at` (ms) is the time of an event
+ * that changes conditional orders (their updateTime); a fill or liquidation carries it only when the
+ * account had some resting.
+ */
 export type LedgerEvent =
-  | { type: 'deposit'; amount: string; reason: 'initial' | 'reset' }
+  | { type: 'deposit'; amount: string; reason: 'initial' | 'reset'; at?: number }
   | { type: 'leverage'; symbol: string; leverage: number }
   | {
       type: 'fill';
@@ -42,8 +59,12 @@ export type LedgerEvent =
       qty: string;
       price: string;
       fee: string;
+      /** The conditional order this fill is the market order of (it fired). */
+      algoId?: string;
+      at?: number;
     }
-  | { type: 'liquidation'; symbol: string; price: string };
+  | { type: 'liquidation'; symbol: string; price: string; at?: number }
+  | ConditionalEvent;
 
 /** The balance changes an event caused, stored beside it in the ledger. */
 export interface EventEffects {
@@ -55,7 +76,7 @@ export interface EventEffects {
 }
 
 export function emptyAccount(): PaperAccountState {
-  return { cash: ZERO, positions: new Map(), leverage: new Map() };
+  return { cash: ZERO, positions: new Map(), leverage: new Map(), conditionals: EMPTY_BOOK };
 }
 
 export function leverageOf(state: PaperAccountState, symbol: string): number {
@@ -74,8 +95,9 @@ export function applyEvent(
       const amount = new Decimal(event.amount);
       if (event.reason === 'reset') {
         const lockedMargin = [...state.positions.values()].reduce((s, p) => s.plus(p.isolatedWallet), ZERO);
+        const conditionals = endAllIn(state.conditionals, null, 'CANCELED', RESET_REASON, event.at);
         return {
-          state: { cash: amount, positions: new Map(), leverage: new Map() },
+          state: { cash: amount, positions: new Map(), leverage: new Map(), conditionals },
           effects: { ...none(), cashDelta: amount.minus(state.cash), marginDelta: lockedMargin.neg() },
         };
       }
@@ -101,7 +123,7 @@ export function applyEvent(
       positions.delete(event.symbol);
       // The whole isolated wallet is lost: that is what isolated margin means.
       return {
-        state: { ...state, positions },
+        state: { ...state, positions, conditionals: closedUnder(state.conditionals, event.symbol, event.at) },
         effects: {
           ...none(),
           realizedPnl: position.isolatedWallet.neg(),
@@ -109,9 +131,57 @@ export function applyEvent(
         },
       };
     }
-    case 'fill':
-      return applyFill(state, event);
+    case 'fill': {
+      const filled = applyFill(state, event);
+      if (state.conditionals.resting.size === 0) return filled;
+      let conditionals = state.conditionals;
+      if (event.algoId !== undefined) {
+        conditionals = endIn(
+          conditionals,
+          event.algoId,
+          { status: 'FINISHED', reason: null, actualOrderId: event.orderId },
+          event.at,
+        );
+      }
+      if (state.positions.has(event.symbol) && !filled.state.positions.has(event.symbol)) {
+        conditionals = closedUnder(conditionals, event.symbol, event.at);
+      }
+      return { state: { ...filled.state, conditionals }, effects: filled.effects };
+    }
+    case 'conditional':
+      return { state: withBook(state, placeIn(state.conditionals, event.order, event.at)), effects: none() };
+    case 'conditional-trail':
+      return {
+        state: withBook(state, trailIn(state.conditionals, event.algoId, event.extreme, event.at)),
+        effects: none(),
+      };
+    case 'conditional-end':
+      return {
+        state: withBook(
+          state,
+          endIn(
+            state.conditionals,
+            event.algoId,
+            { status: event.status, reason: event.reason, actualOrderId: null },
+            event.at,
+          ),
+        ),
+        effects: none(),
+      };
   }
+}
+
+const RESET_REASON = 'The paper account was reset.';
+
+const withBook = (state: PaperAccountState, conditionals: ConditionalBook): PaperAccountState =>
+  conditionals === state.conditionals ? state : { ...state, conditionals };
+
+/**
+ * A position went to zero (closed by hand, by a fired leg, liquidated): the orders resting on its symbol
+ * have nothing left to reduce and end, as Binance ends them (one-cancels-the-other).
+ */
+function closedUnder(book: ConditionalBook, symbol: string, at: number | undefined): ConditionalBook {
+  return endAllIn(book, symbol, POSITION_CLOSED_STATUS, positionClosedReason(symbol), at);
 }
 
 function applyFill(

@@ -71,10 +71,7 @@ export class LedgerRepo {
       type: event.type,
       event,
       clientOrderId: event.type === 'fill' ? event.clientOrderId : null,
-      symbol:
-        event.type === 'fill' || event.type === 'liquidation' || event.type === 'leverage'
-          ? event.symbol
-          : null,
+      symbol: symbolOf(event),
       cashDelta: effects.cashDelta.toString(),
       realizedPnl: effects.realizedPnl.toString(),
       fee: effects.fee.toString(),
@@ -145,6 +142,17 @@ export class LedgerRepo {
   async accounts(): Promise<string[]> {
     const rows = await this.db.selectDistinct({ userId: paperLedger.userId }).from(paperLedger);
     return rows.map((r) => r.userId);
+  }
+}
+
+function symbolOf(event: LedgerEvent): string | null {
+  switch (event.type) {
+    case 'deposit':
+      return null;
+    case 'conditional':
+      return event.order.symbol;
+    default:
+      return event.symbol;
   }
 }
 

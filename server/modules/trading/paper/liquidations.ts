@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import type { ExchangeEvent } from '../exchange';
+import type { PaperAccountState } from './account';
 import type { AccountStore } from './account-store';
 import { filtersFor } from './filters';
 import { isLiquidated, liquidationPrice } from './math';
@@ -14,6 +15,12 @@ export interface LiquidationsDeps {
   mark: (symbol: string) => Decimal;
   now: () => number;
   emit: (account: string, event: ExchangeEvent) => void;
+  /** Tells what the liquidation did to the account's conditional orders (those on its symbol end). */
+  announce: (
+    account: string,
+    before: PaperAccountState['conditionals'],
+    after: PaperAccountState['conditionals'],
+  ) => void;
   onLiquidation?: (account: string, symbol: string, price: string) => void;
 }
 
@@ -62,13 +69,20 @@ export class Liquidations {
     const lp = liquidationPrice(position.size, position.entryPrice, position.isolatedWallet, filters);
     if (!isLiquidated(position.size, new Decimal(markPrice), lp)) return;
     const price = lp.toDecimalPlaces(8).toString();
-    await this.d.store.commit(account, { type: 'liquidation', symbol, price });
     const at = this.d.now();
+    const conditional = state.conditionals.resting.size > 0 ? { at } : {};
+    const { before, after } = await this.d.store.commit(account, {
+      type: 'liquidation',
+      symbol,
+      price,
+      ...conditional,
+    });
     this.d.emit(account, orderTradeUpdate(position, price, position.isolatedWallet.neg().toString(), at));
     this.d.emit(
       account,
-      accountUpdate('LIQUIDATION', (await this.d.store.load(account)).state, at, (s) => this.d.mark(s)),
+      accountUpdate('LIQUIDATION', after, at, (s) => this.d.mark(s)),
     );
+    this.d.announce(account, before.conditionals, after.conditionals);
     this.d.onLiquidation?.(account, symbol, price);
   }
 }

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
 import type {
   AccountBalance,
+  ConditionalOrder,
+  ConditionalOrderRequest,
   ExchangeAdapter,
   ExchangeEvent,
   KeyClaim,
@@ -22,6 +24,7 @@ import { filtersFor } from './filters';
 import type { LedgerRepo } from './ledger.repo';
 import { liquidationPrice, ZERO } from './math';
 import { AccountStore } from './account-store';
+import { ConditionalOrders } from './conditional-orders';
 import { checkLeverage, planMarketOrder, planOrder, quoteSize, sizingOf } from './orders';
 import { Liquidations } from './liquidations';
 import { accountUpdate, orderTradeUpdate, toOrderResult } from './paper-events';
@@ -71,6 +74,8 @@ export class PaperExchange implements ExchangeAdapter {
   private readonly takerFeeRate: Decimal;
   /** Closes positions the mark has crossed the liquidation price of. */
   private readonly liquidations: Liquidations;
+  /** Stops, targets and trailing stops resting on the accounts. */
+  private readonly conditionals: ConditionalOrders;
 
   constructor(private readonly opts: PaperExchangeOptions) {
     this.now = opts.now ?? Date.now;
@@ -79,6 +84,7 @@ export class PaperExchange implements ExchangeAdapter {
       snapshotEvery: opts.snapshotEvery === undefined ? SNAPSHOT_EVERY : opts.snapshotEvery,
       ...(opts.onSnapshotError === undefined ? {} : { onSnapshotError: opts.onSnapshotError }),
       sleep: opts.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+      onState: (account, state) => this.conditionals.stateChanged(account, state),
     });
     this.slippageBps = opts.slippageBps ?? 2;
     this.takerFeeRate = new Decimal(opts.takerFeeRate ?? '0.0005');
@@ -88,7 +94,16 @@ export class PaperExchange implements ExchangeAdapter {
       mark: (symbol) => this.mark(symbol),
       now: this.now,
       emit: (account, event) => this.emit(account, event),
+      announce: (account, before, after) => this.conditionals.announce(account, before, after),
       ...(opts.onLiquidation === undefined ? {} : { onLiquidation: opts.onLiquidation }),
+    });
+    this.conditionals = new ConditionalOrders({
+      store: this.store,
+      markPrice: (symbol) => opts.marks.price(symbol),
+      now: this.now,
+      planFill: (state, input) => planMarketOrder(state, input, this.conditions(input.symbol)),
+      commitFill: (account, fill) => this.commitFill(account, fill),
+      emit: (account, event) => this.emit(account, event),
     });
   }
 
@@ -298,10 +313,15 @@ export class PaperExchange implements ExchangeAdapter {
     });
   }
 
-  /** Paper only: back to a fresh 10 000 USDT account with no positions. */
+  /** Paper only: back to a fresh 10 000 USDT account with no positions and no conditional orders. */
   async reset(account: string): Promise<AccountBalance> {
     await this.serial(account, () =>
-      this.commit(account, { type: 'deposit', amount: STARTING_BALANCE.toString(), reason: 'reset' }),
+      this.commit(account, {
+        type: 'deposit',
+        amount: STARTING_BALANCE.toString(),
+        reason: 'reset',
+        at: this.now(),
+      }),
     );
     this.emit(
       account,
@@ -336,6 +356,36 @@ export class PaperExchange implements ExchangeAdapter {
    */
   checkLiquidations(symbols: ReadonlySet<string>): Promise<void> {
     return this.liquidations.check(symbols);
+  }
+
+  /**
+   * A stop, a take-profit or a trailing stop resting on the account until the mark fires it (Binance's
+   * algo order, workingType MARK_PRICE). Refused with Binance's code: -2021 when the mark would fire it
+   * at once, -4116 when an open order of the account has its clientAlgoId, and so on. Placing one with no
+   * position open is allowed, as on Binance; there is no margin check before it fires.
+   */
+  placeConditional(account: string, request: ConditionalOrderRequest): Promise<ConditionalOrder> {
+    return this.conditionals.place(account, request);
+  }
+
+  queryConditional(account: string, symbol: string, clientAlgoId: string): Promise<ConditionalOrder | null> {
+    return this.conditionals.query(account, symbol, clientAlgoId);
+  }
+
+  cancelConditional(account: string, symbol: string, clientAlgoId: string): Promise<ConditionalOrder | null> {
+    return this.conditionals.cancel(account, symbol, clientAlgoId);
+  }
+
+  openConditionals(account: string, symbol?: string): Promise<ConditionalOrder[]> {
+    return this.conditionals.open(account, symbol);
+  }
+
+  /**
+   * Fires the conditional orders the marks of `symbols` have reached, and moves trailing stops along.
+   * Called on each price tick; costs one look-up when no account has an order on those symbols.
+   */
+  checkConditionals(symbols: ReadonlySet<string>): Promise<void> {
+    return this.conditionals.check(symbols);
   }
 
   /** Closes `qty` of the position (all of it by default), reduce-only. */
@@ -377,24 +427,31 @@ export class PaperExchange implements ExchangeAdapter {
     fill: Extract<LedgerEvent, { type: 'fill' }>,
     key?: KeyClaim,
   ): Promise<OrderResult | null> {
-    const committed = await this.store.commitKeyed(account, fill, key);
+    // A fill may end conditional orders (its own, those of a position it closes): they need its time.
+    const resting = (await this.load(account)).state.conditionals.resting.size > 0;
+    const event = resting && fill.at === undefined ? { ...fill, at: this.now() } : fill;
+    const committed = await this.store.commitKeyed(account, event, key);
     if (committed === null) {
       if (key === undefined) throw new Error('ledger row not written');
       return null;
     }
-    const { effects, at } = committed;
-    const state = (await this.load(account)).state;
+    const { effects, at, before, after } = committed;
+    const fired = fill.algoId === undefined ? undefined : before.conditionals.resting.get(fill.algoId);
+    if (fired) this.conditionals.announceTriggered(account, fired, fill.orderId, event.at ?? at);
     const result = toOrderResult(fill, effects.realizedPnl.toString(), at);
     this.emit(account, orderTradeUpdate(fill, fill.price, effects.realizedPnl.toString(), at));
     this.emit(
       account,
-      accountUpdate('ORDER', state, at, (s) => this.mark(s)),
+      accountUpdate('ORDER', after, at, (s) => this.mark(s)),
     );
+    this.conditionals.announce(account, before.conditionals, after.conditionals);
     return result;
   }
 
-  private commit(account: string, event: LedgerEvent) {
-    return this.store.commit(account, event);
+  private async commit(account: string, event: LedgerEvent) {
+    const committed = await this.store.commit(account, event);
+    this.conditionals.announce(account, committed.before.conditionals, committed.after.conditionals);
+    return committed;
   }
 
   private load(account: string) {

@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyEvent, emptyAccount, type LedgerEvent, type PaperAccountState } from './account';
+import { EMPTY_BOOK, ENDED_KEPT } from './conditionals';
 import { fromSnapshot, toSnapshot } from './snapshot';
 
 const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'] as const;
@@ -10,6 +11,10 @@ const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'] as const;
 const amount = fc
   .tuple(fc.integer({ min: 1, max: 10 ** 9 }), fc.integer({ min: 0, max: 9 }))
   .map(([n, scale]) => new Decimal(n).div(10 ** scale).toString());
+
+/** A few algo ids, so that fills, trails and ends meet the orders placed before them. */
+const algoId = fc.integer({ min: 1, max: 8 }).map((n) => `algo-${n}`);
+const at = fc.integer({ min: 1, max: 2 ** 45 });
 
 const event: fc.Arbitrary<LedgerEvent> = fc.oneof(
   {
@@ -23,8 +28,73 @@ const event: fc.Arbitrary<LedgerEvent> = fc.oneof(
         fee: amount,
         reduceOnly: fc.boolean(),
         id: fc.nat(),
+        fired: fc.option(algoId),
+        at: fc.option(at),
       })
-      .map(({ id, ...f }) => ({ type: 'fill' as const, orderId: `o${id}`, clientOrderId: `c${id}`, ...f })),
+      .map(({ id, fired, at: time, ...f }) => ({
+        type: 'fill' as const,
+        orderId: `o${id}`,
+        clientOrderId: `c${id}`,
+        ...f,
+        ...(fired === null ? {} : { algoId: fired }),
+        ...(time === null ? {} : { at: time }),
+      })),
+  },
+  {
+    weight: 4,
+    arbitrary: fc
+      .record({
+        algoId,
+        clientAlgoId: fc.constantFrom('sl', 'tp', 'trail'),
+        symbol: fc.constantFrom(...SYMBOLS),
+        side: fc.constantFrom('BUY' as const, 'SELL' as const),
+        type: fc.constantFrom(
+          'STOP_MARKET' as const,
+          'TAKE_PROFIT_MARKET' as const,
+          'TRAILING_STOP_MARKET' as const,
+        ),
+        price: amount,
+        quantity: fc.option(amount),
+        armed: fc.option(amount),
+        at,
+      })
+      .map(({ price, quantity, armed, at: time, ...o }) => {
+        const trailing = o.type === 'TRAILING_STOP_MARKET';
+        return {
+          type: 'conditional' as const,
+          order: {
+            ...o,
+            triggerPrice: trailing ? null : price,
+            quantity,
+            closePosition: quantity === null,
+            callbackRate: trailing ? '1.5' : null,
+            activatePrice: trailing && armed === null ? price : null,
+            extreme: trailing ? armed : null,
+          },
+          at: time,
+        };
+      }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      type: fc.constant('conditional-trail' as const),
+      algoId,
+      symbol: fc.constantFrom(...SYMBOLS),
+      extreme: amount,
+      at,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      type: fc.constant('conditional-end' as const),
+      algoId,
+      symbol: fc.constantFrom(...SYMBOLS),
+      status: fc.constantFrom('CANCELED' as const, 'REJECTED' as const),
+      reason: fc.option(fc.constantFrom('ReduceOnly Order is rejected.', 'gone')),
+      at,
+    }),
   },
   {
     weight: 2,
@@ -67,6 +137,8 @@ const fingerprint = (state: PaperAccountState) => ({
     p.leverage,
   ]),
   leverage: [...state.leverage],
+  conditionals: [...state.conditionals.resting],
+  ended: state.conditionals.ended,
 });
 
 describe('paper account snapshots', () => {
@@ -102,10 +174,18 @@ describe('paper account snapshots', () => {
   it('ledgers whose random fills open, flip and close positions still hold some at the end', () => {
     // Guards the test above against comparing nothing but empty accounts.
     const sample = fc.sample(fc.array(event, { minLength: 300, maxLength: 300 }), { numRuns: 20, seed: 7 });
-    const withPositions = sample.filter(
-      (events) => events.reduce((s, e) => applyEvent(s, e).state, emptyAccount()).positions.size > 0,
+    const ends = sample.map((events) => events.reduce((s, e) => applyEvent(s, e).state, emptyAccount()));
+    expect(ends.filter((s) => s.positions.size > 0).length).toBeGreaterThan(10);
+    // …and conditional orders resting, and ended in every way, as many as are kept.
+    expect(ends.filter((s) => s.conditionals.resting.size > 0).length).toBeGreaterThan(10);
+    const statuses = new Set(ends.flatMap((s) => s.conditionals.ended.map((o) => o.status)));
+    expect([...statuses].sort()).toEqual(['CANCELED', 'EXPIRED', 'FINISHED', 'REJECTED']);
+    // The longest ledgers of the test above end more orders than an account keeps.
+    const long = fc.sample(fc.array(event, { minLength: 1500, maxLength: 1500 }), { numRuns: 5, seed: 7 });
+    const kept = long.map(
+      (events) => events.reduce((s, e) => applyEvent(s, e).state, emptyAccount()).conditionals.ended.length,
     );
-    expect(withPositions.length).toBeGreaterThan(10);
+    expect(kept).toContain(ENDED_KEPT);
   });
 
   it('keeps a negative zero, which toString() would turn positive', () => {
@@ -127,6 +207,7 @@ describe('paper account snapshots', () => {
         ['SOLUSDT', 3],
         ['ETHUSDT', 7],
       ]),
+      conditionals: EMPTY_BOOK,
     };
     const back = roundTrip(state)!;
     expect(back.cash.isNegative() && back.cash.isZero()).toBe(true);
@@ -137,9 +218,26 @@ describe('paper account snapshots', () => {
   it('refuses a snapshot of another version or shape, so that the ledger is replayed instead', () => {
     const good = toSnapshot(emptyAccount());
     expect(fromSnapshot(good)).toEqual(emptyAccount());
-    expect(fromSnapshot({ ...good, v: 2 })).toBeNull();
+    expect(fromSnapshot({ ...good, v: 3 })).toBeNull();
+    expect(fromSnapshot({ ...good, conditionals: [{ algoId: 'a' }] })).toBeNull();
     expect(fromSnapshot({ ...good, cash: 12 })).toBeNull();
     expect(fromSnapshot({ ...good, cash: 'NaN' })).toBeNull();
     expect(fromSnapshot(null)).toBeNull();
+  });
+
+  it('reads a version 1 snapshot, written before conditional orders, as an account that has none', () => {
+    const {
+      conditionals: _c,
+      endedConditionals: _e,
+      ...v1
+    } = {
+      ...toSnapshot(
+        applyEvent(emptyAccount(), { type: 'deposit', amount: '10000', reason: 'initial' }).state,
+      ),
+      v: 1,
+    };
+    const back = fromSnapshot(v1);
+    expect(back?.cash.toString()).toBe('10000');
+    expect(back?.conditionals).toEqual(EMPTY_BOOK);
   });
 });

@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import { z } from 'zod';
 import type { PaperAccountState, PaperPosition } from './account';
+import { EMPTY_BOOK, type ConditionalBook, type PaperConditional } from './conditionals';
 
 /**
  * A paper account's state as JSON, for `paper_snapshots`. Decimals are strings written with `valueOf()`
@@ -16,13 +17,35 @@ export const SNAPSHOT_EVERY = 100;
 /** Older snapshots are deleted; a few are kept so that a bad one can be stepped over by hand. */
 export const SNAPSHOTS_KEPT = 3;
 
-/** Bumped when the shape changes: a snapshot of another version is ignored and the ledger replayed. */
-const VERSION = 1;
+/**
+ * Bumped when the shape changes: a snapshot of a version this code cannot read is ignored and the ledger
+ * replayed. Version 2 added conditional orders; a version 1 snapshot is read as having none (the code
+ * that wrote it could not fold a ledger that had any).
+ */
+const VERSION = 2;
 
 const decimalString = z.string().regex(/^-?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i);
 
+const conditionalSchema = z.object({
+  algoId: z.string(),
+  clientAlgoId: z.string(),
+  symbol: z.string(),
+  side: z.enum(['BUY', 'SELL']),
+  type: z.enum(['STOP_MARKET', 'TAKE_PROFIT_MARKET', 'TRAILING_STOP_MARKET']),
+  status: z.enum(['NEW', 'TRIGGERING', 'TRIGGERED', 'FINISHED', 'CANCELED', 'EXPIRED', 'REJECTED']),
+  triggerPrice: decimalString.nullable(),
+  quantity: decimalString.nullable(),
+  closePosition: z.boolean(),
+  callbackRate: decimalString.nullable(),
+  activatePrice: decimalString.nullable(),
+  actualOrderId: z.string().nullable(),
+  updateTime: z.number(),
+  extreme: decimalString.nullable(),
+  reason: z.string().nullable(),
+});
+
 const snapshotSchema = z.object({
-  v: z.literal(VERSION),
+  v: z.union([z.literal(1), z.literal(VERSION)]),
   cash: decimalString,
   positions: z.array(
     z.object({
@@ -34,6 +57,9 @@ const snapshotSchema = z.object({
     }),
   ),
   leverage: z.array(z.tuple([z.string(), z.number()])),
+  /** Version 2 on: the resting conditional orders, then the latest that ended. */
+  conditionals: z.array(conditionalSchema).optional(),
+  endedConditionals: z.array(conditionalSchema).optional(),
 });
 
 export type SnapshotState = z.infer<typeof snapshotSchema>;
@@ -50,6 +76,37 @@ export function toSnapshot(state: PaperAccountState): SnapshotState {
       leverage: p.leverage,
     })),
     leverage: [...state.leverage.entries()],
+    conditionals: [...state.conditionals.resting.values()].map(copy),
+    endedConditionals: state.conditionals.ended.map(copy),
+  };
+}
+
+/** A field-by-field copy, so that the snapshot names exactly the schema's fields. */
+function copy(c: PaperConditional): PaperConditional {
+  return {
+    algoId: c.algoId,
+    clientAlgoId: c.clientAlgoId,
+    symbol: c.symbol,
+    side: c.side,
+    type: c.type,
+    status: c.status,
+    triggerPrice: c.triggerPrice,
+    quantity: c.quantity,
+    closePosition: c.closePosition,
+    callbackRate: c.callbackRate,
+    activatePrice: c.activatePrice,
+    actualOrderId: c.actualOrderId,
+    updateTime: c.updateTime,
+    extreme: c.extreme,
+    reason: c.reason,
+  };
+}
+
+function bookOf(s: SnapshotState): ConditionalBook {
+  if (s.v === 1) return EMPTY_BOOK;
+  return {
+    resting: new Map((s.conditionals ?? []).map((c) => [c.algoId, copy(c)])),
+    ended: (s.endedConditionals ?? []).map(copy),
   };
 }
 
@@ -73,5 +130,6 @@ export function fromSnapshot(json: unknown): PaperAccountState | null {
       ]),
     ),
     leverage: new Map(s.leverage),
+    conditionals: bookOf(s),
   };
 }
