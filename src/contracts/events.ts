@@ -51,7 +51,8 @@ export const BusEvents = {
     userId: z.string(),
     /** The process that recorded it (the rule engine's book of fired totals follows the others'). */
     origin: z.string().optional(),
-    event: z.enum(['fired', 'skipped', 'asking', 'answered', 'exit']),
+    /** `exit_failing`: the close of a rule's exit has failed three times (it goes on trying). */
+    event: z.enum(['fired', 'skipped', 'asking', 'answered', 'exit', 'exit_failing']),
     decision: Decision,
     /** The headline the decision was about, when known (at most 500 characters). */
     headline: z.string().nullable().optional(),

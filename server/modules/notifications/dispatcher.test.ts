@@ -248,6 +248,30 @@ describe('notifications dispatcher', () => {
     dispatcher.stop();
   });
 
+  it("tells every user of a rule's exit that keeps failing, fills on or off, with Close", async () => {
+    const { dispatcher, channel } = setup({ users: { ann: {}, bob: { fills: false } } });
+    await dispatcher.start();
+    for (const userId of ['ann', 'bob']) {
+      dispatcher.onDecided({
+        userId,
+        event: 'exit_failing',
+        decision: decision({
+          account_mode: 'live',
+          account: 'k1',
+          exit: 'stop loss: -2.10% at 98; close failed (try 3): Binance is not answering. Trying again.',
+        }),
+      });
+    }
+    await dispatcher.idle();
+    expect(kinds(channel.notes)).toEqual(['ann:exit', 'bob:exit']);
+    expect(channel.notes[0]).toMatchObject({
+      title: "Rule 'BTC news' could not close BTC long yet",
+      body: 'On LIVE key.\nstop loss: -2.10% at 98; close failed (try 3): Binance is not answering. Trying again.\nIt keeps trying; you can close it yourself.',
+      actions: [{ label: 'Close', action: { kind: 'close', symbol: 'BTCUSDT', account: 'k1' } }],
+    });
+    dispatcher.stop();
+  });
+
   it('tells of a retraction those who traded the story or were alerted on it, with retractions on', async () => {
     const { dispatcher, channel } = setup({
       users: { ann: {}, bob: {}, cy: { retractions: false }, dee: { alert_threshold: 95 } },

@@ -438,6 +438,18 @@ export class Dispatcher {
           ref: `exit:${d.id}`,
         };
       }
+      case 'exit_failing':
+        // Told whatever the switches say: a position the rule meant to close is still open.
+        return {
+          ...base,
+          kind: 'exit',
+          title: `Rule '${d.rule_name}' could not close ${d.asset} ${d.side} yet`,
+          body: [`On ${venue(d)}.`, d.exit, 'It keeps trying; you can close it yourself.']
+            .filter((l) => l !== null)
+            .join('\n'),
+          actions: [{ label: 'Close', action: { kind: 'close', symbol: d.symbol, account: d.account } }],
+          ref: `exit:${d.id}`,
+        };
       case 'asking':
         // The user asked to be asked: a proposal goes out whatever the other switches say.
         return {

@@ -10,6 +10,7 @@ import { RiskService } from './risk.service';
 import { backtest } from './rules.backtest';
 import { RuleEngine, type DecisionEvent, type DecisionNews } from './rules.engine';
 import { ExitWatcher, retractedWhy } from './rules.exits';
+import { exitPrices } from './exit-prices';
 import { rehearseDecisionStatements } from './rehearsal';
 import { RulesRepo } from './rules.repo';
 import { registerRulesRoutes } from './rules.routes';
@@ -21,9 +22,23 @@ import { userLocks } from './user-locks';
 /** Seconds in a row the safety net may wait for decisions under way before it runs regardless. */
 const SWEEP_PUT_OFF = 2;
 
+/**
+ * The longest a close can last on a venue whose calls time out after `timeoutMs`: the position read,
+ * the order, and its look-ups after an unknown outcome (each after the settle time), with room to spare.
+ * A close claimed longer ago than this was left by a process that died.
+ */
+const closeLifeMs = (timeoutMs: number, settleMs: number) => 5 * timeoutMs + 3 * settleMs + 10_000;
+
 declare module 'fastify' {
   interface FastifyInstance {
-    rules: { service: RulesService; risk: RiskService; engine: RuleEngine; exits: ExitWatcher };
+    rules: {
+      service: RulesService;
+      risk: RiskService;
+      engine: RuleEngine;
+      exits: ExitWatcher;
+      /** Whether rules' take profit and stop loss on live and demo accounts act in the app now. */
+      livePriceTriggers(): boolean;
+    };
   }
 }
 
@@ -107,25 +122,29 @@ export default fp(
       // A fill that landed on a story retracted while its order was on its way is closed at once.
       unwind: (d) => unwindOne(d),
     });
+    // Paper positions are watched on the paper exchange's prices, a key's only on its venue's own.
+    const prices = exitPrices(app.prices);
+    const originOf = (d: DecisionRow) =>
+      ({ source: 'rule', ruleId: d.ruleId, ruleName: d.ruleName }) as const;
     const exits = new ExitWatcher({
       repo,
       clock,
-      priceOf,
-      reduce: (d) =>
+      priceOf: prices.priceOf,
+      triggersPaused: prices.paused,
+      reduce: (d, clientOrderId) =>
         app.trading.reducePosition(
           d.userId,
           d.account,
-          {
-            symbol: d.symbol,
-            opened: d.side,
-            quantity: Number(d.quantity),
-            // One exit order per decision: a retry finds it by this id instead of closing twice.
-            clientOrderId: `sc-exit-${d.id}`,
-          },
-          { source: 'rule', ruleId: d.ruleId, ruleName: d.ruleName },
+          { symbol: d.symbol, opened: d.side, quantity: Number(d.quantity), clientOrderId },
+          originOf(d),
         ),
+      find: (d, clientOrderId) =>
+        app.trading.findReduce(d.userId, d.account, { symbol: d.symbol, clientOrderId }, originOf(d)),
       log,
       exited: (d) => engine.exited(d),
+      failing: (d) => engine.tell('exit_failing', d),
+      // No close can still be under way after this: every venue call of it has timed out by then.
+      staleMs: closeLifeMs(app.config.BINANCE_TIMEOUT_MS, app.config.BINANCE_ORDER_SETTLE_MS),
     });
     /** Closes what a decision opened on a retracted story, unless its rule keeps such positions. */
     const unwindOne = async (d: DecisionRow) => {
@@ -196,7 +215,7 @@ export default fp(
       // A decision another process changed (a proposal confirmed there): the book of fired totals
       // counts it as that process recorded it. This process's own changes are counted as they happen.
       app.bus.subscribe('rules.decided', ({ origin: from, userId, event, decision }) => {
-        if (from === origin || event === 'exit') return;
+        if (from === origin || event === 'exit' || event === 'exit_failing') return;
         engine.book.apply({
           userId,
           id: Number(decision.id),
@@ -230,6 +249,10 @@ export default fp(
               .check(new Set(ticks.map((t) => t.s)))
               .catch((err: unknown) => log.warn({ err }, 'exits not checked'));
           }),
+          // Binance's mark prices: what the stops and targets of positions on its accounts read first.
+          app.prices.onMarksMoved((moved) => {
+            void exits.check(moved).catch((err: unknown) => log.warn({ err }, 'exits not checked'));
+          }),
           // The safety net: late commits, missed wake-ups, max-hold exits and interrupted decisions. It
           // waits while a signal's decisions are under way (their statements go first), a few seconds at
           // most, so that under a steady stream of news it still runs.
@@ -237,11 +260,9 @@ export default fp(
             if (engine.deciding && ++sweepsPut < SWEEP_PUT_OFF) return;
             sweepsPut = 0;
             wake(true);
-            void exits.check();
-            // Positions left open on retracted stories (an unwind whose tries ran out): tried again.
-            void exits
-              .unwindLeft()
-              .catch((err: unknown) => log.warn({ err }, 'retracted positions not unwound'));
+            // Max hold, closes to try again after their back-off, retractions left to unwind, and the
+            // closes a stopped process left.
+            void exits.check().catch((err: unknown) => log.warn({ err }, 'exits not checked'));
             // Proposals whose window closed: skipped as unanswered, by this process alone.
             void engine.expireAsks().catch((err: unknown) => log.warn({ err }, 'asks not expired'));
             // The risk rows in use, read again before they age out, so that no order waits for its own.
@@ -258,7 +279,7 @@ export default fp(
         exits.stop();
       },
     });
-    app.decorate('rules', { service, risk, engine, exits });
+    app.decorate('rules', { service, risk, engine, exits, livePriceTriggers: prices.liveActive });
 
     const runBacktest = async (userId: string, ruleId: string, body: BacktestRequest) => {
       const rule = await service.get(userId, ruleId);

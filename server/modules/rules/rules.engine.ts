@@ -58,7 +58,8 @@ export interface EngineDeps {
   premium?: { sources: ReadonlySet<string>; plans: PlanBook };
 }
 
-export type DecisionEvent = 'fired' | 'skipped' | 'asking' | 'answered' | 'exit';
+/** `exit`: a rule's exit closed its position; `exit_failing`: its close keeps failing (it goes on trying). */
+export type DecisionEvent = 'fired' | 'skipped' | 'asking' | 'answered' | 'exit' | 'exit_failing';
 
 /** What the news said, for the one who is told of a decision (and asked to confirm it). */
 export interface DecisionNews {
@@ -152,7 +153,8 @@ export class RuleEngine {
 
   /** Tells `decided` of a decision event, with its news when this process saw the signal. */
   tell(event: DecisionEvent, decision: DecisionRow): void {
-    if (event !== 'exit' && this.book.follows(decision.userId)) this.book.apply(changeOf(decision));
+    const exit = event === 'exit' || event === 'exit_failing';
+    if (!exit && this.book.follows(decision.userId)) this.book.apply(changeOf(decision));
     try {
       this.d.decided?.(event, decision, this.news.get(decision.signalId) ?? null);
     } catch (err) {

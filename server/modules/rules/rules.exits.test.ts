@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../market/clock';
-import { ExitWatcher, exitReason } from './rules.exits';
-import type { DecisionRow, RulesRepo } from './rules.repo';
+import { dueReason, ExitWatcher, exitClientId, exitReason, type ExitRepo } from './rules.exits';
+import type { DecisionRow } from './rules.repo';
 
 function opened(over: Partial<DecisionRow>): DecisionRow {
   return {
@@ -29,6 +28,11 @@ function opened(over: Partial<DecisionRow>): DecisionRow {
     exitPlan: { take_profit_pct: 3, stop_loss_pct: 2, max_hold_minutes: 30 },
     exitState: 'open',
     exitNote: null,
+    exitReason: null,
+    exitAttempts: 0,
+    exitNextAt: null,
+    exitClientId: null,
+    exitStartedAt: null,
     decidedAt: new Date(0),
     account: 'paper',
     accountMode: 'paper',
@@ -72,6 +76,25 @@ describe('rule exits', () => {
   it('does nothing for a position without a plan', () => {
     expect(exitReason(opened({ exitPlan: null }), 1000, 1e12)).toBeNull();
   });
+
+  it('is due for a close begun before (its first reason), or a retracted story unless the rule keeps it', () => {
+    expect(dueReason(opened({ exitReason: 'stop loss: -2.00% at 98' }), 100, 0)).toBe(
+      'stop loss: -2.00% at 98',
+    );
+    expect(dueReason(opened({ exitPlan: null, retractedBy: 12 }), undefined, 0)).toBe(
+      'closed: retracted by #12',
+    );
+    const keeps = opened({ exitPlan: { on_retraction: 'keep' }, retractedBy: 12 });
+    expect(dueReason(keeps, undefined, 0)).toBeNull();
+    expect(dueReason(opened({}), 103, 60_000)).toBe('take profit: 3.00% at 103');
+  });
+
+  it("names a close's orders: the same id for every try, a new one only after an order ended unfilled", () => {
+    expect(exitClientId(7)).toBe('sc-exit-7');
+    expect(exitClientId(7, 'sc-exit-7')).toBe('sc-exit-7-1');
+    expect(exitClientId(7, 'sc-exit-7-1')).toBe('sc-exit-7-2');
+    expect(exitClientId(123456789012, 'sc-exit-123456789012-99').length).toBeLessThanOrEqual(36);
+  });
 });
 
 describe('exit watcher', () => {
@@ -79,22 +102,37 @@ describe('exit watcher', () => {
     const closed: number[] = [];
     let reads = 0;
     const marks = new Map([['SOLUSDT', 100]]);
+    const rows = new Map<number, DecisionRow>();
+    const repo: Partial<ExitRepo> = {
+      openExits: async () => {
+        reads += 1;
+        return [];
+      },
+      claimExit: async (id, claim) => {
+        const row = rows.get(id) ?? opened({ id });
+        const claimed = {
+          ...row,
+          exitState: 'closing' as const,
+          exitStartedAt: claim.now,
+          exitReason: row.exitReason ?? claim.reason,
+          exitClientId: row.exitClientId ?? claim.clientId,
+        };
+        rows.set(id, claimed);
+        return claimed;
+      },
+      completeExit: async () => true,
+    };
     const watcher = new ExitWatcher({
-      repo: {
-        openExits: async () => {
-          reads += 1;
-          return [];
-        },
-        closeExit: async () => true,
-        updateDecision: async () => undefined,
-      } as unknown as RulesRepo,
-      clock: { now: () => 60_000 } as Clock,
-      priceOf: (symbol) => marks.get(symbol),
-      reduce: async (d) => {
+      repo: repo as ExitRepo,
+      clock: { now: () => 60_000, setTimer: () => () => undefined },
+      priceOf: (d) => marks.get(d.symbol),
+      reduce: async (d, clientOrderId) => {
         closed.push(d.id);
+        expect(clientOrderId).toBe(`sc-exit-${d.id}`);
         return null;
       },
-      log: { warn: () => undefined },
+      find: async () => null,
+      log: { warn: () => undefined, info: () => undefined },
     });
     await watcher.reload();
     watcher.track(opened({ id: 7 }));
@@ -106,6 +144,7 @@ describe('exit watcher', () => {
     marks.set('SOLUSDT', 104);
     await watcher.check(new Set(['SOLUSDT']));
     expect(closed).toEqual([7]);
+    expect(watcher.count).toBe(0);
     expect(reads).toBe(1);
   });
 });

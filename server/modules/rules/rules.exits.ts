@@ -1,29 +1,87 @@
 import type { OrderResponse } from '../../../src/contracts/trading';
 import type { Clock } from '../market/clock';
-import type { DecisionRow, RulesRepo } from './rules.repo';
+import { KeyedQueues, withDeadline } from './exit-queues';
+import type { DecisionRow, DecisionUpdate, RulesRepo } from './rules.repo';
+
+/** The ledger's side of an exit's lifecycle. */
+export type ExitRepo = Pick<
+  RulesRepo,
+  | 'openExits'
+  | 'staleExits'
+  | 'claimExit'
+  | 'takeOverExit'
+  | 'completeExit'
+  | 'releaseExit'
+  | 'renewExitClientId'
+  | 'noteOpenExit'
+>;
 
 export interface ExitDeps {
-  repo: RulesRepo;
+  repo: ExitRepo;
   clock: Clock;
-  priceOf(symbol: string): number | undefined;
   /**
-   * Reduce-only on the decision's account: closes up to the quantity it opened, never more and never
-   * the other way; null when nothing of it is left (the user closed it by hand).
+   * The price a decision's take profit and stop loss act on: on a live or demo account its venue's own
+   * (Binance's stream), on paper the paper exchange's; undefined when there is none young enough.
    */
-  reduce(decision: DecisionRow): Promise<OrderResponse | null>;
-  log: { warn(obj: object, msg: string): void };
+  priceOf(decision: DecisionRow): number | undefined;
+  /** Why a decision's take profit and stop loss cannot act in the app now (prices here are not its venue's), or null. */
+  triggersPaused?(decision: DecisionRow): string | null;
+  /**
+   * Reduce-only on the decision's account under `clientOrderId`: closes up to the quantity it opened,
+   * never more and never the other way; null when nothing of it is left (the user closed it by hand).
+   */
+  reduce(decision: DecisionRow, clientOrderId: string): Promise<OrderResponse | null>;
+  /**
+   * A reduce sent earlier under `clientOrderId`, looked up on the venue: its fill, 'unfilled' when it
+   * ended with nothing executed, null when the venue has no such order. Throws when it cannot tell.
+   */
+  find(decision: DecisionRow, clientOrderId: string): Promise<OrderResponse | 'unfilled' | null>;
+  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
   /** Told of every exit that closed a position (the decision as recorded with its exit). */
   exited?: (decision: DecisionRow) => void;
+  /** Told once, when a close has failed {@link EXIT_FAILING_AT} times in a row (it goes on trying). */
+  failing?: (decision: DecisionRow, detail: string) => void;
+  /** How long the account's queue waits for one close (default {@link CLOSE_DEADLINE_MS}). */
+  closeDeadlineMs?: number;
+  /** A close claimed longer ago than this was left by a process that died (default {@link EXIT_STALE_MS}). */
+  staleMs?: number;
+  /** The waits after each failed try, the last repeated for ever (default {@link EXIT_BACKOFF_MS}). */
+  backoffMs?: readonly number[];
 }
 
-/**
- * How long an unwind waits before each new try of a close that failed (a venue refusing or not answering
- * for now); the last waits past Binance's recvWindow, so that a close of unknown outcome is known by then.
- */
-export const UNWIND_RETRY_MS = [500, 2_000, 6_000, 15_000] as const;
+/** The wait after the first, second… failed try of a close; after the last, every minute, for ever. */
+export const EXIT_BACKOFF_MS = [1_000, 2_000, 5_000, 15_000, 30_000, 60_000] as const;
 
-/** How often the positions still open on retracted stories are looked for (an unwind that never closed). */
-const UNWIND_SWEEP_MS = 10_000;
+/** A close that took longer counts as failed for its queue, which moves on (the close itself goes on). */
+export const CLOSE_DEADLINE_MS = 20_000;
+
+/** A close claimed this long ago, and never finished, was left by a process that died (by default). */
+export const EXIT_STALE_MS = 120_000;
+
+/** The user is told of a close that keeps failing once, at this try. */
+export const EXIT_FAILING_AT = 3;
+
+/** How often the closes that dead processes left are looked for. */
+const STALE_SWEEP_MS = 5_000;
+
+/** How the exit note begins while a decision's take profit and stop loss wait for its venue's prices. */
+export const TRIGGERS_PAUSED = 'open; take profit and stop loss wait';
+
+export type ExitOutcome = 'closed' | 'gone' | 'taken' | { failed: string };
+
+/** How a close takes its row: when its back-off allows (`due`), at once (`now`), or from a dead process. */
+type Claim = 'due' | 'now' | 'takeover';
+
+/**
+ * The client order id of a decision's close: `sc-exit-<id>` for its first order, a new one only after
+ * the venue ended the previous order with nothing executed (a client id is looked up, so never reused).
+ */
+export function exitClientId(id: number, previous?: string | null): string {
+  const base = `sc-exit-${id}`;
+  if (previous === undefined || previous === null) return base;
+  const n = previous === base ? 0 : Number(previous.slice(base.length + 1));
+  return `${base}-${Number.isInteger(n) ? n + 1 : 1}`;
+}
 
 /** Why an open rule position should close now, or null. `move` is the gain in % in the position's favour. */
 export function exitReason(d: DecisionRow, mark: number | undefined, now: number): string | null {
@@ -46,65 +104,98 @@ export function exitReason(d: DecisionRow, mark: number | undefined, now: number
 }
 
 /**
- * Runs the exits of positions that rules opened: take profit and stop loss on every mark that moves,
- * max hold on a timer. Closing claims the ledger row first, so two processes never close one twice. An
- * exit closes what its own decision opened, on that decision's account: the quantity it filled (or what
- * is left of it), reduce-only; never a manual position's size, never another account.
+ * Why an exit should close now: a close that began and failed (tried again for its first reason), a
+ * retracted story (unless the rule keeps such positions), or the plan's triggers; null when none.
+ */
+export function dueReason(d: DecisionRow, mark: number | undefined, now: number): string | null {
+  if (d.exitReason !== null) return d.exitReason;
+  if (d.retractedBy !== null && d.exitPlan?.on_retraction !== 'keep') return retractedWhy(d.retractedBy);
+  return exitReason(d, mark, now);
+}
+
+/**
+ * Runs every app-side exit of the positions rules opened (take profit and stop loss on every price that
+ * moves, max hold, retraction unwinds, flatten) on one lifecycle: the exit is claimed open → closing in
+ * one conditional write (one process wins), and is closed only when the venue confirms a fill or says
+ * nothing is left. Any failure puts it back to open, tried again after a back-off, for ever; a close
+ * tried before is looked up by its client order id before anything is sent again, so a close that went
+ * through is found, never repeated. Closes run in a queue per account, the accounts in parallel. An
+ * exit closes what its own decision opened, on that decision's account, reduce-only.
  */
 export class ExitWatcher {
-  private open: DecisionRow[] = [];
-  private busy = false;
-  /** Decisions this process is unwinding (a close, or the wait before trying again). */
-  private readonly unwinding = new Set<number>();
-  private readonly retries = new Set<ReturnType<typeof setTimeout>>();
-  private lastUnwindSweep = -Infinity;
+  /** The open exits watched, by decision id (the ledger is the truth; this is its copy). */
+  private readonly open = new Map<number, DecisionRow>();
+  /** Closes this process runs (queued, or under way past their deadline): each decision's at most once. */
+  private readonly closing = new Map<number, Promise<ExitOutcome>>();
+  /** Decisions whose note about paused triggers is being written. */
+  private readonly noting = new Set<number>();
+  private readonly queues = new KeyedQueues();
+  private lastStaleSweep = -Infinity;
+  private readonly deadlineMs: number;
+  private readonly staleMs: number;
+  private readonly backoffMs: readonly number[];
 
-  constructor(private readonly d: ExitDeps) {}
+  constructor(private readonly d: ExitDeps) {
+    this.deadlineMs = d.closeDeadlineMs ?? CLOSE_DEADLINE_MS;
+    this.staleMs = d.staleMs ?? EXIT_STALE_MS;
+    this.backoffMs = d.backoffMs ?? EXIT_BACKOFF_MS;
+  }
 
-  /** The open positions of rules that have exits to watch (those without a plan wait for flatten). */
+  /** The open exits to watch: a plan, a close to try again, or a retraction to unwind. */
   async reload(): Promise<void> {
-    this.open = (await this.d.repo.openExits()).filter((d) => d.exitPlan !== null);
+    const rows = await this.d.repo.openExits();
+    this.open.clear();
+    for (const row of rows) this.open.set(row.id, row);
   }
 
   /** A decision that just fired: its exits are watched from now on (the periodic reload finds it too). */
   track(decision: DecisionRow): void {
     if (decision.exitPlan === null || decision.exitState !== 'open') return;
-    if (this.open.some((d) => d.id === decision.id)) return;
-    this.open.push(decision);
+    if (!this.open.has(decision.id)) this.open.set(decision.id, decision);
   }
 
   get count(): number {
-    return this.open.length;
+    return this.open.size;
   }
 
-  /** Checks the open exits (only those on `moved` symbols, when given). */
-  async check(moved?: ReadonlySet<string>): Promise<void> {
-    if (this.busy || this.open.length === 0) return;
-    this.busy = true;
-    try {
-      const now = this.d.clock.now();
-      for (const d of [...this.open]) {
-        if (moved !== undefined && !moved.has(d.symbol)) continue;
-        const why = exitReason(d, this.d.priceOf(d.symbol), now);
-        if (why !== null) await this.close(d, why);
-      }
-    } finally {
-      this.busy = false;
-    }
+  /** How many closes this process runs now (queued, or under way). */
+  get closes(): number {
+    return this.closing.size;
   }
 
   /**
-   * Closes every position the user's rules opened, on every account (the kill switch's flatten):
-   * exits already due first, then the rest. Answers how many were closed and how many were gone.
+   * Queues the close of every watched exit that is due (only those on `moved` symbols, when given),
+   * each on its account's queue, and resolves once those queues have answered. An exit whose close is
+   * queued or under way, or waiting out its back-off, is left for a later check. Without `moved`, the
+   * closes dead processes left are taken over too.
+   */
+  async check(moved?: ReadonlySet<string>): Promise<void> {
+    const now = this.d.clock.now();
+    const runs: Promise<unknown>[] = [];
+    for (const d of [...this.open.values()]) {
+      if (moved !== undefined && !moved.has(d.symbol)) continue;
+      if (this.closing.has(d.id)) continue;
+      if (d.exitNextAt !== null && d.exitNextAt.getTime() > now) continue;
+      const why = dueReason(d, this.markOf(d), now);
+      if (why !== null) runs.push(this.enqueue(d, why, 'due'));
+    }
+    if (moved === undefined) runs.push(this.takeOverStale(now));
+    await Promise.all(runs);
+  }
+
+  /**
+   * Closes every position the user's rules opened, on every account (the kill switch's flatten), at once
+   * whatever back-off a failed close waits: exits already due first. Answers how many were closed, how
+   * many were gone, and why the others did not close (they stay open and are tried again).
    */
   async flatten(userId: string): Promise<{ closed: number; gone: number; failed: string[] }> {
     const mine = await this.d.repo.openExits(userId);
     const now = this.d.clock.now();
-    const due = (d: DecisionRow) => (exitReason(d, this.d.priceOf(d.symbol), now) === null ? 1 : 0);
+    const due = (d: DecisionRow) => (dueReason(d, this.d.priceOf(d), now) === null ? 1 : 0);
     mine.sort((a, b) => due(a) - due(b));
+    const outcomes = await Promise.all(mine.map((d) => this.enqueue(d, 'flattened (rules flatten)', 'now')));
     const result = { closed: 0, gone: 0, failed: [] as string[] };
-    for (const d of mine) {
-      const outcome = await this.close(d, 'flattened (rules flatten)');
+    for (const outcome of outcomes) {
       if (outcome === 'closed') result.closed += 1;
       else if (outcome === 'gone') result.gone += 1;
       else if (outcome !== 'taken') result.failed.push(outcome.failed);
@@ -113,85 +204,220 @@ export class ExitWatcher {
   }
 
   /**
-   * Closes a position opened on a retracted story, and tries again while the close fails: the exit is
-   * opened again after each failure (the ledger shows it open, flatten finds it), and closed on a later
-   * try under the same client order id, so a close that did go through is found rather than repeated.
-   * Resolves after the first try; the others run on timers.
+   * Closes a position opened on a retracted story. Resolves after the first try; a failed one stays
+   * open and watched, and is tried again on the back-off like every other close.
    */
   async unwind(d: DecisionRow, why: string): Promise<void> {
-    if (this.unwinding.has(d.id)) return;
-    this.unwinding.add(d.id);
-    const attempt = async (tries: number): Promise<void> => {
-      const outcome = await this.close(d, why).catch((err: unknown) => {
-        this.d.log.warn({ err, decision: d.id }, 'retracted position not closed');
-        return { failed: 'close failed' };
+    if (d.exitState !== 'open') return;
+    if (!this.open.has(d.id)) this.open.set(d.id, d);
+    await this.enqueue(d, why, 'now');
+  }
+
+  /** Forgets the exits watched (this process no longer runs them); closes under way finish. */
+  stop(): void {
+    this.open.clear();
+  }
+
+  /** Queues one decision's close on its account's queue; a close already queued here is that one. */
+  private enqueue(d: DecisionRow, why: string, claim: Claim): Promise<ExitOutcome> {
+    const running = this.closing.get(d.id);
+    if (running !== undefined) return running;
+    let settled: Promise<unknown> = Promise.resolve();
+    const outcome = this.queues
+      .run(`${d.userId}|${d.account}`, async () => {
+        const tried = await this.attempt(d, why, claim);
+        settled = tried.settled;
+        return tried.outcome;
+      })
+      .catch((err: unknown): ExitOutcome => {
+        this.d.log.warn({ err, decision: d.id }, 'rule exit not tried');
+        return { failed: 'The close could not be tried.' };
       });
-      if (typeof outcome === 'string') {
-        this.unwinding.delete(d.id);
-        return;
-      }
-      await this.d.repo.reopenExit(d.id).catch(() => undefined);
-      const wait = UNWIND_RETRY_MS[tries];
-      if (wait === undefined) {
-        // Left open: the sweep of retracted positions tries again later.
-        this.unwinding.delete(d.id);
-        return;
-      }
-      const timer = setTimeout(() => {
-        this.retries.delete(timer);
-        void attempt(tries + 1);
-      }, wait);
-      timer.unref();
-      this.retries.add(timer);
-    };
-    await attempt(0);
+    this.closing.set(d.id, outcome);
+    // Forgotten only once the close itself has ended, not when its queue stopped waiting for it.
+    void outcome
+      .then(() => settled)
+      .catch(() => undefined)
+      .finally(() => this.closing.delete(d.id));
+    return outcome;
   }
 
   /**
-   * Unwinds the positions still open on retracted stories that no unwind of this process is working on
-   * (its tries ran out, or another process stopped halfway): at most every ten seconds.
+   * Claims the exit and closes it, waiting at most the deadline: a close still under way then counts
+   * as failed for its queue (which moves on), and ends on its own, closed or back to open.
    */
-  async unwindLeft(): Promise<void> {
+  private async attempt(
+    d: DecisionRow,
+    why: string,
+    claim: Claim,
+  ): Promise<{ outcome: ExitOutcome; settled: Promise<unknown> }> {
     const now = this.d.clock.now();
-    if (now - this.lastUnwindSweep < UNWIND_SWEEP_MS) return;
-    this.lastUnwindSweep = now;
-    const left = await this.d.repo.openRetracted();
-    for (const d of left) {
-      if (d.retractedBy !== null) await this.unwind(d, retractedWhy(d.retractedBy));
+    let row: DecisionRow | null;
+    try {
+      row =
+        claim === 'takeover'
+          ? await this.d.repo.takeOverExit(d.id, new Date(now), new Date(now - this.staleMs))
+          : await this.d.repo.claimExit(d.id, {
+              now: new Date(now),
+              reason: why,
+              clientId: exitClientId(d.id),
+              force: claim === 'now',
+            });
+    } catch (err) {
+      // Nothing was written: the exit is as it was, and a later check tries again.
+      this.d.log.warn({ err, decision: d.id }, 'rule exit not claimed');
+      const watched = this.open.get(d.id);
+      if (watched !== undefined)
+        this.open.set(d.id, { ...watched, exitNextAt: new Date(now + this.wait(1)) });
+      return { outcome: { failed: 'The ledger could not be written.' }, settled: Promise.resolve() };
+    }
+    if (row === null) {
+      // Another process closes it, or closed it, or its back-off has not passed: the ledger says which.
+      this.open.delete(d.id);
+      return { outcome: 'taken', settled: Promise.resolve() };
+    }
+    this.open.delete(d.id);
+    const run = this.closeClaimed(row, claim === 'takeover' || row.exitAttempts > 0);
+    const first = await withDeadline(this.d.clock, this.deadlineMs, run);
+    if (first !== 'late') return { outcome: first, settled: run };
+    this.d.log.warn(
+      { decision: d.id, deadlineMs: this.deadlineMs },
+      'rule exit not answered by its deadline; its account queue moves on',
+    );
+    const seconds = Math.round(this.deadlineMs / 1000);
+    return { outcome: { failed: `The venue did not answer within ${seconds} s.` }, settled: run };
+  }
+
+  /**
+   * Closes a claimed exit; never throws. A close tried before is looked up first by its client id: a
+   * fill found completes the exit, an order that ended unfilled spends its id, none found is sent again.
+   */
+  private async closeClaimed(row: DecisionRow, lookFirst: boolean): Promise<ExitOutcome> {
+    const why = row.exitReason ?? 'closed';
+    const claimedAt = row.exitStartedAt ?? new Date(0);
+    let clientId = row.exitClientId ?? exitClientId(row.id);
+    try {
+      if (lookFirst) {
+        const found = await this.d.find(row, clientId);
+        if (found !== null && found !== 'unfilled') return await this.finish(row, claimedAt, found, why);
+        if (found === 'unfilled') {
+          clientId = exitClientId(row.id, clientId);
+          if (!(await this.d.repo.renewExitClientId(row.id, claimedAt, clientId))) return 'taken';
+        }
+      }
+      const fill = await this.d.reduce(row, clientId);
+      return await this.finish(row, claimedAt, fill, why);
+    } catch (err) {
+      return this.release({ ...row, exitClientId: clientId }, claimedAt, why, err);
     }
   }
 
-  /** Stops the tries waiting on timers (shutdown); the sweep of retracted positions takes them up. */
-  stop(): void {
-    for (const timer of this.retries) clearTimeout(timer);
-    this.retries.clear();
-    this.unwinding.clear();
+  /** Records the venue's answer: closed with its fill, or closed by hand (null: nothing was left). */
+  private async finish(
+    row: DecisionRow,
+    claimedAt: Date,
+    fill: OrderResponse | null,
+    why: string,
+  ): Promise<ExitOutcome> {
+    const set: DecisionUpdate =
+      fill === null
+        ? { exitNote: `${why}; already closed by hand` }
+        : {
+            exitNote: `${why}; closed ${fill.quantity} at ${fill.price}`,
+            exitOrderId: fill.id,
+            exitPnl: String(fill.realizedPnl - fill.fee),
+          };
+    // Lost only to a process that took the close over as stale: its look-up finds this same fill.
+    if (!(await this.d.repo.completeExit(row.id, claimedAt, set))) return 'taken';
+    if (fill === null) return 'gone';
+    this.d.exited?.({ ...row, ...set, exitState: 'closed', exitNextAt: null });
+    return 'closed';
   }
 
-  /** Closes one decision's position; what happened to it. */
-  async close(d: DecisionRow, why: string): Promise<'closed' | 'gone' | 'taken' | { failed: string }> {
-    this.open = this.open.filter((o) => o.id !== d.id);
-    if (!(await this.d.repo.closeExit(d.id, why))) return 'taken';
+  /**
+   * A try that failed (a refusal, no answer, an unknown outcome, a ledger write): the exit goes back to
+   * open, tried again after its back-off. When even that write fails it stays closing, and the sweep
+   * takes it over once its claim is stale.
+   */
+  private async release(row: DecisionRow, claimedAt: Date, why: string, err: unknown): Promise<ExitOutcome> {
+    // A venue's refusal or silence says what it is; anything else (a ledger write) is logged whole.
+    const told = err instanceof Error && 'detail' in err;
+    const detail = told ? String(err.detail) : 'The close failed.';
+    const attempts = row.exitAttempts + 1;
+    this.d.log.warn(
+      { decision: row.id, attempts, detail, ...(told ? {} : { err }) },
+      'rule exit did not close the position; trying again',
+    );
     try {
-      const fill = await this.d.reduce(d);
-      if (fill === null) {
-        // The user closed it by hand: the exit ends quietly.
-        await this.d.repo.updateDecision(d.id, { exitNote: `${why}; already closed by hand` });
-        return 'gone';
+      const back = await this.d.repo.releaseExit(row.id, claimedAt, {
+        note: `${why}; close failed (try ${attempts}): ${detail} Trying again.`,
+        nextAt: new Date(this.d.clock.now() + this.wait(attempts)),
+      });
+      if (back !== null) {
+        this.open.set(back.id, back);
+        if (back.exitAttempts === EXIT_FAILING_AT) this.d.failing?.(back, detail);
       }
-      const set = {
-        exitNote: `${why}; closed ${fill.quantity} at ${fill.price}`,
-        exitOrderId: fill.id,
-        exitPnl: String(fill.realizedPnl - fill.fee),
-      };
-      await this.d.repo.updateDecision(d.id, set);
-      this.d.exited?.({ ...d, ...set, exitState: 'closed' });
-      return 'closed';
+    } catch (writeErr) {
+      this.d.log.warn({ err: writeErr, decision: row.id }, 'rule exit left closing; the sweep takes it over');
+    }
+    return { failed: detail };
+  }
+
+  /** The wait after the `attempts`-th failed try. */
+  private wait(attempts: number): number {
+    const at = Math.min(Math.max(attempts, 1), this.backoffMs.length) - 1;
+    return this.backoffMs[at] ?? 60_000;
+  }
+
+  /** Closes left `closing` by a process that died mid-close: looked up, then sent again if not found. */
+  private async takeOverStale(now: number): Promise<void> {
+    if (now - this.lastStaleSweep < STALE_SWEEP_MS) return;
+    this.lastStaleSweep = now;
+    let rows: DecisionRow[];
+    try {
+      rows = await this.d.repo.staleExits(new Date(now - this.staleMs));
     } catch (err) {
-      const detail = err instanceof Error && 'detail' in err ? String(err.detail) : 'close failed';
-      await this.d.repo.updateDecision(d.id, { exitNote: `${why}; not closed: ${detail}` });
-      this.d.log.warn({ decision: d.id, detail }, 'rule exit could not close the position');
-      return { failed: detail };
+      this.d.log.warn({ err }, 'stale rule exits not read');
+      return;
+    }
+    const left = rows.filter((r) => !this.closing.has(r.id));
+    if (left.length > 0)
+      this.d.log.info({ exits: left.length }, 'taking over rule exits a stopped process left');
+    await Promise.all(left.map((r) => this.enqueue(r, r.exitReason ?? 'closed', 'takeover')));
+  }
+
+  /**
+   * The price a decision's exits read now. While its take profit and stop loss cannot act (prices here
+   * are not its venue's), its exit note says so once, and no longer once its venue's prices are back.
+   */
+  private markOf(d: DecisionRow): number | undefined {
+    const mark = this.d.priceOf(d);
+    const plan = d.exitPlan;
+    if (plan === null || (plan.take_profit_pct === undefined && plan.stop_loss_pct === undefined))
+      return mark;
+    if (d.exitReason !== null || this.noting.has(d.id)) return mark;
+    const paused = mark === undefined ? (this.d.triggersPaused?.(d) ?? null) : null;
+    const shown = d.exitNote?.startsWith(TRIGGERS_PAUSED) === true;
+    if (paused !== null && d.exitNote === null) void this.note(d, null, `${TRIGGERS_PAUSED}: ${paused}`);
+    else if (mark !== undefined && shown) void this.note(d, d.exitNote, null);
+    return mark;
+  }
+
+  private async note(d: DecisionRow, from: string | null, to: string | null): Promise<void> {
+    this.noting.add(d.id);
+    try {
+      if (await this.d.repo.noteOpenExit(d.id, from, to)) {
+        const watched = this.open.get(d.id);
+        if (watched !== undefined) this.open.set(d.id, { ...watched, exitNote: to });
+        this.d.log.info(
+          { decision: d.id, account: d.account },
+          to ?? 'rule take profit and stop loss act again: its venue prices are here',
+        );
+      }
+    } catch (err) {
+      this.d.log.warn({ err, decision: d.id }, 'rule exit note not written');
+    } finally {
+      this.noting.delete(d.id);
     }
   }
 }

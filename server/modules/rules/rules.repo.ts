@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, isNotNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { arrayOf, Batcher, completeRow, insertRows, rowsOf, updateFromValues } from '../../db/batch';
 import type { Db } from '../../db/client';
 import type { CountedDecision } from './fired-book';
@@ -501,17 +501,143 @@ export class RulesRepo {
   }
 
   /**
-   * Positions rules opened and nothing closed yet: one user's (all of them, for flatten), or every
-   * user's that have exits to watch (a plan), which is what the exit watcher keeps in memory.
+   * Positions rules opened whose exits are open: one user's (all of them, for flatten), or every user's
+   * that have a reason to close, which is what the exit watcher keeps in memory: a plan to watch, a close
+   * that began and is to be tried again, or a retracted story to unwind (unless its rule keeps them).
    */
   async openExits(userId?: string): Promise<DecisionRow[]> {
-    const where = [eq(ruleDecisions.exitState, 'open')];
-    if (userId !== undefined) where.push(eq(ruleDecisions.userId, userId));
-    else where.push(isNotNull(ruleDecisions.exitPlan));
+    const d = ruleDecisions;
+    const where = [eq(d.exitState, 'open')];
+    if (userId !== undefined) where.push(eq(d.userId, userId));
+    else
+      where.push(
+        sql`(${d.exitPlan} is not null or ${d.exitReason} is not null or (${d.retractedBy} is not null and coalesce(${d.exitPlan} ->> 'on_retraction', 'close') <> 'keep'))`,
+      );
+    return this.db
+      .select()
+      .from(d)
+      .where(and(...where));
+  }
+
+  /** Exits left closing since before `before`: a process died mid-close (no close lasts that long). */
+  async staleExits(before: Date): Promise<DecisionRow[]> {
     return this.db
       .select()
       .from(ruleDecisions)
-      .where(and(...where));
+      .where(and(eq(ruleDecisions.exitState, 'closing'), lte(ruleDecisions.exitStartedAt, before)))
+      .limit(500);
+  }
+
+  /**
+   * Claims an open exit for a close, in one conditional write: open → closing, only once its back-off
+   * has passed (unless `force`). Of processes racing for it one gets the row back, the others null. The
+   * close's reason and client order id are kept from its first claim: every try is the same close.
+   */
+  async claimExit(
+    id: number,
+    claim: { now: Date; reason: string; clientId: string; force: boolean },
+  ): Promise<DecisionRow | null> {
+    const d = ruleDecisions;
+    const where = [eq(d.id, id), eq(d.exitState, 'open')];
+    if (!claim.force)
+      where.push(
+        sql`(${d.exitNextAt} is null or ${d.exitNextAt} <= ${claim.now.toISOString()}::timestamptz)`,
+      );
+    const [row] = await this.db
+      .update(d)
+      .set({
+        exitState: 'closing',
+        exitStartedAt: claim.now,
+        exitReason: sql`coalesce(${d.exitReason}, ${claim.reason})`,
+        exitClientId: sql`coalesce(${d.exitClientId}, ${claim.clientId})`,
+        exitNote: sql`coalesce(${d.exitReason}, ${claim.reason}) || '; closing'`,
+      })
+      .where(and(...where))
+      .returning();
+    return row ?? null;
+  }
+
+  /** Takes over a close claimed before `staleBefore` and never finished (its process died): the row, or null. */
+  async takeOverExit(id: number, now: Date, staleBefore: Date): Promise<DecisionRow | null> {
+    const d = ruleDecisions;
+    const [row] = await this.db
+      .update(d)
+      .set({ exitStartedAt: now })
+      .where(and(eq(d.id, id), eq(d.exitState, 'closing'), lte(d.exitStartedAt, staleBefore)))
+      .returning();
+    return row ?? null;
+  }
+
+  /**
+   * Marks a close done (the venue confirmed its fill, or that nothing was left), only for the claim made
+   * at `claimedAt`: false when another process took the close over since.
+   */
+  async completeExit(id: number, claimedAt: Date, set: DecisionUpdate): Promise<boolean> {
+    const done = await this.db
+      .update(ruleDecisions)
+      .set({ ...set, exitState: 'closed', exitNextAt: null })
+      .where(this.heldClose(id, claimedAt))
+      .returning({ id: ruleDecisions.id });
+    return done.length > 0;
+  }
+
+  /**
+   * A try of the close that failed: back to open, one more failed try counted, not tried again before
+   * `nextAt`. The row as it is now, or null when the claim of `claimedAt` no longer holds it.
+   */
+  async releaseExit(
+    id: number,
+    claimedAt: Date,
+    set: { note: string; nextAt: Date },
+  ): Promise<DecisionRow | null> {
+    const [row] = await this.db
+      .update(ruleDecisions)
+      .set({
+        exitState: 'open',
+        exitAttempts: sql`${ruleDecisions.exitAttempts} + 1`,
+        exitNextAt: set.nextAt,
+        exitNote: set.note,
+        exitStartedAt: null,
+      })
+      .where(this.heldClose(id, claimedAt))
+      .returning();
+    return row ?? null;
+  }
+
+  /** The close's next client order id (the venue ended the previous order unfilled); false when not held. */
+  async renewExitClientId(id: number, claimedAt: Date, clientId: string): Promise<boolean> {
+    const done = await this.db
+      .update(ruleDecisions)
+      .set({ exitClientId: clientId })
+      .where(this.heldClose(id, claimedAt))
+      .returning({ id: ruleDecisions.id });
+    return done.length > 0;
+  }
+
+  /** Changes an open exit's note from `from` to `to` (why its price triggers wait), only while it is so. */
+  async noteOpenExit(id: number, from: string | null, to: string | null): Promise<boolean> {
+    const d = ruleDecisions;
+    const done = await this.db
+      .update(d)
+      .set({ exitNote: to })
+      .where(
+        and(
+          eq(d.id, id),
+          eq(d.exitState, 'open'),
+          from === null ? sql`${d.exitNote} is null` : eq(d.exitNote, from),
+        ),
+      )
+      .returning({ id: d.id });
+    return done.length > 0;
+  }
+
+  /** The close of `id` still held by the claim made at `claimedAt`. */
+  private heldClose(id: number, claimedAt: Date): SQL | undefined {
+    return and(
+      eq(ruleDecisions.id, id),
+      eq(ruleDecisions.exitState, 'closing'),
+      eq(ruleDecisions.exitStartedAt, claimedAt),
+    );
   }
 
   /**
@@ -543,48 +669,6 @@ export class RulesRepo {
       open: marked.filter((r) => r.exitState === 'open'),
       inFlight: marked.filter((r) => r.outcome === 'pending'),
     };
-  }
-
-  /**
-   * Positions still open whose story was retracted, of rules that close on a retraction: what an unwind
-   * left open (its close failed every time, or the process stopped in between).
-   */
-  async openRetracted(): Promise<DecisionRow[]> {
-    return this.db
-      .select()
-      .from(ruleDecisions)
-      .where(
-        and(
-          eq(ruleDecisions.exitState, 'open'),
-          isNotNull(ruleDecisions.retractedBy),
-          sql`coalesce(${ruleDecisions.exitPlan} ->> 'on_retraction', 'close') <> 'keep'`,
-        ),
-      )
-      .limit(500);
-  }
-
-  /** Opens again an exit whose close failed (no exit order recorded): the next try claims it anew. */
-  async reopenExit(id: number): Promise<void> {
-    await this.db
-      .update(ruleDecisions)
-      .set({ exitState: 'open' })
-      .where(
-        and(
-          eq(ruleDecisions.id, id),
-          eq(ruleDecisions.exitState, 'closed'),
-          sql`${ruleDecisions.exitOrderId} is null`,
-        ),
-      );
-  }
-
-  /** Marks an exit done; false when another process closed it first. */
-  async closeExit(id: number, note: string): Promise<boolean> {
-    const done = await this.db
-      .update(ruleDecisions)
-      .set({ exitState: 'closed', exitNote: note })
-      .where(and(eq(ruleDecisions.id, id), eq(ruleDecisions.exitState, 'open')))
-      .returning({ id: ruleDecisions.id });
-    return done.length > 0;
   }
 
   async risk(userId: string): Promise<RiskRow | null> {

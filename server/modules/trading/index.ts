@@ -183,7 +183,10 @@ export default fp(
             reasoning: event.reasoning ?? null,
             time,
           });
-        } else if (event.event !== 'exit' && event.decision.ask_expires_at != null) {
+        } else if (
+          (event.event === 'answered' || event.event === 'fired' || event.event === 'skipped') &&
+          event.decision.ask_expires_at != null
+        ) {
           positionsHub.tell(event.userId, {
             type: 'proposal_closed',
             event: event.event,
