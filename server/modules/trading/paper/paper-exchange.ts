@@ -160,10 +160,19 @@ export class PaperExchange implements ExchangeAdapter {
     return performance.now() - started;
   }
 
-  /** Loads every account that has a ledger, so that their positions are watched for liquidation. */
+  /**
+   * Loads every account that has a ledger, so that their positions are watched for liquidation and their
+   * conditional orders for the mark. Each is read afresh: a trailing stop's new best is not announced to
+   * other processes, so what this one held of an account before it began watching may be behind.
+   */
   async warmUp(): Promise<number> {
     const ids = await this.opts.repo.accounts();
-    await Promise.all(ids.map((id) => this.load(id)));
+    await Promise.all(
+      ids.map((id) => {
+        this.invalidate(id);
+        return this.load(id);
+      }),
+    );
     return ids.length;
   }
 
