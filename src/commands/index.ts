@@ -18,6 +18,7 @@ import rulesCommands from './areas/rules';
 import rulesLiveCommands from './areas/rulesLive';
 import scorecardCommands from './areas/scorecard';
 import telegramCommands from './areas/telegram';
+import protectionCommands from './areas/protection';
 import tradingCommands from './areas/trading';
 import watchlistCommands from './areas/watchlist';
 import walletCommands from './areas/wallets';
@@ -40,6 +41,7 @@ export const AREAS: readonly (readonly CommandDefinition[])[] = [
   coreCommands,
   marketCommands,
   tradingCommands,
+  protectionCommands,
   rulesCommands,
   riskCommands,
   rulesLiveCommands,

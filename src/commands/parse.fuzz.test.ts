@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ProtectionInput } from '../contracts/protection';
 import { findTicker } from '../contracts/symbols';
 import { expandLine } from './chain';
 import { ORDER_COMMAND, SIDE_COMMANDS, sideOrder } from './grammar/line';
@@ -19,6 +20,42 @@ import { createTestConsole } from './testing/scripted';
 const TICKER = 'BTC';
 const SIDES: Record<string, 'long' | 'short'> = { long: 'long', short: 'short', buy: 'long', sell: 'short' };
 
+/**
+ * Protection words after the amount, read independently of the parser: keyword and value in turn,
+ * each keyword once, the value a percent or price (`sl`, `tp`), a percent (`trail`) or a duration
+ * (`exit`), within the wire contract's ranges.
+ */
+function legsValid(legs: readonly string[]): boolean {
+  if (legs.length % 2 === 1) return false;
+  const draft: Record<string, number> = {};
+  const seen = new Set<string>();
+  for (let i = 0; i < legs.length; i += 2) {
+    const keyword = (legs[i] ?? '').toLowerCase();
+    const value = legs[i + 1] ?? '';
+    if (!['sl', 'tp', 'trail', 'exit'].includes(keyword) || seen.has(keyword)) return false;
+    seen.add(keyword);
+    const number = /^(\d+(?:\.\d+)?|\.\d+)/.exec(value)?.[1];
+    if (number === undefined) return false;
+    const unit = value.slice(number.length).toLowerCase();
+    if (keyword === 'exit') {
+      const factor = { m: 1, h: 60, d: 1440 }[unit];
+      if (factor === undefined) return false;
+      // Minutes to a millionth, as typed: 0.1h is 6 minutes.
+      draft.exit_after_min = Math.round(Number(number) * factor * 1e6) / 1e6;
+    } else if (keyword === 'trail') {
+      if (unit !== '%') return false;
+      draft.trailing_pct = Number(number);
+    } else {
+      const name = keyword === 'sl' ? 'stop_loss' : 'take_profit';
+      if (unit === '%') draft[`${name}_pct`] = Number(number);
+      else if (unit === '' || unit === 'k')
+        draft[`${name}_price`] = Number(number) * (unit === 'k' ? 1000 : 1);
+      else return false;
+    }
+  }
+  return ProtectionInput.safeParse(draft).success;
+}
+
 /** The grammar, read independently of the parser: the order a line's words stand for, or null. */
 function oracle(words: readonly string[]): { pair: string; side: string; amount: number } | null {
   const amountOf = (w: string): number | null => {
@@ -26,26 +63,48 @@ function oracle(words: readonly string[]): { pair: string; side: string; amount:
     const n = Number.parseFloat(w) * (/k$/i.test(w) ? 1000 : 1);
     return n > 0 && Number.isFinite(n) ? n : null;
   };
-  const order = (ticker: string, sideWord: string, amountWord: string) => {
+  const order = (ticker: string, sideWord: string, amountWord: string, legs: readonly string[]) => {
     const side = SIDES[sideWord.toLowerCase()];
     const amount = amountOf(amountWord);
     const info = findTicker(ticker);
-    return side === undefined || amount === null || info === undefined
+    return side === undefined || amount === null || info === undefined || !legsValid(legs)
       ? null
       : { pair: info.pair, side, amount };
   };
-  const [a = '', b = '', c = '', d] = words;
+  /** The words of an order: `<side> <amount>` or `<asset> <side> <amount>`, then protection. */
+  const orderOf = (w: readonly string[]) => {
+    const [a = '', b = '', c = ''] = w;
+    if (w.length === 2 || a.toLowerCase() in SIDES)
+      return w.length < 2 ? null : order(TICKER, a, b, w.slice(2));
+    return w.length < 3 ? null : order(a, b, c, w.slice(3));
+  };
+  const [a = ''] = words;
   const first = a.toLowerCase();
-  if (first in SIDES) return words.length === 2 ? order(TICKER, a, b) : null;
-  if (first === 'order') {
-    if (words.length === 3) return order(TICKER, b, c);
-    return words.length === 4 && d !== undefined ? order(b, c, d) : null;
-  }
-  // A bare three-word line starting with a ticker that is not also a command.
-  return words.length === 3 ? order(a, b, c) : null;
+  if (first in SIDES) return orderOf(words);
+  if (first === 'order') return orderOf(words.slice(1));
+  // A bare line starting with a ticker that is not also a command.
+  return words.length >= 3 ? orderOf(words) : null;
 }
 
 const VOCABULARY = [
+  'sl',
+  'SL',
+  'tp',
+  'trail',
+  'exit',
+  '2%',
+  '.5%',
+  '0%',
+  '200%',
+  '98000',
+  '98k',
+  '30m',
+  '2h',
+  '8d',
+  '1.5h',
+  'off',
+  'protect',
+  'be',
   'btc',
   'BTC',
   'eth',
@@ -125,7 +184,16 @@ const word = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) },
 );
 const structured = fc.array(word, { minLength: 0, maxLength: 6 }).map((w) => w.join(' '));
-const VALID = ['btc long 5k', 'long 100', 'short 2.5k', 'order eth short 250', 'sol buy .5k', 'close btc'];
+const VALID = [
+  'btc long 5k',
+  'long 100',
+  'short 2.5k',
+  'order eth short 250',
+  'sol buy .5k',
+  'close btc',
+  'btc long 500 sl 2% tp 5%',
+  'short 1k trail 1% exit 30m',
+];
 /** A valid line with characters inserted, deleted or replaced. */
 const mutated = fc
   .tuple(
@@ -171,6 +239,7 @@ describe('command-line parser under fuzzing', () => {
   it('throws only typed parse errors and orders only lines of the grammar (20,000 lines)', () => {
     const { commands } = createTestConsole();
     let orders = 0;
+    let protectedOrders = 0;
     fc.assert(
       fc.property(anyLine, (line) => {
         for (const part of expandLine(line, {})) {
@@ -186,6 +255,7 @@ describe('command-line parser under fuzzing', () => {
           const expected = tokenize(part).error === undefined ? oracle(tokenize(part).words) : null;
           if (parsed?.ok === true) {
             orders += 1;
+            if (parsed.order.protection !== undefined) protectedOrders += 1;
             expect(expected).not.toBeNull();
             expect({ pair: parsed.order.pair, side: parsed.order.side }).toEqual({
               pair: expected?.pair,
@@ -201,6 +271,7 @@ describe('command-line parser under fuzzing', () => {
       { numRuns: 20_000, seed: 8 },
     );
     expect(orders).toBeGreaterThan(100); // the generator does reach real orders
+    expect(protectedOrders).toBeGreaterThan(20); // and orders with protection
   }, 300_000);
 
   it('places exactly the orders the grammar allows when lines really run (2,000 lines)', async () => {
@@ -215,7 +286,9 @@ describe('command-line parser under fuzzing', () => {
         const { words, error } = tokenize(part);
         if (error === undefined && oracle(words) !== null) expected += 1;
       }
-      // Questions (passwords, y/N) are answered with Ctrl+C.
+      // Questions (passwords, y/N) are answered with Ctrl+C; a `fatfinger` line before must not make
+      // the next order ask.
+      c.commands.shell.preferences.setFatFingerCap(1e15);
       const out = await c.answering(line);
       expect(out.every((l) => typeof l === 'string')).toBe(true);
       expect(c.server.count('POST /orders')).toBe(expected);

@@ -1,6 +1,7 @@
 import { INTERVALS } from '../contracts/market';
 import { SYMBOLS } from '../contracts/symbols';
-import { formatAmount } from './grammar/order';
+import { formatAmount, isSide } from './grammar/order';
+import { PROTECTION_KEYWORDS, PROTECTION_OFF } from './grammar/protection';
 import type { CompletionProvider } from './types';
 
 /**
@@ -21,12 +22,36 @@ export const SIDE_WORDS = ['long', 'short'] as const;
 export const savedAmounts: CompletionProvider = ({ stores }) =>
   stores.quickAmounts.amounts.peek().map(formatAmount);
 
-/** `order` words: a ticker, then a side, then an amount. */
-export const orderWords: CompletionProvider = (ctx) => {
-  if (ctx.before.length === 0) return tickers();
-  if (ctx.before.length === 1) return [...SIDE_WORDS];
-  return ctx.before.length === 2 ? savedAmounts(ctx) : [];
+/**
+ * The protection keywords not used yet, where a keyword may come: `legs` are the words after the
+ * amount (or the asset), keyword and value in turn.
+ */
+const protectionKeywords = (legs: readonly string[]): string[] => {
+  if (legs.length % 2 === 1) return [];
+  const used = new Set(legs.filter((_, i) => i % 2 === 0).map((w) => w.toLowerCase()));
+  return PROTECTION_KEYWORDS.filter((k) => !used.has(k));
 };
+
+/** `order` words: a ticker, then a side, then an amount, then protection (`sl`, `tp`, `trail`, `exit`). */
+export const orderWords: CompletionProvider = (ctx) => {
+  const [first] = ctx.before;
+  if (first === undefined) return tickers();
+  // `order long 500 …` names no asset.
+  const base = isSide(first) ? 1 : 2;
+  if (ctx.before.length < base) return [...SIDE_WORDS];
+  if (ctx.before.length === base) return savedAmounts(ctx);
+  return protectionKeywords(ctx.before.slice(base + 1));
+};
+
+/** After a side command: an amount, then protection. */
+export const sideWords: CompletionProvider = (ctx) =>
+  ctx.before.length === 0 ? savedAmounts(ctx) : protectionKeywords(ctx.before.slice(1));
+
+/** After `protect <asset>`: the protection keywords, or `off` first. */
+export const protectWords: CompletionProvider = (ctx) => [
+  ...protectionKeywords(ctx.before),
+  ...(ctx.before.length === 0 ? [PROTECTION_OFF] : []),
+];
 
 /** The tickers of the open positions (`close <Tab>` offers only what can be closed). */
 export const openPositionTickers: CompletionProvider = ({ stores }) =>

@@ -32,12 +32,13 @@ describe('general commands', () => {
       'info: long — Go long on the chosen symbol for a USDT total (k = thousands): opens or adds to a long; against a short it reduces, closes or flips it (the fill says which, with the realised PnL).',
       'info: Usage: long [amount...]',
       'info: Arguments:',
-      'info:   [amount...]  USDT total, k = thousands (e.g. 2.5k) (optional)',
+      'info:   [amount...]  USDT total, k = thousands (e.g. 2.5k), then sl, tp, trail, exit if wanted (optional)',
       'info: Aliases: buy',
       'info: Examples:',
       'muted:   long 100',
       'muted:   long 2.5k',
       'muted:   buy 250',
+      'muted:   long 500 sl 2% tp 5%',
     ]);
     expect(await type('help login')).toContain('info:   -r, --remember  remember this device for 30 days');
     expect(await type('help nothing')).toEqual([
@@ -86,7 +87,8 @@ describe('aliases and chaining', () => {
     });
     expect(await c.type('alias')).toEqual(['info: b="btc long"']);
     expect(await c.type('unalias b')).toEqual(['success: Alias b removed.']);
-    expect(await c.type('b 5k')).toEqual(['error: Unknown command: \'b\'. Type "help" to list commands.']);
+    // Gone, `b` is a typo of a command (`be`), not an order.
+    expect(await c.type('b 5k')).toEqual(["error: Unknown command: 'b'. Did you mean 'be'?"]);
     expect(await c.type('unalias b')).toEqual(['error: No alias b.']);
   });
 

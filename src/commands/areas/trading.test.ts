@@ -115,6 +115,80 @@ describe('order commands', () => {
     expect(line).not.toMatch(/reduce/i);
   });
 
+  it('sends the protection typed after the amount, in any order, and prints what the server says of each leg', async () => {
+    const s = session();
+    s.server.on('POST /orders', () => ({
+      status: 200,
+      body: {
+        ...FILL,
+        protection: {
+          stop_loss: { price: 98_669.44, on: 'exchange', state: 'resting' },
+          take_profit: { price: 105_717.26, on: 'exchange', state: 'placing' },
+          trailing: { callback_pct: 1, on: 'exchange', state: 'missing' },
+          exit_at: '2026-11-26T14:30:00.000Z',
+          unprotected_ms: 184,
+          note: null,
+        },
+      },
+    }));
+    const lines = await s.type('btc long 200 tp 5% exit 30m sl 2% trail 1%');
+    expect(s.orderBody(s.server.requests[0])).toEqual({
+      symbol: 'BTC/USDT',
+      side: 'long',
+      type: 'market',
+      amount: 200,
+      maxNotional: 25_000,
+      protection: { stop_loss_pct: 2, take_profit_pct: 5, trailing_pct: 1, exit_after_min: 30 },
+    });
+    expect(lines.slice(2)).toEqual([
+      'success: Stop loss 98,669.4400: resting on the paper exchange.',
+      'info: Take profit 105,717.2600: placing on the paper exchange.',
+      'info: Trailing stop 1%: re-placing on the paper exchange.',
+      'info: Time exit at 2026-11-26 14:30 UTC: in the app.',
+      'muted: Unprotected for 184 ms.',
+      'muted: Paper exchange: no real funds.',
+    ]);
+    await s.type('long 200 sl 98000');
+    expect(s.orderBody(s.server.requests[1]).protection).toEqual({ stop_loss_price: 98_000 });
+    await s.type('long 200');
+    expect(s.orderBody(s.server.requests[2])).not.toHaveProperty('protection');
+  });
+
+  it("names Binance for a key's legs, and prints a refused leg and the server's note as errors", async () => {
+    const s = session();
+    s.server.on('POST /orders', () => ({
+      status: 200,
+      body: {
+        ...FILL,
+        account: { mode: 'demo', keyHint: 'Demo…1234' },
+        protection: {
+          stop_loss: { price: 98_669.44, on: 'exchange', state: 'refused' },
+          take_profit: null,
+          trailing: null,
+          exit_at: null,
+          unprotected_ms: 2_350,
+          note: 'Binance refused the stop loss (-2021): the position was closed at market.',
+        },
+      },
+    }));
+    const lines = await s.type('btc long 200 sl 2%');
+    expect(lines.slice(2)).toEqual([
+      'error: Stop loss 98,669.4400: refused on Binance.',
+      'muted: Unprotected for 2350 ms.',
+      'error: Binance refused the stop loss (-2021): the position was closed at market.',
+      'muted: Binance DEMO account (key Demo…1234): simulated funds.',
+    ]);
+  });
+
+  it('says so when the answer is silent about the protection asked for, and invents no state', async () => {
+    const s = session();
+    const lines = await s.type('btc long 200 sl 2%');
+    expect(lines[2]).toBe(
+      "info: The server's answer does not say whether the protection was placed: check `positions`.",
+    );
+    expect(lines.join('\n')).not.toMatch(/resting|placing/);
+  });
+
   it('uses the chosen symbol for the two-word form', async () => {
     const s = session();
     expect(await s.type('eth')).toEqual(['success: Symbol set to ETH/USDT.']);
@@ -127,7 +201,9 @@ describe('order commands', () => {
     ['sell', 'Invalid command format.'],
     ['order', 'Invalid command format.'],
     ['long 5 6', 'Invalid command format.'],
-    ['btc long 5k now', 'Invalid command format.'],
+    ['btc long 5k now', "Invalid order option: 'now'. Add sl, tp, trail or exit after the amount."],
+    ['btc long 5k sl', "Missing value after 'sl'. Use a percent (sl 2%) or a price (sl 98000)."],
+    ['long 500 trail 20%', 'Trailing stop must be between 0.1% and 10%.'],
     ['order "btc long" 5k', "Invalid side: 'btc long'."], // found by the fuzz test: quotes keep one word
     ['sell "" 25000', 'Invalid command format.'],
     ['eth up 5k', "Invalid side: 'up'."],
@@ -256,11 +332,22 @@ describe('close, positions, balance, leverage, paper reset', () => {
 
   it('positions prints an aligned table, or says there are none', async () => {
     const s = session();
-    s.server.on('GET /positions', () => ({ status: 200, body: [BTC_LONG, ETH_SHORT] }));
+    const protectedLong = {
+      ...BTC_LONG,
+      protection: {
+        stop_loss: { price: 94_227.49, on: 'exchange', state: 'resting' },
+        take_profit: { price: 101_000, on: 'exchange', state: 'placing' },
+        trailing: null,
+        exit_at: '2026-11-26T14:30:00.000Z',
+      },
+    };
+    // ETH's row comes without protection (a server before protection): unprotected.
+    const { protection: _none, ...bareShort } = ETH_SHORT;
+    s.server.on('GET /positions', () => ({ status: 200, body: [protectedLong, bareShort] }));
     expect(await s.type('positions')).toEqual([
-      'muted: SYMBOL    SIDE    SIZE  ENTRY PRICE   MARK PRICE   LIQ. PRICE  MARGIN (USDT)  UNREALIZED PNL',
-      'info: BTC/USDT  LONG   0.052  96,150.5000  96,400.2500  87,010.1234         499.98          +12.99',
-      'info: ETH/USDT  SHORT    1.5   3,400.0000   3,412.5000   4,060.7500       1,020.00          -18.75',
+      'muted: SYMBOL    SIDE    SIZE  ENTRY PRICE   MARK PRICE   LIQ. PRICE  MARGIN (USDT)  UNREALIZED PNL  PROTECTION',
+      'info: BTC/USDT  LONG   0.052  96,150.5000  96,400.2500  87,010.1234         499.98          +12.99  SL 94,227.4900 resting · TP 101,000.0000 placing · Exit 2026-11-26 14:30 UTC',
+      'info: ETH/USDT  SHORT    1.5   3,400.0000   3,412.5000   4,060.7500       1,020.00          -18.75  unprotected',
     ]);
     s.server.on('GET /positions', () => ({ status: 200, body: [] }));
     expect(await s.type('pos')).toEqual(['muted: No open positions.']);

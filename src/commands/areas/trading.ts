@@ -4,12 +4,14 @@ import { formatAmount, parseOrderWords, type OrderParse } from '../grammar/order
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { pnlStyle, sideStyle, table } from '../../services/terminal/table';
 import { usdt } from '../../contracts/sizing';
+import type { OrderResponse } from '../../contracts/trading';
 import { TRADING_TEXT } from '../../services/trading/messages';
 import { capFor } from '../../services/trading/orderPreview';
 import * as orders from '../../services/trading/orders';
 import { POSITION_COLUMNS, positionRow } from '../../services/trading/positionsView';
+import { protectionCellText, RECEIPT_MISSING, receiptLines } from '../../services/trading/protectionView';
 import { fetchTrades, TRADE_COLUMNS, TRADES_TEXT, tradeRow } from '../../services/trading/trades';
-import { openPositionTickers, orderWords, savedAmounts, tickerCompletion } from '../providers';
+import { openPositionTickers, orderWords, sideWords, tickerCompletion } from '../providers';
 import { unwrap } from '../errors';
 import { loginRefusal } from '../registry';
 import { defineCommand, type CommandContext, type CommandOutput } from '../types';
@@ -23,6 +25,15 @@ const confirmed = async (ctx: CommandContext, question: string): Promise<boolean
   const answer = await ctx.stores.terminal.ask({ label: `${question} [y/N] `, secret: false });
   return answer !== null && /^y(es)?$/i.test(answer.trim());
 };
+
+/**
+ * What the order's protection did, as its answer says: each leg's state and where it rests, how long
+ * the position went without it, the note; a line saying the answer is silent when it says nothing.
+ */
+function protectionOutput(asked: boolean, fill: OrderResponse): OutputLine[] {
+  if (fill.protection !== null) return receiptLines(fill.protection, fill.account.mode);
+  return asked ? [info(RECEIPT_MISSING)] : [];
+}
 
 /** Sends a parsed order line (the same path as the trade panel) and prints the fill. */
 async function runOrder(ctx: CommandContext, parsed: OrderParse): Promise<OutputLine[] | CommandOutput> {
@@ -45,6 +56,7 @@ async function runOrder(ctx: CommandContext, parsed: OrderParse): Promise<Output
     amount: order.amount,
     // Within the cap, sizing to the nearest step never goes above it; above it, the user said yes.
     maxNotional: capFor(order.amount, cap),
+    protection: order.protection,
   });
   if (!placed.ok) return [failure(`Error: ${placed.message}`)];
   ctx.stores.positions.requestRefresh();
@@ -52,21 +64,34 @@ async function runOrder(ctx: CommandContext, parsed: OrderParse): Promise<Output
   const lines = [
     success(TRADING_TEXT.orderSucceeded(fill.id)),
     info(TRADING_TEXT.filled(fill)),
+    ...protectionOutput(order.protection !== undefined, fill),
     muted(TRADING_TEXT.venueNote(fill.account)),
   ];
   return { lines, data: fill };
 }
 
 const Words = z.object({
-  words: z.array(z.string()).default([]).describe('[asset] <long|short> <amount>, e.g. btc long 5k'),
+  words: z
+    .array(z.string())
+    .default([])
+    .describe(
+      '[asset] <long|short> <amount> [sl <% or price>] [tp <% or price>] [trail <%>] [exit <30m|2h|1d>], e.g. btc long 5k sl 2% tp 5%',
+    ),
 });
 
 export const order = defineCommand({
   name: 'order',
   area: AREA,
-  summary: 'Place a market order: <asset> <side> <amount> (the asset may be left out, or typed alone).',
+  summary:
+    'Place a market order: <asset> <side> <amount> (the asset may be left out, or typed alone), ' +
+    'optionally protected: sl and tp as a % of the entry or a price, trail as a %, exit after a time.',
   usage: 'order [words...]',
-  examples: ['btc long 5k', 'eth short 250', 'order sol long 100'],
+  examples: [
+    'btc long 5k',
+    'btc long 500 sl 2% tp 5%',
+    'eth short 250 sl 3500 trail 1% exit 2h',
+    'order sol long 100',
+  ],
   args: Words,
   complete: { words: orderWords },
   run(ctx, { words }) {
@@ -83,11 +108,14 @@ const sideCommand = (side: 'long' | 'short', alias: 'buy' | 'sell') =>
       `Go ${side} on the chosen symbol for a USDT total (k = thousands): opens or adds to a ${side}; ` +
       `against a ${side === 'long' ? 'short' : 'long'} it reduces, closes or flips it (the fill says which, with the realised PnL).`,
     usage: `${side} [amount...]`,
-    examples: [`${side} 100`, `${side} 2.5k`, `${alias} 250`],
+    examples: [`${side} 100`, `${side} 2.5k`, `${alias} 250`, `${side} 500 sl 2% tp 5%`],
     args: z.object({
-      amount: z.array(z.string()).default([]).describe('USDT total, k = thousands (e.g. 2.5k)'),
+      amount: z
+        .array(z.string())
+        .default([])
+        .describe('USDT total, k = thousands (e.g. 2.5k), then sl, tp, trail, exit if wanted'),
     }),
-    complete: { amount: savedAmounts },
+    complete: { amount: sideWords },
     run(ctx, { amount }) {
       return runOrder(ctx, sideOrder(side, amount, ctx.stores.ui.ticker.peek()));
     },
@@ -143,16 +171,18 @@ export const positions = defineCommand({
   async run(ctx) {
     const open = unwrap(await orders.fetchPositions(ctx.api.trading));
     if (open.length === 0) return { lines: [muted(TRADING_TEXT.noPositions)], data: [] };
-    const columns = POSITION_COLUMNS.map((header, i) => ({
+    const columns = [...POSITION_COLUMNS, 'PROTECTION'].map((header, i) => ({
       header,
-      align: i < 2 ? ('left' as const) : ('right' as const),
+      align: i < 2 || i > 7 ? ('left' as const) : ('right' as const),
     }));
+    const mode = ctx.stores.account.mode.peek();
     const rows = open.map((p) => {
       const row = positionRow(p);
-      return row.cells.map((cell, i) => {
+      const cells = row.cells.map((cell, i) => {
         const style = i === 1 ? sideStyle(row.side) : i === 7 ? pnlStyle(p.unrealizedPnl) : undefined;
         return style === undefined ? cell : { text: cell, style };
       });
+      return [...cells, protectionCellText(p.protection, mode, null)];
     });
     return { lines: table(columns, rows), data: open };
   },

@@ -1,5 +1,6 @@
 import { findTicker } from '../../contracts/symbols';
 import { ORDER_MESSAGES, isSide, parseOrderWords, type OrderParse } from './order';
+import { isProtectionWord } from './protection';
 
 /**
  * The lines of the command prompt (docs/product.md §5) that do not start with the name of the command they call:
@@ -30,11 +31,15 @@ export interface Shortcut {
 const isOrderCommand = (word: string): boolean =>
   word.toLowerCase() === ORDER_COMMAND || (SIDE_COMMANDS as readonly string[]).includes(word.toLowerCase());
 
-/** True when a word (not a command name) starts an order line: a ticker, or any word before a side. */
+/**
+ * True when a word (not a command name) starts an order line: a ticker, or any word before a side and
+ * an amount (and protection words, `nope long 5k sl 2%`, which the grammar then refuses for its asset).
+ */
 function startsOrder(words: readonly string[]): boolean {
   const [first, second] = words;
   if (first === undefined || second === undefined) return false;
-  return findTicker(first) !== undefined || (words.length === 3 && isSide(second));
+  if (findTicker(first) !== undefined) return true;
+  return isSide(second) && (words.length === 3 || (words.length > 3 && isProtectionWord(words[3])));
 }
 
 /**
@@ -61,9 +66,12 @@ export function readShortcut(
   return startsOrder(words) ? { command: ORDER_COMMAND, words, order: true } : null;
 }
 
-/** The grammar applied to the words after a side command (`long 5k` → side `long`, one amount). */
+/**
+ * The grammar applied to the words after a side command (`long 5k` → side `long`, one amount, then
+ * protection words if any: `long 5k sl 2%`).
+ */
 export function sideOrder(side: string, rest: readonly string[], ticker: string): OrderParse {
-  if (rest.length !== 1) return { ok: false, message: ORDER_MESSAGES.format };
+  if (rest.length === 0) return { ok: false, message: ORDER_MESSAGES.format };
   return parseOrderWords([side, ...rest], ticker);
 }
 

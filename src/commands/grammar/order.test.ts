@@ -19,7 +19,7 @@ describe('order grammar', () => {
 
   it.each([
     ['long', 'Invalid command format.'],
-    ['btc long 5k now', 'Invalid command format.'],
+    ['long 5 6', 'Invalid command format.'],
     ['', 'Invalid command format.'],
     ['up 100', "Invalid side: 'up'."],
     ['btc up 5k', "Invalid side: 'up'."],
@@ -30,6 +30,51 @@ describe('order grammar', () => {
     ['nope long 5k', 'Invalid asset or amount.'],
     ['btc long 0k', 'Invalid asset or amount.'],
   ])('refuses %s with the spec message', (line, message) => {
+    expect(parseOrderWords(words(line), 'BTC')).toEqual({ ok: false, message });
+  });
+
+  it.each([
+    ['btc long 500 sl 2% tp 5%', { stop_loss_pct: 2, take_profit_pct: 5 }],
+    ['btc long 500 tp 5% sl 2%', { stop_loss_pct: 2, take_profit_pct: 5 }],
+    ['long 500 sl 98000', { stop_loss_price: 98_000 }],
+    [
+      'eth short 1k tp 3000 trail 1.5% exit 2h',
+      { take_profit_price: 3000, trailing_pct: 1.5, exit_after_min: 120 },
+    ],
+    ['BTC LONG 500 SL 2% EXIT 30M', { stop_loss_pct: 2, exit_after_min: 30 }],
+  ])('reads the protection after the amount: %s', (line, protection) => {
+    const parsed = parseOrderWords(words(line), 'BTC');
+    expect(parsed).toMatchObject({ ok: true, order: { protection } });
+    expect(parsed.ok && parsed.order.protection).toEqual(protection);
+  });
+
+  it('leaves protection out of an order that names none', () => {
+    const parsed = parseOrderWords(words('btc long 500'), 'BTC');
+    expect(parsed.ok && 'protection' in parsed.order).toBe(false);
+  });
+
+  it.each([
+    ['btc long 5k now', "Invalid order option: 'now'. Add sl, tp, trail or exit after the amount."],
+    ['btc long 5k stop 2%', "Invalid order option: 'stop'. Add sl, tp, trail or exit after the amount."],
+    ['btc long 5k sl', "Missing value after 'sl'. Use a percent (sl 2%) or a price (sl 98000)."],
+    ['btc long 5k sl tp 5%', "Missing value after 'sl'. Use a percent (sl 2%) or a price (sl 98000)."],
+    ['btc long 5k sl 2% sl 3%', "'sl' is given twice."],
+    ['btc long 5k sl 2% 5', "Invalid order option: '5'. Add sl, tp, trail or exit after the amount."],
+    ['btc long 5k sl abc', "Invalid stop loss: 'abc'. Use a percent (sl 2%) or a price (sl 98000)."],
+    ['btc long 5k tp -5%', "Invalid take profit: '-5%'. Use a percent (tp 5%) or a price (tp 105000)."],
+    ['btc long 5k trail 98000', "Invalid trailing stop: '98000'. Use a percent (trail 1%)."],
+    [
+      'btc long 5k exit 30',
+      "Invalid exit time: '30'. Use minutes, hours or days (exit 30m, exit 2h, exit 1d).",
+    ],
+    ['btc long 5k sl 100%', 'Stop loss must be between 0.05% and 95%.'],
+    ['btc long 5k trail 20%', 'Trailing stop must be between 0.1% and 10%.'],
+    ['btc long 5k sl 0', 'Stop loss price must be above 0.'],
+    ['btc long 5k exit 8d', 'Exit after must be at most 7 days.'],
+    ['btc long 5k exit 0.5m', 'Exit after must be a whole number of minutes.'],
+    ['btc up 5k sl 2%', "Invalid side: 'up'."],
+    ['btc long 0 sl 2%', 'Invalid asset or amount.'],
+  ])('refuses %s with a message that says what to type', (line, message) => {
     expect(parseOrderWords(words(line), 'BTC')).toEqual({ ok: false, message });
   });
 
@@ -46,7 +91,11 @@ describe('order grammar', () => {
   });
 
   it('never throws and only accepts lines that match the grammar', () => {
-    const grammar = /^((\S+)\s+)?(long|short|buy|sell)\s+(\d+(\.\d+)?|\.\d+)k?$/i;
+    const leg = String.raw`\s+(sl|tp|trail|exit)\s+\S+`;
+    const grammar = new RegExp(
+      String.raw`^((\S+)\s+)?(long|short|buy|sell)\s+(\d+(\.\d+)?|\.\d+)k?(${leg})*$`,
+      'i',
+    );
     fc.assert(
       fc.property(fc.array(fc.string({ maxLength: 8 }), { maxLength: 5 }), (ws) => {
         const clean = ws.map((w) => w.replace(/\s/g, '')).filter(Boolean);

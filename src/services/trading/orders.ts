@@ -9,6 +9,7 @@ import {
   Position,
   type OrderSideInput,
 } from '../../contracts/trading';
+import { protectionAsked, type ProtectionInput } from '../../contracts/protection';
 import type { ApiClient } from '../api/client';
 import { errorMessage, statusOf } from '../api/errors';
 import { muted, success, type OutputLine } from '../terminal/output';
@@ -31,6 +32,8 @@ export interface OrderTicket {
   maxNotional?: number | undefined;
   /** What placed it, for the trade history: a news card; left out, the server counts it manual. */
   source?: 'card';
+  /** The stop-loss, take-profit, trailing stop and time exit to put on the position once it fills. */
+  protection?: ProtectionInput | undefined;
 }
 
 /** Makes a new Idempotency-Key; `crypto.randomUUID` in the app. */
@@ -48,11 +51,13 @@ const body = (ticket: OrderTicket) => ({
   amount: ticket.amount,
   ...(ticket.maxNotional === undefined ? {} : { maxNotional: ticket.maxNotional }),
   ...(ticket.source === undefined ? {} : { source: ticket.source }),
+  ...(protectionAsked(ticket.protection) ? { protection: ticket.protection } : {}),
 });
 
 /**
  * Places one market order under one fresh Idempotency-Key. When a try gets no answer (the network
  * dropped), the same submission is sent again with the same key, so the server fills it at most once.
+ * The answer carries what the order's protection did (null when it asked for none).
  */
 export async function placeOrder(
   trading: ApiClient,
@@ -77,18 +82,23 @@ export async function placeOrder(
   return { ok: false, message: errorMessage(lastError, TRADING_TEXT.orderFailed) };
 }
 
-/** What the order would do (`POST /orders/preview`); the command line's preview. */
+/**
+ * What the order would do (`POST /orders/preview`); the command line's preview. Its protection is
+ * previewed in the browser from the answer's quantity and price (see protectionPreview), not sent.
+ */
 export async function previewOrder(trading: ApiClient, ticket: OrderTicket): Promise<Outcome<OrderPreview>> {
   try {
+    const sized = body({ ...ticket, protection: undefined });
     return {
       ok: true,
-      value: await trading.call(OrderPreview, '/orders/preview', { method: 'POST', body: body(ticket) }),
+      value: await trading.call(OrderPreview, '/orders/preview', { method: 'POST', body: sized }),
     };
   } catch (error) {
     return { ok: false, message: errorMessage(error, TRADING_TEXT.orderFailed) };
   }
 }
 
+/** The open positions, each with its protection (none when the server gives none). */
 export async function fetchPositions(trading: ApiClient): Promise<Outcome<Position[]>> {
   try {
     return { ok: true, value: await trading.call(z.array(Position), '/positions') };
