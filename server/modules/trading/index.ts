@@ -137,7 +137,10 @@ export default fp(
     const marksMoved = (moved: ReadonlySet<string>): Promise<void> | undefined => {
       if (moved.size === 0) return undefined;
       positionsHub.marksMoved(moved);
-      return liquidating ? paper.checkLiquidations(moved) : undefined;
+      if (!liquidating) return undefined;
+      // Stops and targets first: one the mark reached closes its position before a liquidation would.
+      const conditionals = paper.checkConditionals(moved);
+      return Promise.all([conditionals, paper.checkLiquidations(moved)]).then(() => undefined);
     };
 
     const disposers = [
@@ -156,6 +159,11 @@ export default fp(
       }),
       // Changes made here reach this process's sockets directly; other processes hear them on the bus.
       paper.subscribeAll((userId, event) => {
+        // A conditional order placed, cancelled or refused here, which no fill tells: the process watching
+        // the marks loads the account again, and so watches its orders as they now are.
+        if (event.e === 'ALGO_UPDATE' && ['NEW', 'CANCELED', 'REJECTED'].includes(event.order.status)) {
+          void app.bus.publish('trading.account', { userId, origin, reason: 'order' });
+        }
         if (event.e !== 'ACCOUNT_UPDATE' || event.a.m === 'LIQUIDATION') return;
         positionsHub.accountChanged(userId);
         void app.bus.publish('trading.account', {
