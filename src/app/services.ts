@@ -251,6 +251,7 @@ export function createAppServices(config: AppConfig): AppServices {
     trading: api.trading,
     clock: config.clock,
     fatFingerCap: shell.preferences.fatFingerCap,
+    accountMode: stores.account.mode,
   });
   const built: BuiltServices = {
     stores,

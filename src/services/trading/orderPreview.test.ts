@@ -100,6 +100,72 @@ describe('order preview under the command line', () => {
     });
   });
 
+  it("shows the stop's and target's prices, the loss and gain at each, and where each leg rests", async () => {
+    const { server, type } = setup();
+    server.on('POST /orders/preview', () => ({ status: 200, body: PREVIEW }));
+    expect(await type('btc long 200 sl 2% tp 5%')).toEqual({
+      kind: 'pending',
+      text: 'LONG BTC/USDT 200 USDT (min. 100 USDT) · SL 2% · TP 5% …',
+    });
+    const ready = await type('btc long 200 sl 2% tp 5%', 250);
+    // 100,683.10 × 0.98 and × 1.05; 0.002 BTC × the distance from the price.
+    expect(ready).toMatchObject({
+      kind: 'ready',
+      text:
+        'LONG 0.002 BTC ≈ 201.37 USDT of BTC/USDT at 100,683.1000 · margin 20.14 · liq. 90,978.7048 · ' +
+        'fee 0.10 · 10x · min. 100 USDT · SL 98,669.4380 (-4.03 USDT) on the paper exchange · ' +
+        'TP 105,717.2550 (+10.07 USDT) on the paper exchange. Not exactly 200 USDT: BTC trades in steps ' +
+        'of 0.001 BTC ≈ 100.68 USDT (100.68 or 201.37), so the order is the nearest, 0.002 BTC ≈ 201.37 USDT.',
+    });
+    // The preview asks the server to size the order only; the protection is worked out here.
+    expect(JSON.parse(server.requests[0]?.body ?? '')).not.toHaveProperty('protection');
+    const legs = await type('btc long 200 sl 99000 trail 1% exit 2h', 250);
+    expect(legs.kind === 'ready' && legs.text).toContain(
+      'SL 99,000.0000 (-3.37 USDT) on the paper exchange · trail 1% (-2.01 USDT from the best price) ' +
+        'on the paper exchange · exit after 2h in the app',
+    );
+  });
+
+  it('says the legs rest on Binance on a key account, and for a short below and above the price', async () => {
+    const s = createTestConsole();
+    s.stores.session.setToken('tok');
+    const clock = createFakeClock();
+    const draft = signal('');
+    const model = createOrderPreview({
+      draft,
+      readOrder: (line) => s.commands.readOrder(line),
+      session: s.stores.session,
+      trading: s.api.trading,
+      clock,
+      accountMode: signal('live'),
+    });
+    stops.push(model.start());
+    s.server.on('POST /orders/preview', () => ({ status: 200, body: { ...PREVIEW, side: 'sell' } }));
+    draft.value = 'btc short 200 sl 1% tp 2%';
+    clock.advance(250);
+    await settle();
+    expect(model.line.value).toMatchObject({
+      kind: 'ready',
+      text: expect.stringContaining(
+        'SL 101,689.9310 (-2.01 USDT) on Binance · TP 98,669.4380 (+4.03 USDT) on Binance',
+      ),
+    });
+  });
+
+  it('refuses a stop or target on the wrong side of the price before the order is sent', async () => {
+    const { server, type } = setup();
+    server.on('POST /orders/preview', () => ({ status: 200, body: PREVIEW }));
+    const line = await type('btc long 200 sl 101000', 250);
+    expect(line.kind).toBe('refused');
+    expect(line.kind !== 'none' && line.text).toMatch(
+      /SL 101,000\.0000 \(\+0\.63 USDT\) on the paper exchange.* · A long's stop loss must be below the price \(100,683\.1000\)\.$/,
+    );
+    expect(await type('btc long 200 trail 20%')).toEqual({
+      kind: 'invalid',
+      text: 'Trailing stop must be between 0.1% and 10%.',
+    });
+  });
+
   it("shows the exchange's refusal before the order is sent", async () => {
     const { server, type } = setup();
     const refusal = recordedRefusal('preview btc long 10');

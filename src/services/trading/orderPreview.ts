@@ -2,13 +2,15 @@ import { effect, signal, type ReadonlySignal } from '@preact/signals-core';
 import type { OrderParse, ParsedOrder } from '../../commands/grammar/order';
 import { formatAmount } from '../../commands/grammar/order';
 import { minimumOrder } from '../../contracts/sizing';
-import { exchangeSymbol, type OrderPreview } from '../../contracts/trading';
+import { protectionAsked, type ProtectionInput } from '../../contracts/protection';
+import { exchangeSymbol, type AccountMode, type OrderPreview } from '../../contracts/trading';
 import type { ApiClient } from '../api/client';
 import type { Clock } from '../clock';
 import type { SessionStore } from '../stores/session';
 import { formatAmount2, formatTradePrice } from './format';
 import { TRADING_TEXT } from './messages';
 import { previewOrder } from './orders';
+import { minutesText, protectionPreview } from './protectionView';
 
 /** Milliseconds of quiet typing before the preview asks the server. */
 export const PREVIEW_DEBOUNCE_MS = 250;
@@ -34,6 +36,8 @@ export interface OrderPreviewDeps {
   clock: Clock;
   /** The user's fat-finger cap: an order at or under it is previewed (and placed) within it. */
   fatFingerCap?: ReadonlySignal<number>;
+  /** The account orders go to, for where the protection will rest; paper when absent. */
+  accountMode?: ReadonlySignal<AccountMode>;
   debounceMs?: number;
 }
 
@@ -42,18 +46,38 @@ export interface OrderPreviewModel {
   start(): () => void;
 }
 
-/** `LONG BTC/USDT 200 USDT (min. 100 USDT)`: what the line asks, before the server sizes it. */
+/** `SL 2% · TP 105,000.0000 · trail 1% · exit after 30m`: the protection as typed, before any price. */
+export function protectionIntent(p: ProtectionInput): string {
+  const level = (name: string, pct: number | undefined, price: number | undefined): string[] =>
+    pct !== undefined
+      ? [`${name} ${pct}%`]
+      : price !== undefined
+        ? [`${name} ${formatTradePrice(price)}`]
+        : [];
+  return [
+    ...level('SL', p.stop_loss_pct, p.stop_loss_price),
+    ...level('TP', p.take_profit_pct, p.take_profit_price),
+    ...(p.trailing_pct === undefined ? [] : [`trail ${p.trailing_pct}%`]),
+    ...(p.exit_after_min === undefined ? [] : [`exit after ${minutesText(p.exit_after_min)}`]),
+  ].join(' · ');
+}
+
+/**
+ * `LONG BTC/USDT 200 USDT (min. 100 USDT) · SL 2%`: what the line asks, before the server sizes it.
+ */
 const intent = (order: ParsedOrder): string => {
   const minimum = minimumOrder(exchangeSymbol(order.pair));
   const min = minimum === undefined ? '' : ` (${TRADING_TEXT.minimum(minimum)})`;
-  return `${order.side.toUpperCase()} ${order.pair} ${formatAmount(order.amount)} USDT${min}`;
+  const asked = `${order.side.toUpperCase()} ${order.pair} ${formatAmount(order.amount)} USDT${min}`;
+  return protectionAsked(order.protection) ? `${asked} · ${protectionIntent(order.protection)}` : asked;
 };
 
 /**
  * `LONG 0.002 BTC ≈ 201.40 USDT of BTC/USDT at 100,700.0000 · margin 20.14 · liq. 91,000.0000 · fee 0.10 ·
- * 10x · min. 100 USDT`, then the sizing note when the quantity is not worth exactly the amount typed.
+ * 10x · min. 100 USDT`, then the protection's legs (`protection`, already in words), then the sizing
+ * note when the quantity is not worth exactly the amount typed.
  */
-export function describePreview(p: OrderPreview): string {
+export function describePreview(p: OrderPreview, protection = ''): string {
   const liq =
     p.liquidationPrice === null ? 'closes the position' : `liq. ${formatTradePrice(p.liquidationPrice)}`;
   const line = [
@@ -63,6 +87,7 @@ export function describePreview(p: OrderPreview): string {
     `fee ${formatAmount2(p.fee)}`,
     `${p.leverage}x`,
     TRADING_TEXT.minimum(p.minNotional),
+    ...(protection === '' ? [] : [protection]),
   ].join(' · ');
   return p.note === null ? line : `${line}. ${p.note}`;
 }
@@ -93,9 +118,23 @@ export function createOrderPreview(deps: OrderPreviewDeps): OrderPreviewModel {
       maxNotional: capFor(order.amount, deps.fatFingerCap?.peek()),
     });
     if (mine !== sequence) return;
-    line.value = answer.ok
-      ? { kind: 'ready', text: describePreview(answer.value), preview: answer.value }
-      : { kind: 'refused', text: `${intent(order)} · ${answer.message}` };
+    if (!answer.ok) {
+      line.value = { kind: 'refused', text: `${intent(order)} · ${answer.message}` };
+      return;
+    }
+    const p = answer.value;
+    if (!protectionAsked(order.protection)) {
+      line.value = { kind: 'ready', text: describePreview(p), preview: p };
+      return;
+    }
+    const mode = deps.accountMode?.peek() ?? 'paper';
+    const legs = protectionPreview(order.protection, order.side, p.quantity, p.price, mode);
+    const text = describePreview(p, legs.text);
+    // A stop or target on the wrong side of the price would fire at once: the server refuses it.
+    line.value =
+      legs.problem === null
+        ? { kind: 'ready', text, preview: p }
+        : { kind: 'refused', text: `${text} · ${legs.problem}` };
   };
 
   const follow = (draft: string, loggedIn: boolean): void => {
