@@ -129,4 +129,10 @@ describe("the engine's periodic reads find the few rows they want in a large led
     expect(sent).toHaveLength(1);
     expect(await seqScans(database, sent[0]!)).toEqual([]);
   });
+
+  it('exits a stopped process left closing: by the same index', async () => {
+    const sent = await statementsOf(database, () => repo.staleExits(new Date(Date.now() - 120_000)));
+    expect(sent).toHaveLength(1);
+    expect(await seqScans(database, sent[0]!)).toEqual([]);
+  });
 });
