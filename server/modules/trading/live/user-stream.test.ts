@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { createFakeClock, type FakeClock } from '../../../../src/services/testing/fakeClock';
 import type { BinanceClient } from '../../exchanges/binance-client';
+import type { ExchangeEvent } from '../exchange';
 import { ExchangeError } from '../exchange-error';
 import { UserDataStream } from './user-stream';
 
@@ -97,7 +98,8 @@ async function setUp(
   const server = await streamServer(events);
   const clock: FakeClock = createFakeClock(1_000);
   const calls: string[] = [];
-  const problems: { reason: string; retryInMs: number }[] = [];
+  const problems: { reason: string; retryInMs: number; dropped?: string }[] = [];
+  const received: ExchangeEvent[] = [];
   let connected = 0;
   let keys = 0;
   let unreachable = false;
@@ -116,7 +118,10 @@ async function setUp(
     client,
     credentials: () => Promise.resolve({ apiKey: 'k', secret: 's' }),
     urlTemplate: server.url,
-    onEvent: () => undefined,
+    onEvent: (event) => {
+      received.push(event);
+      events.signal();
+    },
     onConnected: () => {
       connected += 1;
       events.signal();
@@ -137,6 +142,7 @@ async function setUp(
     clock,
     calls,
     problems,
+    received,
     connected: () => connected,
     count: (method: string) => calls.filter((c) => c === method).length,
     /** While on, every listen-key request fails, as when Binance cannot be reached. */
@@ -256,5 +262,85 @@ describe('UserDataStream on an injected clock', () => {
     t.clock.advance(2 * MAX_CONNECTION_MS);
     await settle();
     expect(t.count('POST')).toBe(1);
+  });
+
+  it('reads ALGO_UPDATE into our shape, drops an unreadable one with a word, and ignores frames that are no event', async () => {
+    const t = await setUp();
+    await t.start();
+    const socket = t.server.latest();
+    for (const frame of ['null', '[1]', '7', '"text"', '{']) socket.send(frame);
+    socket.send(
+      JSON.stringify({ e: 'ALGO_UPDATE', E: 5, o: { caid: 'bad', o: 'STOP_MARKET', s: 'BTCUSDT' } }),
+    );
+    // A STOP limit order set on Binance's site: not one the app holds, left out without a word.
+    socket.send(JSON.stringify({ e: 'ALGO_UPDATE', E: 6, o: { caid: 'limit', o: 'STOP' } }));
+    socket.send(
+      JSON.stringify({
+        e: 'ALGO_UPDATE',
+        T: 1750515742297,
+        E: 1750515742303,
+        o: {
+          caid: 'pt-stop',
+          aid: 2148719,
+          at: 'CONDITIONAL',
+          o: 'STOP_MARKET',
+          s: 'BTCUSDT',
+          S: 'SELL',
+          ps: 'BOTH',
+          f: 'GTE_GTC',
+          q: '0',
+          X: 'FINISHED',
+          ai: 4000000001,
+          ap: '58900',
+          aq: '0.010',
+          act: 'MARKET',
+          tp: '59000',
+          p: '0',
+          V: 'EXPIRE_MAKER',
+          wt: 'MARK_PRICE',
+          pm: 'NONE',
+          cp: true,
+          pP: true,
+          R: true,
+          tt: 1750515742290,
+          gtd: 0,
+          rm: '',
+          somethingNew: { nested: true },
+        },
+      }),
+    );
+    await t.until(() => t.received.length === 1, 'the readable ALGO_UPDATE');
+    expect(t.received).toEqual([
+      {
+        e: 'ALGO_UPDATE',
+        E: 1750515742303,
+        T: 1750515742297,
+        order: {
+          algoId: '2148719',
+          clientAlgoId: 'pt-stop',
+          symbol: 'BTCUSDT',
+          side: 'SELL',
+          type: 'STOP_MARKET',
+          status: 'FINISHED',
+          triggerPrice: '59000',
+          quantity: null,
+          closePosition: true,
+          callbackRate: null,
+          activatePrice: null,
+          actualOrderId: '4000000001',
+          updateTime: 1750515742297,
+        },
+        reason: null,
+      },
+    ]);
+    expect(t.problems).toEqual([
+      {
+        reason:
+          'Binance sent an answer we could not read (a conditional-order update: o.aid missing, o.S missing, o.X missing); the event was dropped',
+        retryInMs: 0,
+        dropped: 'ALGO_UPDATE',
+      },
+    ]);
+    expect(t.stream.connected).toBe(true);
   });
 });
