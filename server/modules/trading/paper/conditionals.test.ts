@@ -38,12 +38,45 @@ const step = (o: PaperConditional, mark: number) => {
 };
 
 describe('conditional orders on the mark', () => {
-  it.each([
-    ['SELL', 'STOP_MARKET', [100.1, null], [100, 'fire'], [99, 'fire']],
-    ['SELL', 'TAKE_PROFIT_MARKET', [99.9, null], [100, 'fire'], [101, 'fire']],
-    ['BUY', 'STOP_MARKET', [99.9, null], [100, 'fire'], [101, 'fire']],
-    ['BUY', 'TAKE_PROFIT_MARKET', [100.1, null], [100, 'fire'], [99, 'fire']],
-  ] as const)('a %s %s with its trigger at 100', (side, type, ...marks) => {
+  const atTrigger: [PaperConditional['side'], PaperConditional['type'], [number, 'fire' | null][]][] = [
+    [
+      'SELL',
+      'STOP_MARKET',
+      [
+        [100.1, null],
+        [100, 'fire'],
+        [99, 'fire'],
+      ],
+    ],
+    [
+      'SELL',
+      'TAKE_PROFIT_MARKET',
+      [
+        [99.9, null],
+        [100, 'fire'],
+        [101, 'fire'],
+      ],
+    ],
+    [
+      'BUY',
+      'STOP_MARKET',
+      [
+        [99.9, null],
+        [100, 'fire'],
+        [101, 'fire'],
+      ],
+    ],
+    [
+      'BUY',
+      'TAKE_PROFIT_MARKET',
+      [
+        [100.1, null],
+        [100, 'fire'],
+        [99, 'fire'],
+      ],
+    ],
+  ];
+  it.each(atTrigger)('a %s %s with its trigger at 100', (side, type, marks) => {
     for (const [mark, expected] of marks) expect(step(order({ side, type }), mark)).toBe(expected);
   });
 
