@@ -20,6 +20,7 @@ import {
   type PositionRisk,
 } from '../exchange';
 import { ExchangeError, OrderOutcomeUnknown } from '../exchange-error';
+import { filtersFor } from '../paper/filters';
 import {
   LEG_KINDS,
   LEG_NAMES,
@@ -646,7 +647,8 @@ export class ProtectionService {
     const adapter = where.adapter as ExchangeAdapter & {
       filters?(s: string): Promise<{ tickSize: Decimal }>;
     };
-    if (adapter.filters === undefined) return null;
+    // The live venue's exchangeInfo; the paper exchange keeps Binance's published filters.
+    if (adapter.filters === undefined) return filtersFor(symbol)?.tickSize ?? null;
     return (await adapter.filters(symbol).catch(() => null))?.tickSize ?? null;
   }
 
