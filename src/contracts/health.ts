@@ -21,6 +21,12 @@ export const Health = z.object({
   mail: z.enum(['outbox', 'smtp']),
   /** Human-readable names of the offline stand-ins in use, e.g. "embedded database (PGlite)". */
   standins: z.array(z.string()),
+  /**
+   * Whether the take profit and stop loss of rules on live and demo accounts act in the app now: only
+   * on Binance's own prices, so not while the prices are simulated (max hold and unwinds run either way).
+   * Absent from a server from before it existed.
+   */
+  livePriceTriggers: z.boolean().optional(),
   version: z.string(),
   uptimeSeconds: z.number(),
   /**

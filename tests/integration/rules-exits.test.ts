@@ -1,7 +1,7 @@
 import { eq, ne } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/contracts/clock';
-import type { OrderResponse } from '../../src/contracts/trading';
+import { OrderResponse } from '../../src/contracts/trading';
 import type { Database } from '../../server/db/client';
 import { ruleDecisions, rules, users } from '../../server/db/schema';
 import { appError } from '../../server/plugins/errors';
@@ -57,7 +57,8 @@ class Venue {
   };
 
   private fill(d: DecisionRow, clientId: string): OrderResponse {
-    const fill = {
+    // Parsed, so that the fields the answer defaults are there as the server's would be.
+    const fill = OrderResponse.parse({
       id: `venue-${this.fills.size + 1}`,
       symbol: d.symbol,
       side: d.side === 'long' ? 'sell' : 'buy',
@@ -67,12 +68,8 @@ class Venue {
       fee: 0.05,
       status: 'filled',
       realizedPnl: 1,
-      requested: null,
-      adjustment: null,
-      note: null,
       account: { mode: 'live', keyHint: '…abcd' },
-      position: null,
-    } satisfies OrderResponse;
+    });
     this.fills.set(clientId, fill);
     return fill;
   }

@@ -73,6 +73,10 @@ describe('HealthService.answer', () => {
     health.report('market', 'binance');
     expect(body().health).toMatchObject({ market: 'binance', status: 'ok' });
     expect(body().health.standins).not.toContain('simulated prices');
+    // Rules' stops and targets on live accounts: off until said otherwise, then as reported.
+    expect(body().health.livePriceTriggers).toBe(false);
+    health.report('livePriceTriggers', true);
+    expect(body().health.livePriceTriggers).toBe(true);
 
     state.leases = [];
     expect(body().health.leases).toEqual([]);

@@ -14,6 +14,8 @@ export interface Components {
   /** The sandbox checkout runs in production because PAYMENT_SANDBOX=true asked for it. */
   sandboxOptIn?: boolean;
   mail: Health['mail'];
+  /** Whether rules' take profit and stop loss on live and demo accounts act now (the rules module says). */
+  livePriceTriggers?: boolean;
 }
 
 /** The configured components before any module has reported. */
@@ -206,6 +208,7 @@ export class HealthService {
       payments: components.payments,
       mail: components.mail,
       standins: standinsOf(database.driver, bus.kind, components),
+      livePriceTriggers: components.livePriceTriggers ?? false,
       version: this.deps.version,
       uptimeSeconds,
       role: this.deps.role ?? 'all',

@@ -205,8 +205,25 @@ export default fp(
     };
     // Every process guards the orders it places and hears rule changes; one runs the engine and exits.
     const removeGuard = app.trading.addGuard((userId, request) => risk.guardOrder(userId, request.amount));
+    // The health answer says whether the stops and targets of positions on keys act here now.
+    let triggersShown: boolean | undefined;
+    const showTriggers = () => {
+      const on = prices.liveActive();
+      if (on === triggersShown) return;
+      triggersShown = on;
+      app.health.report('livePriceTriggers', on);
+      log.info(
+        { livePriceTriggers: on },
+        on
+          ? "rules' take profit and stop loss on live and demo accounts act on Binance's prices"
+          : "rules' take profit and stop loss on live and demo accounts wait: no Binance prices here",
+      );
+    };
+    showTriggers();
     const disposers = [
       removeGuard,
+      app.prices.onTicks(showTriggers),
+      every(clock, 1000, showTriggers),
       app.bus.subscribe('rules.changed', (event) => {
         if (event.origin === origin) return;
         risk.forget(event.userId);
