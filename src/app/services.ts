@@ -279,6 +279,8 @@ export function createAppServices(config: AppConfig): AppServices {
       positions: stores.positions,
       dialogs,
       report: (fills) => stores.terminal.print(closedOutput(fills)),
+      accountMode: stores.account.mode,
+      print: (lines) => stores.terminal.print(lines),
     }),
     trades,
     toasts,

@@ -4,6 +4,7 @@ import { renderWithServices } from '../app/testing/renderWithServices';
 import { BTC_LONG, ETH_SHORT } from '../services/trading/testing/fixtures';
 import { recordedReply } from '../services/trading/testing/serverAnswers';
 import { decision } from '../services/rules/testing/decisions';
+import type { PositionProtection } from '../contracts/protection';
 import { ConfirmDialog } from './ConfirmDialog';
 import { PositionsPane } from './PositionsPane';
 
@@ -55,6 +56,7 @@ describe('Open Positions pane', () => {
       'LIQ. PRICE',
       'MARGIN (USDT)',
       'UNREALIZED PNL',
+      'PROTECTION',
       'ACTIONS',
     ]);
     const [btc, eth] = screen.getAllByTestId('position-row');
@@ -71,6 +73,7 @@ describe('Open Positions pane', () => {
       '87,010.1234',
       '499.98',
       '+12.99 (+2.60%)',
+      'unprotected✎BE',
       'Close',
     ]);
     expect(within(btc as HTMLElement).getByTestId('pnl').className).toContain('gain');
@@ -148,5 +151,196 @@ describe('Open Positions pane', () => {
     expect((screen.getByRole('button', { name: 'Close All' }) as HTMLButtonElement).disabled).toBe(true);
     act(() => services.stores.positions.setPositions([ETH_SHORT], 0));
     expect((screen.getByRole('button', { name: 'Close All' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+});
+
+describe('Open Positions: protection', () => {
+  const AT = Date.parse('2026-11-26T14:05:00Z');
+  const GUARDED: PositionProtection = {
+    stop_loss: { price: 94_227.49, on: 'exchange', state: 'resting' },
+    take_profit: { price: 101_000, on: 'exchange', state: 'placing' },
+    trailing: { callback_pct: 1.5, on: 'exchange', state: 'missing' },
+    exit_at: '2026-11-26T14:30:00Z',
+  };
+  const settle = () => act(async () => void (await new Promise((r) => setTimeout(r, 10))));
+
+  function show(protection: PositionProtection, more: Parameters<typeof renderWithServices>[1] = {}) {
+    const view = renderWithServices(
+      <>
+        <PositionsPane />
+        <ConfirmDialog />
+      </>,
+      more,
+    );
+    act(() => view.services.stores.session.setToken('t'));
+    act(() => view.services.stores.positions.setPositions([{ ...BTC_LONG, protection }, ETH_SHORT], AT));
+    const row = (symbol: string) =>
+      screen.getAllByTestId('position-row').find((r) => r.dataset.symbol === symbol) as HTMLElement;
+    return { ...view, row };
+  }
+
+  const legs = (row: HTMLElement) =>
+    within(row)
+      .queryAllByTestId('protection-leg')
+      .map((leg) => leg.textContent);
+
+  it('shows each leg with where it rests and its state, and marks a row without a stop unprotected', () => {
+    const { row } = show(GUARDED);
+    const btc = row('BTC/USDT');
+    expect(legs(btc)).toEqual([
+      'SL 94,227.4900 exchange resting',
+      'TP 101,000.0000 exchange placing',
+      'Trail 1.5% exchange re-placing',
+      'Exit in 25m app',
+    ]);
+    const badges = within(btc)
+      .getAllByTestId('protection-leg')
+      .map((leg) => leg.querySelector('.protection-place')?.getAttribute('title'));
+    expect(badges).toEqual([
+      'Rests on the paper exchange',
+      'Rests on the paper exchange',
+      'Rests on the paper exchange',
+      'Rests in the app',
+    ]);
+    expect(within(btc).queryByTestId('unprotected')).toBeNull();
+    // ETH came without protection: unprotected, nothing to remove.
+    const eth = row('ETH/USDT');
+    expect(within(eth).getByTestId('unprotected').textContent).toBe('unprotected');
+    expect(within(eth).queryByRole('button', { name: /Remove protection/ })).toBeNull();
+  });
+
+  it('is unprotected once the stop fired or was refused, even with a target left', () => {
+    const { row } = show({
+      ...GUARDED,
+      stop_loss: { price: 94_227.49, on: 'exchange', state: 'triggered' },
+      trailing: { callback_pct: 1.5, on: 'exchange', state: 'refused' },
+      exit_at: null,
+    });
+    const btc = row('BTC/USDT');
+    expect(within(btc).getByTestId('unprotected')).toBeTruthy();
+    expect(legs(btc)).toEqual([
+      'SL 94,227.4900 exchange triggered',
+      'TP 101,000.0000 exchange placing',
+      'Trail 1.5% exchange refused',
+    ]);
+  });
+
+  it("says Binance for a key account's legs", () => {
+    const { row, services } = show(GUARDED);
+    act(() => services.stores.account.set({ account: 'k1', mode: 'live', keyHint: 'abcd…wxyz' }));
+    const title = within(row('BTC/USDT'))
+      .getAllByTestId('protection-leg')[0]
+      ?.querySelector('.protection-place');
+    expect(title?.getAttribute('title')).toBe('Rests on Binance');
+  });
+
+  it("edits from the row: the form holds the legs, Save PUTs them, a refusal shows the server's words", async () => {
+    const { row, server, services } = show(GUARDED);
+    let reply: { status: number; body: unknown } = {
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ['body', 'stop_loss_price'],
+            msg: "A long's stop loss must be below the price (96400.25).",
+            type: 'value_error',
+          },
+        ],
+      },
+    };
+    server.on('PUT /positions/BTCUSDT/protection', () => reply);
+    act(() =>
+      fireEvent.click(within(row('BTC/USDT')).getByRole('button', { name: 'Edit protection of BTC/USDT' })),
+    );
+    const form = screen.getByRole('form', { name: 'Protection of BTC/USDT' });
+    const field = (name: string) => within(form).getByLabelText(name) as HTMLInputElement;
+    expect(
+      [field('Stop loss'), field('Take profit'), field('Trailing %'), field('Exit after')].map(
+        (f) => f.value,
+      ),
+    ).toEqual(['94227.49', '101000', '1.5', '25']);
+    act(() => fireEvent.change(field('Stop loss'), { target: { value: '97000' } }));
+    act(() => fireEvent.change(field('Trailing %'), { target: { value: '' } }));
+    act(() => fireEvent.click(within(form).getByRole('button', { name: 'Save' })));
+    await settle();
+    expect(JSON.parse(server.requests.at(-1)?.body ?? '')).toEqual({
+      stop_loss_price: 97_000,
+      take_profit_price: 101_000,
+      exit_after_min: 25,
+    });
+    expect(within(form).getByRole('alert').textContent).toBe(
+      "A long's stop loss must be below the price (96400.25).",
+    );
+
+    // A mistyped field is refused here, without asking the server.
+    const sent = server.requests.length;
+    act(() => fireEvent.change(field('Stop loss'), { target: { value: 'abc' } }));
+    act(() => fireEvent.click(within(form).getByRole('button', { name: 'Save' })));
+    expect(within(form).getByRole('alert').textContent).toBe(
+      "Stop loss: 'abc' is neither a percent (2%) nor a price (98000).",
+    );
+    expect(server.requests).toHaveLength(sent);
+
+    reply = {
+      status: 200,
+      body: {
+        message: 'Protection set on BTC/USDT.',
+        protection: {
+          ...GUARDED,
+          stop_loss: { price: 94_477.5, on: 'exchange', state: 'resting' },
+          trailing: null,
+          unprotected_ms: null,
+          note: null,
+        },
+      },
+    };
+    act(() => fireEvent.change(field('Stop loss'), { target: { value: '2%' } }));
+    act(() => fireEvent.click(within(form).getByRole('button', { name: 'Save' })));
+    await settle();
+    expect(JSON.parse(server.requests.at(-1)?.body ?? '')).toMatchObject({ stop_loss_pct: 2 });
+    expect(screen.queryByRole('form')).toBeNull();
+    const printed = services.stores.terminal.entries.value.map((e) => ('text' in e ? e.text : ''));
+    expect(printed).toContain('Protection set on BTC/USDT.');
+    expect(printed).toContain('Stop loss 94,477.5000: resting on the paper exchange.');
+  });
+
+  it('Remove asks, then DELETEs; Break-even POSTs and shows a refusal on the row', async () => {
+    const { row, server } = show(GUARDED);
+    server.on('DELETE /positions/BTCUSDT/protection', () => ({
+      status: 200,
+      body: {
+        message: 'Protection removed from BTC/USDT.',
+        protection: { stop_loss: null, take_profit: null, trailing: null, exit_at: null },
+      },
+    }));
+    server.on('POST /positions/BTCUSDT/protection/break-even', () => ({
+      status: 409,
+      body: { detail: 'BTC/USDT is not far enough in profit for a break-even stop.' },
+    }));
+    act(() =>
+      fireEvent.click(within(row('BTC/USDT')).getByRole('button', { name: 'Remove protection of BTC/USDT' })),
+    );
+    expect(screen.getByTestId('confirm-message').textContent).toBe('Remove the protection of BTC/USDT?');
+    act(() => fireEvent.click(screen.getByRole('button', { name: 'Cancel' })));
+    expect(server.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+    act(() =>
+      fireEvent.click(within(row('BTC/USDT')).getByRole('button', { name: 'Remove protection of BTC/USDT' })),
+    );
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Remove protection' }));
+      await new Promise((r) => setTimeout(r, 10));
+    });
+    expect(server.count('DELETE /positions/BTCUSDT/protection')).toBe(1);
+
+    act(() =>
+      fireEvent.click(
+        within(row('BTC/USDT')).getByRole('button', { name: 'Move the stop of BTC/USDT to break-even' }),
+      ),
+    );
+    await settle();
+    expect(server.count('POST /positions/BTCUSDT/protection/break-even')).toBe(1);
+    expect(within(row('BTC/USDT')).getByRole('alert').textContent).toBe(
+      'BTC/USDT is not far enough in profit for a break-even stop.',
+    );
   });
 });

@@ -1,9 +1,12 @@
-import type { OrderResponse } from '../../contracts/trading';
+import type { ReadonlySignal } from '@preact/signals-core';
+import type { AccountMode, OrderResponse } from '../../contracts/trading';
 import type { ApiClient } from '../api/client';
 import type { Dialogs } from './dialogs';
 import { TRADING_TEXT } from './messages';
 import { closeAllPositions, closedLines, closePosition } from './orders';
 import type { PositionsStore } from './positionsStore';
+import { createProtectionEditor, type ProtectionEditor } from './protectionEditor';
+import type { OutputLine } from '../terminal/output';
 import { closeAllLines, positionLine, positionPnlLine } from './positionsView';
 
 /** What the Open Positions pane's buttons do (docs/product.md §5 confirmations, §8 alerts). */
@@ -13,6 +16,8 @@ export interface PositionsActions {
   /** Alerts when nothing is open; otherwise asks, closes all and alerts the outcome. */
   closeAll(): Promise<void>;
   refresh(): void;
+  /** A row's protection: its edit form, Remove and Break-even. */
+  protection: ProtectionEditor;
 }
 
 export interface PositionsActionsDeps {
@@ -21,6 +26,10 @@ export interface PositionsActionsDeps {
   dialogs: Dialogs;
   /** Where what a close filled is written down (the app: the terminal), from the server's answer. */
   report?: (fills: readonly OrderResponse[]) => void;
+  /** The account orders go to, for where a protection's legs rest; paper when absent. */
+  accountMode?: ReadonlySignal<AccountMode>;
+  /** Where a protection call's answer is written down (the app: the terminal). */
+  print?: (lines: OutputLine[]) => void;
 }
 
 export function createPositionsActions({
@@ -28,8 +37,17 @@ export function createPositionsActions({
   positions,
   dialogs,
   report = () => undefined,
+  accountMode,
+  print,
 }: PositionsActionsDeps): PositionsActions {
   return {
+    protection: createProtectionEditor({
+      trading,
+      positions,
+      dialogs,
+      ...(accountMode === undefined ? {} : { accountMode }),
+      ...(print === undefined ? {} : { print }),
+    }),
     async close(pair) {
       if (positions.closing.peek().has(pair)) return;
       const open = positions.positions.peek().find((p) => p.symbol === pair);
