@@ -266,7 +266,8 @@ export interface ExchangeAdapter {
     account: string,
     order: Pick<OrderResult, 'symbol' | 'orderId' | 'executedQty'>,
   ): Promise<{ commission: string; realizedPnl: string } | null>;
-  positionRisk(account: string): Promise<PositionRisk[]>;
+  /** Open positions; `fresh` skips any answer the adapter keeps for a moment (a leg's check needs now). */
+  positionRisk(account: string, fresh?: boolean): Promise<PositionRisk[]>;
   /** How many positions are open, when the venue can say so without a full positionRisk (paper can). */
   openPositionCount?(account: string): Promise<number>;
   balance(account: string): Promise<AccountBalance>;

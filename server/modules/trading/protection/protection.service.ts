@@ -454,6 +454,23 @@ export class ProtectionService {
       return;
     }
     const size = new Decimal(position?.positionAmt ?? 0).abs().toFixed();
+    // What became of each leg that no longer rests: a stop or target that fired closes the position
+    // (whatever positionRisk said a moment ago), so nothing is placed again and the others end.
+    const gone = new Map<LegKind, ConditionalOrder | null>();
+    for (const kind of LEG_KINDS) {
+      const leg = row.legs[kind];
+      if (liveLeg(leg) && !resting.has(leg.cid)) {
+        gone.set(kind, await venue.queryConditional(where.account, symbol, leg.cid));
+      }
+    }
+    const fired = (kind: LegKind) => {
+      const found = gone.get(kind);
+      return found !== undefined && found !== null && FIRED_CONDITIONALS.has(found.status);
+    };
+    if (fired('sl') || fired('tp')) {
+      await this.endProtection(where, row, resting);
+      return;
+    }
     const legs: StoredLegs = { ...row.legs };
     let changed = false;
     for (const kind of LEG_KINDS) {
@@ -464,12 +481,12 @@ export class ProtectionService {
         if (kind === 'trail' && leg.quantity !== size) {
           // The position grew or shrank: the trailing stop is placed again for its new size.
           await venue.cancelConditional(where.account, symbol, leg.cid);
-          const next = {
+          const next: StoredLeg = {
             ...leg,
             cid: legClientId(row.id, kind, leg.gen + 1),
             gen: leg.gen + 1,
             quantity: size,
-            state: 'placing' as const,
+            state: 'placing',
             algoId: null,
           };
           legs[kind] = await this.placeLeg(where, row, kind, next);
@@ -480,9 +497,9 @@ export class ProtectionService {
         }
         continue;
       }
-      const found = await venue.queryConditional(where.account, symbol, leg.cid);
-      if (found !== null && FIRED_CONDITIONALS.has(found.status)) {
-        // Fired while the position stays open (a trailing stop for part of it): it is done.
+      const found = gone.get(kind) ?? null;
+      if (fired(kind)) {
+        // A trailing stop for part of the position fired; the rest stays open and keeps its other legs.
         legs[kind] = { ...leg, state: 'triggered' };
         changed = true;
         continue;
@@ -493,7 +510,13 @@ export class ProtectionService {
         changed = true;
         continue;
       }
-      // Cancelled on the venue's site, expired, or refused after resting: it goes back.
+      // Cancelled on the venue's site, expired, or refused after resting: it goes back, once the
+      // position is seen open again right now (not as it was when this round began).
+      const now = await this.positionOf(where, symbol);
+      if (now === null || (Number(now.positionAmt) > 0 ? 'long' : 'short') !== row.side) {
+        await this.endProtection(where, row, resting);
+        return;
+      }
       const next: StoredLeg = {
         cid: legClientId(row.id, kind, leg.gen + 1),
         gen: leg.gen + 1,
@@ -638,8 +661,9 @@ export class ProtectionService {
     );
   }
 
+  /** The open position on `symbol`, read fresh from the venue (no cached answer: legs follow it). */
   private async positionOf(where: ResolvedAccount, symbol: string): Promise<PositionRisk | null> {
-    const rows = await where.adapter.positionRisk(where.account);
+    const rows = await where.adapter.positionRisk(where.account, true);
     return rows.find((p) => p.symbol === symbol && Number(p.positionAmt) !== 0) ?? null;
   }
 
