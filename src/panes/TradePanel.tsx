@@ -3,11 +3,16 @@ import { useState } from 'react';
 import { useServices } from '../app/AppContext';
 import { exchangeSymbol } from '../contracts/trading';
 import { formatTradePrice } from '../services/trading/format';
-import { defaultTotal, totalHint, type PanelSide } from '../services/trading/tradePanel';
+import { defaultTotal, totalHint, type PanelBracket, type PanelSide } from '../services/trading/tradePanel';
 import { AccountBadge } from './AccountBadge';
 import './trading.css';
 
-/** docs/product.md §2 trade panel: "Total (USDT)", "Buy / Long", "Sell / Short" and the status message. */
+const NO_BRACKET: PanelBracket = { stopLoss: '', takeProfit: '' };
+
+/**
+ * docs/product.md §2 trade panel: "Total (USDT)", "Buy / Long", "Sell / Short" and the status message.
+ * Ours: an optional stop loss and take profit, each a percent of the entry (`2%`) or a price.
+ */
 export function TradePanel() {
   useSignals();
   const { tradePanel, stores } = useServices();
@@ -16,11 +21,16 @@ export function TradePanel() {
   const status = tradePanel.status.value;
   const symbol = stores.ui.symbol.value;
   const total = typed?.symbol === symbol ? typed.text : String(defaultTotal(symbol));
+  // A stop typed as a price belongs to its symbol: another symbol starts without one.
+  const [bracketTyped, setBracket] = useState<{ symbol: string; bracket: PanelBracket } | null>(null);
+  const bracket = bracketTyped?.symbol === symbol ? bracketTyped.bracket : NO_BRACKET;
+  const type = (key: keyof PanelBracket, text: string): void =>
+    setBracket({ symbol, bracket: { ...bracket, [key]: text } });
   const last = stores.market.prices.value.get(exchangeSymbol(symbol))?.p;
   const hint = totalHint(symbol, Number.parseFloat(total), last);
   const placing = status.state === 'placing';
   const submit = (side: PanelSide): void =>
-    void tradePanel.submit(side, Number.parseFloat(total), stores.ui.symbol.peek());
+    void tradePanel.submit(side, Number.parseFloat(total), stores.ui.symbol.peek(), bracket);
 
   return (
     <div className="trade-panel" data-testid="trade-panel">
@@ -49,6 +59,30 @@ export function TradePanel() {
         {hint.minimum !== null && hint.sizing !== null ? ' · ' : null}
         {hint.sizing === null ? null : <span data-testid="trade-sizing">{hint.sizing}</span>}
       </p>
+      <div className="trade-bracket">
+        <label className="field">
+          <span>Stop loss</span>
+          <input
+            type="text"
+            inputMode="decimal"
+            placeholder="2% or price"
+            value={bracket.stopLoss}
+            disabled={placing}
+            onChange={(event) => type('stopLoss', event.currentTarget.value)}
+          />
+        </label>
+        <label className="field">
+          <span>Take profit</span>
+          <input
+            type="text"
+            inputMode="decimal"
+            placeholder="5% or price"
+            value={bracket.takeProfit}
+            disabled={placing}
+            onChange={(event) => type('takeProfit', event.currentTarget.value)}
+          />
+        </label>
+      </div>
       <div className="trade-buttons">
         <button type="button" className="button buy" disabled={placing} onClick={() => submit('buy')}>
           Buy / Long

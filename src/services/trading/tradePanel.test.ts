@@ -59,6 +59,55 @@ describe('trade panel model', () => {
     expect(positions.refreshRequests.value.count).toBe(1);
   });
 
+  it('sends the stop loss and take profit typed, a percent or a price, and shows what the answer says of them', async () => {
+    const { server, model } = setup('t');
+    const fill = recordedFill('eth short 250');
+    server.on('POST /orders', () => ({
+      status: 200,
+      body: {
+        ...fill,
+        protection: {
+          stop_loss: { price: 3_217.02, on: 'exchange', state: 'resting' },
+          take_profit: { price: 3_000, on: 'exchange', state: 'placing' },
+          trailing: null,
+          exit_at: null,
+          unprotected_ms: 95,
+          note: null,
+        },
+      },
+    }));
+    await model.submit('sell', 250, 'ETH/USDT', { stopLoss: '2%', takeProfit: ' 3000 ' });
+    expect(JSON.parse(server.requests[0]?.body ?? '').protection).toEqual({
+      stop_loss_pct: 2,
+      take_profit_price: 3000,
+    });
+    expect(model.status.value).toMatchObject({
+      state: 'success',
+      message: expect.stringMatching(
+        /Paper exchange: no real funds\. Stop loss 3,217\.0200: resting on the paper exchange\. Take profit 3,000\.0000: placing on the paper exchange\. Unprotected for 95 ms\.$/,
+      ),
+    });
+    // Both blank: no protection at all.
+    server.on('POST /orders', () => recordedReply('eth short 250'));
+    await model.submit('sell', 250, 'ETH/USDT', { stopLoss: ' ', takeProfit: '' });
+    expect(JSON.parse(server.requests[1]?.body ?? '')).not.toHaveProperty('protection');
+  });
+
+  it('refuses a mistyped stop or target without sending the order', async () => {
+    const { server, model } = setup('t');
+    await model.submit('buy', 100, 'BTC/USDT', { stopLoss: '2 %', takeProfit: '' });
+    expect(model.status.value).toEqual({
+      state: 'error',
+      message: "Stop loss: '2 %' is neither a percent (2%) nor a price (98000).",
+    });
+    await model.submit('buy', 100, 'BTC/USDT', { stopLoss: '', takeProfit: '2000%' });
+    expect(model.status.value).toEqual({
+      state: 'error',
+      message: 'Take profit must be between 0.05% and 1000%.',
+    });
+    expect(server.requests).toEqual([]);
+  });
+
   it('ignores a second click while placing', async () => {
     const { server, model } = setup('t');
     let release = (): void => undefined;

@@ -12,6 +12,8 @@ import type { ApiClient } from '../api/client';
 import type { SessionStore } from '../stores/session';
 import { TRADING_TEXT } from './messages';
 import { placeOrder, type KeyMaker } from './orders';
+import { EMPTY_FIELDS, parseProtectionFields } from './protectionEditor';
+import { RECEIPT_MISSING, receiptLines } from './protectionView';
 import type { PositionsStore } from './positionsStore';
 
 /** docs/product.md §2: the trade panel's "Total (USDT)" starts at 10… */
@@ -74,10 +76,19 @@ export type TradeStatus =
   | { state: 'success'; message: string }
   | { state: 'error'; message: string };
 
+/** The panel's optional stop loss and take profit, as typed: `2%` (of the entry) or a price; blank for none. */
+export interface PanelBracket {
+  stopLoss: string;
+  takeProfit: string;
+}
+
 export interface TradePanelModel {
   readonly status: ReadonlySignal<TradeStatus>;
-  /** Checks the input and, when it passes, places a market order for the chosen symbol. */
-  submit(side: PanelSide, total: number, symbol: string): Promise<void>;
+  /**
+   * Checks the input and, when it passes, places a market order for the chosen symbol, protected by
+   * the stop loss and take profit typed (none when both are blank).
+   */
+  submit(side: PanelSide, total: number, symbol: string, bracket?: PanelBracket): Promise<void>;
 }
 
 export interface TradePanelDeps {
@@ -103,13 +114,20 @@ export function createTradePanelModel(deps: TradePanelDeps): TradePanelModel {
   );
   return {
     status: shown,
-    async submit(side, total, symbol) {
+    async submit(side, total, symbol, bracket) {
       if (status.peek().state === 'placing') return;
       const check = validateTradeTotal(deps.session.isLoggedIn.peek(), total);
       if (!check.ok) {
         status.value = { state: 'error', message: check.message };
         return;
       }
+      const asked = bracket !== undefined && `${bracket.stopLoss}${bracket.takeProfit}`.trim() !== '';
+      const read = asked ? parseProtectionFields({ ...EMPTY_FIELDS, ...bracket }) : null;
+      if (read !== null && !read.ok) {
+        status.value = { state: 'error', message: read.message };
+        return;
+      }
+      const protection = read?.ok === true ? read.protection : undefined;
       // Under the symbol's minimum the exchange refuses whatever the price: say so without asking.
       const minimum = minimumOrder(exchangeSymbol(symbol));
       if (minimum !== undefined && check.total < minimum) {
@@ -121,11 +139,23 @@ export function createTradePanelModel(deps: TradePanelDeps): TradePanelModel {
         return;
       }
       status.value = { state: 'placing' };
-      const placed = await placeOrder(deps.trading, { pair: symbol, side, amount: check.total }, deps.newKey);
+      const placed = await placeOrder(
+        deps.trading,
+        { pair: symbol, side, amount: check.total, protection },
+        deps.newKey,
+      );
       if (placed.ok) {
+        const fill = placed.value;
+        // What the protection did, as the answer says (the same words as the terminal's).
+        const legs =
+          fill.protection !== null
+            ? receiptLines(fill.protection, fill.account.mode).map((l) => ` ${l.text}`)
+            : protection === undefined
+              ? []
+              : [` ${RECEIPT_MISSING}`];
         status.value = {
           state: 'success',
-          message: `${TRADING_TEXT.orderSucceeded(placed.value.id)}. ${TRADING_TEXT.filled(placed.value)} ${TRADING_TEXT.venueNote(placed.value.account)}`,
+          message: `${TRADING_TEXT.orderSucceeded(fill.id)}. ${TRADING_TEXT.filled(fill)} ${TRADING_TEXT.venueNote(fill.account)}${legs.join('')}`,
         };
         deps.positions.requestRefresh();
       } else {
