@@ -262,6 +262,39 @@ describe.each(dbTargets())('notifications API and Web Push on $name', (target) =
     await t.api.notifications.dispatcher.idle();
     expect(payloadsOf(sub.id)).toHaveLength(1);
   });
+  it('tells of a stop that fired on the exchange, and of a leg placed again, from the bus', async () => {
+    const c = await signedIn('stella');
+    const id = await userId(c);
+    const sub = await subscribe(c);
+    await t.api.notifications.dispatcher.refresh(id);
+    await t.app.bus.publish('trading.protection', {
+      userId: id,
+      origin: 'elsewhere',
+      symbol: 'BTC/USDT',
+      event: 'fired',
+      leg: 'stop_loss',
+      text: 'The stop loss on BTC/USDT fired at 58800: the position is closed.',
+    });
+    await t.app.bus.publish('trading.protection', {
+      userId: id,
+      origin: 'elsewhere',
+      symbol: 'ETH/USDT',
+      event: 'placed_again',
+      leg: 'take_profit',
+      text: 'The take profit on ETH/USDT vanished from the exchange (canceled) and was placed again.',
+    });
+    const notes = await until(async () => {
+      await t.api.notifications.dispatcher.idle();
+      const got = payloadsOf(sub.id);
+      return got.length >= 2 ? got : undefined;
+    });
+    expect(notes.map((n) => n.title).sort()).toEqual([
+      'The stop loss on BTC/USDT fired at 58800: the position is closed.',
+      'The take profit on ETH/USDT vanished from the exchange (canceled) and was placed again.',
+    ]);
+    expect(notes.find((n) => n.title.startsWith('The stop loss'))?.tag).toBe('protection:BTC/USDT:stop_loss');
+  });
+
   it("tells of a rule's fill from the bus, and reads the day's PnL from the user's fills", async () => {
     const c = await signedIn('walt');
     const id = await userId(c);
