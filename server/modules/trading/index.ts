@@ -84,7 +84,11 @@ export default fp(
         userStream: {
           urlTemplate: streamUrl,
           keepAliveMs: app.config.BINANCE_LISTEN_KEY_KEEPALIVE_MS,
-          onProblem: ({ reason, retryInMs }) => log.info({ reason, retryInMs }, 'user-data stream'),
+          onProblem: ({ reason, retryInMs, dropped }) => {
+            // An event that could not be read is lost for good (the reconciliation round catches up).
+            if (dropped !== undefined) log.warn({ reason, dropped }, 'user-data stream event dropped');
+            else log.info({ reason, retryInMs }, 'user-data stream');
+          },
         },
       });
     const live = {
