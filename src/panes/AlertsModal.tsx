@@ -6,6 +6,7 @@ import { PUSH_UNSUPPORTED, loadNotifications } from '../services/notifications';
 import { Dialog } from './Dialog';
 import { ImpactSlider } from './ImpactSlider';
 import { QuickAmountsEditor } from './QuickAmountsEditor';
+import { QuickBracketEditor } from './QuickBracketEditor';
 import './AlertsModal.css';
 
 /** docs/product.md §2 Notifications & Alerts modal: the four settings of docs/product.md §3, and the quick-trade amounts. */
@@ -104,6 +105,7 @@ export function AlertsModal() {
         </p>
       </section>
       <QuickAmountsEditor />
+      <QuickBracketEditor />
       <button type="button" className="button" onClick={close}>
         Close
       </button>

@@ -174,6 +174,7 @@ export const tradeSignal = defineCommand({
         ui: ctx.stores.ui,
         positions: ctx.stores.positions,
         approve: () => approveAtPrompt(ctx),
+        bracket: ctx.stores.quickBracket.protection,
       },
       ticker,
       parsed.order.side,
@@ -181,7 +182,7 @@ export const tradeSignal = defineCommand({
     );
     if (!result.ok) return result.reason === 'cancelled' ? CANCELLED : [failure(result.message)];
     return {
-      lines: [success(result.message)],
+      lines: [success(result.message), ...result.protection],
       data: result.order,
     };
   },

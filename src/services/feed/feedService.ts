@@ -145,6 +145,7 @@ export function createFeedService(deps: FeedServiceDeps): FeedService {
     ui: stores.ui,
     positions: stores.positions,
     clock,
+    bracket: stores.quickBracket.protection,
     ...(deps.approveOrder === undefined ? {} : { approve: deps.approveOrder }),
   });
   const watchlistToggles = createWatchlistToggles({ main: deps.main, store: stores.watchlist, clock });

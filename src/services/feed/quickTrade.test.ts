@@ -1,4 +1,6 @@
+import { signal } from '@preact/signals-core';
 import { describe, expect, it } from 'vitest';
+import type { ProtectionInput } from '../../contracts/protection';
 import { createUiStore } from '../stores/ui';
 import { createFakeClock } from '../testing/fakeClock';
 import { countingKeys, fakeTradingApi } from '../trading/testing/api';
@@ -43,6 +45,37 @@ describe('a trade from a signal (docs/product.md §5, §8)', () => {
     });
     expect(t.server.requests[0]?.idempotencyKey).toBe('key-1');
     expect(t.positions.refreshRequests.value.count).toBe(1);
+  });
+
+  it('sends the default bracket as the protection while it is on, and says what the answer says of it', async () => {
+    const t = setup();
+    const bracket = signal<ProtectionInput | undefined>(undefined);
+    t.server.on('POST /orders', () => ({
+      status: 200,
+      body: {
+        ...FILL,
+        protection: {
+          stop_loss: { price: 98_669.44, on: 'exchange', state: 'resting' },
+          take_profit: null,
+          trailing: null,
+          exit_at: null,
+          unprotected_ms: 120,
+          note: null,
+        },
+      },
+    }));
+    const model = createQuickTradeModel({ ...t.deps, clock: t.clock, bracket });
+    model.openRow('9', 'BTC', 'long');
+    await model.trade('long', 150);
+    expect(JSON.parse(t.server.requests[0]?.body ?? '{}')).not.toHaveProperty('protection');
+    bracket.value = { stop_loss_pct: 2 };
+    model.openRow('9', 'BTC', 'long');
+    await model.trade('long', 150);
+    expect(JSON.parse(t.server.requests[1]?.body ?? '{}').protection).toEqual({ stop_loss_pct: 2 });
+    expect(model.notice.value?.text).toMatch(
+      /Paper exchange: no real funds\. Stop loss 98,669\.4400: resting on the paper exchange\. Unprotected for 120 ms\.$/,
+    );
+    model.dispose();
   });
 
   it('needs a ticker, then a login (which opens the login modal)', async () => {

@@ -85,7 +85,10 @@ export function createQuickTradeModel(
       placing.value = true;
       try {
         const result = await placeSignalTrade(deps, open.ticker, side, amount);
-        show({ signalId: open.signalId, tone: result.ok ? 'success' : 'error', text: result.message });
+        const text = result.ok
+          ? [result.message, ...result.protection.map((line) => line.text)].join(' ')
+          : result.message;
+        show({ signalId: open.signalId, tone: result.ok ? 'success' : 'error', text });
         if (result.ok) close();
       } finally {
         placing.value = false;

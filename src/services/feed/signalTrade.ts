@@ -1,3 +1,5 @@
+import type { ReadonlySignal } from '@preact/signals-core';
+import type { ProtectionInput } from '../../contracts/protection';
 import { contractOf } from '../../contracts/symbols';
 import { ErrorBody } from '../../contracts/errors';
 import type { OrderResponse } from '../../contracts/trading';
@@ -9,6 +11,8 @@ import type { UiStore } from '../stores/ui';
 import type { PositionsStore } from '../trading/positionsStore';
 import { TRADING_TEXT } from '../trading/messages';
 import { placeOrder, type KeyMaker } from '../trading/orders';
+import { RECEIPT_MISSING, receiptLines } from '../trading/protectionView';
+import { info, type OutputLine } from '../terminal/output';
 
 /** docs/product.md §5 and §8 texts of a trade from a signal, word for word. */
 export const SIGNAL_TRADE_TEXT = {
@@ -50,10 +54,18 @@ export interface SignalTradeDeps {
   newKey?: KeyMaker;
   /** Asked before sending (the first order of a session on a real-exchange account); no means cancel. */
   approve?: () => boolean | Promise<boolean>;
+  /** The user's default bracket (stop loss and take profit), sent as the order's protection when set. */
+  bracket?: ReadonlySignal<ProtectionInput | undefined>;
 }
 
 export type SignalTradeResult =
-  | { ok: true; message: string; order: OrderResponse }
+  | {
+      ok: true;
+      message: string;
+      order: OrderResponse;
+      /** What the order's protection did, as the answer says; none when it asked for none. */
+      protection: OutputLine[];
+    }
   | { ok: false; message: string; reason: 'no-ticker' | 'login' | 'rejected' | 'cancelled' };
 
 /** The trading client, remembering the last error a call threw (placeOrder answers only its text). */
@@ -96,12 +108,24 @@ export async function placeSignalTrade(
     return { ok: false, message: SIGNAL_TRADE_TEXT.cancelled, reason: 'cancelled' };
   }
   const { client, lastError } = observed(deps.trading);
-  const placed = await placeOrder(client, { pair: known.pair, side, amount, source: 'card' }, deps.newKey);
+  const protection = deps.bracket?.peek();
+  const placed = await placeOrder(
+    client,
+    { pair: known.pair, side, amount, source: 'card', protection },
+    deps.newKey,
+  );
   if (!placed.ok) return { ok: false, message: signalTradeError(lastError()), reason: 'rejected' };
   deps.positions.requestRefresh();
+  const fill = placed.value;
   return {
     ok: true,
-    message: SIGNAL_TRADE_TEXT.succeeded(side, known.pair, placed.value),
-    order: placed.value,
+    message: SIGNAL_TRADE_TEXT.succeeded(side, known.pair, fill),
+    order: fill,
+    protection:
+      fill.protection !== null
+        ? receiptLines(fill.protection, fill.account.mode)
+        : protection === undefined
+          ? []
+          : [info(RECEIPT_MISSING)],
   };
 }

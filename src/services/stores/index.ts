@@ -4,6 +4,7 @@ import { createAlertsStore, type AlertsStore } from '../feed/alertsStore';
 import { createFeedStore, type FeedStore } from '../feed/feedStore';
 import { createFeedView, type FeedView } from '../feed/feedView';
 import { createQuickAmountsStore, type QuickAmountsStore } from '../feed/quickAmounts';
+import { createQuickBracketStore, type QuickBracketStore } from '../feed/quickBracket';
 import { createWatchlistStore, type WatchlistStore } from '../feed/watchlist';
 import { createChartSourceModel, type ChartSourceModel } from '../market/chartSource';
 import type { TradingViewPort } from '../market/tradingView';
@@ -42,6 +43,8 @@ export interface Stores {
   alerts: AlertsStore;
   /** Quick-trade amounts (`quickTradeAmounts`). */
   quickAmounts: QuickAmountsStore;
+  /** The default bracket of card and quick trades (off by default), kept beside the amounts. */
+  quickBracket: QuickBracketStore;
   /** Auto-trade rules, the risk envelope, the decision ledger and the last backtest. */
   rules: RulesStore;
   /** The Upgrade to Premium modal, the admin panel, and the way out to a checkout page. */
@@ -91,6 +94,7 @@ export function createStores(deps: StoresDeps = {}): Stores {
     watchlist,
     alerts: createAlertsStore(storage, deps.notifications),
     quickAmounts: createQuickAmountsStore(storage),
+    quickBracket: createQuickBracketStore(storage),
     rules: createRulesStore(),
     premium: createPremiumStore(),
     scorecard: createScorecardStore(),
