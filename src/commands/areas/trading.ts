@@ -163,7 +163,8 @@ export const positions = defineCommand({
   name: 'positions',
   aliases: ['pos'],
   area: AREA,
-  summary: 'List the open positions.',
+  summary:
+    'List the open positions, each with its protection (stop loss, take profit, trailing stop, time exit).',
   usage: 'positions',
   examples: ['positions'],
   args: z.object({}),
