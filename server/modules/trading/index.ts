@@ -114,6 +114,13 @@ export default fp(
       log,
     });
     service.useProtection(protection);
+    await protection.refreshGuarded();
+    const guardedRefresh = setInterval(() => {
+      void protection
+        .refreshGuarded()
+        .catch((err: unknown) => log.warn({ err }, 'protected accounts not read'));
+    }, 5_000);
+    guardedRefresh.unref();
     /** While a user on a live account has a positions socket open, their user-data stream runs. */
     const watchLive = (userId: string): (() => void) => {
       let stop: (() => void) | null = null;
@@ -273,6 +280,7 @@ export default fp(
     app.addHook('onClose', async () => {
       await releaseLiquidations();
       await releaseProtection();
+      clearInterval(guardedRefresh);
       protection.stop();
       service.stop();
       unwatch();

@@ -47,6 +47,13 @@ export class ProtectionRepo {
       .where(and(eq(positionProtections.userId, userId), eq(positionProtections.account, account)));
   }
 
+  /** The accounts that hold at least one row. */
+  async accounts(): Promise<{ userId: string; account: string }[]> {
+    return this.db
+      .selectDistinct({ userId: positionProtections.userId, account: positionProtections.account })
+      .from(positionProtections);
+  }
+
   /** Every row, by account (the reconciliation's round). */
   async all(): Promise<ProtectionRow[]> {
     return this.db.select().from(positionProtections);

@@ -101,6 +101,12 @@ export class ProtectionService {
   private readonly now: () => number;
   /** Accounts with a reconciliation asked for and not yet run (events come in bursts). */
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
+  /**
+   * The accounts that hold a protection row (`user\0account`), as this process last read them (every few
+   * seconds) or wrote them: a fill on any other account costs no database read. One protected by another
+   * process in the last seconds waits for the periodic round at worst.
+   */
+  private guarded = new Set<string>();
 
   constructor(private readonly d: ProtectionServiceDeps) {
     this.now = d.now ?? Date.now;
@@ -108,6 +114,7 @@ export class ProtectionService {
 
   /** The protection of each of the user's positions on `account`, by exchange symbol. */
   async view(userId: string, account: string): Promise<Map<string, PositionProtection>> {
+    if (!this.guarded.has(accountKey(userId, account))) return new Map();
     const rows = await this.d.repo.ofAccount(userId, account);
     return new Map(rows.map((r) => [r.symbol, wireProtection(r)]));
   }
@@ -139,6 +146,7 @@ export class ProtectionService {
     filledAt: number,
   ): Promise<ProtectionReceipt | null> {
     if (!protectionAsked(input)) {
+      if (!this.guarded.has(accountKey(userId, accountName))) return null;
       // An order on a protected position: its trailing stop follows the new size.
       void this.serial({ userId, account: accountName, symbol }, () =>
         this.reconcilePosition(userId, accountName, symbol),
@@ -197,7 +205,13 @@ export class ProtectionService {
 
   /** A venue event on an account (a leg changed, a fill, a position update): reconcile it soon. */
   onVenueEvent(userId: string, accountName: string, event: ExchangeEvent): void {
-    if (event.e === 'ALGO_UPDATE' || event.e === 'ACCOUNT_UPDATE') this.reconcileSoon(userId, accountName);
+    if (event.e !== 'ALGO_UPDATE' && event.e !== 'ACCOUNT_UPDATE') return;
+    if (this.guarded.has(accountKey(userId, accountName))) this.reconcileSoon(userId, accountName);
+  }
+
+  /** Reads which accounts hold protection (the cheap check in front of every fill's reconciliation). */
+  async refreshGuarded(): Promise<void> {
+    this.guarded = new Set((await this.d.repo.accounts()).map((a) => accountKey(a.userId, a.account)));
   }
 
   /** Reconciles one account 200 ms from now (several events in a burst: once). */
@@ -318,6 +332,7 @@ export class ProtectionService {
       trailingPct: input.trailing_pct === undefined ? null : String(input.trailing_pct),
     } as const;
     let row = await this.d.repo.upsert(key, { ...plan, legs: {}, exitAt });
+    this.guarded.add(accountKey(userId, accountName));
     const legs: StoredLegs = {};
     for (const kind of plannedLegs({ symbol, ...plan })) {
       const gen = (old?.legs[kind]?.gen ?? 0) + 1;
@@ -689,6 +704,7 @@ export class ProtectionService {
   }
 }
 
+const accountKey = (userId: string, account: string) => `${userId}\u0000${account}`;
 const CHANGED = 'The protection changed while it was being updated. Try again.';
 const noPosition = (symbol: string) => `No open position on ${pairOf(symbol)}.`;
 const legName = (leg: StoredLeg) => LEG_NAMES[(leg.cid.split('-')[2] ?? 'sl') as LegKind] ?? 'leg';
