@@ -49,7 +49,11 @@ export interface LegPlan {
 /** The legs a plan has. */
 export const plannedLegs = (plan: LegPlan): LegKind[] =>
   LEG_KINDS.filter((k) =>
-    k === 'sl' ? plan.stopLossPrice !== null : k === 'tp' ? plan.takeProfitPrice !== null : plan.trailingPct !== null,
+    k === 'sl'
+      ? plan.stopLossPrice !== null
+      : k === 'tp'
+        ? plan.takeProfitPrice !== null
+        : plan.trailingPct !== null,
   );
 
 /**
