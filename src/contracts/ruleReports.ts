@@ -49,6 +49,7 @@ export const Decision = z.object({
   quantity: z.number().nullable(),
   notional: z.number().nullable(),
   latency_ms: z.number().nullable(),
+  /** `open` while the position's exit is watched or being closed; once closed, how ("take profit: …; closed …"). */
   exit: z.string().nullable(),
   decided_at: z.string(),
   /** Where the order went: 'paper' or the key id, and that account's mode when it decided. */
@@ -74,6 +75,13 @@ export const Decision = z.object({
   ask_expires_at: z.string().nullable().optional(),
   answered_via: z.enum(['browser', 'terminal', 'telegram', 'api']).nullable().optional(),
   answered_at: z.string().nullable().optional(),
+  /**
+   * The exit's lifecycle: `open`, `closing` while a close is under way, `closed` once the venue confirmed
+   * it; and its latest note (while open: why its take profit and stop loss wait, or why the last close
+   * failed and that it is tried again). Optional so that a copy saved before they existed still reads.
+   */
+  exit_state: z.enum(['open', 'closing', 'closed']).nullable().optional(),
+  exit_note: z.string().nullable().optional(),
 });
 export type Decision = z.infer<typeof Decision>;
 

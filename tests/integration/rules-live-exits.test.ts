@@ -174,12 +174,16 @@ describe.each(dbTargets())('exits of rules on a live key on $name', (target) => 
     // The simulator ticks every second, moving ETH well past 0.0001 % either way.
     const waiting = await until(async () => {
       const now = await decisionOf(d.id);
-      return now?.exit?.startsWith(TRIGGERS_PAUSED) === true ? now : undefined;
+      return now?.exit_note?.startsWith(TRIGGERS_PAUSED) === true ? now : undefined;
     });
-    expect(waiting.exit).toBe(`${TRIGGERS_PAUSED}: the prices here are simulated, not Binance's`);
+    expect(waiting).toMatchObject({
+      exit: 'open',
+      exit_state: 'open',
+      exit_note: `${TRIGGERS_PAUSED}: the prices here are simulated, not Binance's`,
+    });
     await new Promise((r) => setTimeout(r, 2_500));
     expect(reduces()).toHaveLength(before);
-    expect((await decisionOf(d.id))?.exit).toBe(waiting.exit);
+    expect((await decisionOf(d.id))?.exit_note).toBe(waiting.exit_note);
 
     // A price from Binance's own stream: below the entry, the stop closes it.
     const entry = d.price ?? 3000;

@@ -258,7 +258,9 @@ describe('notifications dispatcher', () => {
         decision: decision({
           account_mode: 'live',
           account: 'k1',
-          exit: 'stop loss: -2.10% at 98; close failed (try 3): Binance is not answering. Trying again.',
+          exit: 'open',
+          exit_state: 'open',
+          exit_note: 'stop loss: -2.10% at 98; close failed (try 3): Binance is not answering. Trying again.',
         }),
       });
     }

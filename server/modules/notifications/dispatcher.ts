@@ -444,7 +444,7 @@ export class Dispatcher {
           ...base,
           kind: 'exit',
           title: `Rule '${d.rule_name}' could not close ${d.asset} ${d.side} yet`,
-          body: [`On ${venue(d)}.`, d.exit, 'It keeps trying; you can close it yourself.']
+          body: [`On ${venue(d)}.`, d.exit_note ?? null, 'It keeps trying; you can close it yourself.']
             .filter((l) => l !== null)
             .join('\n'),
           actions: [{ label: 'Close', action: { kind: 'close', symbol: d.symbol, account: d.account } }],

@@ -62,7 +62,14 @@ export function toDecision(row: DecisionRow): Decision {
     quantity: num(row.quantity),
     notional: num(row.notional),
     latency_ms: row.latencyMs === null ? null : Math.round(row.latencyMs * 10) / 10,
-    exit: row.exitNote ?? (row.exitState === 'open' && row.exitPlan !== null ? 'open' : null),
+    // Closed only once the venue confirmed it; until then a note (a failed try, paused triggers) is the
+    // exit's own, and the position reads open.
+    exit:
+      row.exitState === 'closed'
+        ? row.exitNote
+        : row.exitState !== null && (row.exitPlan !== null || row.exitReason !== null)
+          ? 'open'
+          : null,
     decided_at: row.decidedAt.toISOString(),
     account: row.account,
     account_mode: row.accountMode,
@@ -86,6 +93,8 @@ export function toDecision(row: DecisionRow): Decision {
     ask_expires_at: iso(row.askExpiresAt),
     answered_via: row.answeredVia,
     answered_at: iso(row.answeredAt),
+    exit_state: row.exitState,
+    exit_note: row.exitNote,
   };
 }
 
