@@ -416,6 +416,41 @@ describe.each(dbTargets())('rule exits on one lifecycle, on $name', (target) => 
     });
   });
 
+  it('a retraction unwind that fails stays open and watched, and is tried again on its back-off', async () => {
+    const d = await opened('key-u', { exitPlan: null, retractedBy: 99 });
+    venue.next(d.id, serverError());
+    const exits = watcher();
+    await exits.unwind(d, 'closed: retracted by #99');
+    expect(await rowOf(d.id)).toMatchObject({
+      exitState: 'open',
+      exitAttempts: 1,
+      exitReason: 'closed: retracted by #99',
+    });
+    expect(exits.count).toBe(1);
+    await exits.check();
+    expect(venue.sent).toHaveLength(1);
+    clock.skip(1_001);
+    await exits.check();
+    expect(await rowOf(d.id)).toMatchObject({
+      exitState: 'closed',
+      exitNote: 'closed: retracted by #99; closed 0.05 at 101',
+    });
+  });
+
+  it('a retracted position no unwind reached (the process stopped first) is found by the reload and closed', async () => {
+    const d = await opened('key-u', { exitPlan: null, retractedBy: 98 });
+    const keeps = await opened('key-u', { exitPlan: { on_retraction: 'keep' }, retractedBy: 98 });
+    const exits = watcher();
+    await exits.reload();
+    await exits.check();
+    expect(await rowOf(d.id)).toMatchObject({
+      exitState: 'closed',
+      exitNote: 'closed: retracted by #98; closed 0.05 at 101',
+    });
+    expect((await rowOf(keeps.id)).exitState).toBe('open');
+    expect(venue.sent.map((x) => x.decision)).toEqual([d.id]);
+  });
+
   it('flatten answers what it closed, what was gone and what failed; the failed one keeps trying', async () => {
     const [a, b, c] = [await opened('key-f'), await opened('key-f'), await opened('key-g')];
     venue.next(b.id, 'gone');

@@ -104,34 +104,46 @@ describe.each(dbTargets())('exits of rules on a live key on $name', (target) => 
     return row;
   };
 
-  it('a reduce Binance answers with a 500, then a 429, is tried again until the position is closed, with one reduce filled', async () => {
+  it('a reduce Binance answers with a 500, a 429 and a 500 again is tried again until the position is closed, with one reduce filled; the user is told once', async () => {
     const rule = await addRule('ETH exit 5xx', { max_hold_minutes: 5 });
     const d = await fire(rule);
     const held = await livePosition();
     const before = reduces().length;
+    const told: string[] = [];
+    const stop = t.app.bus.subscribe('rules.decided', (e) => {
+      if (e.decision.id === d.id && e.event.startsWith('exit')) told.push(e.event);
+    });
     binance.fault({ route: 'POST /fapi/v1/order', error: BINANCE_ERRORS.internal });
     binance.fault({
       route: 'POST /fapi/v1/order',
       error: BINANCE_ERRORS.tooMany,
       headers: { 'retry-after': '1' },
     });
-    await holdPassed(d);
-    // The first try fails: the exit is open again, its failure counted, not closed.
-    const failed = await until(async () => {
-      const s = await stateOf(d);
-      return s !== undefined && s.exit_attempts >= 1 ? s : undefined;
-    });
-    expect(failed.exit_state).not.toBe('closed');
-    const closed = await closedOf(d);
-    expect(closed.exit).toMatch(/^max hold of 5 min; closed 0\.05 at /);
-    expect(await stateOf(d)).toMatchObject({ exit_state: 'closed', exit_attempts: 2 });
-    expect(reduces().slice(before)).toHaveLength(1);
-    expect(reduces().at(-1)).toMatchObject({
-      side: 'SELL',
-      quantity: '0.05',
-      clientOrderId: `sc-exit-${d.id}`,
-    });
-    expect(await livePosition()).toBeCloseTo(held - 0.05, 6);
+    binance.fault({ route: 'POST /fapi/v1/order', error: BINANCE_ERRORS.internal });
+    try {
+      await holdPassed(d);
+      // The first try fails: the exit is open again, its failure counted, not closed.
+      const failed = await until(async () => {
+        const s = await stateOf(d);
+        return s !== undefined && s.exit_attempts >= 1 ? s : undefined;
+      });
+      expect(failed.exit_state).not.toBe('closed');
+      expect((await decisionOf(d.id))?.exit).toBe('open');
+      const closed = await closedOf(d);
+      expect(closed.exit).toMatch(/^max hold of 5 min; closed 0\.05 at /);
+      expect(await stateOf(d)).toMatchObject({ exit_state: 'closed', exit_attempts: 3 });
+      expect(reduces().slice(before)).toHaveLength(1);
+      expect(reduces().at(-1)).toMatchObject({
+        side: 'SELL',
+        quantity: '0.05',
+        clientOrderId: `sc-exit-${d.id}`,
+      });
+      expect(await livePosition()).toBeCloseTo(held - 0.05, 6);
+      await until(async () => (told.includes('exit') ? true : undefined));
+      expect(told).toEqual(['exit_failing', 'exit']);
+    } finally {
+      stop();
+    }
   });
 
   it('a reduce Binance holds past the timeout is looked up before anything is sent again: closed with its fill, once', async () => {
