@@ -73,7 +73,7 @@ describe('Open Positions pane', () => {
       '87,010.1234',
       '499.98',
       '+12.99 (+2.60%)',
-      'unprotected✎BE',
+      'unprotectedEditBE',
       'Close',
     ]);
     expect(within(btc as HTMLElement).getByTestId('pnl').className).toContain('gain');
@@ -300,8 +300,9 @@ describe('Open Positions: protection', () => {
     expect(JSON.parse(server.requests.at(-1)?.body ?? '')).toMatchObject({ stop_loss_pct: 2 });
     expect(screen.queryByRole('form')).toBeNull();
     const printed = services.stores.terminal.entries.value.map((e) => ('text' in e ? e.text : ''));
-    expect(printed).toContain('Protection set on BTC/USDT.');
-    expect(printed).toContain('Stop loss 94,477.5000: resting on the paper exchange.');
+    const at = printed.indexOf('Protection of BTC/USDT:');
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(printed[at + 1]).toBe('Stop loss 94,477.5000: resting on the paper exchange.');
   });
 
   it('Remove asks, then DELETEs; Break-even POSTs and shows a refusal on the row', async () => {

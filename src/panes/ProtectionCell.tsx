@@ -60,7 +60,7 @@ export function ProtectionCell({ symbol, view, busy, onEdit, onRemove, onBreakEv
           title="Edit the stop loss, take profit, trailing stop and time exit"
           onClick={onEdit}
         >
-          ✎
+          Edit
         </button>
         <button
           type="button"

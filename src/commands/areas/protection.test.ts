@@ -19,13 +19,13 @@ function session(token: string | null = 'tok') {
 
 describe('protect and be', () => {
   it('protect sets the whole protection with PUT and prints each leg as the server answered it', async () => {
+    // The message spells the legs too (the server's words); the legs are printed once, as lines.
     const s = session();
     s.server.on('PUT /positions/BTCUSDT/protection', () => ({
       status: 200,
       body: { message: 'Protection set on BTC/USDT.', protection: RECEIPT },
     }));
     expect(await s.type('protect btc sl 2% tp 6%')).toEqual([
-      'success: Protection set on BTC/USDT.',
       'success: Stop loss 94,227.4900: resting on the paper exchange.',
       'success: Take profit 101,919.5300: resting on the paper exchange.',
     ]);
@@ -100,7 +100,6 @@ describe('protect and be', () => {
       },
     }));
     expect(await s.type('be eth')).toEqual([
-      'success: Stop moved to break-even (3,400.0000).',
       'info: Stop loss 3,400.0000: placing on the paper exchange.',
       'success: Take profit 101,919.5300: resting on the paper exchange.',
     ]);

@@ -12,7 +12,9 @@ import { KnownTicker } from './market';
 /**
  * An open position's protection from the prompt (and the CLI): `protect btc sl 2% tp 6%` sets it,
  * replacing what it had, `protect btc off` removes it, `be btc` moves its stop to break-even. Each
- * prints the server's answer: every leg's state and where it rests. Listed with the trading commands.
+ * prints the server's answer: every leg's state and where it rests (the answer's `message` spells the
+ * same legs, so the legs are printed instead of it), the unprotected gap and the note. Listed with the
+ * trading commands.
  */
 
 const AREA = 'trading';
@@ -53,7 +55,8 @@ export const protect = defineCommand({
     }
     const set = unwrap(await setProtection(ctx.api.trading, pair, parsed.protection));
     ctx.stores.positions.requestRefresh();
-    return { lines: [success(set.message), ...receiptLines(set.protection, mode)], data: set };
+    // The answer's message spells the same legs; they are printed once, in the terminal's words.
+    return { lines: receiptLines(set.protection, mode), data: set };
   },
 });
 
@@ -71,7 +74,7 @@ export const breakEven = defineCommand({
     const moved = unwrap(await moveStopToBreakEven(ctx.api.trading, `${asset}/USDT`));
     ctx.stores.positions.requestRefresh();
     const mode = ctx.stores.account.mode.peek();
-    return { lines: [success(moved.message), ...receiptLines(moved.protection, mode)], data: moved };
+    return { lines: receiptLines(moved.protection, mode), data: moved };
   },
 });
 

@@ -3,7 +3,7 @@ import { ProtectionInput, protectionAsked, type PositionProtection } from '../..
 import type { AccountMode } from '../../contracts/trading';
 import { readDuration, readLevel, type ProtectionParse } from '../../commands/grammar/protection';
 import type { ApiClient } from '../api/client';
-import { success, type OutputLine } from '../terminal/output';
+import { muted, success, type OutputLine } from '../terminal/output';
 import type { Dialogs } from './dialogs';
 import type { Outcome } from './orders';
 import { moveStopToBreakEven, removeProtection, setProtection, type ProtectionAnswer } from './protection';
@@ -163,10 +163,14 @@ export function createProtectionEditor(deps: ProtectionEditorDeps): ProtectionEd
       deps.positions.requestRefresh();
     }
   };
-  const receipt = (answer: ProtectionAnswer): OutputLine[] => [
-    success(`${answer.message}`),
-    ...receiptLines(answer.protection, mode()),
-  ];
+  // The answer's message spells the same legs: the terminal gets them once, in its own words, under
+  // the position they belong to (nothing typed there says which).
+  const receipt =
+    (symbol: string) =>
+    (answer: ProtectionAnswer): OutputLine[] => [
+      muted(`Protection of ${symbol}:`),
+      ...receiptLines(answer.protection, mode()),
+    ];
 
   return {
     editing,
@@ -186,7 +190,11 @@ export function createProtectionEditor(deps: ProtectionEditorDeps): ProtectionEd
         error.value = { symbol, message: parsed.message };
         return false;
       }
-      const saved = await run(symbol, () => setProtection(deps.trading, symbol, parsed.protection), receipt);
+      const saved = await run(
+        symbol,
+        () => setProtection(deps.trading, symbol, parsed.protection),
+        receipt(symbol),
+      );
       if (saved && editing.peek() === symbol) editing.value = null;
       return saved;
     },
@@ -205,7 +213,7 @@ export function createProtectionEditor(deps: ProtectionEditorDeps): ProtectionEd
       if (removed && editing.peek() === symbol) editing.value = null;
     },
     async breakEven(symbol) {
-      await run(symbol, () => moveStopToBreakEven(deps.trading, symbol), receipt);
+      await run(symbol, () => moveStopToBreakEven(deps.trading, symbol), receipt(symbol));
     },
   };
 }
