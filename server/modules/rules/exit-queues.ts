@@ -20,11 +20,6 @@ export class KeyedQueues {
     });
     return result;
   }
-
-  /** How many keys have work queued or running. */
-  get busy(): number {
-    return this.tails.size;
-  }
 }
 
 /** `work`'s answer, or 'late' once `ms` passed first (the work goes on; its answer is then another's). */
