@@ -292,7 +292,9 @@ describe.each(dbTargets())('notifications API and Web Push on $name', (target) =
       'The stop loss on BTC/USDT fired at 58800: the position is closed.',
       'The take profit on ETH/USDT vanished from the exchange (canceled) and was placed again.',
     ]);
-    expect(notes.find((n) => n.title.startsWith('The stop loss'))?.tag).toBe('protection:BTC/USDT:stop_loss');
+    expect(notes.find((n) => n.title?.startsWith('The stop loss'))?.tag).toBe(
+      'protection:BTC/USDT:stop_loss',
+    );
   });
 
   it("tells of a rule's fill from the bus, and reads the day's PnL from the user's fills", async () => {

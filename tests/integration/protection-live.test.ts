@@ -37,7 +37,9 @@ describe('position protection on a live Binance account (local double)', () => {
       BINANCE_ORDER_SETTLE_MS: '300',
       PROTECTION_RECONCILE_S: '1',
     });
-    t.app.bus.subscribe('trading.protection', (event) => told.push(event));
+    t.app.bus.subscribe('trading.protection', (event) => {
+      told.push(event);
+    });
     auth = await signUpAndLogIn(t.app, 'guarded');
     const saved = await t.app.inject({
       method: 'POST',
