@@ -330,4 +330,38 @@ describe.each(dbTargets())('rules on a live key on $name', (target) => {
     expect(Rule.parse(back.json()).action.account).toBe('paper');
     await off(rule);
   });
+
+  // Last: its stop closes the whole ETH position on the key, which the tests above build on.
+  it("a rule's stop loss and take profit rest on Binance as its position's legs, and the app leaves them to it", async () => {
+    await stepUp();
+    const rule = await addRule('ETH guarded', {
+      amount_usd: 150,
+      account: keyId,
+      exit: { stop_loss_pct: 2, take_profit_pct: 4 },
+    });
+    const legsBefore = binance.algoOrders.length;
+    const row = await fire(rule);
+    expect(row, JSON.stringify(row)).toMatchObject({ outcome: 'fired' });
+    const legs = binance.algoOrders.slice(legsBefore).filter((o) => o.status === 'NEW');
+    expect(legs.map((o) => o.type).sort()).toEqual(['STOP_MARKET', 'TAKE_PROFIT_MARKET']);
+    expect(legs.every((o) => o.symbol === 'ETHUSDT' && o.side === 'SELL' && o.closePosition)).toBe(true);
+    expect(Number(legs.find((o) => o.type === 'STOP_MARKET')?.triggerPrice)).toBeCloseTo(
+      row.price! * 0.98,
+      1,
+    );
+    const [stored] = await t.database.db
+      .execute<{ exit_on_venue: boolean }>(
+        sql`select exit_on_venue from rule_decisions where id = ${Number(row.id)}`,
+      )
+      .then((r) => ('rows' in r ? r.rows : r) as { exit_on_venue: boolean }[]);
+    expect(stored?.exit_on_venue).toBe(true);
+    // The stop fires on Binance: the position is closed there, once, and nothing of it rests.
+    const reducesBefore = liveOrders().filter((o) => o.reduceOnly).length;
+    binance.setMark('ETHUSDT', Number(legs.find((o) => o.type === 'STOP_MARKET')?.triggerPrice) - 1);
+    await until(async () => ((await livePosition()) === 0 ? true : undefined));
+    expect(liveOrders().filter((o) => o.reduceOnly)).toHaveLength(reducesBefore + 1);
+    expect(binance.algoOrders.filter((o) => o.status === 'NEW' && o.symbol === 'ETHUSDT')).toEqual([]);
+    binance.setMark('ETHUSDT', 3_000);
+    await off(rule);
+  });
 });

@@ -121,6 +121,11 @@ export const ruleDecisions = pgTable(
      */
     exitState: text('exit_state', { enum: ['open', 'closing', 'closed'] }),
     exitNote: text('exit_note'),
+    /**
+     * The decision's stop loss and take profit rest on the exchange as its position's protection (legs
+     * that outlive this server): the app does not fire them again on its own prices.
+     */
+    exitOnVenue: boolean('exit_on_venue').notNull().default(false),
     /** Why the close began ("stop loss: -2.10% at 98"): each try of it closes for that reason. */
     exitReason: text('exit_reason'),
     /** Tries of the close that failed so far; the user is told once at the third. */

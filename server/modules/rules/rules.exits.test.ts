@@ -33,6 +33,7 @@ function opened(over: Partial<DecisionRow>): DecisionRow {
     exitNextAt: null,
     exitClientId: null,
     exitStartedAt: null,
+    exitOnVenue: false,
     decidedAt: new Date(0),
     account: 'paper',
     accountMode: 'paper',
@@ -71,6 +72,13 @@ describe('rule exits', () => {
     expect(exitReason(opened({}), 100.5, 30 * 60_000 - 1)).toBeNull();
     expect(exitReason(opened({}), 100.5, 30 * 60_000)).toBe('max hold of 30 min at 100.5');
     expect(exitReason(opened({}), undefined, 31 * 60_000)).toBe('max hold of 30 min');
+  });
+
+  it('leaves a stop and a target that rest on the exchange to it, and still runs the max hold', () => {
+    const guarded = opened({ exitOnVenue: true });
+    expect(exitReason(guarded, 90, 60_000)).toBeNull();
+    expect(exitReason(guarded, 110, 60_000)).toBeNull();
+    expect(exitReason(guarded, 90, 30 * 60_000)).toBe('max hold of 30 min at 90');
   });
 
   it('does nothing for a position without a plan', () => {

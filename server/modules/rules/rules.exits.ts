@@ -88,7 +88,8 @@ export function exitReason(d: DecisionRow, mark: number | undefined, now: number
   const plan = d.exitPlan;
   if (plan === null) return null;
   const entry = Number(d.price);
-  if (mark !== undefined && entry > 0) {
+  // Legs that rest on the exchange fire there, on its own mark: the app does not fire them twice.
+  if (mark !== undefined && entry > 0 && !d.exitOnVenue) {
     const move = ((mark - entry) / entry) * 100 * (d.side === 'long' ? 1 : -1);
     if (plan.take_profit_pct !== undefined && move >= plan.take_profit_pct) {
       return `take profit: ${move.toFixed(2)}% at ${mark}`;

@@ -38,6 +38,15 @@ const INTERRUPTED_MS = 60_000;
 export const ruleOrderKey = (ruleId: string, signalId: string) => `rule-${ruleId}-${signalId}`;
 
 /** What a decision records when its order was placed: the fill's figures and the times of the receipt. */
+/** Whether the order's stop or target rests on the exchange (placed, or being confirmed). */
+function legsRest(order: OrderResponse): boolean {
+  const p = order.protection;
+  if (p === null) return false;
+  return [p.stop_loss, p.take_profit].some(
+    (leg) => leg !== null && leg.on === 'exchange' && leg.state !== 'refused',
+  );
+}
+
 export function firedUpdate(
   order: Pick<OrderResponse, 'id' | 'price' | 'quantity' | 'fee' | 'note'>,
   latencyMs: number | null,
@@ -110,6 +119,25 @@ export class RuleOrders {
     };
   }
 
+  /**
+   * The order a decision sends: its stop loss and take profit go with it, to rest on the exchange as the
+   * position's protection (they replace what protected that position before, as the latest entry's
+   * legs do on Binance's position TP/SL).
+   */
+  private sentOrderOf(decision: DecisionRow): OrderRequest {
+    const plan = decision.exitPlan;
+    const order = this.orderOf(decision);
+    if (plan === null || (plan.stop_loss_pct === undefined && plan.take_profit_pct === undefined))
+      return order;
+    return {
+      ...order,
+      protection: {
+        ...(plan.stop_loss_pct === undefined ? {} : { stop_loss_pct: plan.stop_loss_pct }),
+        ...(plan.take_profit_pct === undefined ? {} : { take_profit_pct: plan.take_profit_pct }),
+      },
+    };
+  }
+
   /** What paper would have filled for the decision, kept beside it (part of the reality gap). */
   async recordTwin(decision: DecisionRow): Promise<void> {
     const twin = await this.d.trading.paperTwin(decision.userId, this.orderOf(decision));
@@ -127,7 +155,7 @@ export class RuleOrders {
    */
   async send(decision: DecisionRow, receivedAt: number, venue: OrderVenue): Promise<OrderResponse | null> {
     const key = ruleOrderKey(decision.ruleId, String(decision.signalId));
-    const request = this.orderOf(decision);
+    const request = this.sentOrderOf(decision);
     const sentAt = this.d.clock.now();
     // Marked as on its way before it goes, and only while its story stands: a retraction that came while
     // the decision waited its turn has cancelled it, and one that comes from here on finds it sent.
@@ -226,7 +254,10 @@ export class RuleOrders {
     latencyMs: number | null,
     sentAt: number | null,
   ): Promise<void> {
-    const set = firedUpdate(order, latencyMs, sentAt, this.d.clock.now());
+    const set = {
+      ...firedUpdate(order, latencyMs, sentAt, this.d.clock.now()),
+      exitOnVenue: legsRest(order),
+    };
     const { won, retractedBy } = await this.d.repo.settle(decision.id, set);
     if (!won) return;
     this.d.stats.fired += 1;

@@ -1,0 +1,1 @@
+ALTER TABLE "rule_decisions" ADD COLUMN "exit_on_venue" boolean DEFAULT false NOT NULL;
