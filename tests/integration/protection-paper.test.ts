@@ -187,6 +187,19 @@ describe('position protection on the paper exchange', () => {
     expect(Object.keys(row!.legs)).toEqual(['sl']);
   });
 
+  it('leaves legs that already rest alone when the same protection is asked again, and moves only the exit', async () => {
+    expect((await put('ETHUSDT', { stop_loss_pct: 2.5, take_profit_pct: 4 })).statusCode).toBe(200);
+    const [first] = await t.database.db.select().from(positionProtections);
+    expect((await put('ETHUSDT', { stop_loss_pct: 2.5, take_profit_pct: 4 })).statusCode).toBe(200);
+    const again = await put('ETHUSDT', { stop_loss_pct: 2.5, take_profit_pct: 4, exit_after_min: 45 });
+    expect(again.statusCode).toBe(200);
+    const [after] = await t.database.db.select().from(positionProtections);
+    expect(after?.legs.sl?.cid).toBe(first?.legs.sl?.cid);
+    expect(after?.legs.tp?.cid).toBe(first?.legs.tp?.cid);
+    expect(after?.exitState).toBe('open');
+    expect(after!.exitAt!.getTime() - Date.now()).toBeGreaterThan(44 * 60_000);
+  });
+
   it('runs a time exit and retries it until the position is closed', async () => {
     const set = await put('ETHUSDT', { exit_after_min: 5 });
     expect(set.statusCode).toBe(200);

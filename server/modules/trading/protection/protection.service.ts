@@ -318,11 +318,6 @@ export class ProtectionService {
     }
     const key = { userId, account: accountName, symbol };
     const old = await this.d.repo.get(key);
-    // The old legs go first: Binance holds one whole-position stop per side, and a replaced stop must
-    // never fire after the user moved it. A cancel that fails changes nothing.
-    if (old !== null) {
-      await this.cancelLegs(where, old);
-    }
     const exitAt =
       input.exit_after_min === undefined ? null : new Date(this.now() + input.exit_after_min * 60_000);
     const plan = {
@@ -331,6 +326,28 @@ export class ProtectionService {
       takeProfitPrice: prices.takeProfit === null ? null : String(prices.takeProfit),
       trailingPct: input.trailing_pct === undefined ? null : String(input.trailing_pct),
     } as const;
+    // The same legs asked again (a retried order, a form saved twice) while they rest: nothing is
+    // cancelled or placed, so the position is never bare for a replacement it did not need.
+    if (old !== null && old.exitState !== 'closing' && sameLegs(old, plan)) {
+      if (exitAt === null && old.exitAt === null) {
+        return { ...wireProtection(old), unprotected_ms: null, note: null };
+      }
+      const moved = await this.d.repo.update(old.id, old.version, {
+        exitAt,
+        exitState: exitAt === null ? null : 'open',
+        exitAttempts: 0,
+        exitNextAt: null,
+        exitClientId: null,
+        exitStartedAt: null,
+        exitNote: null,
+      });
+      return { ...wireProtection(moved ?? fail()), unprotected_ms: null, note: null };
+    }
+    // The old legs go first: Binance holds one whole-position stop per side, and a replaced stop must
+    // never fire after the user moved it. A cancel that fails changes nothing.
+    if (old !== null) {
+      await this.cancelLegs(where, old);
+    }
     let row = await this.d.repo.upsert(key, { ...plan, legs: {}, exitAt });
     this.guarded.add(accountKey(userId, accountName));
     const legs: StoredLegs = {};
@@ -702,6 +719,29 @@ export class ProtectionService {
     });
     return run;
   }
+}
+
+const sameNumber = (a: string | null, b: string | null) =>
+  a === null || b === null ? a === b : Number(a) === Number(b);
+
+/** Whether a row already rests exactly these legs (same side, prices, callback), all confirmed. */
+function sameLegs(
+  row: ProtectionRow,
+  plan: {
+    side: 'long' | 'short';
+    stopLossPrice: string | null;
+    takeProfitPrice: string | null;
+    trailingPct: string | null;
+  },
+): boolean {
+  if (row.side !== plan.side) return false;
+  if (!sameNumber(row.stopLossPrice, plan.stopLossPrice)) return false;
+  if (!sameNumber(row.takeProfitPrice, plan.takeProfitPrice)) return false;
+  if (!sameNumber(row.trailingPct, plan.trailingPct)) return false;
+  const wanted = plannedLegs({ symbol: row.symbol, ...plan });
+  return LEG_KINDS.every((k) =>
+    wanted.includes(k) ? row.legs[k]?.state === 'resting' : !liveLeg(row.legs[k]),
+  );
 }
 
 const accountKey = (userId: string, account: string) => `${userId}\u0000${account}`;
