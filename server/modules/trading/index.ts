@@ -13,6 +13,7 @@ import { SYMBOLS } from '../../../src/contracts/symbols';
 import { PositionsHub } from './positions-hub';
 import { ProtectionRepo } from './protection/protection.repo';
 import { ProtectionService } from './protection/protection.service';
+import { userLocks } from '../rules/user-locks';
 import { registerTradingRoutes } from './trading.routes';
 import { TradingService } from './trading.service';
 import { TradesRepo } from './trades.repo';
@@ -102,8 +103,11 @@ export default fp(
       onRecordError: (err, userId, orderId) =>
         log.error({ err, userId, orderId }, 'fill not written to the trade history'),
     });
-    // Each position's stop, target and trailing stop rest on its venue; its time exit is ours.
+    // Each position's stop, target and trailing stop rest on its venue; its time exit is ours. A user's
+    // protection work runs one at a time across processes (its own lock key, never the rules' one).
+    const protectionLocks = userLocks(app.database, `${app.config.REDIS_PREFIX}protection:`, log);
     const protection = new ProtectionService({
+      lock: (userId, work) => protectionLocks.run(`protection:${userId}`, () => work()),
       repo: new ProtectionRepo(app.database.db),
       account: (userId, name) => accounts.byName(userId, name),
       reduce: (userId, account, request) => service.reducePosition(userId, account, request),
@@ -282,6 +286,7 @@ export default fp(
       await releaseProtection();
       clearInterval(guardedRefresh);
       protection.stop();
+      await protectionLocks.close();
       service.stop();
       unwatch();
       for (const dispose of disposers) dispose();

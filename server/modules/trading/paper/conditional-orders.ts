@@ -66,15 +66,25 @@ export class ConditionalOrders {
   }
 
   async query(account: string, symbol: string, clientAlgoId: string): Promise<ConditionalOrder | null> {
-    const { conditionals } = (await this.d.store.load(account)).state;
-    const found =
-      restingBy(conditionals, symbol, clientAlgoId) ?? endedBy(conditionals, symbol, clientAlgoId);
+    const find = (book: ConditionalBook) =>
+      restingBy(book, symbol, clientAlgoId) ?? endedBy(book, symbol, clientAlgoId);
+    let found = find((await this.d.store.load(account)).state.conditionals);
+    if (found === undefined) {
+      // Not in this process's copy: another process may have placed it. The ledger says.
+      this.d.store.invalidate(account);
+      found = find((await this.d.store.load(account)).state.conditionals);
+    }
     return found ? toConditionalOrder(found) : null;
   }
 
   async cancel(account: string, symbol: string, clientAlgoId: string): Promise<ConditionalOrder | null> {
     return this.d.store.serial(account, async () => {
-      const order = restingBy((await this.d.store.load(account)).state.conditionals, symbol, clientAlgoId);
+      let order = restingBy((await this.d.store.load(account)).state.conditionals, symbol, clientAlgoId);
+      if (!order) {
+        // Placed by another process since this copy was loaded: read the ledger before saying none.
+        this.d.store.invalidate(account);
+        order = restingBy((await this.d.store.load(account)).state.conditionals, symbol, clientAlgoId);
+      }
       if (!order) return null;
       const { algoId } = order;
       const event = { type: 'conditional-end', algoId, symbol, status: 'CANCELED', reason: null } as const;
@@ -83,7 +93,9 @@ export class ConditionalOrders {
     });
   }
 
+  /** The resting orders as the ledger has them now (another process may have placed or ended some). */
   async open(account: string, symbol?: string): Promise<ConditionalOrder[]> {
+    this.d.store.invalidate(account);
     const { conditionals } = (await this.d.store.load(account)).state;
     return [...conditionals.resting.values()]
       .filter((o) => symbol === undefined || o.symbol === symbol)

@@ -72,6 +72,11 @@ export interface ProtectionServiceDeps {
   ): Promise<OrderResponse | null>;
   /** Tells the user (the positions socket: terminal and toast; the bus: Telegram and push). */
   notify(userId: string, notice: Omit<Notice, 'type' | 'time'>): void;
+  /**
+   * Runs `work` holding the user's protection lock, shared by every process on the database: two
+   * processes setting one position's legs at once would otherwise cancel and place over each other.
+   */
+  lock?: <T>(userId: string, work: () => Promise<T>) => Promise<T>;
   now?: () => number;
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
@@ -711,7 +716,9 @@ export class ProtectionService {
   private serial<T>(key: PositionKey, task: () => Promise<T>): Promise<T> {
     const k = `${key.userId}\u0000${key.account}\u0000${key.symbol}`;
     const previous = this.queues.get(k) ?? Promise.resolve();
-    const run = previous.then(task, task);
+    const lock = this.d.lock;
+    const locked = lock === undefined ? task : () => lock(key.userId, task);
+    const run = previous.then(locked, locked);
     const settled = run.catch(() => undefined);
     this.queues.set(k, settled);
     void settled.then(() => {
