@@ -256,7 +256,8 @@ export class NotificationsRepo {
         and(
           eq(ruleDecisions.signalId, signalId),
           eq(ruleDecisions.outcome, 'fired'),
-          eq(ruleDecisions.exitState, 'open'),
+          // Still held: not closed yet, whether or not a close is under way.
+          inArray(ruleDecisions.exitState, ['open', 'closing']),
         ),
       );
   }
