@@ -30,7 +30,9 @@ describe('command palette model', () => {
         .map((x) => x.name)
         .sort(),
     );
-    expect(entries.find((e) => e.name === 'positions')?.summary).toBe('List the open positions.');
+    expect(entries.find((e) => e.name === 'positions')?.summary).toBe(
+      'List the open positions, each with its protection (stop loss, take profit, trailing stop, time exit).',
+    );
   });
 
   it('finds commands by fuzzy search, best match first', () => {
