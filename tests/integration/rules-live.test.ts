@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { ruleDecisions } from '../../server/db/schema';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ExchangeKey } from '../../src/contracts/exchanges';
 import { GapReport, PromotionReport, RiskState, Rule, type Decision } from '../../src/contracts/rules';
@@ -350,11 +351,10 @@ describe.each(dbTargets())('rules on a live key on $name', (target) => {
       1,
     );
     const [stored] = await t.database.db
-      .execute<{ exit_on_venue: boolean }>(
-        sql`select exit_on_venue from rule_decisions where id = ${Number(row.id)}`,
-      )
-      .then((r) => ('rows' in r ? r.rows : r) as { exit_on_venue: boolean }[]);
-    expect(stored?.exit_on_venue).toBe(true);
+      .select({ onVenue: ruleDecisions.exitOnVenue })
+      .from(ruleDecisions)
+      .where(eq(ruleDecisions.id, Number(row.id)));
+    expect(stored?.onVenue).toBe(true);
     // The stop fires on Binance: the position is closed there, once, and nothing of it rests.
     const reducesBefore = liveOrders().filter((o) => o.reduceOnly).length;
     binance.setMark('ETHUSDT', Number(legs.find((o) => o.type === 'STOP_MARKET')?.triggerPrice) - 1);
