@@ -1,15 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { openDatabase, pgliteDir } from '../server/db/client';
-import { stepUps, users } from '../server/db/schema';
 import { BinanceClient } from '../server/modules/exchanges/binance-client';
-import { createAccessTokens } from '../server/plugins/auth-guard';
-import { createSecrets } from '../server/plugins/secrets';
-import { startSignedDouble } from '../tests/fixtures/binance-signed-double';
-import { freePort, startServerProcess, waitForHealth } from '../tests/helpers/process';
+import { startLiveBench } from './lib/live-account';
 import { report } from './lib/report';
 
 /**
@@ -22,7 +14,6 @@ import { report } from './lib/report';
 // With the 20 warm-up orders, under the server's limit of 300 orders per user in 10 s: the figure is
 // the order path's, not the rate limiter's refusals.
 const ORDERS = Number(process.env.BENCH_LIVE_ORDERS ?? 250);
-const KEY = { apiKey: 'BenchLiveKey0123456789abcdef', secret: 'bench-live-secret-0123456789' };
 const RULE_HEADLINES = Number(process.env.BENCH_RULE_HEADLINES ?? 40);
 const INGEST = 'bench-ingest-token-0123456789abcdef';
 const SUBJECTS = [
@@ -44,64 +35,11 @@ const headline = (n: number) =>
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
 
-async function call(base: string, method: string, url: string, token: string, body?: unknown, key?: string) {
-  const res = await fetch(base + url, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(key === undefined ? {} : { 'idempotency-key': key }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
-
-const double = await startSignedDouble();
-double.keys.set(KEY.apiKey, { ...KEY, ipRestrict: true });
-const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-bench-live-'));
-const secretsKey = randomBytes(32).toString('hex');
-const database = await openDatabase({ kind: 'pglite', dataDir: pgliteDir(dataDir) });
-const [user] = await database.db
-  .insert(users)
-  .values({ email: 'live-bench@example.com', username: 'livebench' })
-  .returning({ id: users.id });
-if (!user) throw new Error('no user');
-// Saving a key needs a sign-in confirmed in the last five minutes: the bench's sign-in is, from now.
-const familyId = randomUUID();
-await database.db
-  .insert(stepUps)
-  .values({ familyId, userId: user.id, confirmedUntil: new Date(Date.now() + 5 * 60_000) });
-await database.close();
-const token = await createAccessTokens(createSecrets(Buffer.from(secretsKey, 'hex')).deriveKey('jwt')).sign({
-  userId: user.id,
-  role: 'user',
-  familyId,
-});
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const server = startServerProcess({
-  PORT: String(port),
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'warn',
-  SECRETS_KEY: secretsKey,
-  MARKET_SOURCE: 'sim',
-  BINANCE_FAPI_URL: double.url,
-  BINANCE_API_URL: double.url,
+const { double, base, key, keyId, call, close } = await startLiveBench('live', {
   NEWS_SOURCES: 'webhook',
   INGEST_TOKEN: INGEST,
 });
 try {
-  await waitForHealth(base);
-  const saved = await call(base, 'POST', '/api/exchanges/', token, {
-    exchangeName: 'binance',
-    apiKey: KEY.apiKey,
-    secretKey: KEY.secret,
-  });
-  if (saved.status !== 201) throw new Error(`key not saved: ${JSON.stringify(saved.json)}`);
-  const chosen = await call(base, 'PUT', '/api/account', token, { account: saved.json.id });
-  if (chosen.status !== 200) throw new Error(`account not chosen: ${JSON.stringify(chosen.json)}`);
-
   const order = (n: number) => ({
     symbol: 'BTC/USDT',
     side: n % 2 === 0 ? 'long' : 'short',
@@ -109,13 +47,13 @@ try {
     amount: 250,
   });
   // Warm-up: caches, connections, JIT.
-  for (let n = 0; n < 20; n++) await call(base, 'POST', '/api/orders', token, order(n), randomUUID());
+  for (let n = 0; n < 20; n++) await call('POST', '/api/orders', order(n), randomUUID());
 
   const latencies: number[] = [];
   let failed = 0;
   for (let n = 0; n < ORDERS; n++) {
     const started = performance.now();
-    const res = await call(base, 'POST', '/api/orders', token, order(n), randomUUID());
+    const res = await call('POST', '/api/orders', order(n), randomUUID());
     latencies.push(performance.now() - started);
     if (res.status !== 200) failed += 1;
   }
@@ -140,7 +78,7 @@ try {
         newClientOrderId: `bench-${n}`,
         newOrderRespType: 'RESULT',
       },
-      KEY,
+      key,
     );
     direct.push(performance.now() - started);
   }
@@ -150,16 +88,16 @@ try {
 
   // A rule bound to the live key: news posted to the webhook → the order acknowledged by Binance (the
   // double's fill time), one headline at a time, each a story of its own about BTC.
-  const risk = await call(base, 'PUT', '/api/rules/risk', token, {
+  const risk = await call('PUT', '/api/rules/risk', {
     cooldown_minutes: 0,
     live_daily_budget_usd: 10_000_000,
     daily_budget_usd: 10_000_000,
   });
   if (risk.status !== 200) throw new Error(`risk not set: ${JSON.stringify(risk.json)}`);
-  const rule = await call(base, 'POST', '/api/rules/', token, {
+  const rule = await call('POST', '/api/rules/', {
     ruleName: 'bench live BTC',
     conditions: { asset: 'BTC' },
-    action: { type: 'trade', side: 'long', amount_usd: 250, account: saved.json.id },
+    action: { type: 'trade', side: 'long', amount_usd: 250, account: keyId },
   });
   if (rule.status !== 201) throw new Error(`rule not saved: ${JSON.stringify(rule.json)}`);
   const newsToAck: number[] = [];
@@ -187,7 +125,5 @@ try {
   report('live-order', 'rule_news_to_binance_ack_p99', percentile(newsToAck, 0.99), 'ms');
   report('live-order', 'rule_headlines_without_order', missed, 'headlines');
 } finally {
-  await server.stop();
-  await double.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await close();
 }

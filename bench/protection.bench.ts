@@ -1,14 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { openDatabase, pgliteDir } from '../server/db/client';
-import { stepUps, users } from '../server/db/schema';
-import { createAccessTokens } from '../server/plugins/auth-guard';
-import { createSecrets } from '../server/plugins/secrets';
-import { startSignedDouble } from '../tests/fixtures/binance-signed-double';
-import { freePort, startServerProcess, waitForHealth } from '../tests/helpers/process';
+import { startLiveBench } from './lib/live-account';
 import { report } from './lib/report';
 
 /**
@@ -20,73 +12,19 @@ import { report } from './lib/report';
  * says what the legs add to the answer. Each protected order is closed again before the next.
  */
 const ORDERS = Number(process.env.BENCH_PROTECTION_ORDERS ?? 60);
-const KEY = { apiKey: 'BenchGuardKey0123456789abcdef', secret: 'bench-guard-secret-0123456789' };
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
 
-async function call(base: string, method: string, url: string, token: string, body?: unknown, key?: string) {
-  const res = await fetch(base + url, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(key === undefined ? {} : { 'idempotency-key': key }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
-
-const double = await startSignedDouble();
-double.keys.set(KEY.apiKey, { ...KEY, ipRestrict: true });
-const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-bench-guard-'));
-const secretsKey = randomBytes(32).toString('hex');
-const database = await openDatabase({ kind: 'pglite', dataDir: pgliteDir(dataDir) });
-const [user] = await database.db
-  .insert(users)
-  .values({ email: 'guard-bench@example.com', username: 'guardbench' })
-  .returning({ id: users.id });
-if (!user) throw new Error('no user');
-const familyId = randomUUID();
-await database.db
-  .insert(stepUps)
-  .values({ familyId, userId: user.id, confirmedUntil: new Date(Date.now() + 5 * 60_000) });
-await database.close();
-const token = await createAccessTokens(createSecrets(Buffer.from(secretsKey, 'hex')).deriveKey('jwt')).sign({
-  userId: user.id,
-  role: 'user',
-  familyId,
-});
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const server = startServerProcess({
-  PORT: String(port),
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'warn',
-  SECRETS_KEY: secretsKey,
-  MARKET_SOURCE: 'sim',
-  BINANCE_FAPI_URL: double.url,
-  BINANCE_API_URL: double.url,
-});
+const { double, call, close } = await startLiveBench('guard');
 try {
-  await waitForHealth(base);
-  const saved = await call(base, 'POST', '/api/exchanges/', token, {
-    exchangeName: 'binance',
-    apiKey: KEY.apiKey,
-    secretKey: KEY.secret,
-  });
-  if (saved.status !== 201) throw new Error(`key not saved: ${JSON.stringify(saved.json)}`);
-  const chosen = await call(base, 'PUT', '/api/account', token, { account: saved.json.id });
-  if (chosen.status !== 200) throw new Error(`account not chosen: ${JSON.stringify(chosen.json)}`);
-
   const entry = { symbol: 'BTC/USDT', side: 'long', type: 'market', amount: 500 };
   const guarded = { ...entry, protection: { stop_loss_pct: 2, take_profit_pct: 4 } };
-  const close = () => call(base, 'POST', '/api/close_position', token, { symbol: 'BTC/USDT' });
+  const closePosition = () => call('POST', '/api/close_position', { symbol: 'BTC/USDT' });
   // Warm-up: caches, connections, JIT.
   for (let n = 0; n < 10; n++) {
-    await call(base, 'POST', '/api/orders', token, guarded, randomUUID());
-    await close();
+    await call('POST', '/api/orders', guarded, randomUUID());
+    await closePosition();
   }
 
   const fillToRest: number[] = [];
@@ -98,7 +36,7 @@ try {
     const ordersBefore = double.orders.length;
     const legsBefore = double.algoOrders.length;
     let started = performance.now();
-    const res = await call(base, 'POST', '/api/orders', token, guarded, randomUUID());
+    const res = await call('POST', '/api/orders', guarded, randomUUID());
     withLegs.push(performance.now() - started);
     const fill = double.orders[ordersBefore];
     const stop = double.algoOrders.slice(legsBefore).find((o) => o.type === 'STOP_MARKET');
@@ -109,11 +47,11 @@ try {
       fillToRest.push(stop.createTime - fill.time);
       serverGap.push(receipt.unprotected_ms);
     }
-    await close();
+    await closePosition();
     started = performance.now();
-    await call(base, 'POST', '/api/orders', token, entry, randomUUID());
+    await call('POST', '/api/orders', entry, randomUUID());
     without.push(performance.now() - started);
-    await close();
+    await closePosition();
   }
   for (const list of [fillToRest, serverGap, withLegs, without]) list.sort((a, b) => a - b);
   report('protection', 'fill_to_stop_resting_p50', percentile(fillToRest, 0.5), 'ms');
@@ -126,7 +64,5 @@ try {
   report('protection', 'order_without_legs_round_trip_p99', percentile(without, 0.99), 'ms');
   report('protection', 'orders_left_unprotected', unprotected, 'orders');
 } finally {
-  await server.stop();
-  await double.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await close();
 }
