@@ -98,8 +98,8 @@ function toTick(price: number, tick: Decimal | null): string {
  * keeps what should rest there. Legs are placed as soon as a fill is known, and the gap is measured; a leg
  * the venue refuses closes the position at market; a leg that vanished is placed again; one that fired
  * cancels the others. The time exit is the server's: `open → closing → closed`, retried until the venue
- * confirms the close. Work on one position runs one task at a time in this process; across processes
- * every write is conditional on the row's version.
+ * confirms the close. Work on one position runs one task at a time in this process, a user's work holds
+ * a lock shared by every process, and every write is conditional on the row's version.
  */
 export class ProtectionService {
   private readonly queues = new Map<string, Promise<unknown>>();
