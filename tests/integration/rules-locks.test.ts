@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/client';
-import { EmbeddedUserLocks, userLocks, type UserLocks } from '../../server/modules/rules/user-locks';
+import { EmbeddedUserLocks, userLocks, type UserLocks } from '../../server/db/user-locks';
 import { dbTargets } from '../helpers/db';
 
 const log = { warn: () => undefined };

@@ -17,7 +17,7 @@ import { registerRulesRoutes } from './rules.routes';
 import { gapReport, promotionReport } from './rules.reports';
 import { RulesService } from './rules.service';
 import { PlanBook } from './plan-book';
-import { userLocks } from './user-locks';
+import { userLocks } from '../../db/user-locks';
 
 /** Seconds in a row the safety net may wait for decisions under way before it runs regardless. */
 const SWEEP_PUT_OFF = 2;

@@ -12,7 +12,7 @@ import { startOfUtcDay, type Headline, type RiskService } from './risk.service';
 import { RuleIndex, type Match } from './rule-index';
 import type { DecisionRow, NewDecisionRow, RuleRow, RulesRepo } from './rules.repo';
 import { RuleOrders, type EngineLog, type RuleTrading } from './rules.orders';
-import { EmbeddedUserLocks, type UserLocks } from './user-locks';
+import { EmbeddedUserLocks, type UserLocks } from '../../db/user-locks';
 
 export { ruleOrderKey, type EngineLog } from './rules.orders';
 

@@ -2,6 +2,7 @@ import type { OrderResponse } from '../../../src/contracts/trading';
 import type { Clock } from '../market/clock';
 import { KeyedQueues, withDeadline } from './exit-queues';
 import type { DecisionRow, DecisionUpdate, RulesRepo } from './rules.repo';
+import { EXIT_BACKOFF_MS } from '../trading/protection/protection.service';
 
 /** The ledger's side of an exit's lifecycle. */
 export type ExitRepo = Pick<
@@ -50,7 +51,7 @@ export interface ExitDeps {
 }
 
 /** The wait after the first, second… failed try of a close; after the last, every minute, for ever. */
-export const EXIT_BACKOFF_MS = [1_000, 2_000, 5_000, 15_000, 30_000, 60_000] as const;
+export { EXIT_BACKOFF_MS };
 
 /** A close that took longer counts as failed for its queue, which moves on (the close itself goes on). */
 export const CLOSE_DEADLINE_MS = 20_000;

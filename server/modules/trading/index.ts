@@ -13,7 +13,7 @@ import { SYMBOLS } from '../../../src/contracts/symbols';
 import { PositionsHub } from './positions-hub';
 import { ProtectionRepo } from './protection/protection.repo';
 import { ProtectionService } from './protection/protection.service';
-import { userLocks } from '../rules/user-locks';
+import { userLocks } from '../../db/user-locks';
 import { registerTradingRoutes } from './trading.routes';
 import { TradingService } from './trading.service';
 import { TradesRepo } from './trades.repo';

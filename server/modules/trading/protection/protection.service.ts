@@ -47,8 +47,11 @@ const holdsLegs = (adapter: ExchangeAdapter): adapter is ConditionalVenue =>
   adapter.cancelConditional !== undefined &&
   adapter.openConditionals !== undefined;
 
-/** Waits before each new try of a time exit that failed; the last repeats for as long as it takes. */
-export const EXIT_RETRY_MS = [1_000, 2_000, 5_000, 15_000, 30_000, 60_000] as const;
+/**
+ * Waits before each new try of an exit that failed; the last repeats for as long as it takes. The rules'
+ * exits wait the same (they take it from here).
+ */
+export const EXIT_BACKOFF_MS = [1_000, 2_000, 5_000, 15_000, 30_000, 60_000] as const;
 /** After this many failed tries the user is told (and it keeps trying). */
 export const EXIT_TELL_AFTER = 3;
 /** A time exit left `closing` this long was being closed by a process that died: it is taken up again. */
@@ -434,7 +437,7 @@ export class ProtectionService {
         .join(' and ');
       const note = `The exchange refused ${words}: the position is being closed at market.`;
       const others = LEG_KINDS.filter((k) => !refused.includes(k) && liveLeg(row.legs[k]));
-      for (const k of others) await this.cancelLeg(where, row.symbol, row.legs[k]).catch(() => undefined);
+      for (const k of others) await this.cancelLeg(where, row.symbol, k, row.legs[k]).catch(() => undefined);
       const legs: StoredLegs = {};
       for (const k of LEG_KINDS) {
         const leg = row.legs[k];
@@ -603,10 +606,15 @@ export class ProtectionService {
 
   /** Cancels every leg still meant to rest; throws (changing nothing) when the venue does not answer. */
   private async cancelLegs(where: ResolvedAccount, row: ProtectionRow): Promise<void> {
-    for (const kind of LEG_KINDS) await this.cancelLeg(where, row.symbol, row.legs[kind]);
+    for (const kind of LEG_KINDS) await this.cancelLeg(where, row.symbol, kind, row.legs[kind]);
   }
 
-  private async cancelLeg(where: ResolvedAccount, symbol: string, leg: StoredLeg | undefined): Promise<void> {
+  private async cancelLeg(
+    where: ResolvedAccount,
+    symbol: string,
+    kind: LegKind,
+    leg: StoredLeg | undefined,
+  ): Promise<void> {
     if (!liveLeg(leg) || !holdsLegs(where.adapter)) return;
     try {
       await where.adapter.cancelConditional(where.account, symbol, leg.cid);
@@ -614,11 +622,11 @@ export class ProtectionService {
       throw err instanceof ExchangeError
         ? appError(
             'BAD_REQUEST',
-            `The exchange did not cancel the ${legName(leg)}: ${err.msg} Nothing was changed.`,
+            `The exchange did not cancel the ${LEG_NAMES[kind]}: ${err.msg} Nothing was changed.`,
           )
         : appError(
             'SERVICE_UNAVAILABLE',
-            `The exchange did not answer the cancel of the ${legName(leg)}. Nothing was changed.`,
+            `The exchange did not answer the cancel of the ${LEG_NAMES[kind]}. Nothing was changed.`,
           );
     }
   }
@@ -660,7 +668,7 @@ export class ProtectionService {
     } catch (err) {
       const detail = err instanceof Error && 'detail' in err ? String(err.detail) : 'the close failed';
       const tries = row.exitAttempts + 1;
-      const wait = EXIT_RETRY_MS[Math.min(tries - 1, EXIT_RETRY_MS.length - 1)] ?? 60_000;
+      const wait = EXIT_BACKOFF_MS[Math.min(tries - 1, EXIT_BACKOFF_MS.length - 1)] ?? 60_000;
       const latest = (await this.d.repo.get(row)) ?? row;
       await this.d.repo.update(latest.id, latest.version, {
         exitState: 'open',
@@ -754,7 +762,6 @@ function sameLegs(
 const accountKey = (userId: string, account: string) => `${userId}\u0000${account}`;
 const CHANGED = 'The protection changed while it was being updated. Try again.';
 const noPosition = (symbol: string) => `No open position on ${pairOf(symbol)}.`;
-const legName = (leg: StoredLeg) => LEG_NAMES[(leg.cid.split('-')[2] ?? 'sl') as LegKind] ?? 'leg';
 
 function fail(): never {
   throw appError('CONFLICT', CHANGED);

@@ -1,7 +1,7 @@
 import pg from 'pg';
-import type { Database } from '../../db/client';
-import { Batcher } from '../../db/batch';
-import { appError } from '../../plugins/errors';
+import type { Database } from './client';
+import { Batcher } from './batch';
+import { appError } from '../plugins/errors';
 
 /**
  * A user's turn at the risk envelope: one decision's checks and its order (or a proposal's answer, its
