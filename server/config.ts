@@ -4,7 +4,7 @@ import { decimal } from '../src/contracts/numbers';
 
 /**
  * Every environment variable the server reads, with its default. This list is the single source: the
- * README's configuration table is generated from `CONFIG_DOCS` (`npm run docs:config`).
+ * docs/configuration.md is generated from `CONFIG_DOCS` (`npm run docs:config`).
  */
 
 const port = decimal(
@@ -162,6 +162,16 @@ const ConfigSchema = z.object({
   BINANCE_USER_STREAM_URL: streamTemplate,
   BINANCE_DEMO_USER_STREAM_URL: streamTemplate,
   BINANCE_LISTEN_KEY_KEEPALIVE_MS: intBetween(100, 3_540_000),
+  BYBIT_API_URL: requiredUrl('http(s)://'),
+  BYBIT_STREAM_URL: requiredUrl('ws(s)://'),
+  BYBIT_DEMO_API_URL: requiredUrl('http(s)://'),
+  BYBIT_DEMO_STREAM_URL: requiredUrl('ws(s)://'),
+  OKX_API_URL: requiredUrl('http(s)://'),
+  OKX_STREAM_URL: requiredUrl('ws(s)://'),
+  OKX_DEMO_API_URL: requiredUrl('http(s)://'),
+  OKX_DEMO_STREAM_URL: requiredUrl('ws(s)://'),
+  OKX_BUSINESS_STREAM_URL: requiredUrl('ws(s)://'),
+  OKX_DEMO_BUSINESS_STREAM_URL: requiredUrl('ws(s)://'),
   MARKET_STALE_MS: intBetween(500, 600_000),
   MARKET_SIM_SEED: decimal(z.number({ error: 'an integer' }).int({ error: 'an integer' })),
   MARKET_SIM_TICK_MS: intBetween(20, 60_000),
@@ -228,7 +238,7 @@ const ConfigSchema = z.object({
 
 type Env = z.infer<typeof ConfigSchema>;
 
-/** Each variable's default (as the text a user would write) and one line of help for the README. */
+/** Each variable's default (as the text a user would write) and one line of help for docs/configuration.md. */
 export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> = {
   NODE_ENV: { default: 'production', help: 'development gives pretty logs; test is used by the test suite' },
   PORT: { default: '8080', help: 'HTTP port' },
@@ -284,6 +294,40 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   BINANCE_LISTEN_KEY_KEEPALIVE_MS: {
     default: '1800000',
     help: 'how often a user-data stream’s listen key is extended (Binance drops it after 60 minutes)',
+  },
+  BYBIT_API_URL: { default: 'https://api.bybit.com', help: 'Bybit v5 REST base for live keys' },
+  BYBIT_STREAM_URL: {
+    default: 'wss://stream.bybit.com/v5/private',
+    help: 'Bybit private stream of a live key (orders, executions, positions)',
+  },
+  BYBIT_DEMO_API_URL: {
+    default: 'https://api-demo.bybit.com',
+    help: 'Bybit v5 REST base for keys of the demo trading account',
+  },
+  BYBIT_DEMO_STREAM_URL: {
+    default: 'wss://stream-demo.bybit.com/v5/private',
+    help: 'Bybit private stream of a demo key',
+  },
+  OKX_API_URL: { default: 'https://www.okx.com', help: 'OKX v5 REST base for live keys' },
+  OKX_STREAM_URL: {
+    default: 'wss://ws.okx.com:8443/ws/v5/private',
+    help: 'OKX private stream of a live key (orders, positions)',
+  },
+  OKX_DEMO_API_URL: {
+    default: 'https://www.okx.com',
+    help: 'OKX v5 REST base for demo keys (the same host; demo calls carry x-simulated-trading: 1)',
+  },
+  OKX_DEMO_STREAM_URL: {
+    default: 'wss://wspap.okx.com:8443/ws/v5/private',
+    help: 'OKX private stream of a demo key',
+  },
+  OKX_BUSINESS_STREAM_URL: {
+    default: 'wss://ws.okx.com:8443/ws/v5/business',
+    help: "OKX business stream of a live key (the stops', targets' and trailing stops' algo orders)",
+  },
+  OKX_DEMO_BUSINESS_STREAM_URL: {
+    default: 'wss://wspap.okx.com:8443/ws/v5/business',
+    help: 'OKX business stream of a demo key',
   },
   PROTECTION_RECONCILE_S: {
     default: '30',

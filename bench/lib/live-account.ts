@@ -7,6 +7,7 @@ import { stepUps, users } from '../../server/db/schema';
 import { createAccessTokens } from '../../server/plugins/auth-guard';
 import { createSecrets } from '../../server/plugins/secrets';
 import { startSignedDouble, type SignedDouble } from '../../tests/fixtures/binance-signed-double';
+import type { VenueDouble } from '../../tests/fixtures/venue-double';
 import { freePort, startServerProcess, waitForHealth } from '../../tests/helpers/process';
 
 export interface LiveBench {
@@ -35,12 +36,45 @@ export interface LiveBench {
  * to the server's configuration.
  */
 export async function startLiveBench(name: string, env: Record<string, string> = {}): Promise<LiveBench> {
-  const key = {
-    apiKey: `Bench${name}Key0123456789abcdef`.slice(0, 32),
-    secret: `bench-${name}-secret-0123456789`,
-  };
+  const key = benchKey(name);
   const double = await startSignedDouble();
   double.keys.set(key.apiKey, { ...key, ipRestrict: true });
+  const server = await startOnKey(
+    name,
+    { BINANCE_FAPI_URL: double.url, BINANCE_API_URL: double.url, ...env },
+    { exchangeName: 'binance', apiKey: key.apiKey, secretKey: key.secret },
+    () => double.close(),
+  );
+  return { ...server, double, key };
+}
+
+/** The same, beside any venue's double ({@link VenueDouble}): what the per-venue benchmarks measure. */
+export async function startVenueBench(
+  name: string,
+  double: VenueDouble,
+  env: Record<string, string> = {},
+): Promise<Omit<LiveBench, 'double'> & { double: VenueDouble }> {
+  const key = benchKey(name);
+  const body = double.addKey(double.venue === 'okx' ? { ...key, passphrase: BENCH_PASSPHRASE } : key);
+  const server = await startOnKey(name, { ...double.settings, ...env }, body, () => double.close());
+  return { ...server, double, key };
+}
+
+/** The passphrase of the bench's OKX key. */
+export const BENCH_PASSPHRASE = 'Bench-pass-1';
+
+const benchKey = (name: string) => ({
+  apiKey: `Bench${name}Key0123456789abcdef`.slice(0, 32),
+  secret: `bench-${name}-secret-0123456789`,
+});
+
+/** The server beside a double, one user signed in, the key saved and chosen. */
+async function startOnKey(
+  name: string,
+  env: Record<string, string>,
+  keyBody: Record<string, unknown>,
+  closeDouble: () => Promise<void>,
+): Promise<Pick<LiveBench, 'base' | 'keyId' | 'call' | 'close'>> {
   const dataDir = await mkdtemp(path.join(tmpdir(), `sc-bench-${name}-`));
   const secretsKey = randomBytes(32).toString('hex');
   const database = await openDatabase({ kind: 'pglite', dataDir: pgliteDir(dataDir) });
@@ -70,13 +104,11 @@ export async function startLiveBench(name: string, env: Record<string, string> =
     LOG_LEVEL: 'warn',
     SECRETS_KEY: secretsKey,
     MARKET_SOURCE: 'sim',
-    BINANCE_FAPI_URL: double.url,
-    BINANCE_API_URL: double.url,
     ...env,
   });
   const close = async () => {
     await server.stop();
-    await double.close();
+    await closeDouble();
     await rm(dataDir, { recursive: true, force: true });
   };
   const call: LiveBench['call'] = async (method, url, body, idempotencyKey) => {
@@ -94,11 +126,7 @@ export async function startLiveBench(name: string, env: Record<string, string> =
   let keyId: string;
   try {
     await waitForHealth(base);
-    const saved = await call('POST', '/api/exchanges/', {
-      exchangeName: 'binance',
-      apiKey: key.apiKey,
-      secretKey: key.secret,
-    });
+    const saved = await call('POST', '/api/exchanges/', keyBody);
     if (saved.status !== 201) throw new Error(`key not saved: ${JSON.stringify(saved.json)}`);
     keyId = String(saved.json.id);
     const chosen = await call('PUT', '/api/account', { account: saved.json.id });
@@ -107,5 +135,5 @@ export async function startLiveBench(name: string, env: Record<string, string> =
     await close();
     throw err;
   }
-  return { double, base, key, keyId, call, close };
+  return { base, keyId, call, close };
 }

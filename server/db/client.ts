@@ -61,16 +61,26 @@ export async function openDatabase(
   const migrate = () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   await migrate();
   if (target.kind === 'pglite') await ownerOnly(target.dataDir);
+  return handle(db as unknown as Db, 'pglite', migrate, () => client.close());
+}
+
+/** One open database, whichever its driver: closing it twice closes it once. */
+function handle(
+  db: Db,
+  driver: Database['driver'],
+  migrate: () => Promise<void>,
+  end: () => Promise<void>,
+): Database {
   let closed = false;
   return {
-    db: db as unknown as Db,
-    driver: 'pglite',
+    db,
+    driver,
     migrate,
-    ping: () => ping(db as unknown as Db),
+    ping: () => ping(db),
     async close() {
       if (closed) return;
       closed = true;
-      await client.close();
+      await end();
     },
   };
 }
@@ -149,18 +159,7 @@ async function openPostgres(
     await pool.end();
     throw err;
   }
-  let closed = false;
-  return {
-    db: db as unknown as Db,
-    driver: 'postgres',
-    migrate,
-    ping: () => ping(db as unknown as Db),
-    async close() {
-      if (closed) return;
-      closed = true;
-      await pool.end();
-    },
-  };
+  return handle(db as unknown as Db, 'postgres', migrate, () => pool.end());
 }
 
 /** Refuses to serve a database that lacks a committed migration (or has one this code does not know). */

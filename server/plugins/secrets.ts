@@ -114,7 +114,7 @@ export default fp(
     if (app.config.NODE_ENV === 'production' && keySource(app.config) === 'data-dir') {
       app.log.warn(
         'the secrets key is DATA_DIR/secrets.key, beside the data it protects: a copy of DATA_DIR carries both. ' +
-          'Set SECRETS_KEY or SECRETS_KEY_FILE to keep it apart (README: Backups).',
+          'Set SECRETS_KEY or SECRETS_KEY_FILE to keep it apart (docs/operations.md: Backups).',
       );
     }
   },

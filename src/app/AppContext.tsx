@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { AppServices } from './services';
+import type { AppServices } from './appServices';
 
 const ServicesContext = createContext<AppServices | null>(null);
 

@@ -155,8 +155,8 @@ function Phone() {
 /** docs/product.md §2 dashboard: header; chart | command line | signal feed; bottom panel. Every split resizes. */
 export function Dashboard() {
   useSignals();
-  const { stores, palette, layout } = useServices();
-  useGlobalShortcuts(palette, layout);
+  const { stores, palette, layout, terminal } = useServices();
+  useGlobalShortcuts(palette, layout, terminal.atEmptyPrompt);
   const narrow = useNarrow();
   const version = layout.version.value;
 

@@ -1,55 +1,43 @@
 import { browserLockDeps } from '../services/api/browserLock';
 import { computed } from '@preact/signals-core';
-import { createCommands, type Commands } from '../commands';
+import { createCommands } from '../commands';
 import { createShell } from '../commands/shell';
-import { createApi, type Api, type FetchImpl } from '../services/api';
-import { createAuthModels, endSession, type AuthModels } from '../services/auth';
-import { createStepUpModel, type StepUpModel } from '../services/auth/stepUp';
+import { createApi, type FetchImpl } from '../services/api';
+import { createAuthModels, endSession } from '../services/auth';
+import { createStepUpModel } from '../services/auth/stepUp';
 import type { Clock } from '../services/clock';
 import { deviceInfoOf } from '../contracts/userAgent';
 import type { NotificationPort, SoundPort } from '../services/feed/alerts';
-import { createFeedService, type FeedService } from '../services/feed/feedService';
+import { createFeedService } from '../services/feed/feedService';
 import type { SignalStreamPort } from '../services/feed/signalChannel';
-import { createLayoutStore, type LayoutStore } from '../services/layout';
-import { createChartModel, type ChartModel } from '../services/market/chartModel';
+import { createLayoutStore } from '../services/layout';
+import { createChartModel } from '../services/market/chartModel';
 import type { TradingViewPort } from '../services/market/tradingView';
 import type { PushPort } from '../services/notifications';
-import {
-  createPriceChannel,
-  priceSocketUrl,
-  type PriceChannel,
-  type WebSocketClass,
-} from '../services/market/priceChannel';
-import { createRouter, type HistoryPort, type Router } from '../services/router';
-import { createProposals, type Proposals } from '../services/rules/proposals';
-import { rulesApi, type RulesApi } from '../services/rules/rules';
-import { createPaletteModel, type PaletteModel } from '../services/palette';
+import { createPriceChannel, priceSocketUrl, type WebSocketClass } from '../services/market/priceChannel';
+import { createRouter, type HistoryPort } from '../services/router';
+import { withDecision } from '../services/rules/announce';
+import { createProposals } from '../services/rules/proposals';
+import { rulesApi } from '../services/rules/rules';
+import { createPaletteModel } from '../services/palette';
 import { memoryStorage, type StoragePort } from '../services/storage';
-import { createStores, type Stores } from '../services/stores';
+import { createStores } from '../services/stores';
 import { createHistoryStore } from '../services/terminal/history';
-import { failure } from '../services/terminal/output';
-import {
-  BANNER,
-  createTerminalSession,
-  promptSignal,
-  type TerminalSession,
-} from '../services/terminal/session';
+import { failure, success } from '../services/terminal/output';
+import { BANNER, createTerminalSession, promptSignal } from '../services/terminal/session';
 import type { Dialogs } from '../services/trading/dialogs';
-import { createConfirmations, type Confirmations } from '../services/confirmations';
-import { createWelcome, type Welcome } from '../services/terminal/welcome';
-import { createKeysModal, type KeysModalModel } from '../services/exchanges/keysModal';
+import { createConfirmations } from '../services/confirmations';
+import { createWelcome } from '../services/terminal/welcome';
+import { createKeysModal } from '../services/exchanges/keysModal';
 import { approveOrder, fetchAccount } from '../services/trading/account';
-import { createOrderPreview, type OrderPreviewModel } from '../services/trading/orderPreview';
+import { createOrderPreview } from '../services/trading/orderPreview';
 import { closedOutput } from '../services/trading/orders';
-import { createToasts, type Toasts } from '../services/toasts';
-import { createTradesHistory, type TradesHistory } from '../services/trading/tradesHistory';
-import { createPositionsActions, type PositionsActions } from '../services/trading/positionsActions';
-import {
-  createPositionsChannel,
-  positionsSocketUrl,
-  type PositionsChannel,
-} from '../services/trading/positionsChannel';
-import { createTradePanelModel, type TradePanelModel } from '../services/trading/tradePanel';
+import { createToasts } from '../services/toasts';
+import { createTradesHistory } from '../services/trading/tradesHistory';
+import { createPositionsActions } from '../services/trading/positionsActions';
+import { createPositionsChannel, positionsSocketUrl } from '../services/trading/positionsChannel';
+import { createTradePanelModel } from '../services/trading/tradePanel';
+import type { AppServices } from './appServices';
 import { startAppServices, type BuiltServices } from './startServices';
 
 export interface AppConfig {
@@ -86,54 +74,6 @@ export interface AppConfig {
 const NO_STREAM: SignalStreamPort = { connect: () => () => undefined };
 const SILENT: SoundPort = { play: () => undefined };
 
-/** Everything the views use, built once at start and handed down through React context. */
-export interface AppServices {
-  stores: Stores;
-  /** The clock every wait runs on (the payment pending page polls on it). */
-  clock: Clock;
-  router: Router;
-  api: Api;
-  commands: Commands;
-  terminal: TerminalSession;
-  /** The Ctrl+K command palette. */
-  palette: PaletteModel;
-  /** The saved pane sizes, `layout reset`, and focus requests from keys. */
-  layout: LayoutStore;
-  tradePanel: TradePanelModel;
-  /** The Open Positions pane's buttons: close one (confirmed), close all, refresh. */
-  positions: PositionsActions;
-  /** The Trades tab: the user's fills, newest first. */
-  trades: TradesHistory;
-  /** What happened on the user's behalf (a rule fired or was held back), in a corner for a few seconds. */
-  toasts: Toasts;
-  /** An ask rule's proposals: their toasts and the terminal's `[y/N]` prompt. */
-  proposals: Proposals;
-  /** The app's own confirm and alert (one dialog at a time), shown by `ConfirmDialog`. */
-  confirmations: Confirmations;
-  /** The terminal's greeting to a first visitor. */
-  welcome: Welcome;
-  positionsChannel: PositionsChannel;
-  /** The line under the command prompt saying what Enter will do for an order line. */
-  orderPreview: OrderPreviewModel;
-  /** The auth and account modals, the header's Logout and the reset page dispatch here. */
-  auth: AuthModels;
-  /** The "Confirm it's you" dialog a sensitive action opens when the sign-in needs confirming. */
-  stepUp: StepUpModel;
-  /** The Trade Rules & Settings modal's calls (the rules commands use the same). */
-  rules: RulesApi;
-  /** The API Settings modal: saved exchange keys, Save Key and Delete. */
-  keys: KeysModalModel;
-  prices: PriceChannel;
-  chart: ChartModel;
-  /** The signal feed: stream, alerts, quick trade from a card, watchlist toggles, the ticking clock. */
-  feed: FeedService;
-  /**
-   * Starts history tracking, health polling, the price and positions channels, the order preview and
-   * the session refresh; returns the disposer.
-   */
-  start(): () => void;
-}
-
 export function createAppServices(config: AppConfig): AppServices {
   const storage = config.storage ?? memoryStorage();
   const stores = createStores({
@@ -165,7 +105,7 @@ export function createAppServices(config: AppConfig): AppServices {
   const userName = computed(() => stores.session.user.value?.username ?? 'guest', { name: 'app.user' });
   const shell = createShell({ storage, user: userName, layout });
   const commands = createCommands({ stores, api, shell });
-  // The prompt names the account orders go to (`kim@BTC/USDT paper ›`, `… live ›`, `… demo ›`).
+  // The prompt names the account orders go to (`kim@BTC/USDT paper ›`, `… bybit live ›`, `… okx demo ›`).
   const venueTag = computed(() => stores.account.badge.value);
   const confirmations = createConfirmations();
   const dialogs = config.dialogs ?? confirmations;
@@ -219,11 +159,22 @@ export function createAppServices(config: AppConfig): AppServices {
     WebSocket,
     session: stores.session,
     positions: stores.positions,
+    openOrders: stores.openOrders,
     trading: api.trading,
     clock: config.clock,
     notify: (text) => stores.terminal.print([failure(text)]),
-    onProposal: (message) => proposals.receive(message),
+    inform: (text) => stores.terminal.print([success(text)]),
+    onProposal: (message) => {
+      proposals.receive(message);
+      // A confirmed proposal that filled: into the ledger now, so the terminal says so (one log).
+      if (message.type === 'proposal_closed' && message.event === 'fired')
+        stores.rules.setLedger(withDecision(stores.rules.ledger.peek(), message.decision));
+    },
   });
+  const toasts = createToasts(
+    (fn, ms) => config.clock.setTimer(fn, ms),
+    () => config.clock.now(),
+  );
   const feed = createFeedService({
     stores,
     main: api.main,
@@ -234,6 +185,11 @@ export function createAppServices(config: AppConfig): AppServices {
     sound: config.sound ?? SILENT,
     clock: config.clock,
     approveOrder: approve,
+    // A card's trade: a toast that stays findable in Recent, and the server's answer in the terminal.
+    reports: {
+      toast: (text, tone) => toasts.push(text, tone),
+      print: (lines) => stores.terminal.print(lines),
+    },
   });
   const rules = rulesApi(api.main, stores.rules);
   const keysModel = createKeysModal({
@@ -243,7 +199,6 @@ export function createAppServices(config: AppConfig): AppServices {
     onDeleted: () => void fetchAccount(api.trading, stores.account),
   });
   const trades = createTradesHistory({ trading: api.trading });
-  const toasts = createToasts((fn, ms) => config.clock.setTimer(fn, ms));
   const orderPreview = createOrderPreview({
     draft: terminal.draft,
     readOrder: (line) => commands.readOrder(line),
@@ -251,7 +206,7 @@ export function createAppServices(config: AppConfig): AppServices {
     trading: api.trading,
     clock: config.clock,
     fatFingerCap: shell.preferences.fatFingerCap,
-    accountMode: stores.account.mode,
+    accountVenue: stores.account.venue,
   });
   const built: BuiltServices = {
     stores,
@@ -279,8 +234,9 @@ export function createAppServices(config: AppConfig): AppServices {
       positions: stores.positions,
       dialogs,
       report: (fills) => stores.terminal.print(closedOutput(fills)),
-      accountMode: stores.account.mode,
+      accountVenue: stores.account.venue,
       print: (lines) => stores.terminal.print(lines),
+      run: (line) => terminal.execute(line, 'ui'),
     }),
     trades,
     toasts,

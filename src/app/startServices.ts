@@ -5,12 +5,21 @@ import { startHealthPolling } from '../services/health';
 import { startRuleAnnouncements } from '../services/rules/announce';
 import { startRulesWatch } from '../services/rules/rules';
 import { startAccountWatch } from '../services/trading/account';
+import { echoPanelOrders } from '../services/trading/orderEcho';
 import { fetchTrades } from '../services/trading/trades';
 import { startTradesWatch } from '../services/trading/tradesHistory';
-import type { AppServices } from './services';
+import type { AppServices } from './appServices';
 
 /** The services as built, before anything runs. */
 export type BuiltServices = Omit<AppServices, 'start'>;
+
+/** A key's hint (`ab…cd`) by its id: the account orders go to now, else the keys list once read. */
+function keyHintOf(services: BuiltServices, account: string): string | null {
+  const chosen = services.stores.account.state.peek();
+  if (chosen?.account === account) return chosen.keyHint;
+  const list = services.keys.list.peek();
+  return list.status === 'ready' ? (list.items.find((k) => k.id === account)?.keyHint ?? null) : null;
+}
 
 /**
  * Starts what the app runs in the background: history tracking, health polling, the price and
@@ -35,6 +44,8 @@ export function startAppServices(services: BuiltServices, pageUrl: string): () =
     trading: api.trading,
   });
   const stopFeed = feed.start();
+  // One log: what the trade panel placed, the server's answer, in the terminal too.
+  const stopPanelEcho = echoPanelOrders(services.tradePanel.status, (lines) => stores.terminal.print(lines));
   const stopAnnouncements = startRuleAnnouncements({
     loggedIn: stores.session.isLoggedIn,
     store: stores.rules,
@@ -47,6 +58,7 @@ export function startAppServices(services: BuiltServices, pageUrl: string): () =
       return page.ok ? page.value.trades : [];
     },
     reloadRisk: () => void rules.risk(),
+    keyHint: (account) => keyHintOf(services, account),
   });
   // A story a weaker source disputes, held by the user: a toast that stays, with Close.
   const stopDisputes = startDisputeToasts({
@@ -62,7 +74,8 @@ export function startAppServices(services: BuiltServices, pageUrl: string): () =
   const stopTrades = startTradesWatch({
     history: trades,
     loggedIn: stores.session.isLoggedIn,
-    shown: computed(() => ['trades', 'closed'].includes(stores.ui.bottomTab.value)),
+    shown: computed(() => stores.ui.bottomTab.value === 'trades'),
+    closedShown: computed(() => stores.ui.bottomTab.value === 'closed'),
     holdings: computed(() =>
       stores.positions.positions.value.map((p) => `${p.symbol} ${p.side} ${p.size}`).join(','),
     ),
@@ -93,6 +106,7 @@ export function startAppServices(services: BuiltServices, pageUrl: string): () =
       history.replaceState(history.state, '', location.pathname + location.search);
   }
   return () => {
+    stopPanelEcho();
     stopTrades();
     stopDisputes();
     stopAnnouncements();

@@ -8,12 +8,22 @@ function isEditable(target: EventTarget | null): boolean {
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
+/** The key went to the command line (xterm's hidden input inside the terminal's host). */
+function atCommandLine(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && target.closest('[data-testid="terminal"]') !== null;
+}
+
 /**
  * The global keys (src/services/keyboard.ts reads them): Ctrl+K / Cmd+K the palette, `/` and Ctrl+`
- * the command line, `g f`/`g c`/`g p`/`g t` and Ctrl+1..4 the panes, `?` the key map. They are heard
+ * the command line, `g f`/`g c`/`g p`/`g t` and Ctrl+1..4 the panes, `?` the key map (also at an
+ * empty command line, which `promptEmpty` tells). They are heard
  * before xterm, so Ctrl+K and Ctrl+1..4 also work while typing in the terminal.
  */
-export function useGlobalShortcuts(palette: PaletteModel, layout: LayoutStore): void {
+export function useGlobalShortcuts(
+  palette: PaletteModel,
+  layout: LayoutStore,
+  promptEmpty: () => boolean = () => false,
+): void {
   useEffect(() => {
     const read = createShortcutReader();
     const onKeyDown = (event: KeyboardEvent): void => {
@@ -25,6 +35,7 @@ export function useGlobalShortcuts(palette: PaletteModel, layout: LayoutStore): 
         altKey: event.altKey,
         inEditable: isEditable(event.target),
         time: event.timeStamp,
+        atEmptyPrompt: atCommandLine(event.target) && promptEmpty(),
       });
       if (action === null) return;
       event.preventDefault();
@@ -35,5 +46,5 @@ export function useGlobalShortcuts(palette: PaletteModel, layout: LayoutStore): 
     };
     window.addEventListener('keydown', onKeyDown, true);
     return () => window.removeEventListener('keydown', onKeyDown, true);
-  }, [palette, layout]);
+  }, [palette, layout, promptEmpty]);
 }

@@ -8,7 +8,7 @@ export const COMMANDS_END = '<!-- commands:end -->';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|');
 
-/** The README's "Keyboard and commands" tables, from the key map and the command registry. */
+/** docs/commands.md's keyboard and command tables, from the key map and the command registry. */
 export function commandsMarkdown(registry: RegistryView): string {
   const keys = [
     '| keys | what they do |',

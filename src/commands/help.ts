@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { info, muted, styled, type OutputLine } from '../services/terminal/output';
+import { info, muted, type OutputLine } from '../services/terminal/output';
 import { usageArguments } from './usage';
 import type { CommandDefinition, RegistryView } from './types';
 
@@ -36,22 +36,6 @@ export function byArea(registry: RegistryView): Map<string, CommandDefinition[]>
     areas.set(command.area, [...(areas.get(command.area) ?? []), command]);
   }
   return areas;
-}
-
-/** `help`: the command list, grouped by area. */
-export function listing(registry: RegistryView): OutputLine[] {
-  const width = Math.max(...registry.list().map((c) => c.name.length));
-  const lines: OutputLine[] = [info('Commands:')];
-  for (const [area, commands] of byArea(registry)) {
-    lines.push(muted(`  ${area}`));
-    for (const c of commands) {
-      lines.push(
-        styled([{ text: `    ${c.name.padEnd(width)}`, style: 'header' }, { text: `  ${c.summary}` }]),
-      );
-    }
-  }
-  lines.push(muted('Type "help <command>" for its usage and examples. Chain commands with ";".'));
-  return lines;
 }
 
 const argumentLabel = (a: ArgumentInfo): string =>

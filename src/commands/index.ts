@@ -12,6 +12,7 @@ import feedCommands from './areas/feed';
 import keysCommands from './areas/keys';
 import marketCommands from './areas/market';
 import notifyCommands from './areas/notify';
+import ordersCommands from './areas/orders';
 import receiptsCommands from './areas/receipts';
 import riskCommands from './areas/risk';
 import rulesCommands from './areas/rules';
@@ -41,6 +42,7 @@ export const AREAS: readonly (readonly CommandDefinition[])[] = [
   coreCommands,
   marketCommands,
   tradingCommands,
+  ordersCommands,
   protectionCommands,
   rulesCommands,
   riskCommands,

@@ -67,7 +67,7 @@ export const AnalysisResult = z.object({
   /** The primary asset (the subject of the item), or null when none is named (e.g. macro news). */
   asset: z.string().nullable(),
   sentiment: Sentiment,
-  /** 0-100, calibrated: 80+ worth an alert, 50-80 notable, below 50 background (README, News analysis). */
+  /** 0-100, calibrated: 80+ worth an alert, 50-80 notable, below 50 background (docs/analysis.md). */
   impact_score: z.number().min(0).max(100),
   /** One sentence naming the event, the key phrase, the assets and why it matters. */
   reasoning: z.string().min(1),

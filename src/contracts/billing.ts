@@ -72,6 +72,11 @@ export const PLANS = {
   yearly: { price: 1790, per: 'year', days: 365, badge: 'SAVE 20%' },
 } as const;
 export const TRIAL_DAYS = 7;
+/** Ours: what a card checkout that starts the free trial costs today (the modal and the checkout page). */
+export const TRIAL_TODAY = `${TRIAL_DAYS}-day trial, $0 today`;
+/** `7-day trial, $0 today, then $179 per month`. */
+export const trialThen = (plan: keyof typeof PLANS): string =>
+  `${TRIAL_TODAY}, then $${PLANS[plan].price} per ${PLANS[plan].per}`;
 export const PREMIUM_FEATURES = [
   'Real-time AI signals',
   'Unlimited auto-trading rules',

@@ -42,6 +42,8 @@ export const BusEvents = {
     leg: z.enum(['stop_loss', 'take_profit', 'trailing', 'exit']),
     text: z.string(),
   }),
+  /** A resting limit order filled off the book: the user's tabs are told, in words. */
+  'trading.limit': z.object({ userId: z.string(), origin: z.string(), symbol: z.string(), text: z.string() }),
   'rules.changed': z.object({ userId: z.string(), origin: z.string() }),
   /**
    * A rule's decision was recorded or changed: fired, skipped, an exit closed what it opened, an ask rule's

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VENUES, VENUE_LABELS, type VenueName } from './venues';
 
 /**
  * Exchange API keys on the wire (docs/product.md §3 exchange API key, §5 form rules, §7 `/exchanges/`):
@@ -16,7 +17,7 @@ export type KeyWarning = z.infer<typeof KeyWarning>;
 
 export const ExchangeKey = z.object({
   id: z.string(),
-  exchangeName: z.literal('binance'),
+  exchangeName: z.enum(VENUES),
   environment: z.enum(KEY_ENVIRONMENTS),
   /** First 4 and last 4 characters of the API key. */
   keyHint: z.string(),
@@ -33,15 +34,38 @@ const trimmed = z
   .trim()
   .min(1, { error: 'API Key and Secret Key cannot be empty.' });
 
-/** `POST /api/exchanges/` body; an empty key or secret is a 422 whose message is the §5 text. */
-export const ExchangeKeyCreate = z.object({
-  exchangeName: z.literal('binance', { error: 'only binance is supported' }),
-  apiKey: trimmed.max(256, { error: 'at most 256 characters' }),
-  secretKey: trimmed.max(256, { error: 'at most 256 characters' }),
-  environment: z.enum(KEY_ENVIRONMENTS).default('live'),
-  /** Must be true to save a key that can withdraw funds. */
-  confirmWithdrawals: z.boolean().default(false),
-});
+/**
+ * `POST /api/exchanges/` body; an empty key or secret is a 422 whose message is the §5 text. An OKX key
+ * also needs its passphrase (a 422 without it); the other venues have none.
+ */
+export const ExchangeKeyCreate = z
+  .object({
+    exchangeName: z.enum(VENUES, { error: 'exchangeName must be binance, bybit or okx.' }),
+    apiKey: trimmed.max(256, { error: 'at most 256 characters' }),
+    secretKey: trimmed.max(256, { error: 'at most 256 characters' }),
+    /** OKX only: the passphrase chosen when the key was made, sealed like the secret. */
+    passphrase: z
+      .string({ error: 'passphrase must be text.' })
+      .trim()
+      .max(64, { error: 'at most 64 characters' })
+      .optional(),
+    environment: z.enum(KEY_ENVIRONMENTS).default('live'),
+    /** Must be true to save a key that can withdraw funds. */
+    confirmWithdrawals: z.boolean().default(false),
+  })
+  .superRefine((body, ctx) => {
+    const needs = body.exchangeName === 'okx';
+    const has = body.passphrase !== undefined && body.passphrase !== '';
+    if (needs && !has)
+      ctx.addIssue({ code: 'custom', path: ['passphrase'], message: KEY_TEXTS.passphraseMissing });
+    if (!needs && has) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['passphrase'],
+        message: KEY_TEXTS.passphraseUnused(body.exchangeName),
+      });
+    }
+  });
 export type ExchangeKeyCreate = z.input<typeof ExchangeKeyCreate>;
 
 /** The server's and the modal's texts for keys (docs/product.md §5, §8). */
@@ -57,11 +81,23 @@ export const KEY_TEXTS = {
   saveFailed: 'Failed to save key.',
   deleteFailed: 'Failed to delete key.',
   notFound: 'API key not found.',
-  unverified:
-    'Binance could not be reached, so the key was saved unverified. It will be checked again on first use.',
-  unreachable: 'Binance could not be reached to check this key. Try again shortly.',
-  withdrawalsRefused:
-    'This key can withdraw funds. Signal Console never withdraws; restrict the key on Binance, or confirm to save it anyway.',
+  /** Ours: an OKX key without its passphrase. */
+  passphraseMissing: 'OKX keys need the passphrase chosen when the key was made.',
+  /** Ours: a passphrase sent for a venue that has none. */
+  passphraseUnused: (venue: VenueName) => `${VENUE_LABELS[venue]} keys have no passphrase: leave it empty.`,
+  unverified: (venue: VenueName = 'binance') =>
+    `${VENUE_LABELS[venue]} could not be reached, so the key was saved unverified. It will be checked again on first use.`,
+  unreachable: (venue: VenueName = 'binance') =>
+    `${VENUE_LABELS[venue]} could not be reached to check this key. Try again shortly.`,
+  refused: (venue: VenueName, msg: string) => `${VENUE_LABELS[venue]} refused the key: ${msg}`,
+  withdrawalsRefused: (venue: VenueName = 'binance') =>
+    `This key can withdraw funds. Signal Console never withdraws; restrict the key on ${VENUE_LABELS[venue]}, or confirm to save it anyway.`,
+  /** Ours: what picking Live means, in the form and in `key add live`. */
+  liveWarning: (venue: VenueName) =>
+    `Live: orders sent with this key trade real funds on your ${VENUE_LABELS[venue]} account.`,
+  /** Ours: a demo key, and how to save a live one instead. */
+  demoNote: (venue: VenueName) =>
+    `Demo: this key trades simulated funds on ${VENUE_LABELS[venue]} demo trading. For real funds: key add ${venue} live.`,
   warnings: {
     'withdrawals-enabled':
       'Withdrawals are enabled on this key. Signal Console never withdraws: turn them off.',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VENUES } from './venues';
 import { decimal } from './numbers';
 import { DecisionTimeline } from './timeline';
 
@@ -55,6 +56,8 @@ export const Decision = z.object({
   /** Where the order went: 'paper' or the key id, and that account's mode when it decided. */
   account: z.string(),
   account_mode: z.enum(['paper', 'demo', 'live']),
+  /** That account's venue: 'paper' or the key's exchange; optional so that a copy saved before reads. */
+  account_venue: z.enum(['paper', ...VENUES]).default('paper'),
   fee: z.number().nullable(),
   arrival_price: z.number().nullable(),
   /** The shadow paper twin of a decision on a key: what paper would have filled, or why it would refuse. */
@@ -99,6 +102,15 @@ export const GapReport = z.object({
   fill_ratio: z.number().nullable(),
   latency_p50_ms: z.number().nullable(),
   latency_p95_ms: z.number().nullable(),
+  /**
+   * The slippage guard's view, over the fills that had a cap and a known fill: the mean slippage it
+   * estimated from the book before sending and the mean the fills actually had, in % (positive: worse),
+   * and how many fills that is. Null with none.
+   */
+  slippage_guard: z
+    .object({ fills: z.number(), estimated_pct: z.number(), actual_pct: z.number() })
+    .nullable()
+    .default(null),
   /** Decisions the venue refused (minimum notional, margin, rate limit) that paper would have taken. */
   refused_live_not_paper: z.array(
     z.object({ decision_id: z.string(), signal_id: z.string(), detail: z.string() }),
@@ -127,6 +139,8 @@ export const PromotionReport = z.object({
   }),
   backtest: z.object({
     days: z.number(),
+    /** The period replayed in words ("2 hours"): the news stored here. */
+    covers: z.string().optional(),
     trades: z.number(),
     win_rate: z.number().nullable(),
     pnl_usd: z.number(),
@@ -155,7 +169,8 @@ export const LedgerQuery = z.object({
 export type LedgerQuery = z.infer<typeof LedgerQuery>;
 
 export const BacktestRequest = z.object({
-  days: z.number().int().min(1).max(365).default(30),
+  /** How far back; without it, all the news stored (the default). */
+  days: z.number().int().min(1).max(365).optional(),
   hold_minutes: z.number().int().min(1).max(10_080).default(30),
 });
 export type BacktestRequest = z.infer<typeof BacktestRequest>;
@@ -174,8 +189,16 @@ export type BacktestTrade = z.infer<typeof BacktestTrade>;
 
 export const BacktestResult = z.object({
   rule_id: z.string(),
+  /** The rule's name, so that an answer read alone says which rule it tested. */
+  rule_name: z.string().optional(),
+  /** The days the replay covered: those asked for, or fewer when less news is stored. */
   days: z.number(),
+  /** The same in words: "2 hours", "30 days". */
+  covers: z.string().optional(),
   hold_minutes: z.number(),
+  /** The cooldown per asset held (the risk envelope's), and how many matches it left out. */
+  cooldown_minutes: z.number().optional(),
+  cooldown_skipped: z.number().optional(),
   signals_seen: z.number(),
   history_days: z.number(),
   trades: z.array(BacktestTrade),

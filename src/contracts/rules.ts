@@ -198,10 +198,22 @@ export const RiskSettings = z.object({
   /** Automated orders on LIVE keys have limits of their own, apart from (and within) paper's. */
   live_max_order_usd: z.number().min(1).max(10_000_000),
   live_daily_budget_usd: z.number().min(1).max(100_000_000),
+  /**
+   * The slippage cap, in %, of every market order sent without one of its own (manual or a rule's): the
+   * fill is estimated from the book first and the order sent within it. Null: no cap.
+   */
+  max_slippage_pct: z
+    .number({ error: 'Max slippage must be a number.' })
+    .gt(0, { error: 'Max slippage must be greater than zero.' })
+    .max(10, { error: 'Max slippage must be 10% or less.' })
+    .nullable(),
 });
 export type RiskSettings = z.infer<typeof RiskSettings>;
 
-/** Defaults that protect a new user. */
+/**
+ * Defaults that protect a new user. `max_order_usd` is the ceiling of the default maximum order, which
+ * fits the account: the smaller of it and {@link MAX_ORDER_SHARE} times the account's balance.
+ */
 export const DEFAULT_RISK: RiskSettings = {
   max_order_usd: 250_000,
   daily_budget_usd: 5000,
@@ -210,9 +222,17 @@ export const DEFAULT_RISK: RiskSettings = {
   max_age_seconds: 15,
   live_max_order_usd: 500,
   live_daily_budget_usd: 1000,
+  max_slippage_pct: null,
 };
 
+/** The share of an account's balance that the default maximum order is (below the ceiling). */
+export const MAX_ORDER_SHARE = 5;
+
 export const RiskState = RiskSettings.extend({
+  /** Where `max_order_usd` comes from: "5 × your 10,000 paper balance", or "your own setting". */
+  max_order_basis: z.string().optional(),
+  /** Whether the user set the maximum order themselves (false: the default that fits the account). */
+  max_order_saved: z.boolean().optional(),
   kill_switch: z.boolean(),
   /** When a kill switch turned on with a resume time turns itself off (ISO), else null. */
   resume_at: z.string().nullable(),
@@ -265,6 +285,12 @@ export const RULE_DETAILS = {
     `A free account can have ${limit} active rules. Turn one off or upgrade to Premium for unlimited auto-trading rules.`,
   maxOrder: (amount: number, max: number) =>
     `The order of ${amount} USDT is above your maximum order size of ${max} USDT (risk settings).`,
+  /** "max positions (rules)" counts the positions rules opened only: the trader's own are theirs. */
+  maxPositions: (open: number, max: number) =>
+    `${open} position${open === 1 ? '' : 's'} opened by rules ${open === 1 ? 'is' : 'are'} open (max ${max}).`,
+  /** A rule whose amount its account's venue would refuse: "Bybit's minimum order for ETH is 5 USDT; …". */
+  belowMinimum: (venue: string, asset: string, minimum: number, amount: number) =>
+    `${venue}'s minimum order for ${asset} is ${minimum} USDT; this rule's ${amount} USDT would be refused.`,
   decisionNotFound: 'Decision not found.',
   notAsking: 'This decision is not a proposal waiting for an answer.',
   alreadyAnswered: (via: string) => `Already answered in ${via}.`,

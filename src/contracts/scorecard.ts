@@ -19,7 +19,7 @@ export const HORIZON_MS: Readonly<Record<ScoreHorizon, number>> = {
   '30m': 1_800_000,
 };
 
-/** The impact bands of the README (80-100 act now, 50-79 notable, 0-49 background). */
+/** The impact bands of docs/analysis.md (80-100 act now, 50-79 notable, 0-49 background). */
 export const IMPACT_BANDS = ['80+', '50-79', '<50'] as const;
 export const ImpactBand = z.enum(IMPACT_BANDS);
 export type ImpactBand = z.infer<typeof ImpactBand>;
@@ -35,6 +35,11 @@ export function impactBandOf(impact: number): ImpactBand {
  */
 export const RETRACTION_ROLES = ['retracted', 'retraction'] as const;
 export type RetractionRole = (typeof RETRACTION_ROLES)[number];
+
+/** The scorecard's notes beside its figures. */
+export const SCORECARD_TEXTS = {
+  simulated: 'Prices here are simulated (a random walk): these hit rates are chance, not the news.',
+} as const;
 
 /** Days the scorecard looks back when the query names no start. */
 export const SCORECARD_DEFAULT_DAYS = 7;
@@ -102,5 +107,10 @@ export const Scorecard = z.object({
   by_impact: z.array(ScoreGroup),
   /** `retracted` (stories a later signal retracted) and `retraction` (the retractions), in that order. */
   by_retraction: z.array(ScoreGroup),
+  /**
+   * What a reader must know beside the figures: on simulated prices, that the hit rates are chance.
+   * Null on the market's own prices.
+   */
+  note: z.string().nullable().optional(),
 });
 export type Scorecard = z.infer<typeof Scorecard>;

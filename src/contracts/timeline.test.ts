@@ -55,8 +55,19 @@ describe('receipts', () => {
       sent_at: at(T + 4),
       acked_at: at(T + 43),
     };
-    expect(decisionReceipt(timeline, 'key-1')).toBe(
+    expect(decisionReceipt(timeline, 'binance')).toBe(
       '43 ms after the news: analysed 3, decided 1, Binance 39',
+    );
+    // The venue's call apart from ours, and what OKX says it spent itself.
+    expect(decisionReceipt({ ...timeline, venue_ms: 35, venue_own_ms: 1.46 }, 'okx')).toBe(
+      '43 ms after the news: analysed 3, decided 1, ours 4, OKX 35 (its own 1.5)',
+    );
+    expect(decisionReceipt({ ...timeline, venue_ms: 30, venue_own_ms: null }, 'bybit')).toBe(
+      '43 ms after the news: analysed 3, decided 1, ours 9, Bybit 30',
+    );
+    // A venue time longer than send → ack (clocks of two processes) is not split.
+    expect(decisionReceipt({ ...timeline, venue_ms: 50 }, 'bybit')).toBe(
+      '43 ms after the news: analysed 3, decided 1, Bybit 39',
     );
     expect(decisionReceipt(timeline, 'paper')).toBe('43 ms after the news: analysed 3, decided 1, paper 39');
     expect(decisionReceipt({ ...timeline, acked_at: null }, 'paper')).toBeNull();

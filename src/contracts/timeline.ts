@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VENUE_LABELS, type AccountVenue } from './venues';
 
 /**
  * Receipts: where the time went between a headline's publication and what it caused. Every signal
@@ -89,25 +90,37 @@ export const DecisionTimeline = z.object({
   decided_at: z.string(),
   sent_at: z.string().nullable(),
   acked_at: z.string().nullable(),
+  /** Of sent → acked: the placement call to the venue (ms), and what the venue says it spent itself. */
+  venue_ms: z.number().nullable().optional(),
+  venue_own_ms: z.number().nullable().optional(),
 });
 export type DecisionTimeline = z.infer<typeof DecisionTimeline>;
 
-/** The venue's name as a receipt says it: the paper exchange, or Binance for a key. */
-export const venueName = (account: string): string => (account === 'paper' ? 'paper' : 'Binance');
-
 /**
- * "43 ms after the news: analysed 3, decided 1, Binance 39": the total from receipt to the venue's
- * acknowledgement and its three parts (they add up). Null without an acknowledgement.
+ * "43 ms after the news: analysed 3, decided 1, ours 4, OKX 35 (its own 1.5)": the total from receipt to
+ * the venue's acknowledgement and its parts (they add up): ours is the order path around the placement
+ * call, the venue's is that call (network and venue), and its own what the venue says it spent. Null
+ * without an acknowledgement.
  */
-export function decisionReceipt(t: DecisionTimeline, account: string): string | null {
+export function decisionReceipt(t: DecisionTimeline, venue: AccountVenue): string | null {
   const total = diff(t.received_at, t.acked_at);
   if (total === null) return null;
-  const parts = [
+  const sentToAck = diff(t.sent_at, t.acked_at);
+  const venueMs = t.venue_ms ?? null;
+  const split = sentToAck !== null && venueMs !== null && venueMs <= sentToAck;
+  const name = venue === 'paper' ? 'paper' : VENUE_LABELS[venue];
+  const own = t.venue_own_ms ?? null;
+  const venuePart = (ms: number) =>
+    `${name} ${Math.round(ms)}${own === null ? '' : ` (its own ${Number(own.toFixed(1))})`}`;
+  const parts: (readonly [string, number | null])[] = [
     ['analysed', diff(t.received_at, t.analysed_at)],
     ['decided', diff(t.analysed_at, t.sent_at)],
-    [venueName(account), diff(t.sent_at, t.acked_at)],
-  ] as const;
-  const known = parts.filter((p): p is readonly [string, number] => p[1] !== null);
-  const tail = known.length === 0 ? '' : `: ${known.map(([n, ms]) => `${n} ${Math.round(ms)}`).join(', ')}`;
+  ];
+  const known = parts
+    .filter((p): p is readonly [string, number] => p[1] !== null)
+    .map(([n, ms]) => `${n} ${Math.round(ms)}`);
+  if (split) known.push(`ours ${Math.round(sentToAck - venueMs)}`, venuePart(venueMs));
+  else if (sentToAck !== null) known.push(venuePart(sentToAck));
+  const tail = known.length === 0 ? '' : `: ${known.join(', ')}`;
   return `${Math.round(total)} ms after the news${tail}`;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decimal } from './numbers';
+import { VENUES } from './venues';
 import { Decision } from './ruleReports';
 import { NO_PROTECTION, PositionProtection, ProtectionInput, ProtectionReceipt } from './protection';
 
@@ -42,34 +43,76 @@ export const OrderSideInput = z.enum(['buy', 'sell', 'long', 'short'], {
 });
 export type OrderSideInput = z.infer<typeof OrderSideInput>;
 
-export const OrderRequest = z.object({
-  symbol: PairSymbol,
-  side: OrderSideInput,
-  type: z.literal('market', { error: 'Only market orders are supported.' }).default('market'),
-  /** USDT notional. */
-  amount: decimal(
-    z
-      .number({ error: 'Amount must be a number.' })
-      .gt(0, { error: 'Total must be greater than zero.' })
-      .max(100_000_000, { error: 'Amount is too large.' }),
-  ),
-  /**
-   * Ours: the user's fat-finger cap in USDT. Sizing to the nearest lot step never takes the order
-   * above it (it rounds down instead); left out when the user confirmed an order above the cap.
-   */
-  maxNotional: decimal(
-    z
-      .number({ error: 'maxNotional must be a number.' })
-      .gt(0, { error: 'maxNotional must be greater than zero.' }),
-  ).optional(),
-  /** Ours: what placed the order, for the trade history: typed or clicked (`manual`), or a news card. */
-  source: z.enum(['manual', 'card']).optional(),
-  /**
-   * Ours: a stop-loss, take-profit and trailing stop to rest on the exchange as soon as the fill is known,
-   * and a time exit the server runs (src/contracts/protection.ts).
-   */
-  protection: ProtectionInput.optional(),
-});
+export const ORDER_TYPES = ['market', 'limit'] as const;
+export type OrderType = (typeof ORDER_TYPES)[number];
+export const TIME_IN_FORCE = ['GTC', 'IOC', 'POST'] as const;
+export type TimeInForce = (typeof TIME_IN_FORCE)[number];
+export const LIMIT_NEEDS_PRICE = 'A limit order needs a price.';
+export const MARKET_TAKES_NO_PRICE = 'A market order takes no price: add type limit, or leave the price out.';
+export const TIF_ONLY_LIMIT = 'Time in force applies to limit orders only.';
+export const SLIPPAGE_ONLY_MARKET =
+  'Max slippage applies to market orders only: a limit order has its price.';
+
+export const OrderRequest = z
+  .object({
+    symbol: PairSymbol,
+    side: OrderSideInput,
+    type: z.enum(ORDER_TYPES, { error: 'Order type must be market or limit.' }).default('market'),
+    /** A limit order's price, in USDT (put on the symbol's tick by the server: down to buy, up to sell). */
+    price: decimal(
+      z
+        .number({ error: 'Limit price must be a number.' })
+        .gt(0, { error: 'Limit price must be greater than zero.' }),
+    ).optional(),
+    /**
+     * A limit order's life: `GTC` rests until filled or cancelled (the default), `IOC` fills what it can at
+     * once and cancels the rest, `POST` only ever rests (refused by the venue if it would take liquidity).
+     */
+    timeInForce: z.enum(TIME_IN_FORCE, { error: 'Time in force must be GTC, IOC or POST.' }).optional(),
+    /**
+     * Ours: the slippage guard of a market order, in % of the price when sent. The fill is estimated from
+     * the book before sending; past the cap the order is sent as an IOC limit at the cap (or refused).
+     */
+    maxSlippagePct: decimal(
+      z
+        .number({ error: 'Max slippage must be a number.' })
+        .gt(0, { error: 'Max slippage must be greater than zero.' })
+        .max(10, { error: 'Max slippage must be 10% or less.' }),
+    ).optional(),
+    /** USDT notional. */
+    amount: decimal(
+      z
+        .number({ error: 'Amount must be a number.' })
+        .gt(0, { error: 'Total must be greater than zero.' })
+        .max(100_000_000, { error: 'Amount is too large.' }),
+    ),
+    /**
+     * Ours: the user's fat-finger cap in USDT. Sizing to the nearest lot step never takes the order
+     * above it (it rounds down instead); left out when the user confirmed an order above the cap.
+     */
+    maxNotional: decimal(
+      z
+        .number({ error: 'maxNotional must be a number.' })
+        .gt(0, { error: 'maxNotional must be greater than zero.' }),
+    ).optional(),
+    /** Ours: what placed the order, for the trade history: typed or clicked (`manual`), or a news card. */
+    source: z.enum(['manual', 'card']).optional(),
+    /**
+     * Ours: a stop-loss, take-profit and trailing stop to rest on the exchange as soon as the fill is known,
+     * and a time exit the server runs (src/contracts/protection.ts).
+     */
+    protection: ProtectionInput.optional(),
+  })
+  .superRefine((o, ctx) => {
+    if (o.type === 'limit' && o.price === undefined)
+      ctx.addIssue({ code: 'custom', path: ['price'], message: LIMIT_NEEDS_PRICE });
+    if (o.type === 'market' && o.price !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['price'], message: MARKET_TAKES_NO_PRICE });
+    if (o.type === 'market' && o.timeInForce !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['timeInForce'], message: TIF_ONLY_LIMIT });
+    if (o.type === 'limit' && o.maxSlippagePct !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['maxSlippagePct'], message: SLIPPAGE_ONLY_MARKET });
+  });
 export type OrderRequest = z.infer<typeof OrderRequest>;
 
 /**
@@ -78,8 +121,15 @@ export type OrderRequest = z.infer<typeof OrderRequest>;
  */
 export const ACCOUNT_MODES = ['paper', 'live', 'demo'] as const;
 export type AccountMode = (typeof ACCOUNT_MODES)[number];
-/** The account an order went to: its mode and, for a key, the key's hint (null on paper). */
-export const OrderVenue = z.object({ mode: z.enum(ACCOUNT_MODES), keyHint: z.string().nullable() });
+/**
+ * The account an order went to: its venue (`paper`, `binance`, `bybit`, `okx`), its mode and, for a key,
+ * the key's hint (null on paper).
+ */
+export const OrderVenue = z.object({
+  venue: z.enum(['paper', ...VENUES]),
+  mode: z.enum(ACCOUNT_MODES),
+  keyHint: z.string().nullable(),
+});
 export type OrderVenue = z.infer<typeof OrderVenue>;
 
 /** A position on one symbol at one moment: its side and size (in the base asset). */
@@ -115,6 +165,30 @@ export function positionChangeOf(before: number, after: number): PositionChange 
   return { effect, before: sized(before), after: sized(after) };
 }
 
+/**
+ * Where an order's time went, as this request saw it: ours and the venue's apart. Null when the order was
+ * not sent by this request (an earlier one found again by its Idempotency-Key).
+ */
+export const OrderTiming = z.object({
+  /** From the order reaching the server's order path to its answer (the legs placed, when asked). */
+  total_ms: z.number().nullable(),
+  /** The placement call to the venue: the network, the venue, and its look-ups until the order was final. */
+  venue_ms: z.number(),
+  /** What the venue says it spent itself (OKX's gateway `outTime − inTime`); null when it does not say. */
+  venue_own_ms: z.number().nullable(),
+});
+export type OrderTiming = z.infer<typeof OrderTiming>;
+
+/** What the slippage guard saw: estimate and cap in % of the price when sent; the fill's actual slippage. */
+export const SlippageReceipt = z.object({
+  estimated_pct: z.number(),
+  cap_pct: z.number(),
+  /** `market`: sent as asked; `ioc_limit`: the estimate passed the cap, sent as an IOC limit at it. */
+  sent_as: z.enum(['market', 'ioc_limit']),
+  actual_pct: z.number().nullable(),
+});
+export type SlippageReceipt = z.infer<typeof SlippageReceipt>;
+
 export const OrderResponse = z.object({
   id: z.string(),
   symbol: z.string(),
@@ -128,7 +202,16 @@ export const OrderResponse = z.object({
    * `filled`: all of it; `partially_filled`: the venue ended the order with part of it executed (a thin
    * book): `quantity` is what was executed, `note` says so.
    */
-  status: z.enum(['filled', 'partially_filled']),
+  status: z.enum(['filled', 'partially_filled', 'open']),
+  /** `market`, or `limit`: then `status: open` means it rests on the book (`quantity` executed so far). */
+  order_type: z.enum(ORDER_TYPES).default('market'),
+  /** A limit order as it rests: its price, the quantity asked and its time in force; null for a market order. */
+  limit: z
+    .object({ price: z.number(), quantity: z.number(), time_in_force: z.enum(TIME_IN_FORCE) })
+    .nullable()
+    .default(null),
+  /** The slippage guard's receipt: the fill estimated from the book, the cap, and what the fill did. */
+  slippage: SlippageReceipt.nullable().default(null),
   realizedPnl: z.number(),
   /** The USDT amount asked; null when unknown (an earlier order found again by its Idempotency-Key). */
   requested: z.number().nullable().default(null),
@@ -144,6 +227,7 @@ export const OrderResponse = z.object({
   position: PositionChange.nullable().default(null),
   /** What the order's protection did (its legs, the unprotected gap); null when none was asked. */
   protection: ProtectionReceipt.nullable().default(null),
+  timing: OrderTiming.nullable().default(null),
 });
 export type OrderResponse = z.infer<typeof OrderResponse>;
 
@@ -168,6 +252,11 @@ export const OrderPreview = z.object({
   leverage: z.number().int(),
   /** Liquidation price of the resulting position; null when the order closes it. */
   liquidationPrice: z.number().nullable(),
+  /**
+   * A limit order's: its price on the tick, its time in force, and whether it rests (then `price` is the
+   * limit and `fee` the maker fee of its fill) or crosses at once (a taker fill at `price`).
+   */
+  limit: z.object({ price: z.number(), time_in_force: z.enum(TIME_IN_FORCE), rests: z.boolean() }).optional(),
 });
 export type OrderPreview = z.infer<typeof OrderPreview>;
 
@@ -189,7 +278,18 @@ export const Position = z.object({
 });
 export type Position = z.infer<typeof Position>;
 
-export const ClosePositionRequest = z.object({ symbol: PairSymbol });
+export const ClosePositionRequest = z.object({
+  symbol: PairSymbol,
+  /**
+   * A share of the position to close (`0.5` for half, `1/3` as 0.333…), reduce-only, rounded down to the
+   * symbol's step; left out, the whole position.
+   */
+  share: z
+    .number({ error: 'The share must be a number above 0 and at most 1.' })
+    .gt(0, { error: 'The share must be above 0 and at most 1.' })
+    .max(1, { error: 'The share must be above 0 and at most 1.' })
+    .optional(),
+});
 export const MessageResponse = z.object({ message: z.string() });
 
 /** `POST /api/close_position`: the spec's message, and the closing fill as the venue answered it. */
@@ -225,6 +325,61 @@ export const Trade = z.object({
   orderId: z.string(),
 });
 export type Trade = z.infer<typeof Trade>;
+
+/**
+ * Why a position (or part of it) was closed: by hand, its stop or target, its time exit (`hold`), the
+ * rules' flatten, a retracted story, or a liquidation.
+ */
+export const CLOSE_REASONS = [
+  'manual',
+  'stop',
+  'target',
+  'hold',
+  'flatten',
+  'retraction',
+  'liquidation',
+] as const;
+export type CloseReason = (typeof CLOSE_REASONS)[number];
+
+/**
+ * One row of the Closed tab (`GET /api/trades/closed`): the part of a position one fill closed, worked
+ * out from the fills in order (a fill that flips a position closes the old one and opens the rest).
+ */
+export const ClosedTrade = z.object({
+  /** The closing fill's id, with `-c` (one fill closes at most one position). */
+  id: z.string(),
+  time: z.number(),
+  symbol: z.string(),
+  /** The side of the position that was closed. */
+  side: z.enum(['long', 'short']),
+  /** How much of the position this fill closed (the rest of a flip opened the other way). */
+  quantity: z.number(),
+  /** The position's average entry; null when its opening fills are not in the history. */
+  entryPrice: z.number().nullable(),
+  exitPrice: z.number(),
+  /** Null while the venue has not told it. */
+  realizedPnl: z.number().nullable(),
+  /** The closing fill's fee, its share for the part closed; null while not told. */
+  fee: z.number().nullable(),
+  reason: z.enum(CLOSE_REASONS),
+  accountId: z.string(),
+  account: OrderVenue,
+  source: z.enum(TRADE_SOURCES),
+  ruleName: z.string().nullable(),
+  orderId: z.string(),
+});
+export type ClosedTrade = z.infer<typeof ClosedTrade>;
+export const ClosedTradesQuery = z.object({
+  limit: z.coerce
+    .number({ error: 'limit must be a number.' })
+    .int({ error: 'limit must be a whole number.' })
+    .min(1, { error: `limit must be between 1 and 200.` })
+    .max(200, { error: `limit must be between 1 and 200.` })
+    .default(50),
+  account: z.string().trim().min(1).max(64).optional(),
+});
+export const ClosedTradesPage = z.object({ closed: z.array(ClosedTrade) });
+export type ClosedTradesPage = z.infer<typeof ClosedTradesPage>;
 
 export const TRADES_PAGE_MAX = 200;
 export const TradesQuery = z.object({
@@ -268,12 +423,14 @@ export const Balance = z.object({
   availableBalance: z.number(),
   unrealizedPnl: z.number(),
   equity: z.number(),
-  exchange: z.enum(['paper', 'binance-usdm']),
+  exchange: z.enum(['paper', 'binance-usdm', 'bybit-linear', 'okx-swap']),
 });
 export type Balance = z.infer<typeof Balance>;
 
 export const AccountState = z.object({
   account: z.string(),
+  /** `paper`, or the venue of the chosen key. */
+  venue: z.enum(['paper', ...VENUES]),
   mode: z.enum(ACCOUNT_MODES),
   /** The chosen key's hint (first and last four characters); null on paper. */
   keyHint: z.string().nullable(),
@@ -298,10 +455,37 @@ export const LeverageRequest = z.object({
   ),
 });
 
+/** `GET /api/orders/open`: a limit order resting on the account's venue (paper's book or a key's). */
+export const OpenOrder = z.object({
+  /** The venue's order id. */
+  id: z.string(),
+  clientOrderId: z.string(),
+  symbol: z.string(),
+  side: z.enum(['buy', 'sell']),
+  type: z.literal('limit'),
+  price: z.number(),
+  /** The quantity asked, in the base asset, and how much of it has filled. */
+  quantity: z.number(),
+  filled: z.number(),
+  time_in_force: z.enum(TIME_IN_FORCE),
+  reduce_only: z.boolean(),
+  created_at: z.string(),
+  account: OrderVenue,
+});
+export type OpenOrder = z.infer<typeof OpenOrder>;
+
 /** What the positions socket sends. */
 export const PositionsMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('snapshot'), positions: z.array(Position), time: z.number() }),
+  z.object({
+    type: z.literal('snapshot'),
+    positions: z.array(Position),
+    /** The account's resting limit orders; left out when its venue cannot list them. */
+    orders: z.array(OpenOrder).optional(),
+    time: z.number(),
+  }),
   z.object({ type: z.literal('liquidation'), symbol: z.string(), price: z.number(), time: z.number() }),
+  /** A resting limit order filled off the book (the market traded through it), in words. */
+  z.object({ type: z.literal('limit_filled'), symbol: z.string(), text: z.string(), time: z.number() }),
   /**
    * An ask rule proposes an order and waits for the user's answer until `decision.ask_expires_at`: the
    * proposed order is the decision's side, amount, asset and account; the news and its analysis come with it.
@@ -337,3 +521,11 @@ export const PositionsMessage = z.discriminatedUnion('type', [
   }),
 ]);
 export type PositionsMessage = z.infer<typeof PositionsMessage>;
+
+/** `DELETE /api/orders/open` (all, or `?symbol=`): what was cancelled and what could not be. */
+export const CancelOrdersResponse = z.object({
+  cancelled: z.array(OpenOrder),
+  /** Orders the venue did not cancel, each with the venue's reason. */
+  failed: z.array(z.object({ id: z.string(), symbol: z.string(), detail: z.string() })),
+});
+export type CancelOrdersResponse = z.infer<typeof CancelOrdersResponse>;

@@ -1,19 +1,19 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useServices } from '../app/AppContext';
+import { accountTitle } from '../services/trading/venueNames';
 
-const TITLES = {
-  paper: 'Paper trading: orders fill on the built-in paper exchange with simulated funds.',
-  live: 'LIVE: orders go to your Binance USD-M account with real funds.',
-  demo: 'DEMO: orders go to your Binance demo-trading account (simulated funds).',
-} as const;
-
-/** Marks every place orders are sent from with the account they go to: PAPER, LIVE or DEMO. */
+/** Marks every place orders are sent from with the account they go to: PAPER, or the venue and mode (BYBIT LIVE). */
 export function AccountBadge() {
   useSignals();
   const { stores } = useServices();
   const mode = stores.account.mode.value;
+  const venue = stores.account.venue.value;
   return (
-    <span className={`paper-badge account-${mode}`} data-testid="account-badge" title={TITLES[mode]}>
+    <span
+      className={`paper-badge account-${mode}`}
+      data-testid="account-badge"
+      title={accountTitle({ venue, mode })}
+    >
       {stores.account.badge.value}
     </span>
   );

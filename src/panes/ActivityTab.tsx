@@ -1,5 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useServices } from '../app/AppContext';
+import { utcStamp } from '../services/time';
 
 /** The account's activity log: what happened, when, and from which device and place. */
 export function ActivityTab() {
@@ -21,7 +22,7 @@ export function ActivityTab() {
         <ul className="activity-list" data-testid="activity-list">
           {activity.items.map((e) => (
             <li key={e.id} className={`activity ${e.kind}`} data-kind={e.kind}>
-              <time dateTime={e.at}>{new Date(e.at).toLocaleString()}</time>
+              <time dateTime={e.at}>{utcStamp(e.at)}</time>
               <span className="activity-text">{e.text}</span>
               {e.device !== null && (
                 <span className="activity-device">

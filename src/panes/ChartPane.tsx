@@ -7,11 +7,17 @@ import type { Candle } from '../contracts/market';
 import type { ChartModel } from '../services/market/chartModel';
 import { DOWN, UP, toBar, toVolume, type ChartMarker } from '../services/market/candles';
 import { formatPrice, pricePrecision } from '../services/market/format';
+import { ChartPositionOverlay } from './ChartPositionOverlay';
 import { TradingViewChart } from './TradingViewChart';
+import { useChartPosition, type AttachLayer } from './useChartPosition';
 import './market.css';
 
 /** The intervals offered as buttons; `chart <interval>` accepts every supported one. */
 const QUICK_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
+
+/** A finger rather than a mouse: the chart's hint says to hold a line. */
+const COARSE_POINTER = (): boolean =>
+  typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse)').matches;
 
 const utc = (seconds: number) => seconds as UTCTimestamp;
 const bar = (c: Candle) => ({ ...toBar(c), time: utc(toBar(c).time) });
@@ -34,7 +40,7 @@ type ChartLibrary = Awaited<ReturnType<typeof loadChartLibrary>>;
  * Draws the model on a lightweight-charts chart once the library is loaded; every subscription is
  * disposed on unmount. Answers the element to draw in, and whether the library failed to load.
  */
-function useCandleChart(model: ChartModel, onHover: (hover: Hover | null) => void) {
+function useCandleChart(model: ChartModel, onHover: (hover: Hover | null) => void, attach: AttachLayer) {
   const container = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -44,7 +50,7 @@ function useCandleChart(model: ChartModel, onHover: (hover: Hover | null) => voi
     let unmounted = false;
     loadChartLibrary().then(
       (lib) => {
-        if (!unmounted) dispose = drawChart(lib, element, model, onHover);
+        if (!unmounted) dispose = drawChart(lib, element, model, onHover, attach);
       },
       () => {
         if (!unmounted) setFailed(true);
@@ -54,7 +60,7 @@ function useCandleChart(model: ChartModel, onHover: (hover: Hover | null) => voi
       unmounted = true;
       dispose?.();
     };
-  }, [model, onHover]);
+  }, [model, onHover, attach]);
   return { container, failed };
 }
 
@@ -63,6 +69,7 @@ function drawChart(
   element: HTMLElement,
   model: ChartModel,
   onHover: (hover: Hover | null) => void,
+  attach: AttachLayer,
 ): () => void {
   const { CandlestickSeries, ColorType, CrosshairMode, HistogramSeries, createChart, createSeriesMarkers } =
     lib;
@@ -126,7 +133,9 @@ function drawChart(
     onHover(marker === undefined || param.point === undefined ? null : { marker, ...param.point });
   };
   chart.subscribeCrosshairMove(onMove);
+  const detachPosition = attach(chart, candles, element, lib.LineStyle);
   return () => {
+    detachPosition();
     chart.unsubscribeCrosshairMove(onMove);
     stopView();
     stopMarkers();
@@ -140,7 +149,8 @@ export function ChartPane() {
   useSignals();
   const { chart, stores, terminal } = useServices();
   const [hover, setHover] = useState<Hover | null>(null);
-  const { container, failed } = useCandleChart(chart, setHover);
+  const position = useChartPosition();
+  const { container, failed } = useCandleChart(chart, setHover, position.attach);
   const interval = chart.interval.value;
   const state = chart.state.value;
   const last = chart.lastPrice.value;
@@ -221,6 +231,15 @@ export function ChartPane() {
               </li>
             ))}
           </ul>
+        )}
+        {local && !failed && (
+          <ChartPositionOverlay
+            position={position.position}
+            mover={position.mover}
+            marks={position.marks}
+            grips={position.grips}
+            touch={COARSE_POINTER()}
+          />
         )}
         {local && hover !== null && (
           <div

@@ -6,7 +6,8 @@ import { Dialog } from './Dialog';
 /**
  * The app's own confirm and alert: the question in the spec's words, what it will act on, and two
  * buttons (one for an alert). Cancel has focus first, so Enter never closes a position by accident;
- * Esc answers no, and focus goes back to the button that asked.
+ * Esc answers no, and focus goes back to the button that asked. A question that asks for it (a line
+ * dragged on the chart) starts on its yes button instead.
  */
 export function ConfirmDialog() {
   useSignals();
@@ -24,7 +25,7 @@ function ConfirmPanel({ request, answer }: { request: DialogRequest; answer: (ye
       className="confirm-modal"
       testId="confirm-dialog"
       onClose={() => answer(false)}
-      initialFocus={alert ? '[data-action="yes"]' : '[data-action="no"]'}
+      initialFocus={alert || request.enterConfirms ? '[data-action="yes"]' : '[data-action="no"]'}
     >
       <h2 data-request={request.id}>{request.title}</h2>
       <p className="confirm-message" data-testid="confirm-message">

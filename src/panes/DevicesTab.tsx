@@ -2,6 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
 import { UNLINK_WALLETS_OFFER } from '../contracts/auth';
 import { useServices } from '../app/AppContext';
+import { utcStamp } from '../services/time';
 import { FormNotice } from './FormNotice';
 
 /**
@@ -37,7 +38,7 @@ export function DevicesTab() {
               {d.device_info.place !== undefined && (
                 <span className="device-place">Near {d.device_info.place}</span>
               )}
-              <span className="device-used">Last seen {new Date(d.last_used_at).toLocaleString()}</span>
+              <span className="device-used">Last seen {utcStamp(d.last_used_at)}</span>
               <button
                 type="button"
                 className="button"

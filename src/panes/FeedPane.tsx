@@ -1,16 +1,26 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import { useServices } from '../app/AppContext';
 import { handleFeedKey } from '../services/feed/feedKeys';
 import { MIN_IMPACT } from '../services/feed/feedView';
 import { AlertsModal } from './AlertsModal';
 import { ImpactSlider } from './ImpactSlider';
 import { SignalCard } from './SignalCard';
+import { useFeedHold } from './useFeedHold';
 import './feed.css';
 
 function isEditable(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}
+
+const CONTROLS = 'button, a[href], summary, [role="button"], [role="tab"], [tabindex]';
+
+/** The key went to a control inside the feed (an amount button, `+`, a `$TICKER`), not to its frame. */
+function isControl(target: EventTarget | null, frame: HTMLElement): boolean {
+  if (!(target instanceof HTMLElement) || target === frame) return false;
+  const control = target.closest(CONTROLS);
+  return control !== null && control !== frame && frame.contains(control);
 }
 
 /** Tabs, the sentiment buttons and the Min Impact slider (docs/product.md §2). */
@@ -75,6 +85,30 @@ function FeedControls() {
   );
 }
 
+/** "3 new ↑" over the top of the list while cards wait: a click lets them in and goes to the top. */
+function NewCardsPill({ root }: { root: RefObject<HTMLElement | null> }) {
+  useSignals();
+  const view = useServices().stores.feedView;
+  const waiting = view.waiting.value;
+  if (waiting === 0) return null;
+  return (
+    <div className="feed-new-wrap">
+      <button
+        type="button"
+        className="feed-new"
+        data-testid="feed-new"
+        title="Show the new cards at the top"
+        onClick={() => {
+          view.showNew();
+          root.current?.querySelector('.feed-list')?.scrollTo({ top: 0 });
+        }}
+      >
+        {waiting} new ↑
+      </button>
+    </div>
+  );
+}
+
 /** The signal feed: controls, then the cards, newest on top. */
 export function FeedPane() {
   useSignals();
@@ -87,6 +121,7 @@ export function FeedPane() {
   const notice = feed.watchlistToggles.notice.value;
   const all = stores.feed.signals.value.length;
   const root = useRef<HTMLElement>(null);
+  useFeedHold(root, view);
 
   // The keys work while focus is anywhere in the feed's frame (`g f` focuses the frame).
   useEffect(() => {
@@ -100,6 +135,7 @@ export function FeedPane() {
           metaKey: event.metaKey,
           altKey: event.altKey,
           inEditable: isEditable(event.target),
+          onControl: isControl(event.target, frame),
         },
         { view, quickTrade: feed.quickTrade, amounts: stores.quickAmounts.amounts },
       );
@@ -141,6 +177,7 @@ export function FeedPane() {
           {notice}
         </div>
       )}
+      <NewCardsPill root={root} />
       {list.length === 0 ? (
         <div className="pane-body pane-empty" data-testid="feed-empty">
           {all === 0 ? 'Waiting for signals…' : 'No signals match these filters.'}

@@ -8,6 +8,7 @@ import { LiveIndicator } from './LiveIndicator';
 import { SimulatedBadge } from './SimulatedBadge';
 import { StandinsBadge } from './StandinsBadge';
 import { SymbolSearch } from './SymbolSearch';
+import './Header.css';
 
 /**
  * The header. On a phone it is one row (the symbol, the live dot, a degraded chip when there is one, the

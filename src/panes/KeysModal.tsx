@@ -1,31 +1,43 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useRef, useState } from 'react';
 import { useServices } from '../app/AppContext';
-import { KEY_TEXTS, type KeyEnvironment } from '../contracts/exchanges';
+import { KEY_TEXTS } from '../contracts/exchanges';
+import { VENUES, type VenueName } from '../contracts/venues';
+import { keyName } from '../services/exchanges/keys';
+import {
+  EMPTY_DRAFT,
+  KEY_VENUES,
+  keyFormView,
+  onVenue,
+  type KeyDraft,
+} from '../services/exchanges/keysModal';
 import { Dialog } from './Dialog';
 import './KeysModal.css';
 
-const EMPTY = { apiKey: '', secretKey: '', environment: 'live' as KeyEnvironment };
+const venueOf = (value: string): VenueName => VENUES.find((v) => v === value) ?? 'binance';
 
 /**
- * docs/product.md §2 API Settings / API Key Management: exchange (Binance only), API Key, Secret Key, Save Key, and
- * the Saved Keys with Delete per key; each key's environment, status and hygiene warnings.
+ * docs/product.md §2 API Settings / API Key Management: exchange (Binance, Bybit or OKX), API Key, Secret
+ * Key (and OKX's Passphrase), Save Key, and the Saved Keys with Delete per key; each key's venue,
+ * environment, status and hygiene warnings. The chosen venue's checklist says where the key is made and
+ * which permissions to set.
  */
 export function KeysModal() {
   useSignals();
   const { keys } = useServices();
-  const [draft, setDraft] = useState(EMPTY);
+  const [draft, setDraft] = useState<KeyDraft>(EMPTY_DRAFT);
   const savedHeading = useRef<HTMLHeadingElement>(null);
   if (!keys.open.value) return null;
   const list = keys.list.value;
   const notice = keys.notice.value;
   const busy = keys.busy.value;
   const pending = keys.withdrawalsPending.value;
+  const form = keyFormView(draft.exchangeName);
   const close = (): void => {
-    setDraft(EMPTY);
+    setDraft(EMPTY_DRAFT);
     keys.hide();
   };
-  const edit = (next: typeof draft): void => {
+  const edit = (next: KeyDraft): void => {
     setDraft(next);
     keys.edited(next);
   };
@@ -35,7 +47,9 @@ export function KeysModal() {
       savedHeading.current?.focus();
   };
   const save = async (confirm: boolean): Promise<void> => {
-    if (await keys.save(pending ?? draft, confirm)) setDraft(EMPTY);
+    const sent = pending ?? draft;
+    // The next key is most likely for the same venue: the form stays on it, emptied.
+    if (await keys.save(sent, confirm)) setDraft({ ...EMPTY_DRAFT, exchangeName: sent.exchangeName });
   };
   return (
     <Dialog label="API Key Management" className="keys-modal" onClose={close} initialFocus="#key-api">
@@ -50,10 +64,30 @@ export function KeysModal() {
       >
         <label className="field wide">
           <span>Exchange</span>
-          <select name="exchange" value="binance" disabled={busy} onChange={() => undefined}>
-            <option value="binance">Binance</option>
+          <select
+            name="exchange"
+            value={draft.exchangeName}
+            disabled={busy || pending !== null}
+            onChange={(event) => edit(onVenue(draft, venueOf(event.currentTarget.value)))}
+          >
+            {KEY_VENUES.map((v) => (
+              <option key={v.venue} value={v.venue}>
+                {v.label}
+              </option>
+            ))}
           </select>
         </label>
+        <div className="keys-checklist" data-testid="key-checklist">
+          <p className="keys-where">
+            <span className="keys-checklist-label">Where to make it:</span> {form.where}
+          </p>
+          <p className="keys-checklist-label">Set on the key:</p>
+          <ul>
+            {form.checklist.map((item) => (
+              <li key={item}>{item}</li>
+            ))}
+          </ul>
+        </div>
         <label className="field wide">
           <span>Environment</span>
           <select
@@ -61,13 +95,18 @@ export function KeysModal() {
             value={draft.environment}
             disabled={busy}
             onChange={(event) =>
-              setDraft({ ...draft, environment: event.currentTarget.value === 'demo' ? 'demo' : 'live' })
+              setDraft({ ...draft, environment: event.currentTarget.value === 'live' ? 'live' : 'demo' })
             }
           >
-            <option value="live">Live (real funds)</option>
-            <option value="demo">Demo (Binance demo trading)</option>
+            <option value="demo">{form.demoLabel}</option>
+            <option value="live">{form.liveLabel}</option>
           </select>
         </label>
+        {draft.environment === 'live' && (
+          <p className="keys-live-warning" role="note" data-testid="key-live-warning">
+            {form.liveWarning}
+          </p>
+        )}
         <label className="field wide">
           <span>API Key</span>
           <input
@@ -90,6 +129,18 @@ export function KeysModal() {
             onChange={(event) => edit({ ...draft, secretKey: event.currentTarget.value })}
           />
         </label>
+        {form.passphrase && (
+          <label className="field wide">
+            <span>Passphrase</span>
+            <input
+              type="password"
+              autoComplete="new-password"
+              value={draft.passphrase}
+              disabled={busy}
+              onChange={(event) => edit({ ...draft, passphrase: event.currentTarget.value })}
+            />
+          </label>
+        )}
         {pending === null ? (
           <button type="submit" className="button primary" disabled={busy}>
             Save Key
@@ -133,18 +184,24 @@ export function KeysModal() {
           <ul className="key-list">
             {list.items.map((k) => (
               <li key={k.id} className="key-row" data-testid="key-row">
-                <span className="key-main">
-                  <span className="key-exchange">Binance</span>
-                  <code className="key-hint">{k.keyHint}</code>
+                <span className="key-main" title={keyName(k)}>
+                  <span className="key-exchange">{keyFormView(k.exchangeName).label}</span>
+                  <span className="key-sep" aria-hidden="true">
+                    ·
+                  </span>
                   <span className={`key-env ${k.environment}`}>
                     {k.environment === 'demo' ? 'DEMO' : 'LIVE'}
                   </span>
+                  <span className="key-sep" aria-hidden="true">
+                    ·
+                  </span>
+                  <code className="key-hint">{k.keyHint}</code>
                   <span className={`key-status ${k.status}`}>{k.status}</span>
                   <button
                     type="button"
                     className="button"
                     disabled={busy}
-                    aria-label={`Delete key ${k.keyHint}`}
+                    aria-label={`Delete key ${keyName(k)}`}
                     onClick={() => void keys.remove(k.id).then(keepFocus)}
                   >
                     Delete

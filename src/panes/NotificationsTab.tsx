@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useServices } from '../app/AppContext';
 import { ALERT_THRESHOLD, type NotificationSettings } from '../contracts/notifications';
 import { NOTIFY_TEXT, loadNotifications } from '../services/notifications';
+import { utcDay, utcTime } from '../services/time';
 import type { OutputLine } from '../services/terminal/output';
 
 type Switch = keyof Omit<NotificationSettings, 'alert_threshold'>;
@@ -74,7 +75,7 @@ export function NotificationsTab() {
           <>
             <p className="message">
               Linked to <strong>{tg.chat ?? 'your chat'}</strong>
-              {tg.linked_at === null ? null : ` since ${new Date(tg.linked_at).toLocaleDateString()}`}.
+              {tg.linked_at === null ? null : ` since ${utcDay(tg.linked_at)}`}.
             </p>
             <button
               type="button"
@@ -95,8 +96,8 @@ export function NotificationsTab() {
               .
             </p>
             <p className="message">
-              The code works once, in a private chat with the bot, until{' '}
-              {new Date(link.expires_at).toLocaleTimeString()}; a newer code replaces it.
+              The code works once, in a private chat with the bot, until {utcTime(link.expires_at)}; a newer
+              code replaces it.
             </p>
           </div>
         ) : (

@@ -68,13 +68,13 @@ describe('Open Positions pane', () => {
       'BTC/USDT',
       'LONG',
       '0.052',
-      '96,150.5000',
-      '96,400.2500',
-      '87,010.1234',
+      '96,150.5',
+      '96,400.3',
+      '87,010.1',
       '499.98',
       '+12.99 (+2.60%)',
       'unprotectedEditBE',
-      'Close',
+      'Close50%Flip',
     ]);
     expect(within(btc as HTMLElement).getByTestId('pnl').className).toContain('gain');
     expect(within(eth as HTMLElement).getByTestId('pnl').className).toContain('loss');
@@ -188,8 +188,8 @@ describe('Open Positions: protection', () => {
     const { row } = show(GUARDED);
     const btc = row('BTC/USDT');
     expect(legs(btc)).toEqual([
-      'SL 94,227.4900 exchange resting',
-      'TP 101,000.0000 exchange placing',
+      'SL 94,227.5 exchange resting',
+      'TP 101,000.0 exchange placing',
       'Trail 1.5% exchange re-placing',
       'Exit in 25m app',
     ]);
@@ -219,15 +219,17 @@ describe('Open Positions: protection', () => {
     const btc = row('BTC/USDT');
     expect(within(btc).getByTestId('unprotected')).toBeTruthy();
     expect(legs(btc)).toEqual([
-      'SL 94,227.4900 exchange triggered',
-      'TP 101,000.0000 exchange placing',
+      'SL 94,227.5 exchange triggered',
+      'TP 101,000.0 exchange placing',
       'Trail 1.5% exchange refused',
     ]);
   });
 
   it("says Binance for a key account's legs", () => {
     const { row, services } = show(GUARDED);
-    act(() => services.stores.account.set({ account: 'k1', mode: 'live', keyHint: 'abcd…wxyz' }));
+    act(() =>
+      services.stores.account.set({ account: 'k1', venue: 'binance', mode: 'live', keyHint: 'abcd…wxyz' }),
+    );
     const title = within(row('BTC/USDT'))
       .getAllByTestId('protection-leg')[0]
       ?.querySelector('.protection-place');
@@ -302,7 +304,7 @@ describe('Open Positions: protection', () => {
     const printed = services.stores.terminal.entries.value.map((e) => ('text' in e ? e.text : ''));
     const at = printed.indexOf('Protection of BTC/USDT:');
     expect(at).toBeGreaterThanOrEqual(0);
-    expect(printed[at + 1]).toBe('Stop loss 94,477.5000: resting on the paper exchange.');
+    expect(printed[at + 1]).toBe('Stop loss 94,477.5: resting on the paper exchange.');
   });
 
   it('Remove asks, then DELETEs; Break-even POSTs and shows a refusal on the row', async () => {

@@ -5,6 +5,7 @@ import { TRADING_TEXT } from '../services/trading/messages';
 import { POSITION_COLUMNS, positionRow } from '../services/trading/positionsView';
 import { fieldsOf } from '../services/trading/protectionEditor';
 import { protectionView } from '../services/trading/protectionView';
+import { verbOfKey } from '../services/trading/positionVerbs';
 import { AccountBadge } from './AccountBadge';
 import { ProtectionCell, ProtectionForm } from './ProtectionCell';
 import { NoRows, TableHead } from './TradingTable';
@@ -41,7 +42,7 @@ export function PositionsPane() {
   const updated = store.updatedText.value;
   const account = stores.account.state.value?.account ?? 'paper';
   const byRule = stores.rules.openedByRule.value;
-  const mode = stores.account.mode.value;
+  const venue = stores.account.venue.value;
   const now = store.now.value;
   const editor = actions.protection;
   const editing = editor.editing.value;
@@ -92,7 +93,19 @@ export function PositionsPane() {
               const error = rowError?.symbol === row.symbol ? rowError.message : null;
               return (
                 <Fragment key={row.symbol}>
-                  <tr data-testid="position-row" data-symbol={row.symbol}>
+                  <tr
+                    data-testid="position-row"
+                    data-symbol={row.symbol}
+                    tabIndex={0}
+                    aria-label={`${row.side} ${row.cells[2]} ${row.symbol}: c close, h half, f flip`}
+                    onKeyDown={(event) => {
+                      const verb = event.target === event.currentTarget ? verbOfKey(event) : null;
+                      if (verb === null) return;
+                      event.preventDefault();
+                      event.stopPropagation();
+                      void actions.verb(verb, row.symbol).then(keepFocus);
+                    }}
+                  >
                     <td className="symbol" data-label={POSITION_COLUMNS[0]}>
                       {row.cells[0]}
                       {rule === undefined ? null : (
@@ -138,7 +151,7 @@ export function PositionsPane() {
                       {protection === undefined ? null : (
                         <ProtectionCell
                           symbol={row.symbol}
-                          view={protectionView(protection, mode, now)}
+                          view={protectionView(protection, venue, now, row.symbol)}
                           busy={busy.has(row.symbol)}
                           onEdit={() => editor.open(row.symbol)}
                           onRemove={() => void editor.remove(row.symbol)}
@@ -159,6 +172,24 @@ export function PositionsPane() {
                         onClick={() => void actions.close(row.symbol).then(keepFocus)}
                       >
                         Close
+                      </button>
+                      <button
+                        type="button"
+                        className="button small"
+                        disabled={closing.has(row.symbol)}
+                        title="Close 50% (h)"
+                        onClick={() => void actions.verb('half', row.symbol).then(keepFocus)}
+                      >
+                        50%
+                      </button>
+                      <button
+                        type="button"
+                        className="button small"
+                        disabled={closing.has(row.symbol)}
+                        title="Flip (f)"
+                        onClick={() => void actions.verb('flip', row.symbol).then(keepFocus)}
+                      >
+                        Flip
                       </button>
                     </td>
                   </tr>

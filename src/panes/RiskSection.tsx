@@ -2,14 +2,23 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useServices } from '../app/AppContext';
 import type { RiskSettings } from '../contracts/rules';
+import { utcTime } from '../services/time';
 
 const FIELDS: readonly [keyof RiskSettings, string][] = [
   ['max_order_usd', 'Max order (USDT, every order)'],
   ['daily_budget_usd', 'Daily budget (USDT)'],
-  ['max_positions', 'Max open positions'],
+  ['max_positions', 'Max positions opened by rules'],
   ['cooldown_minutes', 'Cooldown per asset (min)'],
   ['max_age_seconds', 'Max signal age (s)'],
 ];
+
+/** "Max order 50,000 USDT: 5 × your 10,000 paper balance (the default; set your own below)." */
+function maxOrderLine(usd: number, basis: string, saved: boolean): string {
+  const figure = usd.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  return saved
+    ? `Max order ${figure} USDT: ${basis}.`
+    : `Max order ${figure} USDT: ${basis} (the default; set your own below).`;
+}
 
 /** The risk envelope and the kill switch, in the Trade Rules modal. */
 export function RiskSection() {
@@ -25,7 +34,14 @@ export function RiskSection() {
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    const change = Object.fromEntries(FIELDS.map(([k]) => [k, Number(draft[k])]));
+    // Only what was changed: a default left as it is stays the default that fits the account.
+    const change = Object.fromEntries(
+      FIELDS.filter(([k]) => Number(draft[k]) !== risk[k]).map(([k]) => [k, Number(draft[k])]),
+    );
+    if (Object.keys(change).length === 0) {
+      setMessage('Nothing changed.');
+      return;
+    }
     const done = await api.saveRisk(change);
     setMessage(done.ok ? 'Risk settings saved.' : done.message);
   };
@@ -38,7 +54,7 @@ export function RiskSection() {
       <h3>Risk and kill switch</h3>
       <p className={risk.kill_switch ? 'kill on' : 'kill'} data-testid="kill-state">
         {risk.kill_switch
-          ? `Automated trading is OFF${risk.resume_at ? ` until ${new Date(risk.resume_at).toLocaleTimeString()}` : ''}.`
+          ? `Automated trading is OFF${risk.resume_at ? ` until ${utcTime(risk.resume_at)}` : ''}.`
           : `Automated trading is on: ${risk.spent_today_usd} of ${risk.daily_budget_usd} USDT used today.`}{' '}
         <button
           type="button"
@@ -48,6 +64,11 @@ export function RiskSection() {
           {risk.kill_switch ? 'Resume automated trading' : 'Stop all automated trading'}
         </button>
       </p>
+      {risk.max_order_basis !== undefined && (
+        <p className="muted" data-testid="max-order-basis">
+          {maxOrderLine(risk.max_order_usd, risk.max_order_basis, risk.max_order_saved === true)}
+        </p>
+      )}
       <form className="risk-form" onSubmit={(e) => void save(e)}>
         {FIELDS.map(([key, label]) => (
           <label key={key} className="field narrow">

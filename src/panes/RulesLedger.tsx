@@ -1,6 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useServices } from '../app/AppContext';
 import { latencyText, outcomeText } from '../services/rules/rules';
+import { utcStamp } from '../services/time';
 
 /** The newest decisions of the ledger: which rule matched which signal, and what came of it. */
 export function RulesLedger() {
@@ -33,7 +34,7 @@ export function RulesLedger() {
             <tbody>
               {rows.map((d) => (
                 <tr key={d.id} data-testid="ledger-row">
-                  <td>{new Date(d.decided_at).toLocaleTimeString()}</td>
+                  <td>{utcStamp(d.decided_at)}</td>
                   <td>
                     {d.rule_name} v{d.rule_version}
                   </td>

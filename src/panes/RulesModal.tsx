@@ -10,6 +10,7 @@ import {
   formOf,
   type RuleFormFields,
 } from '../services/rules/ruleForm';
+import { backtestSummary } from '../services/rules/backtest';
 import { describeRule } from '../services/rules/rules';
 import { Dialog } from './Dialog';
 import { RiskSection } from './RiskSection';
@@ -74,7 +75,8 @@ export function RulesModal() {
   };
   const backtest = async (rule: Rule) => {
     setTesting(rule.id);
-    const done = await api.backtest(rule.id, { days: 30, hold_minutes: 30 });
+    // By default, all the news stored: a run on a fresh server still has trades to show.
+    const done = await api.backtest(rule.id, { hold_minutes: 30 });
     setTesting(null);
     if (!done.ok) setNotice({ tone: 'error', text: done.message });
   };
@@ -269,11 +271,7 @@ function Backtest() {
   if (r === null) return null;
   return (
     <div className="backtest" data-testid="backtest">
-      <p>
-        {r.trades.length} trades over {r.days} days ({r.price_source}): win rate{' '}
-        {r.win_rate === null ? '—' : `${Math.round(r.win_rate * 100)}%`}, PnL {r.pnl_usd.toFixed(2)} USDT, max
-        drawdown {r.max_drawdown_usd.toFixed(2)} USDT.
-      </p>
+      <p data-testid="backtest-summary">{backtestSummary(r)}</p>
       <EquityCurve equity={r.equity} />
       {r.note && <p className="muted">{r.note}</p>}
     </div>

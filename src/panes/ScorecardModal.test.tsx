@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderWithServices } from '../app/testing/renderWithServices';
+import { SCORECARD_TEXTS } from '../contracts/scorecard';
 import { group, makeScorecard } from '../services/scorecard/testing/cards';
 import { FeedPane } from './FeedPane';
 import { ScorecardModal } from './ScorecardModal';
@@ -90,6 +91,18 @@ describe('Scorecard modal', () => {
     await act(() => r.services.terminal.execute('scorecard', 'ui'));
     fireEvent.click(within(dialog()).getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('says beside the figures that hit rates on simulated prices are chance, and not on real ones', async () => {
+    const r = setup(makeScorecard({ note: SCORECARD_TEXTS.simulated }));
+    await act(() => r.services.terminal.execute('scorecard', 'ui'));
+    expect(within(dialog()).getByTestId('scorecard-note').textContent).toBe(SCORECARD_TEXTS.simulated);
+    r.server.on('GET /signals/scorecard', () => ({
+      status: 200,
+      body: makeScorecard({ price_source: 'binance', note: null }),
+    }));
+    await act(() => r.services.terminal.execute('scorecard', 'ui'));
+    expect(within(dialog()).queryByTestId('scorecard-note')).toBeNull();
   });
 
   it('says the prices are real when they are, and shows a failure', async () => {

@@ -89,6 +89,11 @@ export function ScorecardModal() {
           </span>
         </p>
       )}
+      {card?.note ? (
+        <p className="scorecard-note" data-testid="scorecard-note" role="note">
+          {card.note}
+        </p>
+      ) : null}
       {sc.loading.value ? <p className="muted">Loading the scorecard…</p> : null}
       {sc.error.value === null ? null : (
         <p className="form-error" role="alert">

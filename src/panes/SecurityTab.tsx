@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { UNLINK_WALLETS_OFFER } from '../contracts/auth';
 import { useServices } from '../app/AppContext';
 import { FormNotice } from './FormNotice';
+import { RecoveryCodes } from './RecoveryCodes';
 
 const submit = (action: () => void) => (event: FormEvent) => {
   event.preventDefault();
@@ -132,21 +133,10 @@ export function SecurityTab() {
           <>
             <p className="message success">Two-factor authentication is on.</p>
             {twoFactor.recoveryCodes !== null && (
-              <div className="recovery" data-testid="recovery-codes">
-                <p className="message">
-                  Recovery codes: each works once in place of a code. Save them now; they are not shown again.
-                </p>
-                <ul>
-                  {twoFactor.recoveryCodes.map((c) => (
-                    <li key={c}>
-                      <code>{c}</code>
-                    </li>
-                  ))}
-                </ul>
-                <button type="button" className="button" onClick={() => auth.account.hideRecoveryCodes()}>
-                  I have saved them
-                </button>
-              </div>
+              <RecoveryCodes
+                codes={twoFactor.recoveryCodes}
+                onDone={() => auth.account.hideRecoveryCodes()}
+              />
             )}
             <form
               className="auth-form"

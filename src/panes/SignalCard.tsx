@@ -149,7 +149,6 @@ export const SignalCard = memo(function SignalCard({ signal, focused, highlighte
   useSignals();
   const { stores, feed } = useServices();
   const tone = sentimentOf(signal) ?? 'analyzing';
-  const notice = feed.quickTrade.notice.value;
   const url = signal.metadata.url;
   const popover = feed.quickTrade.popover.value?.signalId === signal.id;
   // A card whose signal fired one of the user's rules is marked; one a rule was held back on, quietly.
@@ -209,11 +208,6 @@ export const SignalCard = memo(function SignalCard({ signal, focused, highlighte
         <Analysis signal={signal} />
       </div>
       <RuleFired signalId={signal.id} />
-      {notice?.signalId === signal.id ? (
-        <div className={`card-notice ${notice.tone}`} role="status" data-testid="trade-notice">
-          {notice.text}
-        </div>
-      ) : null}
     </article>
   );
 });

@@ -83,3 +83,24 @@ describe('a toast that stays', () => {
     expect(screen.queryByTestId('toast')).toBeNull();
   });
 });
+
+describe('the Recent list under the toasts', () => {
+  it('keeps a card trade result once its toast is gone, and counts what was not seen yet', () => {
+    const clock = createFakeClock(T0);
+    const { services } = renderWithServices(<Toasts />, { clock });
+    expect(screen.queryByTestId('recent-button')).toBeNull();
+    act(() => services.toasts.push('Successfully placed LONG order for BTC/USDT with 100 USDT.', 'success'));
+    act(() => services.toasts.push('Error: Insufficient balance.', 'error'));
+    act(() => clock.advance(8_000));
+    expect(screen.queryAllByTestId('toast')).toEqual([]);
+    const button = screen.getByTestId('recent-button');
+    expect(button.textContent).toBe('Recent · 2');
+    fireEvent.click(button);
+    const items = within(screen.getByTestId('recent-list')).getAllByRole('listitem');
+    expect(items.map((li) => li.getAttribute('data-tone'))).toEqual(['error', 'success']);
+    expect(items[1]?.textContent).toContain('Successfully placed LONG order for BTC/USDT with 100 USDT.');
+    expect(button.textContent).toBe('Recent');
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(screen.queryByTestId('recent-list')).toBeNull();
+  });
+});

@@ -2,12 +2,14 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
 import { useServices } from '../app/AppContext';
 import { proposedOrder, proposedVenue, secondsLeft, type Proposal } from '../services/rules/proposals';
+import { RecentToasts } from './RecentToasts';
 import './Toasts.css';
 
 /**
  * What happened on the user's behalf (a rule fired, closed or was held back), for a few seconds; a story
  * the user holds that a weaker source disputes, with its Close, until dismissed; and an ask rule's
- * proposals, each with its news, a countdown and Confirm / Reject, until it is answered.
+ * proposals, each with its news, a countdown and Confirm / Reject, until it is answered; a card trade's
+ * fill or refusal. Those that matter stay readable under "Recent".
  */
 export function Toasts() {
   useSignals();
@@ -15,33 +17,36 @@ export function Toasts() {
   const shown = toasts.shown.value;
   const asked = proposals.shown.value;
   return (
-    <div className="toasts" role="status" aria-live="polite" data-testid="toasts">
-      {asked.map((p) => (
-        <ProposalToast key={`p${p.id}`} proposal={p} now={proposals.now.value} />
-      ))}
-      {shown.map((toast) => (
-        <div
-          key={toast.id}
-          className={`toast ${toast.tone}${toast.sticky ? ' sticky' : ''}`}
-          data-testid="toast"
-          data-tone={toast.tone}
-        >
-          <span className="toast-text">{toast.text}</span>
-          {toast.action !== null && (
-            <button type="button" className="toast-action" onClick={() => void toasts.act(toast.id)}>
-              {toast.action.label}
-            </button>
-          )}
-          <button
-            type="button"
-            className="toast-close"
-            aria-label="Dismiss"
-            onClick={() => toasts.dismiss(toast.id)}
+    <div className="toasts">
+      <div className="toasts-live" role="status" aria-live="polite" data-testid="toasts">
+        {asked.map((p) => (
+          <ProposalToast key={`p${p.id}`} proposal={p} now={proposals.now.value} />
+        ))}
+        {shown.map((toast) => (
+          <div
+            key={toast.id}
+            className={`toast ${toast.tone}${toast.sticky ? ' sticky' : ''}`}
+            data-testid="toast"
+            data-tone={toast.tone}
           >
-            ×
-          </button>
-        </div>
-      ))}
+            <span className="toast-text">{toast.text}</span>
+            {toast.action !== null && (
+              <button type="button" className="toast-action" onClick={() => void toasts.act(toast.id)}>
+                {toast.action.label}
+              </button>
+            )}
+            <button
+              type="button"
+              className="toast-close"
+              aria-label="Dismiss"
+              onClick={() => toasts.dismiss(toast.id)}
+            >
+              ×
+            </button>
+          </div>
+        ))}
+      </div>
+      <RecentToasts />
     </div>
   );
 }

@@ -1,8 +1,8 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
 import { useServices } from '../app/AppContext';
-import { exchangeSymbol } from '../contracts/trading';
-import { formatTradePrice } from '../services/trading/format';
+import { exchangeSymbol, TIME_IN_FORCE, type TimeInForce } from '../contracts/trading';
+import { formatPrice } from '../services/trading/format';
 import { defaultTotal, totalHint, type PanelBracket, type PanelSide } from '../services/trading/tradePanel';
 import { AccountBadge } from './AccountBadge';
 import './trading.css';
@@ -11,7 +11,8 @@ const NO_BRACKET: PanelBracket = { stopLoss: '', takeProfit: '' };
 
 /**
  * docs/product.md §2 trade panel: "Total (USDT)", "Buy / Long", "Sell / Short" and the status message.
- * Ours: an optional stop loss and take profit, each a percent of the entry (`2%`) or a price.
+ * Ours: an optional stop loss and take profit, each a percent of the entry (`2%`) or a price; a
+ * Market/Limit switch, the limit's price and its time in force (a limit order is sized at its price).
  */
 export function TradePanel() {
   useSignals();
@@ -26,11 +27,22 @@ export function TradePanel() {
   const bracket = bracketTyped?.symbol === symbol ? bracketTyped.bracket : NO_BRACKET;
   const type = (key: keyof PanelBracket, text: string): void =>
     setBracket({ symbol, bracket: { ...bracket, [key]: text } });
+  const [kind, setKind] = useState<'market' | 'limit'>('market');
+  const [limitTyped, setLimit] = useState<{ symbol: string; price: string; tif: TimeInForce } | null>(null);
+  const limit = limitTyped?.symbol === symbol ? limitTyped : { symbol, price: '', tif: 'GTC' as const };
   const last = stores.market.prices.value.get(exchangeSymbol(symbol))?.p;
-  const hint = totalHint(symbol, Number.parseFloat(total), last);
+  const limitPrice = Number.parseFloat(limit.price);
+  const sizedAt = kind === 'limit' && Number.isFinite(limitPrice) && limitPrice > 0 ? limitPrice : last;
+  const hint = totalHint(symbol, Number.parseFloat(total), sizedAt);
   const placing = status.state === 'placing';
   const submit = (side: PanelSide): void =>
-    void tradePanel.submit(side, Number.parseFloat(total), stores.ui.symbol.peek(), bracket);
+    void tradePanel.submit(
+      side,
+      Number.parseFloat(total),
+      stores.ui.symbol.peek(),
+      kind === 'limit' ? NO_BRACKET : bracket,
+      kind === 'limit' ? { price: limitPrice, timeInForce: limit.tif } : undefined,
+    );
 
   return (
     <div className="trade-panel" data-testid="trade-panel">
@@ -38,10 +50,55 @@ export function TradePanel() {
         <AccountBadge />
         <span className="trade-symbol">{symbol}</span>
         <span className="trade-last" data-testid="trade-last">
-          {formatTradePrice(last)}
+          {formatPrice(symbol, last)}
         </span>
-        <span className="trade-kind">Market · USDS-M perpetual</span>
+        <span className="trade-kind">{kind === 'limit' ? 'Limit' : 'Market'} · USDS-M perpetual</span>
       </div>
+      <div className="trade-type" role="group" aria-label="Order type">
+        {(['market', 'limit'] as const).map((k) => (
+          <button
+            key={k}
+            type="button"
+            className={kind === k ? 'button small active' : 'button small'}
+            aria-pressed={kind === k}
+            disabled={placing}
+            onClick={() => setKind(k)}
+          >
+            {k === 'market' ? 'Market' : 'Limit'}
+          </button>
+        ))}
+      </div>
+      {kind === 'limit' ? (
+        <div className="trade-bracket">
+          <label className="field">
+            <span>Price (USDT)</span>
+            <input
+              type="number"
+              min={0}
+              step="any"
+              placeholder={last === undefined ? 'price' : String(last)}
+              value={limit.price}
+              disabled={placing}
+              data-testid="trade-limit-price"
+              onChange={(event) => setLimit({ ...limit, price: event.currentTarget.value })}
+            />
+          </label>
+          <label className="field">
+            <span>Time in force</span>
+            <select
+              value={limit.tif}
+              disabled={placing}
+              onChange={(event) => setLimit({ ...limit, tif: event.currentTarget.value as TimeInForce })}
+            >
+              {TIME_IN_FORCE.map((tif) => (
+                <option key={tif} value={tif}>
+                  {tif === 'POST' ? 'Post only' : tif}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      ) : null}
       <label className="field">
         <span>Total (USDT)</span>
         <input
@@ -59,7 +116,7 @@ export function TradePanel() {
         {hint.minimum !== null && hint.sizing !== null ? ' · ' : null}
         {hint.sizing === null ? null : <span data-testid="trade-sizing">{hint.sizing}</span>}
       </p>
-      <div className="trade-bracket">
+      <div className="trade-bracket" hidden={kind === 'limit'}>
         <label className="field">
           <span>Stop loss</span>
           <input

@@ -5,12 +5,28 @@ import { CLOSED_COLUMNS, TRADE_COLUMNS, TRADES_TEXT } from '../services/trading/
 import { NoRows, TableHead } from './TradingTable';
 import './trading.css';
 
-/** Left-aligned columns: time, symbol, side, venue, placed by; the rest are numbers. */
-const TEXT_COLUMNS = new Set([0, 1, 2, 7, 8]);
+/** Each table's left-aligned columns (the rest are numbers), its side, PnL and placed-by columns. */
+const LAYOUT = {
+  all: { text: new Set([0, 1, 2, 7, 8]), side: 2, pnl: 5, by: 8 },
+  closed: { text: new Set([0, 1, 2, 8, 9, 10]), side: 2, pnl: 6, by: 10 },
+} as const;
+
+/** `side long`, `pnl gain`, `num`…: the classes of cell `i` of a row whose position is `long`. */
+function cellClass(view: 'all' | 'closed', i: number, long: boolean, tone: string): string {
+  const layout = LAYOUT[view];
+  return [
+    layout.text.has(i) ? 'text' : 'num',
+    i === 1 ? 'symbol' : '',
+    i === layout.side ? `side ${long ? 'long' : 'short'}` : '',
+    i === layout.pnl ? `pnl ${tone}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
 
 /**
  * The Trades tab: every fill the server answered for the user, newest first, older pages on demand; the
- * Closed tab: the fills among them that reduced or closed a position, with the position's side.
+ * Closed tab: the part of a position each fill closed (entry, exit, PnL, fee, why), from the server.
  */
 export function TradesPane({ view = 'all' }: { view?: 'all' | 'closed' }) {
   useSignals();
@@ -25,8 +41,9 @@ export function TradesPane({ view = 'all' }: { view?: 'all' | 'closed' }) {
   }
   const closed = view === 'closed';
   const rows = closed ? trades.closedRows.value : trades.rows.value;
-  const columns = closed ? CLOSED_COLUMNS : TRADE_COLUMNS;
-  const load = trades.load.value;
+  const columns: readonly string[] = closed ? CLOSED_COLUMNS : TRADE_COLUMNS;
+  const load = closed ? trades.closedLoad.value : trades.load.value;
+  const by = LAYOUT[view].by;
   const download = async (): Promise<void> => {
     const file = await trades.csv();
     if (!file.ok) {
@@ -53,7 +70,11 @@ export function TradesPane({ view = 'all' }: { view?: 'all' | 'closed' }) {
         <button type="button" className="button small" onClick={() => void download()}>
           Download CSV
         </button>
-        <button type="button" className="button small" onClick={() => void trades.reload()}>
+        <button
+          type="button"
+          className="button small"
+          onClick={() => void (closed ? trades.reloadClosed() : trades.reload())}
+        >
           Refresh
         </button>
       </div>
@@ -69,17 +90,8 @@ export function TradesPane({ view = 'all' }: { view?: 'all' | 'closed' }) {
                   <td
                     key={columns[i]}
                     data-label={columns[i]}
-                    title={i === 8 && row.title !== null ? row.title : undefined}
-                    className={[
-                      TEXT_COLUMNS.has(i) ? 'text' : 'num',
-                      i === 1 ? 'symbol' : '',
-                      i === 2
-                        ? `side ${(closed ? row.side === 'SELL' : row.side === 'BUY') ? 'long' : 'short'}`
-                        : '',
-                      i === 5 ? `pnl ${row.pnlTone}` : '',
-                    ]
-                      .filter(Boolean)
-                      .join(' ')}
+                    title={i === by && row.title !== null ? row.title : undefined}
+                    className={cellClass(view, i, row.side === 'LONG' || row.side === 'BUY', row.pnlTone)}
                   >
                     {cell}
                   </td>
@@ -89,7 +101,7 @@ export function TradesPane({ view = 'all' }: { view?: 'all' | 'closed' }) {
           </tbody>
         </table>
       )}
-      {trades.hasMore.value ? (
+      {!closed && trades.hasMore.value ? (
         <div className="trades-more">
           <button
             type="button"

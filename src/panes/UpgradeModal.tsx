@@ -5,6 +5,7 @@ import {
   PLANS,
   PREMIUM_FEATURES,
   TRIAL_DAYS,
+  trialThen,
   type PaymentProvider,
   type PlanType,
 } from '../contracts/billing';
@@ -12,14 +13,18 @@ import { loadSubscription, offeredProviders, startCheckout } from '../services/b
 import { Dialog } from './Dialog';
 import './PremiumModals.css';
 
-const PROVIDERS: { id: PaymentProvider; label: string; note: (trialUsed: boolean) => string }[] = [
+const PROVIDERS: {
+  id: PaymentProvider;
+  label: string;
+  note: (trialUsed: boolean, plan: PlanType) => string;
+}[] = [
   {
     id: 'card',
     label: 'Pay by card',
-    note: (trialUsed) =>
+    note: (trialUsed, plan) =>
       trialUsed
         ? 'charged from the start, then renews automatically'
-        : `${TRIAL_DAYS}-day free trial, then renews automatically`,
+        : `${trialThen(plan)}, renewing automatically`,
   },
   { id: 'crypto', label: 'Pay with crypto', note: () => 'one period per payment, confirmed on-chain' },
 ];
@@ -123,7 +128,7 @@ export function UpgradeModal() {
             onClick={() => void pay(p.id)}
           >
             <span>{busy === p.id ? 'Opening checkout…' : p.label}</span>
-            <span className="provider-note">{p.note(trialUsed)}</span>
+            <span className="provider-note">{p.note(trialUsed, planType)}</span>
           </button>
         ))}
       </div>

@@ -13,6 +13,7 @@ describe('in-app confirmations', () => {
       title: 'Close BTC/USDT',
       details: ['LONG 0.010 BTC'],
       confirmLabel: 'OK',
+      enterConfirms: false,
     });
     c.answer(true);
     expect(c.current.value?.message).toBe('Delete the key?');
@@ -30,5 +31,11 @@ describe('in-app confirmations', () => {
     expect(c.current.value).toMatchObject({ kind: 'alert', title: 'Notice', confirmLabel: 'OK' });
     c.answer(true);
     expect(c.current.value).toBeNull();
+  });
+
+  it('starts on the yes button only for a question that asks for it', () => {
+    const c = createConfirmations();
+    void c.confirm('Move stop to 94,120.00 (\u22122.1 %)?', { enterConfirms: true });
+    expect(c.current.value?.enterConfirms).toBe(true);
   });
 });

@@ -11,6 +11,8 @@ export interface DialogRequest {
   title: string;
   details: readonly string[];
   confirmLabel: string;
+  /** The yes button has focus first, so Enter answers yes (Esc still answers no). */
+  enterConfirms: boolean;
 }
 
 /** The in-app confirm and alert: one at a time, in the order they were asked. */
@@ -44,6 +46,7 @@ export function createConfirmations(): Confirmations {
         title: more.title ?? TITLES[kind],
         details: more.details ?? [],
         confirmLabel: more.confirmLabel ?? 'OK',
+        enterConfirms: more.enterConfirms ?? false,
       };
       waiting.push({ request, settle });
       if (current.peek() === null) next();

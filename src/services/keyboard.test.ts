@@ -66,7 +66,15 @@ describe('global shortcut reader', () => {
     const read = createShortcutReader();
     expect(read(key('?'))).toEqual({ type: 'keymap' });
     expect(read(key('?', { inEditable: true }))).toBeNull();
+    // At the empty, idle command line `?` is the key map too; inside a command it stays a character.
+    expect(read(key('?', { inEditable: true, atEmptyPrompt: true }))).toEqual({ type: 'keymap' });
+    expect(read(key('?', { inEditable: true, atEmptyPrompt: false }))).toBeNull();
     expect(KEY_MAP.map((k) => k.keys)).toEqual(expect.arrayContaining(['Ctrl+K / Cmd+K', '?', 'Ctrl+R']));
+  });
+
+  it('lists the feed keys: j/k, Enter, l/s, 1-9 and Esc', () => {
+    const feed = KEY_MAP.filter((k) => k.does.startsWith('in the feed')).map((k) => k.keys);
+    expect(feed).toEqual(['j / k (↓ / ↑)', 'Enter', 'l / s', '1 … 9', 'Esc']);
   });
 });
 

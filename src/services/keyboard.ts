@@ -9,6 +9,8 @@ export interface KeyPress {
   inEditable: boolean;
   /** When it happened, in ms (the event's timeStamp); `g` then a letter must come within a second and a half. */
   time?: number;
+  /** The press went to the command line while its prompt is empty and idle: `?` there is the key map. */
+  atEmptyPrompt?: boolean;
 }
 
 /** The panes a key can focus, in the order of Ctrl+1..4. */
@@ -17,13 +19,14 @@ export type PaneId = (typeof PANES)[number];
 
 export type ShortcutAction = { type: 'focus'; pane: PaneId } | { type: 'palette' } | { type: 'keymap' };
 
-/** Every global key, as `?` shows it and the README lists it. */
+/** Every global key, as `?` shows it and docs/commands.md lists it. */
 export const KEY_MAP: readonly { keys: string; does: string }[] = [
   { keys: 'Ctrl+K / Cmd+K', does: 'open the command palette' },
   { keys: '/ or Ctrl+`', does: 'focus the command line' },
   { keys: 'g f / g c / g p / g t', does: 'focus the feed, chart, positions or terminal' },
   { keys: 'Ctrl+1 … Ctrl+4', does: 'focus the feed, chart, positions or terminal' },
-  { keys: '?', does: 'show this key map' },
+  { keys: '?', does: 'show this key map (at an empty command line too; inside a command it is typed)' },
+  { keys: 'c / h / f', does: 'on a focused position row: close it, close half, flip it (asks first)' },
   { keys: 'Esc then Tab', does: 'leave the command line for the next control (Shift+Tab: the previous one)' },
   { keys: 'Tab, Tab Tab', does: 'complete a command, ticker, id or amount; list the candidates' },
   { keys: '↑ / ↓', does: 'walk through the history (kept per user)' },
@@ -31,6 +34,11 @@ export const KEY_MAP: readonly { keys: string; does: string }[] = [
   { keys: 'Ctrl+R', does: 'search the history backwards (again for older, Esc to leave)' },
   { keys: 'Ctrl+C', does: 'cancel the line, or the command that is running' },
   { keys: 'Ctrl+L', does: 'clear the terminal' },
+  { keys: 'j / k (↓ / ↑)', does: 'in the feed: move to the next or the previous card' },
+  { keys: 'Enter', does: "in the feed: open the focused card's source (on a button or a tag: press it)" },
+  { keys: 'l / s', does: "in the feed: open the focused card's long or short quick-trade row" },
+  { keys: '1 … 9', does: "in the feed, with a quick-trade row open: trade the row's 1st … 9th amount" },
+  { keys: 'Esc', does: 'in the feed: close the quick-trade row' },
 ];
 
 /** `/`, or Ctrl+` (backquote), pressed outside an input focuses the command line. */
@@ -63,6 +71,8 @@ export function createShortcutReader(): (press: KeyPress) => ShortcutAction | nu
       return { type: 'focus', pane: PANES[Number(digit) - 1] ?? 'terminal' };
     }
     if (isTerminalFocusShortcut(press)) return { type: 'focus', pane: 'terminal' };
+    const plain = !press.ctrlKey && !press.metaKey && !press.altKey;
+    if (press.key === '?' && plain && press.atEmptyPrompt === true) return { type: 'keymap' };
     if (press.inEditable || press.ctrlKey || press.metaKey || press.altKey) return null;
     const time = press.time ?? 0;
     const waiting = pendingG !== null && time - pendingG <= SEQUENCE_MS;

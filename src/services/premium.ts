@@ -8,6 +8,7 @@ import {
 import type { ApiClient } from './api/client';
 import { loadSubscription } from './billing';
 import type { Clock, Disposer } from './clock';
+import { utcDay } from './time';
 import type { SessionStore } from './stores/session';
 
 /**
@@ -65,7 +66,7 @@ export function formatDay(iso: string | null): string | null {
   if (iso === null) return null;
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return null;
-  return at.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  return utcDay(at);
 }
 
 export const PENDING_TEXT = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createToasts, MAX_SHOWN, MAX_STICKY, TOAST_MS } from './toasts';
+import { createToasts, MAX_SHOWN, MAX_STICKY, RECENT_KEPT, TOAST_MS } from './toasts';
 
 /** A clock whose timers run only when told. */
 function fakeTimers() {
@@ -69,5 +69,27 @@ describe('toasts', () => {
     expect(toasts.shown.value.map((t) => t.text)).toEqual(
       Array.from({ length: MAX_STICKY }, (_, i) => `s${i + 2}`),
     );
+  });
+
+  it('keeps fills, refusals and rule events in the Recent list once gone, newest first, with the time', () => {
+    const clock = fakeTimers();
+    let at = 1_000;
+    const toasts = createToasts(clock.setTimer, () => at);
+    toasts.push('Successfully placed LONG order for BTC/USDT with 100 USDT.', 'success');
+    at = 2_000;
+    toasts.push('rule held back', 'quiet');
+    toasts.push('Error: Insufficient balance.', 'error');
+    clock.advance(TOAST_MS.error);
+    expect(toasts.shown.value).toEqual([]);
+    expect(toasts.recent.value.map((t) => [t.text, t.tone, t.at])).toEqual([
+      ['Error: Insufficient balance.', 'error', 2_000],
+      ['Successfully placed LONG order for BTC/USDT with 100 USDT.', 'success', 1_000],
+    ]);
+    expect(toasts.unread.value).toBe(2);
+    toasts.markRead();
+    expect(toasts.unread.value).toBe(0);
+    for (let i = 0; i < RECENT_KEPT + 5; i += 1) toasts.push(`fill ${i}`, 'success');
+    expect(toasts.recent.value).toHaveLength(RECENT_KEPT);
+    expect(toasts.recent.value[0]?.text).toBe(`fill ${RECENT_KEPT + 4}`);
   });
 });

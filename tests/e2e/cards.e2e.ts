@@ -102,6 +102,11 @@ describe('cards addressed by a stable id', () => {
       .poll(() => page.locator(`[data-testid="position-row"]`).first().getAttribute('data-symbol'))
       .toContain(target.ticker);
     await ui.card(target.id).screenshot({ path: path.join(ARTIFACTS, 'card-id.png') });
+    // The screenshot scrolled the card into view; a feed scrolled down holds its cards, so go back up.
+    await ui
+      .feed()
+      .locator('.feed-list')
+      .evaluate((el) => el.scrollTo({ top: 0 }));
   });
 
   it('#id short 100 <asset> trades the named asset, and refuses one the signal does not name', async () => {

@@ -199,7 +199,7 @@ describe('the feed in the browser', () => {
   });
 
   it('places a paper order from the quick-trade popover of an asset tag', async () => {
-    const message = ui.feed().getByTestId('trade-notice');
+    const message = page.getByTestId('toast').filter({ hasText: 'Successfully placed' });
     for (let attempt = 0; attempt < 5 && (await message.count()) === 0; attempt += 1) {
       // The list moves as news arrives; hover the newest tag of a coin traded here and click at once.
       const tag = ui.feed().locator('[data-testid="asset-tag"][data-tradable="true"]').first();
@@ -220,9 +220,9 @@ describe('the feed in the browser', () => {
         .catch(() => undefined);
       await message.waitFor({ timeout: 5_000 }).catch(() => undefined);
     }
-    // The card says what filled (quantity and notional), in the terminal's words.
+    // A toast in the spec's words, then what filled (quantity and notional), in the terminal's words.
     expect(await message.innerText()).toMatch(
-      /^Successfully placed LONG order for ([0-9A-Z]+)\/USDT\. Filled LONG [\d.]+ \1 ≈ [\d,.]+ USDT of \1\/USDT at [\d,.]+, fee [\d.]+ USDT\./,
+      /^Successfully placed LONG order for ([0-9A-Z]+)\/USDT with 250 USDT\. Filled LONG [\d.]+ \1 ≈ [\d,.]+ USDT of \1\/USDT at [\d,.]+, fee [\d.]+ USDT\./,
     );
     const pair = /for ([0-9A-Z]+\/USDT)/.exec(await message.innerText())?.[1];
     await expect
@@ -262,5 +262,37 @@ describe('the feed in the browser', () => {
     await ui.feed().screenshot({ path: path.join(ARTIFACTS, 'feed-alert.png') });
     expect(problems).toEqual([]);
     expect(offsite).toEqual([]);
+  });
+
+  it('holds what the reader reads: scrolled down, new cards wait behind "N new ↑", which brings them in at the top', async () => {
+    await page.locator('[data-testid="terminal"] .xterm').click();
+    const list = ui.feed().locator('.feed-list');
+    const firstId = () => ui.cards().first().getAttribute('data-id');
+    await list.evaluate((el) => el.scrollTo({ top: 300 }));
+    const top = await firstId();
+    const pill = ui.feed().getByTestId('feed-new');
+    await expect.poll(() => pill.count(), { timeout: 20_000 }).toBe(1);
+    expect(await pill.innerText()).toMatch(/^\d+ new ↑$/);
+    // What was read has not moved: the same card heads the list, the scroll is where it was.
+    expect(await firstId()).toBe(top);
+    expect(await list.evaluate((el) => el.scrollTop)).toBeGreaterThan(250);
+    await ui.feed().screenshot({ path: path.join(ARTIFACTS, 'feed-new-pill.png') });
+    await page.screenshot({
+      path: path.join(process.env.SHOTS_DIR ?? ARTIFACTS, 'terminal-feed-pill-1440.png'),
+    });
+    await pill.click();
+    await expect.poll(() => list.evaluate((el) => el.scrollTop)).toBe(0);
+    await expect.poll(firstId).not.toBe(top);
+    await expect.poll(() => pill.count()).toBe(0);
+
+    // Focus on a card holds it too, at the top: the focus ring stays on what it was on.
+    await ui.cards().first().getByTestId('card-id').click();
+    const held = await firstId();
+    await expect.poll(() => pill.count(), { timeout: 20_000 }).toBe(1);
+    expect(await firstId()).toBe(held);
+    // Focus elsewhere, at the top: the new cards come in.
+    await page.locator('[data-testid="terminal"] .xterm').click();
+    await expect.poll(() => pill.count()).toBe(0);
+    await expect.poll(firstId).not.toBe(held);
   });
 });

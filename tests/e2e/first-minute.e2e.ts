@@ -50,7 +50,7 @@ describe('the first minute', () => {
     // Enter on a focused line runs it too (they are buttons).
     await ui.welcome().getByRole('button', { name: 'help' }).focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => ui.log()).toContain('Commands:');
+    await expect.poll(() => ui.log()).toContain('Start with:');
     await ui.welcome().getByRole('button', { name: 'Hide the welcome' }).click();
     await expect.poll(() => ui.welcome().count()).toBe(0);
     await page.reload();

@@ -147,4 +147,43 @@ describe('a keyboard path through the console', () => {
     expect(offsite).toEqual([]);
     await context.close();
   });
+
+  it('? at the empty command line opens the key map with the feed keys; a ? inside a command is typed', async () => {
+    const { page, problems, offsite, context } = await openPage(env);
+    await page.goto(env.baseUrl + '/');
+    await page.waitForSelector('[data-testid="terminal"] .xterm');
+    await page.locator('.welcome-dismiss').click();
+    await page.keyboard.press('/');
+    await expect.poll(() => terminalHasFocus(page)).toBe(true);
+    await page.keyboard.press('Shift+Slash');
+    const keymap = page.getByTestId('keymap');
+    await expect.poll(() => keymap.count()).toBe(1);
+    const rows = await keymap.innerText();
+    for (const keys of ['j / k (↓ / ↑)', 'l / s', '1 … 9']) expect(rows).toContain(keys);
+    expect(rows).toContain('In the feed');
+    expect(rows).toContain("open the focused card's source");
+    await page.screenshot({
+      path: path.join(process.env.SHOTS_DIR ?? ARTIFACTS, 'terminal-keymap-1440.png'),
+    });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => keymap.count()).toBe(0);
+    await expect.poll(() => terminalHasFocus(page)).toBe(true);
+
+    // Inside a command, ? is a character of the line.
+    await page.keyboard.type('help ?');
+    expect(await keymap.count()).toBe(0);
+    const screen = page.locator('[data-testid="terminal"] .xterm-rows');
+    await expect.poll(() => screen.innerText()).toMatch(/› help \?/);
+    await page.keyboard.press('Control+c');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('.phone-tab', { hasText: 'Terminal' }).click();
+    await expect.poll(() => terminalHasFocus(page)).toBe(true);
+    await page.keyboard.press('Shift+Slash');
+    await expect.poll(() => keymap.count()).toBe(1);
+    await page.screenshot({ path: path.join(process.env.SHOTS_DIR ?? ARTIFACTS, 'terminal-keymap-390.png') });
+    await page.keyboard.press('Escape');
+    expect(problems).toEqual([]);
+    expect(offsite).toEqual([]);
+    await context.close();
+  });
 });

@@ -41,7 +41,13 @@ describe('API Settings in the browser', () => {
     const modal = page.getByRole('dialog', { name: 'API Key Management' });
     await expect.poll(() => modal.innerText()).toContain(KEY_TEXTS.none);
     expect(await modal.getByLabel('Exchange').inputValue()).toBe('binance');
-    expect(await modal.getByLabel('Exchange').locator('option').allInnerTexts()).toEqual(['Binance']);
+    expect(await modal.getByLabel('Exchange').locator('option').allInnerTexts()).toEqual([
+      'Binance',
+      'Bybit',
+      'OKX',
+    ]);
+    // Binance asks for no passphrase.
+    expect(await modal.getByLabel('Passphrase').count()).toBe(0);
     expect(await modal.getByLabel('Secret Key').getAttribute('type')).toBe('password');
     const notice = modal.getByTestId('keys-notice');
 
@@ -51,7 +57,9 @@ describe('API Settings in the browser', () => {
     await modal.getByRole('button', { name: 'Save Key' }).click();
     await expect.poll(() => notice.innerText()).toBe(KEY_TEXTS.empty);
 
-    // A key Binance refuses is not saved; the message is Binance's.
+    // A new key is Demo unless Live is picked. A live key Binance refuses is not saved; the message is Binance's.
+    expect(await modal.getByLabel('Environment').inputValue()).toBe('demo');
+    await modal.getByLabel('Environment').selectOption('live');
     await modal.getByLabel('API Key', { exact: true }).fill('Unknown0Key0123456789');
     await modal.getByLabel('Secret Key').fill('whatever');
     await modal.getByRole('button', { name: 'Save Key' }).click();
@@ -65,14 +73,15 @@ describe('API Settings in the browser', () => {
     await expect.poll(() => notice.innerText()).toBe(KEY_TEXTS.saved);
     await expect.poll(() => modal.getByTestId('key-row').count()).toBe(1);
     const good = modal.getByTestId('key-row').first();
-    expect(await good.innerText()).toMatch(/E2eG…cdef\s+LIVE\s+verified/);
+    expect(await good.innerText()).toMatch(/^Binance\s+·\s+LIVE\s+·\s+E2eG…cdef\s+verified/);
     expect(await modal.getByLabel('API Key', { exact: true }).inputValue()).toBe('');
 
     // A key that can withdraw: refused with the server's text, saved only after "Save anyway".
+    await modal.getByLabel('Environment').selectOption('live');
     await modal.getByLabel('API Key', { exact: true }).fill(WITHDRAW.apiKey);
     await modal.getByLabel('Secret Key').fill(WITHDRAW.secret);
     await modal.getByRole('button', { name: 'Save Key' }).click();
-    await expect.poll(() => notice.innerText()).toBe(KEY_TEXTS.withdrawalsRefused);
+    await expect.poll(() => notice.innerText()).toBe(KEY_TEXTS.withdrawalsRefused());
     expect(await modal.getByTestId('key-row').count()).toBe(1);
     await modal.getByRole('button', { name: 'Save anyway' }).click();
     await expect.poll(() => modal.getByTestId('key-row').count()).toBe(2);
@@ -87,9 +96,11 @@ describe('API Settings in the browser', () => {
     await modal.getByLabel('API Key', { exact: true }).fill('E2eDemoKey0123456789');
     await modal.getByLabel('Secret Key').fill('demo-secret');
     await modal.getByRole('button', { name: 'Save Key' }).click();
-    await expect.poll(() => notice.innerText()).toBe(`${KEY_TEXTS.saved} ${KEY_TEXTS.unverified}`);
+    await expect.poll(() => notice.innerText()).toBe(`${KEY_TEXTS.saved} ${KEY_TEXTS.unverified()}`);
     await expect.poll(() => modal.getByTestId('key-row').count()).toBe(3);
-    expect(await modal.getByTestId('key-row').nth(2).innerText()).toMatch(/DEMO\s+unverified/);
+    expect(await modal.getByTestId('key-row').nth(2).innerText()).toMatch(
+      /^Binance\s+·\s+DEMO\s+·\s+\S+…\S+\s+unverified/,
+    );
 
     await page.screenshot({ path: path.join(ARTIFACTS, 'keys-modal.png') });
 
@@ -123,16 +134,18 @@ describe('API Settings in the browser', () => {
     await expect.poll(() => page.getByTestId('terminal-log').innerText()).toContain('Orders go to: LIVE');
     await expect
       .poll(() => page.getByTestId('positions').getByTestId('account-badge').innerText())
-      .toBe('LIVE');
+      .toBe('BINANCE LIVE');
     expect(await page.locator('[data-testid="terminal"] .xterm-rows').innerText()).toContain(
-      'kim@BTC/USDT live ›',
+      'kim@BTC/USDT binance live ›',
     );
     await page.getByRole('tab', { name: 'Trade', exact: true }).click();
     const panel = page.getByTestId('trade-panel');
-    expect(await panel.getByTestId('account-badge').innerText()).toBe('LIVE');
+    expect(await panel.getByTestId('account-badge').innerText()).toBe('BINANCE LIVE');
     await panel.getByLabel('Total (USDT)').fill('250');
     await panel.getByRole('button', { name: 'Buy / Long' }).click();
-    expect((await answerDialog(page, true)).message).toBe(ACCOUNT_TEXT.confirmFirstLive('live', 'E2eG…cdef'));
+    expect((await answerDialog(page, true)).message).toBe(
+      ACCOUNT_TEXT.confirmFirstLive({ venue: 'binance', mode: 'live', keyHint: 'E2eG…cdef' }),
+    );
     // 250 USDT at 60,000 is 0.004 BTC to the nearest step (0.001 BTC = 60 USDT), and the panel says so.
     await expect
       .poll(() => page.getByTestId('trade-status').innerText())

@@ -126,10 +126,10 @@ describe('the signal scorecard in the browser', () => {
       'negative 2 2 50% +0.50%',
       'neutral 1 1 — ±0.30%',
     ]);
-    // The command printed the same scorecard in the terminal.
+    // The command printed the same scorecard in the terminal, ending with what simulated prices mean.
     await expect
       .poll(async () => (await sc.terminal()).replace(/\s+/g, ' '))
-      .toContain('Scorecard, last 7 days (simulated prices): 5 signals.');
+      .toContain('these hit rates are chance, not the news.');
 
     // Tab stays inside; the 30-minute horizon is one arrow key away.
     for (let i = 0; i < 6; i++) {

@@ -62,6 +62,7 @@ describe('"Confirm it\'s you" in the browser', () => {
 
     await header.getByRole('button', { name: 'API Settings' }).click();
     const keys = page.getByRole('dialog', { name: 'API Key Management' });
+    await keys.getByLabel('Environment').selectOption('live');
     await keys.getByLabel('API Key', { exact: true }).fill(KEY.apiKey);
     await keys.getByLabel('Secret Key').fill(KEY.secret);
     const save = keys.getByRole('button', { name: 'Save Key' });

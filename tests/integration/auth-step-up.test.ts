@@ -142,7 +142,10 @@ describe.each(dbTargets())('step-up for sensitive actions on $name', (target) =>
     // A recovery code is spent once.
     await expire(c);
     expect((await c.send('POST', '/auth/step-up', { code: recoveryCodes[0] })).statusCode).toBe(401);
-    expect(await activityKinds(c)).toContainEqual(['step_up', 'Confirmed it was you with a 2FA code']);
+    expect(await activityKinds(c)).toContainEqual([
+      'step_up',
+      'Confirmed it was you with a recovery code (9 left)',
+    ]);
   });
 
   it('asks before any risk limit is loosened, never when limits are tightened', async () => {

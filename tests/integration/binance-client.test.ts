@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BinanceClient,
-  BinanceRateLimited,
-  BinanceUnreachable,
+  VenueRateLimited,
+  VenueUnreachable,
   signQuery,
 } from '../../server/modules/exchanges/binance-client';
 import { ExchangeError } from '../../server/modules/trading/exchange-error';
@@ -77,11 +77,11 @@ describe('Binance signed REST client against the local double', () => {
     await client.syncTime();
     double.limit(418, 120);
     const banned = await client.signed('GET', '/fapi/v2/account', {}, creds).catch((e: unknown) => e);
-    expect(banned).toBeInstanceOf(BinanceRateLimited);
+    expect(banned).toBeInstanceOf(VenueRateLimited);
     expect(banned).toMatchObject({ status: 418, retryAfterSeconds: 120, code: -1003 });
     const count = double.requests.length;
     const again = await client.signed('GET', '/fapi/v2/account', {}, creds).catch((e: unknown) => e);
-    expect(again).toBeInstanceOf(BinanceRateLimited);
+    expect(again).toBeInstanceOf(VenueRateLimited);
     expect(double.requests.length).toBe(count);
     now += 121_000;
     double.clockSkewMs = 121_000;
@@ -121,10 +121,10 @@ describe('Binance signed REST client against the local double', () => {
     expect(calls).toBe(3);
   });
 
-  it('reports an unreachable host as BinanceUnreachable, without the signed URL', async () => {
+  it('reports an unreachable host as VenueUnreachable, without the signed URL', async () => {
     const client = new BinanceClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 2000 });
     const err = await client.signed('GET', '/fapi/v2/account', {}, creds).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(BinanceUnreachable);
+    expect(err).toBeInstanceOf(VenueUnreachable);
     expect(String((err as Error).message)).not.toContain('signature');
     expect(String((err as Error).message)).not.toContain(EXAMPLE.apiKey);
   });

@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fullRegistry, withCommandsSection } from '../../bin/commands-docs';
+import { COMMANDS_PAGE, fullRegistry, withCommandsSection } from '../../bin/commands-docs';
 import { COMMANDS_BEGIN, commandsMarkdown } from '../../src/commands/docs';
 import { ROOT } from '../helpers/process';
 
-describe('README "Keyboard and commands"', () => {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+describe(`${COMMANDS_PAGE} "Keyboard and commands"`, () => {
+  const page = readFileSync(path.join(ROOT, COMMANDS_PAGE), 'utf8');
 
   it('is the section generated from the registry (run `npm run docs:commands` when this fails)', () => {
-    expect(readme).toContain('## Keyboard and commands');
-    expect(readme).toContain(COMMANDS_BEGIN);
-    expect(withCommandsSection(readme)).toBe(readme);
+    expect(page).toContain('# Keyboard and commands');
+    expect(page).toContain(COMMANDS_BEGIN);
+    expect(withCommandsSection(page)).toBe(page);
   });
 
   it('lists every command and key', () => {

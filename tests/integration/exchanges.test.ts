@@ -10,6 +10,7 @@ import { createSecrets } from '../../server/plugins/secrets';
 import { BinanceClient } from '../../server/modules/exchanges/binance-client';
 import { ExchangesRepo } from '../../server/modules/exchanges/exchanges.repo';
 import { ExchangesService } from '../../server/modules/exchanges/exchanges.service';
+import { binanceKeyChecker } from '../../server/modules/exchanges/key-check';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
@@ -59,11 +60,15 @@ describe.each(dbTargets())('exchange keys API on $name', (target) => {
   /** The module's service over the same database, as other modules reach it through `app.exchanges`. */
   const service = () =>
     new ExchangesService(new ExchangesRepo(t.database.db), t.app.secrets, {
-      fapi: {
-        live: new BinanceClient({ baseUrl: binance.url }),
-        demo: new BinanceClient({ baseUrl: 'http://127.0.0.1:9' }),
-      },
-      api: new BinanceClient({ baseUrl: binance.url }),
+      binance: binanceKeyChecker({
+        fapi: {
+          live: new BinanceClient({ baseUrl: binance.url }),
+          demo: new BinanceClient({ baseUrl: 'http://127.0.0.1:9' }),
+        },
+        api: new BinanceClient({ baseUrl: binance.url }),
+      }),
+      bybit: () => Promise.reject(new Error('no Bybit in this test')),
+      okx: () => Promise.reject(new Error('no OKX in this test')),
     });
   const add = (auth: Auth, body: Record<string, unknown>) =>
     call('POST', '/api/exchanges/', auth, { exchangeName: 'binance', ...body });
@@ -170,7 +175,7 @@ describe.each(dbTargets())('exchange keys API on $name', (target) => {
     });
     const refused = await add(ann, { apiKey: w.apiKey, secretKey: w.secret });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({ detail: KEY_TEXTS.withdrawalsRefused });
+    expect(refused.json()).toEqual({ detail: KEY_TEXTS.withdrawalsRefused() });
     const saved = await add(ann, { apiKey: w.apiKey, secretKey: w.secret, confirmWithdrawals: true });
     expect(saved.statusCode).toBe(201);
     expect(saved.json()).toMatchObject({

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   BinanceClient,
-  BinanceRateLimited,
+  VenueRateLimited,
   type BinanceCredentials,
 } from '../../server/modules/exchanges/binance-client';
 import type {
@@ -521,7 +521,7 @@ describe('live conditional orders on the Binance algo service', () => {
     ]);
     // Last: the client then holds this key's calls for Retry-After.
     const limited = await refusal(venue.closePosition(ACCOUNT, 'BTCUSDT', 'close-3'));
-    expect(limited).toBeInstanceOf(BinanceRateLimited);
+    expect(limited).toBeInstanceOf(VenueRateLimited);
     expect(limited).toMatchObject({ status: 429, retryAfterSeconds: 7 });
     expect(binance.orders.length).toBe(filled + 1);
   });

@@ -65,6 +65,7 @@ describe.each(dbTargets())('live Binance USD-M account on $name', (target) => {
   it('starts on paper, switches to one of the user’s keys (remembered), never to someone else’s', async () => {
     expect(AccountState.parse((await account(ann)).json())).toEqual({
       account: 'paper',
+      venue: 'paper',
       mode: 'paper',
       keyHint: null,
     });
@@ -73,7 +74,7 @@ describe.each(dbTargets())('live Binance USD-M account on $name', (target) => {
     expect(bobTries.json()).toEqual({ detail: 'API key not found.' });
     const chosen = await use(ann, keyId);
     expect(chosen.statusCode, chosen.body).toBe(200);
-    expect(chosen.json()).toEqual({ account: keyId, mode: 'live', keyHint: 'Live…cdef' });
+    expect(chosen.json()).toEqual({ account: keyId, venue: 'binance', mode: 'live', keyHint: 'Live…cdef' });
     expect((await account(ann)).json()).toMatchObject({ account: keyId, mode: 'live' });
     expect((await account(bob)).json()).toMatchObject({ account: 'paper' });
     const balance = Balance.parse((await t.app.inject({ url: '/api/account/balance', headers: ann })).json());
@@ -352,7 +353,11 @@ describe.each(dbTargets())('live Binance USD-M account on $name', (target) => {
       payload: { symbol: 'BTC/USDT', side: 'long', type: 'market', amount: 250 },
     });
     expect(bobs.statusCode, bobs.body).toBe(200);
-    expect(OrderResponse.parse(bobs.json()).account).toEqual({ mode: 'live', keyHint: expect.any(String) });
+    expect(OrderResponse.parse(bobs.json()).account).toEqual({
+      venue: 'binance',
+      mode: 'live',
+      keyHint: expect.any(String),
+    });
     await use(bob, 'paper');
     await new Promise((resolve) => setTimeout(resolve, 2100));
   });
@@ -367,7 +372,12 @@ describe.each(dbTargets())('live Binance USD-M account on $name', (target) => {
     expect(closed.statusCode, closed.body).toBe(200);
     expect(binance.orders.at(-1)).toMatchObject({ side: 'SELL', reduceOnly: true });
     expect((await t.app.inject({ url: '/api/positions', headers: ann })).json()).toEqual([]);
-    expect((await use(ann, 'paper')).json()).toEqual({ account: 'paper', mode: 'paper', keyHint: null });
+    expect((await use(ann, 'paper')).json()).toEqual({
+      account: 'paper',
+      venue: 'paper',
+      mode: 'paper',
+      keyHint: null,
+    });
     const count = placed();
     expect((await order(250)).statusCode).toBe(200);
     expect(placed()).toBe(count);
@@ -376,7 +386,12 @@ describe.each(dbTargets())('live Binance USD-M account on $name', (target) => {
   it('falls back to paper when the chosen key is deleted', async () => {
     await use(ann, keyId);
     await t.app.inject({ method: 'DELETE', url: `/api/exchanges/${keyId}`, headers: ann });
-    expect((await account(ann)).json()).toEqual({ account: 'paper', mode: 'paper', keyHint: null });
+    expect((await account(ann)).json()).toEqual({
+      account: 'paper',
+      venue: 'paper',
+      mode: 'paper',
+      keyHint: null,
+    });
   });
 
   it('never sends the secret', () => {

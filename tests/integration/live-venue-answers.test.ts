@@ -188,7 +188,7 @@ describe.each(dbTargets())('live account: answers Binance did not make clear, on
     expect(fill.note).toContain('Binance has not reported the fee and realised PnL of this fill yet');
     expect(await tradeOf(fill.id)).toMatchObject({ fee: null, realizedPnl: null });
     const csv = await t.app.inject({ url: '/api/trades.csv', headers: ann });
-    const row = csv.body.split('\r\n').find((line) => line.endsWith(`,${fill.id}`)) ?? '';
+    const row = csv.body.split('\r\n').find((line) => line.endsWith(`,${fill.id},binance`)) ?? '';
     expect(row.split(',').slice(5, 7)).toEqual(['', '']);
     const told = await until(async () => {
       const trade = await tradeOf(fill.id);

@@ -331,6 +331,7 @@ describe.each(dbTargets())('notifications API and Web Push on $name', (target) =
         decided_at: new Date().toISOString(),
         account: 'paper',
         account_mode: 'paper',
+        account_venue: 'paper',
         fee: 0.04,
         arrival_price: 50_000,
         twin: null,

@@ -113,13 +113,14 @@ describe('position protection on a live Binance account (local double)', () => {
         expect(again).toBeDefined();
         expect(again?.clientAlgoId).not.toBe(stop!.clientAlgoId);
         expect(again?.triggerPrice).toBe(stop!.triggerPrice);
+        // The user is told once the venue confirmed the new leg, a moment after it rests there.
+        expect(told.find((e) => e.event === 'placed_again')).toMatchObject({
+          symbol: 'BTC/USDT',
+          leg: 'stop_loss',
+        });
       },
       { timeout: 4_000 },
     );
-    expect(told.find((e) => e.event === 'placed_again')).toMatchObject({
-      symbol: 'BTC/USDT',
-      leg: 'stop_loss',
-    });
   });
 
   it('fires the stop on the mark: the position closes, the target ends, the row goes', async () => {

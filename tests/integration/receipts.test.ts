@@ -95,7 +95,7 @@ describe.each(dbTargets())('receipts and headline age on $name', (target) => {
     expect(ms(tl?.analysed_at)).toBeGreaterThanOrEqual(ms(tl?.received_at));
     expect(ms(tl?.sent_at)).toBeGreaterThanOrEqual(ms(tl?.analysed_at));
     expect(ms(tl?.acked_at)).toBeGreaterThanOrEqual(ms(tl?.sent_at));
-    const receipt = row?.timeline === undefined ? null : decisionReceipt(row.timeline, row.account);
+    const receipt = row?.timeline === undefined ? null : decisionReceipt(row.timeline, row.account_venue);
     expect(receipt).toMatch(/^\d+ ms after the news: analysed \d+, decided \d+, paper \d+$/);
   });
 

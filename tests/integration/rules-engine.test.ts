@@ -353,12 +353,18 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
 
   it('skips a rule beyond the free plan and an exchange refusal, with the exchange message', async () => {
     const { authorization } = await signUpAndLogIn(t.app, 'engine-refusal');
-    await addRule(authorization, {
+    const tiny = await addRule(authorization, {
       ruleName: 'tiny BTC',
       conditions: { asset: 'BTC' },
-      action: { type: 'trade', side: 'long', amount_usd: 5 },
+      action: { type: 'trade', side: 'long', amount_usd: 150 },
       isActive: true,
     });
+    // A rule below the minimum is refused at save; a venue that raises its minimum later still refuses
+    // the order, which the ledger says in its words.
+    const me = (await t.app.inject({ url: '/api/users/me', headers: { authorization } })).json() as {
+      id: string;
+    };
+    await new RulesRepo(t.database.db).update(me.id, tiny.id, { amountUsd: '5' });
     await t.api.rules.engine.reload();
     await t.api.rules.engine.evaluate(completedSignal({ id: freshSignalId(), assets: ['BTC'] }));
     const [row] = await ledger(t, authorization);

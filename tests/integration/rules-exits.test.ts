@@ -6,7 +6,8 @@ import type { Database } from '../../server/db/client';
 import { ruleDecisions, rules, users } from '../../server/db/schema';
 import { appError } from '../../server/plugins/errors';
 import { ExitWatcher, type ExitDeps } from '../../server/modules/rules/rules.exits';
-import { RulesRepo, type DecisionRow } from '../../server/modules/rules/rules.repo';
+import { RulesRepo } from '../../server/modules/rules/rules.repo';
+import type { DecisionRow } from '../../server/modules/rules/rules.types';
 import { dbTargets } from '../helpers/db';
 
 /** A venue's answer to one reduce: a fill, nothing left, a failure, or a wait held by the test. */
@@ -68,7 +69,7 @@ class Venue {
       fee: 0.05,
       status: 'filled',
       realizedPnl: 1,
-      account: { mode: 'live', keyHint: '…abcd' },
+      account: { venue: 'binance', mode: 'live', keyHint: '…abcd' },
     });
     this.fills.set(clientId, fill);
     return fill;

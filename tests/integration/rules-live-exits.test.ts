@@ -184,9 +184,14 @@ describe.each(dbTargets())('exits of rules on a live key on $name', (target) => 
     expect(health.livePriceTriggers).toBe(false);
     await t.api.rules.exits.reload();
     // The simulator ticks every second, moving ETH well past 0.0001 % either way.
+    let last: Decision | undefined;
     const waiting = await until(async () => {
-      const now = await decisionOf(d.id);
-      return now?.exit_note?.startsWith(TRIGGERS_PAUSED) === true ? now : undefined;
+      last = await decisionOf(d.id);
+      return last?.exit_note?.startsWith(TRIGGERS_PAUSED) === true ? last : undefined;
+    }).catch((err: unknown) => {
+      throw new Error(`no paused note: ${JSON.stringify({ last, watched: t.api.rules.exits.count })}`, {
+        cause: err,
+      });
     });
     expect(waiting).toMatchObject({
       exit: 'open',

@@ -45,8 +45,12 @@ describe.each(dbTargets())('rules on a live key on $name', (target) => {
       secretKey: KEY.secret,
     });
     keyId = ExchangeKey.parse(saved.json()).id;
-    // Several rules trade ETH here one after another: no cooldown between them.
-    expect((await ann.send('PUT', '/rules/risk', { cooldown_minutes: 0 })).statusCode).toBe(200);
+    // Several rules trade ETH here one after another: no cooldown between them. The live limits are
+    // under test: a max order of her own lets orders above five times the key's balance reach them.
+    expect((await ann.send('POST', '/auth/step-up', { password: PASSWORD })).statusCode).toBe(200);
+    expect(
+      (await ann.send('PUT', '/rules/risk', { cooldown_minutes: 0, max_order_usd: 10_000 })).statusCode,
+    ).toBe(200);
   });
   afterAll(async () => {
     await t.close();

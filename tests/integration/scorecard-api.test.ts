@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IngestResponse } from '../../src/contracts/signals';
-import { Scorecard, type ScoreGroup } from '../../src/contracts/scorecard';
+import { SCORECARD_TEXTS, Scorecard, type ScoreGroup } from '../../src/contracts/scorecard';
 import { signalScores } from '../../server/db/schema/scorecard';
 import type { ScoreRow } from '../../server/modules/scorecard/scorecard.repo';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -133,6 +133,8 @@ describe.each(dbTargets())('GET /api/signals/scorecard ($name)', (target) => {
   it('scores each horizon: hit rate and mean move in the sentiment’s direction, neutral moves by size', async () => {
     const card = await read();
     expect(card.price_source).toBe('sim');
+    // On the random walk, the figures are said to be chance, beside them.
+    expect(card.note).toBe(SCORECARD_TEXTS.simulated);
     expect(card.horizons).toEqual(['1m', '5m', '30m']);
     expect(card.overall.signals).toBe(4);
     expect(card.overall.horizons).toEqual([

@@ -45,7 +45,7 @@ export const LIVE_FILL: Omit<OrderResponse, 'side' | 'symbol'> = {
   requested: 100,
   adjustment: null,
   note: null,
-  account: { mode: 'live', keyHint: 'abcd…wxyz' },
+  account: { venue: 'binance', mode: 'live', keyHint: 'abcd…wxyz' },
   position: null,
 } as OrderResponse;
 
@@ -76,10 +76,12 @@ export async function startBotApp(
   const trading: BotTrading = {
     account: async (userId) =>
       fakes.liveUsers.has(userId)
-        ? { account: 'key-1', mode: 'live', keyHint: 'abcd…wxyz' }
+        ? { account: 'key-1', venue: 'binance', mode: 'live', keyHint: 'abcd…wxyz' }
         : realTrading().account(userId),
     venueOf: async (userId, account) =>
-      account === 'key-1' ? { mode: 'live', keyHint: 'abcd…wxyz' } : realTrading().venueOf(userId, account),
+      account === 'key-1'
+        ? { venue: 'binance', mode: 'live', keyHint: 'abcd…wxyz' }
+        : realTrading().venueOf(userId, account),
     positions: (userId, account) => realTrading().positions(userId, account === 'key-1' ? 'paper' : account),
     balance: (userId) => realTrading().balance(userId),
     placeOrder: async (userId, request, key, account) => {

@@ -226,7 +226,7 @@ describe.each(dbTargets())('telegram bot (long polling) on $name', (target) => {
     const second = await alert(4);
     tg.press(5001, second, buttons(second)[0]!.callback_data);
     expect((await waitText(5001, 5)).text).toBe(
-      'Bought 0.00123 BTCUSDT at 64000.5 on live key abcd…wxyz (78.72 USDT).',
+      'Bought 0.00123 BTCUSDT at 64000.5 on Binance live key abcd…wxyz (78.72 USDT).',
     );
     expect(fakes.liveOrders).toEqual([{ userId: eve.id, amount: 100 }]);
 
@@ -238,7 +238,7 @@ describe.each(dbTargets())('telegram bot (long polling) on $name', (target) => {
       'The exchange did not say whether the order was placed. It is being looked up; the answer follows here.',
     );
     expect((await waitText(5001, 8)).text).toBe(
-      'Bought 0.00123 BTCUSDT at 64000.5 on live key abcd…wxyz (78.72 USDT).',
+      'Bought 0.00123 BTCUSDT at 64000.5 on Binance live key abcd…wxyz (78.72 USDT).',
     );
   });
 

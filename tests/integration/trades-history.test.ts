@@ -69,7 +69,7 @@ describe.each(dbTargets())('trade history on $name', (target) => {
       fee: opened.fee,
       realizedPnl: 0,
       accountId: 'paper',
-      account: { mode: 'paper', keyHint: null },
+      account: { venue: 'paper', mode: 'paper', keyHint: null },
       ruleId: null,
     });
     expect(card!.orderId).toBe(fromCard.id);
@@ -111,9 +111,9 @@ describe.each(dbTargets())('trade history on $name', (target) => {
     expect(res.headers['x-next-cursor']).toBeUndefined();
     const lines = res.body.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'time,symbol,side,quantity,price,realized_pnl,fee,source,rule_name,rule_id,account,account_mode,key_hint,order_id',
+      'time,symbol,side,quantity,price,realized_pnl,fee,source,rule_name,rule_id,account,account_mode,key_hint,order_id,venue',
     );
-    expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(all.map((tr) => tr.orderId));
+    expect(lines.slice(1).map((l) => l.split(',').at(-2))).toEqual(all.map((tr) => tr.orderId));
     const [newest] = all;
     expect(lines[1]).toBe(
       [new Date(newest!.time).toISOString(), newest!.symbol, newest!.side, newest!.quantity, newest!.price]
@@ -128,6 +128,7 @@ describe.each(dbTargets())('trade history on $name', (target) => {
           'paper',
           '',
           newest!.orderId,
+          'paper',
         ])
         .join(','),
     );
@@ -140,7 +141,7 @@ describe.each(dbTargets())('trade history on $name', (target) => {
       url: `/api/trades.csv?limit=2&cursor=${String(cursor)}`,
       headers: ann,
     });
-    expect(older.body.split('\r\n')[1]?.split(',').at(-1)).toBe(all[2]!.orderId);
+    expect(older.body.split('\r\n')[1]?.split(',').at(-2)).toBe(all[2]!.orderId);
     expect((await t.app.inject({ url: '/api/trades.csv' })).statusCode).toBe(401);
     expect((await t.app.inject({ url: '/api/trades.csv', headers: bob })).body).toBe(lines[0] + '\r\n');
   });

@@ -25,6 +25,15 @@ describe.each(dbTargets())('trading API on $name', (target) => {
     auth = await signUpAndLogIn(t.app, 'trader');
     const [me] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.username, 'trader'));
     userId = me!.id;
+    // The exchange's own refusals are under test here: a max order of the trader's own above the
+    // default (five times the paper balance) lets the larger orders reach it.
+    const wide = await t.app.inject({
+      method: 'PUT',
+      url: '/api/rules/risk',
+      headers: auth,
+      payload: { max_order_usd: 1_000_000 },
+    });
+    expect(wide.statusCode, wide.body).toBe(200);
   });
   afterAll(() => t.close());
 
@@ -97,7 +106,8 @@ describe.each(dbTargets())('trading API on $name', (target) => {
       { symbol: 'ETH/USDT', side: 'up', type: 'market', amount: 10 },
       'Side must be buy, sell, long or short.',
     ],
-    [{ symbol: 'ETH/USDT', side: 'long', type: 'limit', amount: 10 }, 'Only market orders are supported.'],
+    [{ symbol: 'ETH/USDT', side: 'long', type: 'limit', amount: 10 }, 'A limit order needs a price.'],
+    [{ symbol: 'ETH/USDT', side: 'long', type: 'stop', amount: 10 }, 'Order type must be market or limit.'],
     [{ symbol: 'ETH-EUR', side: 'long', type: 'market', amount: 10 }, 'Symbol must look like BTC/USDT.'],
   ])('answers %o with a 422 naming the problem', async (body, msg) => {
     const res = await order(body);
@@ -211,7 +221,7 @@ describe.each(dbTargets())('trading API on $name', (target) => {
     expect(fill.fill).toMatchObject({
       symbol: 'ETH/USDT',
       side: 'sell',
-      account: { mode: 'paper', keyHint: null },
+      account: { venue: 'paper', mode: 'paper', keyHint: null },
     });
     expect(fill.fill.fee).toBeCloseTo(fill.fill.quantity * fill.fill.price * 0.0005, 8);
     const none = await t.app.inject({

@@ -11,6 +11,8 @@ import { between, sample, SHORT, sleep } from './support/mode';
 import { OrderBook, orderClient, startBurst } from './support/orders';
 import { CrashableServer } from './support/server';
 import { createTarget, targetNames, type Target } from './support/target';
+import { auditVenue, readPositions } from './support/venue-audit';
+import { binancePlaced, binancePositions } from './support/venues';
 
 const ROUNDS = SHORT ? 1 : 3;
 const USERS = 6;
@@ -134,49 +136,28 @@ describe.each(targetNames())('kill -9 during a burst of live orders, on %s', (na
       'orders answered to two keys',
     ).toEqual([]);
 
-    // The venue: one order per client order id, and each key's client order id names the very order the
-    // server answered, with the same side and quantity.
-    const venue = new Map<string, typeof binance.orders>();
-    for (const o of binance.orders) {
-      const id = `${o.apiKey}|${o.clientOrderId}`;
-      venue.set(id, [...(venue.get(id) ?? []), o]);
-    }
-    expect(
-      [...venue].filter(([, orders]) => orders.length > 1).map(([id, orders]) => `${id}: ${orders.length}`),
-      'client order ids placed twice on the venue',
-    ).toEqual([]);
-    const mismatched: string[] = [];
-    const expectedIds = new Set<string>();
-    for (const o of all) {
-      const id = `${keyOf(o.user).apiKey}|${clientIdFor(userIds[o.user] ?? '', o.key)}`;
-      const placed = venue.get(id) ?? [];
-      if (o.order === null) {
-        if (placed.length > 0) mismatched.push(`${o.key} was refused (${o.refusal}) but is on the venue`);
-        continue;
-      }
-      expectedIds.add(id);
-      const v = placed[0];
-      if (
-        v === undefined ||
-        String(v.orderId) !== o.order.id ||
-        (v.side === 'BUY') !== (o.order.side === 'buy') ||
-        Number(v.quantity) !== o.order.quantity ||
-        v.symbol !== o.order.symbol.replace('/', '')
-      ) {
-        mismatched.push(`${o.key}: answered ${JSON.stringify(o.order)}, venue has ${JSON.stringify(v)}`);
-      }
-    }
-    expect(mismatched, 'answers that differ from the venue').toEqual([]);
-    expect(
-      binance.orders
-        .filter((o) => !expectedIds.has(`${o.apiKey}|${o.clientOrderId}`))
-        .map((o) => o.clientOrderId),
-      'orders on the venue that no key was answered with',
-    ).toEqual([]);
+    // The venue: one order per client order id, each key's client order id naming the very order the
+    // server answered (id, side, symbol, quantity), nothing else, and positions that are the fills' sum.
+    const audit = auditVenue({
+      placed: binancePlaced(binance),
+      sent: all,
+      apiKeyOf: (user) => keyOf(user).apiKey,
+      clientIdOf: (o) => clientIdFor(userIds[o.user] ?? '', o.key),
+      positions: await readPositions(
+        Array.from({ length: USERS }, (_, user) => keyOf(user)),
+        SYMBOLS,
+        async (key, symbol) => (await binancePositions(binance.url, key)).get(symbol) ?? 0,
+      ),
+      symbols: SYMBOLS,
+      killedAt,
+    });
+    expect(audit.twice, 'client order ids placed twice on the venue').toEqual([]);
+    expect(audit.mismatched, 'answers that differ from the venue').toEqual([]);
+    expect(audit.orphans, 'orders on the venue that no key was answered with').toEqual([]);
+    expect(audit.positions, 'positions that are not the sum of the fills').toEqual([]);
 
     const acknowledged = all.filter((o) => o.first?.status === 200);
     const recovered = all.filter((o) => o.order !== null && o.first?.status !== 200);
-    const placedAt = new Map(binance.orders.map((o) => [String(o.orderId), o.time]));
     recordFigures(`live-orders-kill9-${name}`, {
       db: name,
       rounds: ROUNDS,
@@ -185,9 +166,7 @@ describe.each(targetNames())('kill -9 during a burst of live orders, on %s', (na
       acknowledged: acknowledged.length,
       unacknowledged: all.length - acknowledged.length,
       recovered: recovered.length,
-      recoveredPlacedBeforeKill: recovered.filter(
-        (o) => (placedAt.get(o.order?.id ?? '') ?? Infinity) < (killedAt[o.round - 1] ?? 0),
-      ).length,
+      recoveredPlacedBeforeKill: audit.recoveredPlacedBeforeKill,
       refused: all.filter((o) => o.refusal !== null).length,
       onVenue: binance.orders.length,
       killMs: rounds.map((r) => r.killMs),

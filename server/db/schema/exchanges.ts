@@ -2,9 +2,10 @@ import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-cor
 import { users } from './users';
 
 /**
- * Module exchanges: each user's exchange API keys (docs/product.md §3 exchange API key). The API key and secret are
- * stored only as AES-256-GCM ciphertext under the server's master key, whose id is kept beside them so
- * that `npm run rotate-secrets-key` knows what to re-encrypt.
+ * Module exchanges: each user's exchange API keys (docs/product.md §3 exchange API key) on Binance, Bybit
+ * or OKX. The API key, the secret and OKX's passphrase are stored only as AES-256-GCM ciphertext under the
+ * server's master key, whose id is kept beside them so that `npm run rotate-secrets-key` knows what to
+ * re-encrypt.
  */
 export const exchangeKeys = pgTable(
   'exchange_keys',
@@ -13,13 +14,16 @@ export const exchangeKeys = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** `binance`, `bybit` or `okx`. */
     exchangeName: text('exchange_name').notNull(),
-    /** `live` (fapi.binance.com) or `demo` (Binance's demo trading). */
+    /** `live` (the venue's real host) or `demo` (the venue's demo trading). */
     environment: text('environment').notNull(),
     /** First 4 + last 4 characters of the API key; the only plain-text trace of it. */
     keyHint: text('key_hint').notNull(),
     apiKeySealed: text('api_key_sealed').notNull(),
     secretSealed: text('secret_sealed').notNull(),
+    /** OKX only: the passphrase chosen when the key was made, sealed like the secret; null elsewhere. */
+    passphraseSealed: text('passphrase_sealed'),
     /** Fingerprint of the master key that sealed both. */
     masterKeyId: text('master_key_id').notNull(),
     /** `verified` or `unverified`. */

@@ -87,6 +87,13 @@ export const ruleDecisions = pgTable(
     accountMode: text('account_mode', { enum: ['paper', 'demo', 'live'] })
       .notNull()
       .default('paper'),
+    /** Of the order's send → acknowledgement: the placement call to the venue, and the venue's own part when it says. */
+    venueMs: real('venue_ms'),
+    venueOwnMs: real('venue_own_ms'),
+    /** The venue of that account when it decided: 'paper' or the key's exchange. */
+    accountVenue: text('account_venue', { enum: ['paper', 'binance', 'bybit', 'okx'] })
+      .notNull()
+      .default('paper'),
     /** The asset's price when the news arrived: what slippage is measured from. */
     arrivalPrice: numeric('arrival_price'),
     fee: numeric('fee'),
@@ -109,6 +116,9 @@ export const ruleDecisions = pgTable(
     twinQuantity: numeric('twin_quantity'),
     twinFee: numeric('twin_fee'),
     twinRefused: text('twin_refused'),
+    /** The slippage guard's receipt of the fill (when the order had a cap): estimated and actual, in %. */
+    slippageEstimatedPct: numeric('slippage_estimated_pct'),
+    slippageActualPct: numeric('slippage_actual_pct'),
     /** The exit's own fill: its venue order id and realised PnL. */
     exitOrderId: text('exit_order_id'),
     exitPnl: numeric('exit_pnl'),
@@ -176,7 +186,8 @@ export const riskSettings = pgTable('risk_settings', {
   userId: uuid('user_id')
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
-  maxOrderUsd: numeric('max_order_usd').notNull(),
+  /** The user's own maximum order; null: the default, which fits the account the order goes to. */
+  maxOrderUsd: numeric('max_order_usd'),
   dailyBudgetUsd: numeric('daily_budget_usd').notNull(),
   maxPositions: integer('max_positions').notNull(),
   cooldownMinutes: integer('cooldown_minutes').notNull(),
@@ -184,6 +195,8 @@ export const riskSettings = pgTable('risk_settings', {
   /** Limits of automated orders on LIVE keys, apart from paper's; null: the defaults. */
   liveMaxOrderUsd: numeric('live_max_order_usd'),
   liveDailyBudgetUsd: numeric('live_daily_budget_usd'),
+  /** The slippage cap of every market order the user sends without one of its own, in %; null: none. */
+  maxSlippagePct: numeric('max_slippage_pct'),
   killSwitch: boolean('kill_switch').notNull().default(false),
   resumeAt: timestamp('resume_at', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -16,6 +16,7 @@ import type { LedgerEvent } from '../../modules/trading/paper/account';
 import type { SnapshotState } from '../../modules/trading/paper/snapshot';
 import { exchangeKeys } from './exchanges';
 import { users } from './users';
+import { CLOSE_REASONS } from '../../../src/contracts/trading';
 
 /**
  * Module trading. The paper ledger is append-only: every fill, liquidation, leverage change and deposit
@@ -39,6 +40,8 @@ export const paperLedger = pgTable(
         'conditional',
         'conditional-trail',
         'conditional-end',
+        'limit',
+        'limit-end',
       ],
     }).notNull(),
     event: jsonb('event').$type<LedgerEvent>().notNull(),
@@ -140,6 +143,8 @@ export const trades = pgTable(
     /** `paper` or the key id; the key's mode and hint as they were, since a key may be deleted later. */
     account: text('account').notNull(),
     accountMode: text('account_mode', { enum: ['paper', 'demo', 'live'] }).notNull(),
+    /** `paper`, `binance`, `bybit` or `okx`; rows from before there were three venues are Binance's. */
+    venue: text('venue', { enum: ['paper', 'binance', 'bybit', 'okx'] }),
     keyHint: text('key_hint'),
     orderId: text('order_id').notNull(),
     /** `BTC/USDT` */
@@ -153,6 +158,8 @@ export const trades = pgTable(
     source: text('source', { enum: ['manual', 'card', 'rule'] }).notNull(),
     ruleId: uuid('rule_id'),
     ruleName: text('rule_name'),
+    /** Why a closing fill was sent (stop, target, hold, flatten, retraction…); null: by hand, or an opening fill. */
+    reason: text('reason', { enum: CLOSE_REASONS }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -9,7 +9,7 @@ import { exchangeKeys, serverKeys, twoFactor } from '../schema';
 
 /**
  * Re-seals every value stored under the old master key with the new one, in one transaction: exchange
- * API keys (and their key id), two-factor secrets and the server's own private keys (Web Push's VAPID
+ * API keys (key, secret, OKX's passphrase, and their master key's id), two-factor secrets and the server's own private keys (Web Push's VAPID
  * pair). Either all move or none do.
  */
 export async function rotateSecretsKey(
@@ -19,7 +19,12 @@ export async function rotateSecretsKey(
 ): Promise<{ exchangeKeys: number; twoFactor: number; serverKeys: number }> {
   return db.transaction(async (tx) => {
     const keys = await tx
-      .select({ id: exchangeKeys.id, a: exchangeKeys.apiKeySealed, s: exchangeKeys.secretSealed })
+      .select({
+        id: exchangeKeys.id,
+        a: exchangeKeys.apiKeySealed,
+        s: exchangeKeys.secretSealed,
+        p: exchangeKeys.passphraseSealed,
+      })
       .from(exchangeKeys)
       .where(eq(exchangeKeys.masterKeyId, from.keyId))
       .for('update');
@@ -29,6 +34,7 @@ export async function rotateSecretsKey(
         .set({
           apiKeySealed: to.encrypt(from.decrypt(k.a)),
           secretSealed: to.encrypt(from.decrypt(k.s)),
+          passphraseSealed: k.p === null ? null : to.encrypt(from.decrypt(k.p)),
           masterKeyId: to.keyId,
         })
         .where(eq(exchangeKeys.id, k.id));

@@ -29,11 +29,36 @@ const METHOD: Record<string, string> = {
   remembered: 'on a remembered device',
 };
 
+const FIRST_STEP: Record<string, string> = {
+  wallet: 'a wallet',
+  google: 'Google',
+  twitter: 'Twitter',
+};
+
+/** "a recovery code (3 left)": a spent recovery code always says how many remain. */
+const recoveryCode = (detail: Record<string, string>): string =>
+  `a recovery code (${detail.left ?? '?'} left)`;
+
+function signInText(detail: Record<string, string>): string {
+  if (detail.method === 'recovery_code') {
+    const first = FIRST_STEP[detail.via ?? ''] ?? 'a password';
+    return `Signed in with ${first} and ${recoveryCode(detail)}`;
+  }
+  return `Signed in ${METHOD[detail.method ?? ''] ?? ''}`.trim();
+}
+
+function stepUpText(detail: Record<string, string>): string {
+  if (detail.method === 'recovery_code') return `Confirmed it was you with ${recoveryCode(detail)}`;
+  return detail.method === 'two_factor'
+    ? 'Confirmed it was you with a 2FA code'
+    : 'Confirmed it was you with the password';
+}
+
 /** The one line an entry shows, from its kind and detail. */
 export function describeActivity(kind: ActivityKind, detail: Record<string, string>): string {
   switch (kind) {
     case 'sign_in':
-      return `Signed in ${METHOD[detail.method ?? ''] ?? ''}`.trim();
+      return signInText(detail);
     case 'sign_in_failed':
       return detail.reason === 'code'
         ? 'A sign-in failed: wrong 2FA code'
@@ -59,9 +84,7 @@ export function describeActivity(kind: ActivityKind, detail: Record<string, stri
     case 'kill_switch':
       return detail.on === 'true' ? 'Kill switch on: automated trading stopped' : 'Kill switch off';
     case 'step_up':
-      return detail.method === 'two_factor'
-        ? 'Confirmed it was you with a 2FA code'
-        : 'Confirmed it was you with the password';
+      return stepUpText(detail);
     case 'step_up_failed':
       return detail.reason === 'code'
         ? 'A confirmation failed: wrong 2FA code'
@@ -86,6 +109,25 @@ export function describeActivity(kind: ActivityKind, detail: Record<string, stri
 }
 
 const PROVIDER: Record<string, string> = { google: 'A Google account', twitter: 'A Twitter account' };
+
+/** A spent recovery code is mailed whatever it let in: a thief with the password uses one first. */
+const RECOVERY_SUBJECT = 'A recovery code was used on your Signal Console account';
+
+/** The subject of the mail that follows an event, if one does. */
+function subjectOf(event: ActivityEvent, firstFromDevice: boolean): string | undefined {
+  if (event.detail?.method === 'recovery_code') return RECOVERY_SUBJECT;
+  return firstFromDevice ? 'New sign-in to your Signal Console account' : MAILED[event.kind];
+}
+
+/** What the mail adds about the recovery codes left, when one was spent. */
+function recoveryNote(detail: Record<string, string> | undefined): string[] {
+  if (detail?.method !== 'recovery_code') return [];
+  return [
+    '',
+    `Each recovery code works once; ${detail.left ?? 'some'} are left. To get a fresh set, turn two-factor`,
+    'login off and on again in Account settings.',
+  ];
+}
 
 const MAILED: Partial<Record<ActivityKind, string>> = {
   key_added: 'An exchange API key was added to your Signal Console account',
@@ -129,7 +171,7 @@ export class ActivityService {
         place: event.device?.info.place ?? null,
         fingerprint: event.device?.fingerprint ?? null,
       });
-      const subject = firstFromDevice ? 'New sign-in to your Signal Console account' : MAILED[event.kind];
+      const subject = subjectOf(event, firstFromDevice);
       if (subject !== undefined) await this.mail(userId, subject, event);
     } catch (err) {
       this.deps.log.warn({ err, kind: event.kind }, 'activity not recorded');
@@ -154,7 +196,8 @@ export class ActivityService {
       text: [
         `Hello ${owner.username},`,
         '',
-        `${describeActivity(event.kind, event.detail ?? {})}${where}, at ${new Date().toUTCString()}.`,
+        `${describeActivity(event.kind, event.detail ?? {})}${where}, at ${new Date().toISOString().slice(0, 19).replace('T', ' ')} UTC.`,
+        ...recoveryNote(event.detail),
         '',
         'If this was you, there is nothing to do. If not, change your password, turn on two-factor login',
         'and remove unknown devices and keys in Account settings.',

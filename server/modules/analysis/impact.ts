@@ -4,7 +4,7 @@ import type { EventMatch } from './events';
 import { largestUsdAmount, signedPercents } from './normalize';
 
 /**
- * Impact 0-100, a calibrated scale (docs/labelling.md §3, README "Impact bands"): 80+ is worth an alert
+ * Impact 0-100, a calibrated scale (docs/labelling.md §3, docs/analysis.md): 80+ is worth an alert
  * (a major-exchange listing or delisting, a $100M+ hack, an insolvency or withdrawal freeze, a depeg, a
  * regulator's decision, an ETF ruling, a macro surprise); 50-80 is notable; below 50 is background. The
  * score is a log map of the expected move: the event type's typical move (../shared/reference/analysis.md),

@@ -12,7 +12,7 @@ import type { IdentitiesRepo, IdentityRow } from './identities.repo';
 import type { IdentityService } from './identity.service';
 import { NEW_IDENTITY_MS } from './identity.service';
 import type { IssuedSession, RememberRequest, SessionsService, SignInCredential } from './sessions.service';
-import type { TwoFactorService } from './twofa.service';
+import type { SecondFactor, TwoFactorService } from './twofa.service';
 
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
@@ -22,6 +22,24 @@ function waitError(waitMs: number) {
   return appError('RATE_LIMITED', retryText(seconds), { 'retry-after': String(seconds) });
 }
 export const CHALLENGE_TRIES = 5;
+
+/**
+ * The activity detail of a finished sign-in: how the first step proved itself and, with a second factor,
+ * which one. A recovery code is named as such with the count still unspent: its owner must know one went.
+ */
+export function signInDetail(via: SignInVia['method'], second: SecondFactor | null): Record<string, string> {
+  if (second === null) return { method: via };
+  if (second.kind === 'totp') return { method: 'two_factor' };
+  return { method: 'recovery_code', left: String(second.left), ...(via === 'password' ? {} : { via }) };
+}
+
+/** The activity detail of a confirmation (step-up) that passed. */
+const stepUpDetail = (second: SecondFactor | null): Record<string, string> =>
+  second === null
+    ? { method: 'password' }
+    : second.kind === 'totp'
+      ? { method: 'two_factor' }
+      : { method: 'recovery_code', left: String(second.left) };
 
 /** What sign-up answers (`SignupResponse`). */
 export interface SignupAnswer {
@@ -125,9 +143,11 @@ export class AuthService {
     await this.assertMayTry(account);
     const byPassword = input.password !== undefined;
     if (byPassword && user.passwordHash === null) throw appError('BAD_REQUEST', STEP_UP_DETAILS.noPassword);
-    const ok = byPassword
-      ? await verifyPassword(user.passwordHash, input.password ?? '')
-      : user.twoFactorEnabled && (await this.deps.twoFactor.check(user.id, input.code ?? ''));
+    const second =
+      byPassword || !user.twoFactorEnabled
+        ? null
+        : await this.deps.twoFactor.verify(user.id, input.code ?? '');
+    const ok = byPassword ? await verifyPassword(user.passwordHash, input.password ?? '') : second !== null;
     if (!ok) {
       await this.deps.activity?.record(user.id, {
         kind: 'step_up_failed',
@@ -137,10 +157,7 @@ export class AuthService {
     }
     await this.throttle.succeeded(account);
     const until = await this.deps.sessions.markSteppedUp(user.id, familyId);
-    await this.deps.activity?.record(user.id, {
-      kind: 'step_up',
-      detail: { method: byPassword ? 'password' : 'two_factor' },
-    });
+    await this.deps.activity?.record(user.id, { kind: 'step_up', detail: stepUpDetail(second) });
     return until;
   }
 
@@ -174,9 +191,9 @@ export class AuthService {
     const passwordOk = await verifyPassword(user?.passwordHash, input.password);
     const withCode = user?.twoFactorEnabled === true && code !== null;
     // The code is looked at (and spent) only after the right password: a wrong one never burns it.
-    const codeOk =
-      withCode && passwordOk && code !== null && (await this.deps.twoFactor.check(user.id, code));
-    const ok = passwordOk && (withCode ? codeOk : !waiting);
+    const second =
+      withCode && passwordOk && code !== null ? await this.deps.twoFactor.verify(user.id, code) : null;
+    const ok = passwordOk && (withCode ? second !== null : !waiting);
     if (user === undefined || !ok) {
       if (user !== undefined) {
         const reason = passwordOk ? 'code' : 'password';
@@ -186,7 +203,7 @@ export class AuthService {
       throw appError('UNAUTHORIZED', AUTH_DETAILS.badCredentials);
     }
     await this.throttle.succeeded(account);
-    return this.finish(user, input.remember, input.device, { method: 'password' }, codeOk);
+    return this.finish(user, input.remember, input.device, { method: 'password' }, second);
   }
 
   /**
@@ -216,8 +233,9 @@ export class AuthService {
     device: RememberRequest,
     via: SignInVia,
     /** The 2FA code came with the password and was right: no code step. */
-    codeGiven = false,
+    second: SecondFactor | null = null,
   ): Promise<LoginOutcome> {
+    const codeGiven = second !== null;
     // A disabled account signs in by no method at all.
     if (user.disabledAt !== null) throw appError('UNAUTHORIZED', AUTH_DETAILS.badCredentials);
     if (user.twoFactorEnabled && !codeGiven) {
@@ -236,7 +254,7 @@ export class AuthService {
     }
     const credential = await this.credential(user, via, codeGiven);
     const session = await this.deps.sessions.issue(user, remember, credential);
-    await this.recordDevice(user.id, 'sign_in', device, { method: codeGiven ? 'two_factor' : via.method });
+    await this.recordDevice(user.id, 'sign_in', device, signInDetail(via.method, second));
     return { kind: 'session', session };
   }
 
@@ -270,7 +288,8 @@ export class AuthService {
     const userId = challenge.userId;
     const user = await this.deps.users.findById(userId);
     const device = { deviceInfo: challenge.deviceInfo, fingerprint: challenge.fingerprint };
-    if (user === undefined || !(await this.deps.twoFactor.check(userId, code))) {
+    const second = user === undefined ? null : await this.deps.twoFactor.verify(userId, code);
+    if (user === undefined || second === null) {
       if (user !== undefined) await this.recordDevice(userId, 'sign_in_failed', device, { reason: 'code' });
       throw appError('UNAUTHORIZED', AUTH_DETAILS.invalidCode);
     }
@@ -278,7 +297,7 @@ export class AuthService {
     const via = await this.viaOf(challenge);
     const credential = await this.credential(user, via, true);
     const session = await this.deps.sessions.issue(user, challenge.rememberMe ? device : null, credential);
-    await this.recordDevice(userId, 'sign_in', device, { method: 'two_factor' });
+    await this.recordDevice(userId, 'sign_in', device, signInDetail(via.method, second));
     return session;
   }
 

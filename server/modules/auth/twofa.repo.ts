@@ -74,6 +74,15 @@ export class TwoFactorRepo {
     return rows.length === 1;
   }
 
+  /** How many recovery codes the user has not spent. */
+  async recoveryCodesLeft(userId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ left: sql<number>`count(*)::int` })
+      .from(recoveryCodes)
+      .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
+    return row?.left ?? 0;
+  }
+
   /** A new pending 2FA login; earlier ones of the same user are dropped. */
   async startChallenge(row: {
     userId: string;

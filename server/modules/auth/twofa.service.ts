@@ -32,6 +32,12 @@ function recoveryCode(): string {
 }
 
 /**
+ * What a second factor that was accepted was: a TOTP code, or a recovery code (spent) with the count of
+ * those still unspent. Null when it was not accepted.
+ */
+export type SecondFactor = { kind: 'totp' } | { kind: 'recovery'; left: number };
+
+/**
  * TOTP two-factor login (RFC 6238, 30 s, 6 digits, ±1 step). The secret is stored encrypted; each
  * accepted time step is recorded so a code cannot be used twice; ten one-time recovery codes, kept as
  * keyed hashes, are shown once when 2FA is enabled.
@@ -109,12 +115,19 @@ export class TwoFactorService {
 
   /** A login's second factor: a fresh TOTP code, or an unspent recovery code. */
   async check(userId: string, code: string): Promise<boolean> {
+    return (await this.verify(userId, code)) !== null;
+  }
+
+  /** As {@link check}, saying which kind of code it was and, for a recovery code, how many are left. */
+  async verify(userId: string, code: string): Promise<SecondFactor | null> {
     const row = await this.repo.find(userId);
-    if (row === undefined || !row.enabled) return false;
+    if (row === undefined || !row.enabled) return null;
     if (RECOVERY_CODE.test(code.toUpperCase())) {
-      return this.repo.useRecoveryCode(userId, this.hashRecovery(code));
+      if (!(await this.repo.useRecoveryCode(userId, this.hashRecovery(code)))) return null;
+      return { kind: 'recovery', left: await this.repo.recoveryCodesLeft(userId) };
     }
-    return this.acceptTotp(userId, this.secrets.decrypt(row.secretEnc), code);
+    const ok = await this.acceptTotp(userId, this.secrets.decrypt(row.secretEnc), code);
+    return ok ? { kind: 'totp' } : null;
   }
 
   private async acceptTotp(userId: string, secret: string, code: string): Promise<boolean> {

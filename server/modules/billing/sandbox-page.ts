@@ -1,4 +1,4 @@
-import { PLANS } from '../../../src/contracts/billing';
+import { PLANS, trialThen } from '../../../src/contracts/billing';
 import type { CheckoutRow } from './billing.repo';
 
 const escape = (s: string) =>
@@ -6,6 +6,12 @@ const escape = (s: string) =>
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
+
+/** A checkout that starts the free trial says what it costs today; the sandbox never charges after it. */
+const trialLine = (row: CheckoutRow): string =>
+  row.trial && row.status === 'open'
+    ? `<p style="font-size: 1.2rem; color: #2ea043" data-testid="trial-today">${escape(trialThen(row.plan))} (this sandbox never charges).</p>`
+    : '';
 
 /** The built-in checkout: no money moves; Pay sends the same signed event a real provider would. */
 export function sandboxPage(row: CheckoutRow): string {
@@ -19,6 +25,7 @@ export function sandboxPage(row: CheckoutRow): string {
 <h1 style="font-size: 4rem; color: #f5a524; margin: 0 0 1rem" data-testid="test-mode">TEST MODE</h1>
 <p>This is the built-in sandbox checkout: no payment provider is configured and no money moves.</p>
 <p style="font-size: 1.4rem">${escape(what)}</p>
+${trialLine(row)}
 ${
   done
     ? `<p>This checkout is ${escape(row.status)}.</p><p><a href="/" style="color: #7aa2f7">Back to Dashboard</a></p>`

@@ -1,7 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import { retryAfterMs } from '../../../src/contracts/backoff';
-import { ExchangeError, readVenueAnswer } from '../trading/exchange-error';
+import {
+  ExchangeError,
+  VenueRateLimited,
+  VenueUnreachable,
+  readVenueAnswer,
+} from '../trading/exchange-error';
 import type { ExchangeAnswer } from '../trading/exchange-health';
 
 /** An API key and its secret, decrypted only for the duration of a request. */
@@ -10,33 +15,7 @@ export interface BinanceCredentials {
   secret: string;
 }
 
-/**
- * The exchange could not be reached, did not answer in time, or answered with a server error (any 5xx,
- * with or without a code): the request's outcome is unknown. `code`/`msg` are Binance's when it sent them.
- */
-export class BinanceUnreachable extends Error {
-  override name = 'BinanceUnreachable';
-  constructor(
-    message: string,
-    readonly code: number | null = null,
-    readonly msg: string | null = null,
-  ) {
-    super(message);
-  }
-}
-
-/** 429 (too many requests) or 418 (IP banned): wait `retryAfterSeconds` before the next call. */
-export class BinanceRateLimited extends ExchangeError {
-  override name = 'BinanceRateLimited';
-  constructor(
-    readonly status: 429 | 418,
-    readonly retryAfterSeconds: number,
-    code: number,
-    msg: string,
-  ) {
-    super(code, msg);
-  }
-}
+export { VenueRateLimited, VenueUnreachable } from '../trading/exchange-error';
 
 /** `GET /fapi/v1/time` (and `/api/v3/time`). */
 const ServerTime = z.object({ serverTime: z.number().int().positive() });
@@ -60,8 +39,8 @@ type Params = Record<string, string | number | boolean | undefined>;
 
 /**
  * Signed REST calls to one Binance host. Keeps its clock in step with the server's (`/fapi/v1/time`,
- * again after a -1021), turns `{code, msg}` answers into ExchangeError, 429/418 into BinanceRateLimited
- * (honouring Retry-After), and network failures or timeouts into BinanceUnreachable. Node's fetch keeps
+ * again after a -1021), turns `{code, msg}` answers into ExchangeError, 429/418 into VenueRateLimited
+ * (honouring Retry-After), and network failures or timeouts into VenueUnreachable. Node's fetch keeps
  * connections alive between calls.
  */
 export class BinanceClient {
@@ -150,7 +129,7 @@ export class BinanceClient {
   private async send(method: string, path: string, query: string, apiKey: string | undefined) {
     const held = this.heldBy(apiKey);
     if (held !== undefined) {
-      throw new BinanceRateLimited(
+      throw new VenueRateLimited(
         held.status,
         Math.ceil((held.until - this.now()) / 1000),
         -1003,
@@ -170,7 +149,7 @@ export class BinanceClient {
     } catch {
       this.opts.onAnswer?.({ kind: 'no-answer' });
       // The URL carries the signature: say nothing about it.
-      throw new BinanceUnreachable(`${method} ${path}: no answer from Binance.`);
+      throw new VenueUnreachable(`${method} ${path}: no answer from Binance.`);
     }
     const text = await res.text().catch(() => '');
     this.opts.onAnswer?.(
@@ -186,12 +165,12 @@ export class BinanceClient {
       const scope = res.status === 418 || apiKey === undefined ? 'host' : `key:${apiKey}`;
       this.banned.set(scope, { until: this.now() + waitMs, status: res.status });
       const { code, msg } = errorOf(body, res.status);
-      throw new BinanceRateLimited(res.status, Math.ceil(waitMs / 1000), code, msg);
+      throw new VenueRateLimited(res.status, Math.ceil(waitMs / 1000), code, msg);
     }
     if (res.status >= 500) {
       // Binance: a 5xx is not a failure, the execution status is unknown (with a code or without).
       const coded = isError(body) ? body : null;
-      throw new BinanceUnreachable(
+      throw new VenueUnreachable(
         `${method} ${path}: Binance answered ${res.status}${coded ? ` (${coded.code} ${coded.msg})` : ''}.`,
         coded?.code ?? null,
         coded?.msg ?? null,

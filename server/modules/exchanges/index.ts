@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { BinanceClient } from './binance-client';
+import { BybitClient } from './bybit-client';
+import { binanceKeyChecker } from './key-check';
+import { bybitKeyChecker } from './key-check-bybit';
+import { okxKeyChecker } from './key-check-okx';
+import { OkxClient } from './okx-client';
 import { ExchangesRepo } from './exchanges.repo';
 import { registerExchangeRoutes } from './exchanges.routes';
 import { ExchangesService } from './exchanges.service';
@@ -14,19 +19,34 @@ declare module 'fastify' {
 const DAY_MS = 86_400_000;
 
 /**
- * The exchanges module: users' exchange API keys, sealed under the master key, checked with Binance on
- * save and re-read daily for hygiene warnings. Other modules get a key for signing through
+ * The exchanges module: users' exchange API keys on Binance, Bybit or OKX, sealed under the master key,
+ * checked with their venue on save and re-read daily for hygiene warnings. Other modules get a key for signing through
  * `app.exchanges.use(userId, keyId)`.
  */
 export default fp(
   async function exchangesModule(app: FastifyInstance) {
     const log = app.log.child({ module: 'exchanges' });
+    const c = app.config;
     const service = new ExchangesService(new ExchangesRepo(app.database.db), app.secrets, {
-      fapi: {
-        live: new BinanceClient({ baseUrl: app.config.BINANCE_FAPI_URL }),
-        demo: new BinanceClient({ baseUrl: app.config.BINANCE_DEMO_FAPI_URL }),
-      },
-      api: new BinanceClient({ baseUrl: app.config.BINANCE_API_URL }),
+      binance: binanceKeyChecker({
+        fapi: {
+          live: new BinanceClient({ baseUrl: c.BINANCE_FAPI_URL }),
+          demo: new BinanceClient({ baseUrl: c.BINANCE_DEMO_FAPI_URL }),
+        },
+        api: new BinanceClient({ baseUrl: c.BINANCE_API_URL }),
+      }),
+      bybit: bybitKeyChecker({
+        live: new BybitClient({ baseUrl: c.BYBIT_API_URL, timeoutMs: c.BINANCE_TIMEOUT_MS }),
+        demo: new BybitClient({ baseUrl: c.BYBIT_DEMO_API_URL, timeoutMs: c.BINANCE_TIMEOUT_MS }),
+      }),
+      okx: okxKeyChecker({
+        live: new OkxClient({ baseUrl: c.OKX_API_URL, timeoutMs: c.BINANCE_TIMEOUT_MS }),
+        demo: new OkxClient({
+          baseUrl: c.OKX_DEMO_API_URL,
+          timeoutMs: c.BINANCE_TIMEOUT_MS,
+          simulated: true,
+        }),
+      }),
     });
     app.decorate('exchanges', service);
     registerExchangeRoutes(app, service);

@@ -3,16 +3,10 @@ import type { KeyEnvironment, KeyWarning } from '../../../src/contracts/exchange
 import { appError } from '../../plugins/errors';
 import { VenueAnswerUnreadable, readVenueAnswer } from '../trading/exchange-error';
 import type { BinanceClient } from './binance-client';
-import { BinanceRateLimited, BinanceUnreachable, type BinanceCredentials } from './binance-client';
+import type { KeyCheck, KeyChecker } from './credentials';
+import { VenueRateLimited, VenueUnreachable, type BinanceCredentials } from './binance-client';
 
 /** What the exchange says about a key: its permissions and the hygiene warnings they raise. */
-export interface KeyCheck {
-  status: 'verified' | 'unverified';
-  permissions: string[];
-  warnings: KeyWarning[];
-  canWithdraw: boolean;
-}
-
 export interface KeyCheckClients {
   /** USD-M REST, per environment. */
   fapi: Record<KeyEnvironment, BinanceClient>;
@@ -67,7 +61,7 @@ async function checkOnce(
       'the futures account',
     );
   } catch (err) {
-    if (err instanceof BinanceUnreachable || err instanceof BinanceRateLimited) {
+    if (err instanceof VenueUnreachable || err instanceof VenueRateLimited) {
       return { status: 'unverified', permissions: [], warnings: [], canWithdraw: false };
     }
     throw err;
@@ -92,4 +86,9 @@ async function checkOnce(
   const expiry = restrictions?.tradingAuthorityExpirationTime;
   if (expiry !== undefined && expiry > 0 && expiry - now < EXPIRY_WARNING_MS) warnings.push('expiry-near');
   return { status: 'verified', permissions, warnings, canWithdraw };
+}
+
+/** Binance's key check as one venue's {@link KeyChecker}. */
+export function binanceKeyChecker(clients: KeyCheckClients): KeyChecker {
+  return (environment, creds, now) => checkKey(clients, environment, creds, now);
 }

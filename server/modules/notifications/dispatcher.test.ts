@@ -10,7 +10,8 @@ import type { Position } from '../../../src/contracts/trading';
 import { decision as ledgerRow } from '../../../src/services/rules/testing/decisions';
 import { createFakeClock } from '../../../src/services/testing/fakeClock';
 import type { Note, NotificationChannel } from './channels';
-import { ALERT_AMOUNT_USD, Dispatcher, LIQUIDATION_CHECK_MS, nextUtcMidnight } from './dispatcher';
+import { Dispatcher, LIQUIDATION_CHECK_MS, nextUtcMidnight } from './dispatcher';
+import { ALERT_AMOUNT_USD } from './notes';
 
 const silent = {
   warn: () => undefined,
@@ -208,7 +209,7 @@ describe('notifications dispatcher', () => {
       dispatcher.onDecided({
         userId,
         event: 'fired',
-        decision: decision({ account_mode: 'live', account: 'k1' }),
+        decision: decision({ account_mode: 'live', account_venue: 'bybit', account: 'k1' }),
       });
       dispatcher.onDecided({
         userId,
@@ -232,7 +233,7 @@ describe('notifications dispatcher', () => {
     const [fill, exit, proposal, answered] = channel.notes;
     expect(fill).toMatchObject({
       title: "Rule 'BTC news' bought 0.002 BTC at 100,000",
-      body: 'On LIVE key, $200.00, fee $0.08.',
+      body: 'On Bybit LIVE key, $200.00, fee $0.08.',
       actions: [{ label: 'Close', action: { kind: 'close', symbol: 'BTCUSDT', account: 'k1' } }],
     });
     expect(exit?.title).toBe("Rule 'BTC news' closed BTC long +$3.20");
@@ -257,6 +258,7 @@ describe('notifications dispatcher', () => {
         event: 'exit_failing',
         decision: decision({
           account_mode: 'live',
+          account_venue: 'binance',
           account: 'k1',
           exit: 'open',
           exit_state: 'open',
@@ -268,7 +270,7 @@ describe('notifications dispatcher', () => {
     expect(kinds(channel.notes)).toEqual(['ann:exit', 'bob:exit']);
     expect(channel.notes[0]).toMatchObject({
       title: "Rule 'BTC news' could not close BTC long yet",
-      body: 'On LIVE key.\nstop loss: -2.10% at 98; close failed (try 3): Binance is not answering. Trying again.\nIt keeps trying; you can close it yourself.',
+      body: 'On Binance LIVE key.\nstop loss: -2.10% at 98; close failed (try 3): Binance is not answering. Trying again.\nIt keeps trying; you can close it yourself.',
       actions: [{ label: 'Close', action: { kind: 'close', symbol: 'BTCUSDT', account: 'k1' } }],
     });
     dispatcher.stop();

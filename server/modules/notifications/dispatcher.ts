@@ -2,18 +2,24 @@ import type { FastifyBaseLogger } from 'fastify';
 import { every, type Clock, type Disposer } from '../../../src/contracts/clock';
 import type { BusEventMap } from '../../../src/contracts/events';
 import type { NotificationSettings } from '../../../src/contracts/notifications';
-import type { Decision } from '../../../src/contracts/ruleReports';
-import type { RetractionKind, Signal } from '../../../src/contracts/signals';
+import type { Signal } from '../../../src/contracts/signals';
 import { findTicker } from '../../../src/contracts/symbols';
 import type { Position } from '../../../src/contracts/trading';
-import type { Note, NoteAction, NotificationChannel } from './channels';
+import type { Note, NotificationChannel } from './channels';
 import type { Reachable } from './notifications.repo';
+import {
+  alertNote,
+  bare,
+  clip,
+  decisionNote,
+  disputeNote,
+  headlineOf,
+  kindText,
+  money,
+  price,
+  signed,
+} from './notes';
 
-/**
- * The amount of an alert's Long/Short buttons. The quick amounts a user picks live in their browser only,
- * so the server offers the first default quick amount.
- */
-export const ALERT_AMOUNT_USD = 100;
 /**
  * A position that has lost this share of its cushion (the way from its entry to its liquidation price) is
  * warned about once… A fixed distance from the mark would warn of every position at 20x the moment it
@@ -70,18 +76,6 @@ class Recent<V> {
     }
   }
 }
-
-const money = (n: number) =>
-  `${n < 0 ? '-' : ''}$${Math.abs(n).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-const signed = (n: number) => `${n >= 0 ? '+' : '-'}${money(Math.abs(n))}`;
-const price = (n: number) => n.toLocaleString('en-US', { maximumSignificantDigits: 8 });
-const venue = (d: Pick<Decision, 'account_mode'>) =>
-  d.account_mode === 'paper' ? 'paper' : d.account_mode === 'demo' ? 'demo key' : 'LIVE key';
-const clip = (text: string, max: number) =>
-  text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
-/** The headline: the first line of a signal's text. */
-export const headlineOf = (signal: Pick<Signal, 'content'>) =>
-  clip(signal.content.split('\n')[0]?.trim() ?? '', 140);
 
 /** The next 00:00 UTC strictly after `now`. */
 export function nextUtcMidnight(now: number): number {
@@ -178,14 +172,15 @@ export class Dispatcher {
         : users;
       const headline = headlineOf(signal);
       this.alertedOn.set(signal.id, { headline, assets: signal.assets, users: new Set(allowed) });
-      for (const userId of allowed) this.send(this.alert(userId, signal, headline));
+      for (const userId of allowed)
+        this.send(alertNote(userId, signal, headline, (symbol) => this.d.priceOf(symbol)));
     });
   }
 
   onDecided(event: BusEventMap['rules.decided']): void {
     const settings = this.audience.get(event.userId);
     if (settings === undefined) return;
-    const note = this.decisionNote(event, settings);
+    const note = decisionNote(event, settings);
     if (note !== null) this.later(async () => this.send(note));
   }
 
@@ -234,7 +229,7 @@ export class Dispatcher {
         const held = open.filter((o) => o.userId === userId);
         const closes =
           held.length > 0 || alerted === undefined ? held : await this.heldIn(userId, alerted.assets);
-        this.send(this.disputeNote(userId, event, closes));
+        this.send(disputeNote(userId, event, closes));
       }
     });
   }
@@ -268,39 +263,6 @@ export class Dispatcher {
         ? [{ asset, symbol, account: held.account }]
         : [];
     });
-  }
-
-  private disputeNote(
-    userId: string,
-    event: BusEventMap['signal.disputed'],
-    closes: readonly { asset: string; symbol: string; account: string }[],
-  ): Note {
-    const actions: NoteAction[] = [];
-    const labels = new Set<string>();
-    for (const c of closes) {
-      if (
-        actions.some(
-          (a) => a.action.kind === 'close' && a.action.symbol === c.symbol && a.action.account === c.account,
-        )
-      )
-        continue;
-      const label = labels.has(c.asset) ? `Close ${c.asset} (${accountText(c.account)})` : `Close ${c.asset}`;
-      labels.add(c.asset);
-      actions.push({ label, action: { kind: 'close', symbol: c.symbol, account: c.account } });
-    }
-    const story = clip(event.headline, 140) || `signal #${event.disputedId}`;
-    const by = clip(event.sourceName, 60);
-    return {
-      kind: 'dispute',
-      userId,
-      title:
-        closes.length > 0
-          ? `A weaker source disputes a story you traded: ${story} — disputed by ${by}. Nothing was closed.`
-          : `A weaker source disputes a story you were alerted on: ${story} — disputed by ${by}. Nothing was closed.`,
-      body: `${kindText(event.kind)}, unconfirmed (#${event.disputeId}): ${clip(event.reason, 200)}`,
-      actions: actions.slice(0, MAX_CLOSE_BUTTONS),
-      ref: `dispute:${event.disputedId}`,
-    };
   }
 
   /** Warns once per position that has lost LIQUIDATION_WARN of the way from its entry to liquidation. */
@@ -374,107 +336,6 @@ export class Dispatcher {
     this.timers.push(cancel);
   }
 
-  private alert(userId: string, signal: Signal, headline: string): Note {
-    const analysis = signal.analysis.status === 'completed' ? signal.analysis : null;
-    const moves = signal.assets.slice(0, 4).map((asset) => {
-      const arrival = signal.initial_prices[asset];
-      const now = this.d.priceOf(findTicker(asset)?.symbol ?? `${asset}USDT`);
-      if (arrival === undefined || now === undefined || arrival <= 0) return asset;
-      const change = ((now - arrival) / arrival) * 100;
-      return `${asset} ${change >= 0 ? '+' : ''}${change.toFixed(2)}% since arrival`;
-    });
-    const actions: NoteAction[] = [];
-    if (signal.asset !== null) {
-      const symbol = findTicker(signal.asset)?.symbol ?? `${signal.asset}USDT`;
-      for (const side of ['long', 'short'] as const) {
-        actions.push({
-          label: `${side === 'long' ? 'Long' : 'Short'} $${ALERT_AMOUNT_USD}`,
-          action: { kind: 'order', symbol, side, amountUsd: ALERT_AMOUNT_USD, signalId: signal.id },
-        });
-      }
-    }
-    return {
-      kind: 'alert',
-      userId,
-      title: headline,
-      body: [
-        analysis === null ? null : `${cap(analysis.nlp.sentiment)} · impact ${analysis.impact_score}`,
-        moves.length > 0 ? moves.join(', ') : null,
-        analysis === null ? null : clip(analysis.nlp.reasoning, 240),
-      ]
-        .filter((l) => l !== null && l !== '')
-        .join('\n'),
-      url: signal.metadata.url,
-      actions,
-      ref: `signal:${signal.id}`,
-    };
-  }
-
-  private decisionNote(event: BusEventMap['rules.decided'], settings: NotificationSettings): Note | null {
-    const d = event.decision;
-    const about = event.headline ? `\n${clip(event.headline, 140)}` : '';
-    const ref = `decision:${d.id}`;
-    const base = { userId: event.userId, url: null, ref };
-    switch (event.event) {
-      case 'fired': {
-        if (!settings.fills || d.outcome !== 'fired' || d.quantity === null) return null;
-        const at = d.price === null ? '' : ` at ${price(d.price)}`;
-        return {
-          ...base,
-          kind: 'fill',
-          title: `Rule '${d.rule_name}' ${d.side === 'long' ? 'bought' : 'sold'} ${d.quantity} ${d.asset}${at}`,
-          body: `On ${venue(d)}${d.notional === null ? '' : `, ${money(d.notional)}`}${d.fee === null ? '' : `, fee ${money(d.fee)}`}.${about}`,
-          actions: [{ label: 'Close', action: { kind: 'close', symbol: d.symbol, account: d.account } }],
-        };
-      }
-      case 'exit': {
-        if (!settings.fills) return null;
-        const pnl = d.exit_pnl === null ? '' : ` ${signed(d.exit_pnl)}`;
-        return {
-          ...base,
-          kind: 'exit',
-          title: `Rule '${d.rule_name}' closed ${d.asset} ${d.side}${pnl}`,
-          body: `On ${venue(d)}${d.exit === null ? '' : `: ${d.exit}`}.${about}`,
-          ref: `exit:${d.id}`,
-        };
-      }
-      case 'exit_failing':
-        // Told whatever the switches say: a position the rule meant to close is still open.
-        return {
-          ...base,
-          kind: 'exit',
-          title: `Rule '${d.rule_name}' could not close ${d.asset} ${d.side} yet`,
-          body: [`On ${venue(d)}.`, d.exit_note ?? null, 'It keeps trying; you can close it yourself.']
-            .filter((l) => l !== null)
-            .join('\n'),
-          actions: [{ label: 'Close', action: { kind: 'close', symbol: d.symbol, account: d.account } }],
-          ref: `exit:${d.id}`,
-        };
-      case 'asking':
-        // The user asked to be asked: a proposal goes out whatever the other switches say.
-        return {
-          ...base,
-          kind: 'proposal',
-          title: `Rule '${d.rule_name}' proposes: ${d.side} ${d.asset} for ${money(d.amount_usd)}`,
-          body: `On ${venue(d)}${d.impact === null ? '' : `, impact ${d.impact}`}${d.sentiment === null ? '' : `, ${d.sentiment}`}.${about}`,
-          actions: [
-            { label: 'Confirm', action: { kind: 'answer', decisionId: d.id, answer: 'confirm' } },
-            { label: 'Reject', action: { kind: 'answer', decisionId: d.id, answer: 'reject' } },
-          ],
-        };
-      case 'answered':
-        return {
-          ...base,
-          kind: 'answered',
-          replaces: true,
-          title: `Rule '${d.rule_name}': ${d.side} ${d.asset} ${d.outcome === 'fired' ? 'confirmed and placed' : 'not placed'}`,
-          body: d.outcome === 'fired' ? `On ${venue(d)}.` : (d.detail ?? 'Rejected or expired.'),
-        };
-      default:
-        return null;
-    }
-  }
-
   /** Queues work after what is queued already; a failure is logged and never stops the queue. */
   private later(work: () => Promise<void>): void {
     if (this.stopped) return;
@@ -498,21 +359,6 @@ export class Dispatcher {
     void sent.finally(() => this.sending.delete(sent));
   }
 }
-
-const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-/** `BTC/USDT` → `BTCUSDT`. */
-const bare = (symbol: string) => symbol.replace('/', '').toUpperCase();
-const accountText = (account: string) => (account === 'paper' ? 'paper' : `key ${account.slice(0, 8)}`);
-/** Close buttons under one question: a row that fits a phone. */
-const MAX_CLOSE_BUTTONS = 4;
-
-const KIND_TEXT: Record<RetractionKind, string> = {
-  denial: 'Denied',
-  correction: 'Corrected',
-  withdrawal: 'Withdrawn',
-  compromised: 'Posted from a hacked account',
-};
-const kindText = (kind: RetractionKind) => KIND_TEXT[kind];
 
 async function filterAsync<T>(items: T[], test: (item: T) => Promise<boolean>): Promise<T[]> {
   const keep = await Promise.all(items.map((item) => test(item).catch(() => false)));

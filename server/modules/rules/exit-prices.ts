@@ -1,5 +1,5 @@
 import type { PriceBook } from '../market/price-book';
-import type { DecisionRow } from './rules.repo';
+import type { DecisionRow } from './rules.types';
 
 /** Whose prices the stops and targets of a position on a key (live or demo) act on: Binance's stream. */
 const VENUE = 'binance' as const;

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BOOK_REACH_MS,
-  BOOK_REREAD_MS,
-  FiredBook,
-  type CountedDecision,
-  type DecisionChange,
-} from './fired-book';
+import { BOOK_REACH_MS, BOOK_REREAD_MS, FiredBook } from './fired-book';
+import type { CountedDecision, DecisionChange } from './rules.types';
 
 const DAY = 86_400_000;
 const MIDNIGHT = Date.UTC(2026, 10, 27);

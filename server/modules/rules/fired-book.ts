@@ -1,31 +1,5 @@
 import { startOfUtcDay } from './risk.service';
-import type { DecisionRow, FiredStats } from './rules.repo';
-
-/**
- * What counts against a user's budget and cooldown, as the ledger holds it: a pending decision (its order
- * sent or about to be) by its id, or fired ones of one asset summed (id null), all before midnight or
- * all after it, with the latest's time.
- */
-export interface CountedDecision {
-  userId: string;
-  id: number | null;
-  asset: string;
-  /** decided_at (of the latest, for a sum), ms. */
-  at: number;
-  /** What it costs the day's budget: the fill's notional once known, the amount until then. */
-  cost: number;
-}
-
-/** What the book hears of a decision: its row's outcome and figures, as recorded. */
-export interface DecisionChange {
-  userId: string;
-  id: number;
-  asset: string;
-  outcome: DecisionRow['outcome'];
-  at: number;
-  amount: number;
-  notional: number | null;
-}
+import type { CountedDecision, DecisionChange, FiredStats } from './rules.types';
 
 /** How far back a user's decisions are read: the cooldown looks back at most a day, the budget to midnight. */
 export const BOOK_REACH_MS = 2 * 86_400_000;

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { BacktestRequest } from '../../../src/contracts/rules';
 import type { Signal } from '../../../src/contracts/signals';
+import { findTicker } from '../../../src/contracts/symbols';
 import { every, systemClock, type Clock, type Disposer } from '../market/clock';
 import { toDecision } from './rules.mapper';
-import type { DecisionRow } from './rules.repo';
+import type { DecisionRow } from './rules.types';
 import { RiskService } from './risk.service';
-import { backtest } from './rules.backtest';
+import { backtestRunner } from './backtest-run';
 import { RuleEngine, type DecisionEvent, type DecisionNews } from './rules.engine';
-import { ExitWatcher, retractedWhy } from './rules.exits';
+import { closeReasonOf, ExitWatcher, retractedWhy } from './rules.exits';
 import { exitPrices } from './exit-prices';
 import { rehearseDecisionStatements } from './rehearsal';
 import { RulesRepo } from './rules.repo';
@@ -17,6 +17,7 @@ import { registerRulesRoutes } from './rules.routes';
 import { gapReport, promotionReport } from './rules.reports';
 import { RulesService } from './rules.service';
 import { PlanBook } from './plan-book';
+import { ruleOpenedSymbols, rulePositionCount } from './rule-positions';
 import { userLocks } from '../../db/user-locks';
 
 /** Seconds in a row the safety net may wait for decisions under way before it runs regardless. */
@@ -42,8 +43,6 @@ declare module 'fastify' {
   }
 }
 
-const BACKTEST_SIGNALS = 20_000;
-
 /**
  * The rules module: rules and their API, the risk envelope (whose maximum order size every order passes),
  * the engine that turns completed signals into orders, and the exits of the positions rules opened.
@@ -63,6 +62,8 @@ export default fp(
       repo,
       clock,
       (userId) => void app.bus.publish('rules.changed', { userId, origin }).catch(() => undefined),
+      // The default maximum order is a share of the balance of the account the order goes to.
+      (userId, account) => app.trading.walletBalance(userId, account),
     );
     // Exits and a decision's price act only on a young price: an older one is no price at all.
     const priceOf = (symbol: string) => app.prices.last(symbol);
@@ -110,7 +111,16 @@ export default fp(
       trading: {
         placeOrder: (userId, request, key, opts) => app.trading.placeOrder(userId, request, key, opts),
         findOrder: (userId, key) => app.trading.findOrder(userId, key),
-        openPositions: (userId, account) => app.trading.openPositionCount(userId, account),
+        // Only the positions rules opened count against "max positions (rules)", never the trader's own.
+        openPositions: (userId, account) =>
+          rulePositionCount(
+            {
+              opened: (u, a) => ruleOpenedSymbols(app.database.db, u, a),
+              positions: (u, a) => app.trading.positions(u, a),
+            },
+            userId,
+            account,
+          ),
         venueOf: (userId, account) => app.trading.venueOf(userId, account),
         paperTwin: (userId, request) => app.trading.paperTwin(userId, request),
       },
@@ -125,7 +135,12 @@ export default fp(
     // Paper positions are watched on the paper exchange's prices, a key's only on its venue's own.
     const prices = exitPrices(app.prices);
     const originOf = (d: DecisionRow) =>
-      ({ source: 'rule', ruleId: d.ruleId, ruleName: d.ruleName }) as const;
+      ({
+        source: 'rule',
+        ruleId: d.ruleId,
+        ruleName: d.ruleName,
+        reason: closeReasonOf(d.exitReason),
+      }) as const;
     const exits = new ExitWatcher({
       repo,
       clock,
@@ -204,7 +219,12 @@ export default fp(
       });
     };
     // Every process guards the orders it places and hears rule changes; one runs the engine and exits.
-    const removeGuard = app.trading.addGuard((userId, request) => risk.guardOrder(userId, request.amount));
+    // A manual order goes to the account chosen now: named, so that its balance is read for that one.
+    const removeGuard = app.trading.addGuard(async (userId, request, account) =>
+      risk.guardOrder(userId, request.amount, account ?? (await app.trading.account(userId)).account),
+    );
+    // A market order sent without a slippage cap of its own takes the user's, from the same row.
+    app.trading.slippage.useDefault((userId) => risk.maxSlippagePct(userId));
     // The health answer says whether the stops and targets of positions on keys act here now.
     let triggersShown: boolean | undefined;
     const showTriggers = () => {
@@ -298,31 +318,18 @@ export default fp(
     });
     app.decorate('rules', { service, risk, engine, exits, livePriceTriggers: prices.liveActive });
 
-    const runBacktest = async (userId: string, ruleId: string, body: BacktestRequest) => {
-      const rule = await service.get(userId, ruleId);
-      const now = clock.now();
-      const history = await app.news.history(
-        new Date(now - body.days * 86_400_000),
-        new Date(now),
-        BACKTEST_SIGNALS,
-      );
-      return backtest({
-        rule,
-        days: body.days,
-        holdMinutes: body.hold_minutes,
-        now,
-        signals: history.signals,
-        since: history.since,
-        candles: (symbol, interval, limit) => app.market.klines({ symbol, interval, limit }),
-        priceSource: app.market.kind === 'sim' ? 'simulated prices' : 'Binance prices',
-      });
-    };
+    const runBacktest = backtestRunner(app, service, risk, clock);
 
     registerRulesRoutes(app, {
       service,
       risk,
       backtest: runBacktest,
       venueOf: (userId, account) => app.trading.venueOf(userId, account),
+      async minimumOrder(userId, account, asset) {
+        const symbol = findTicker(asset)?.symbol;
+        if (symbol === undefined) return null;
+        return app.trading.minimumOrder(userId, account, symbol, priceOf(symbol));
+      },
       flatten: (userId) => exits.flatten(userId),
       async gap(userId, ruleId) {
         await service.get(userId, ruleId);
@@ -335,7 +342,7 @@ export default fp(
         const asset = rule.conditions.asset ?? decisions[0]?.asset ?? 'BTC';
         const [prices, tested, preview, limits] = await Promise.all([
           app.scorecardPrices(decisions.filter((d) => d.outcome === 'fired').map((d) => d.signalId)),
-          runBacktest(userId, ruleId, { days: 30, hold_minutes: rule.action.exit?.max_hold_minutes ?? 30 }),
+          runBacktest(userId, ruleId, { hold_minutes: rule.action.exit?.max_hold_minutes ?? 30 }),
           app.trading
             .preview(
               userId,

@@ -4,7 +4,8 @@ import { systemClock } from '../market/clock';
 import { BOOK_REACH_MS, BOOK_RECENT_MS } from './fired-book';
 import { RiskService, startOfUtcDay } from './risk.service';
 import { firedUpdate } from './rules.orders';
-import { RulesRepo, type NewDecisionRow } from './rules.repo';
+import { RulesRepo } from './rules.repo';
+import type { NewDecisionRow } from './rules.types';
 
 /**
  * The ledger statements of a headline's rule decisions, rehearsed at start in a transaction that is
@@ -76,7 +77,7 @@ export const rehearseDecisionStatements: StatementRehearsal = (db, log) =>
       await risk.guardOrder(userId, 200);
       // Marked as on their way just before their orders go, then recorded as fired while still pending.
       await Promise.all([...claimed.values()].map((d) => repo.markSending(d.id, at)));
-      const order = { id: 'rehearsal', price: 100_000, quantity: 0.002, fee: 0.1, note: null };
+      const order = { id: 'rehearsal', price: 100_000, quantity: 0.002, fee: 0.1, note: null, timing: null };
       await Promise.all([...claimed.values()].map((d) => repo.settle(d.id, firedUpdate(order, 1, now, now))));
       // A retraction of their story: the decisions marked, the open positions found.
       await repo.retractDecisions(0, 0, 'rehearsal');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../../src/services/testing/fakeClock';
 import { RiskService } from './risk.service';
-import type { RiskRow, RulesRepo } from './rules.repo';
+import type { RulesRepo } from './rules.repo';
+import type { RiskRow } from './rules.types';
 
 /**
  * A ledger of risk rows in memory that counts its reads the way the repo batches them: the reads asked

@@ -9,8 +9,10 @@ import {
 import { formatSpan } from '../../../src/contracts/timeline';
 import { appError } from '../../plugins/errors';
 import type { Clock } from '../market/clock';
+import { BalanceBook, defaultMaxOrder, type AccountBalanceRead, type MaxOrder } from './max-order';
 import { toRiskSettings } from './rules.mapper';
-import type { FiredStats, RiskRow, RulesRepo } from './rules.repo';
+import type { RulesRepo } from './rules.repo';
+import type { FiredStats, RiskRow } from './rules.types';
 
 /** A user's fired totals of the day from `since` (midnight UTC), as the ledger held them. */
 export interface FiredTotals extends FiredStats {
@@ -77,12 +79,37 @@ export class RiskService {
     private readonly clock: Clock,
     /** Told after a user's settings change here, so other processes drop their copy at once. */
     private readonly onChange: (userId: string) => void = () => undefined,
-  ) {}
+    /**
+     * The balance of the account an order goes to ('paper' or a key id; none: the account the user
+     * chose), which the default maximum order is a share of. Without it, the default is the ceiling.
+     */
+    balanceOf?: (userId: string, account?: string) => Promise<AccountBalanceRead>,
+  ) {
+    this.balances = balanceOf === undefined ? null : new BalanceBook(balanceOf, () => clock.now());
+  }
+
+  private readonly balances: BalanceBook | null;
 
   /** Drops a user's cached row (their settings changed here or in another process). */
   forget(userId: string): void {
     this.bump(userId);
     this.cache.delete(userId);
+    this.balances?.forget(userId);
+  }
+
+  /**
+   * The maximum order that holds for an order to `account` (none: the account the user chose): the
+   * user's own setting as they set it, else the default that fits the account's balance.
+   */
+  private async maxOrder(userId: string, row: RiskRow | null, account?: string): Promise<MaxOrder> {
+    if (row?.maxOrderUsd != null) {
+      return { usd: Number(row.maxOrderUsd), basis: 'your own setting', saved: true };
+    }
+    if (this.balances === null) {
+      return { usd: DEFAULT_RISK.max_order_usd, basis: 'the default', saved: false };
+    }
+    const read = await this.balances.of(userId, account).catch(() => null);
+    return defaultMaxOrder(read ?? { venue: account === 'paper' ? 'paper' : null, balance: null });
   }
 
   private bump(userId: string): void {
@@ -136,6 +163,12 @@ export class RiskService {
     return row;
   }
 
+  /** The user's slippage cap for market orders sent without one (cached as the rest of the row). */
+  async maxSlippagePct(userId: string): Promise<number | null> {
+    const row = await this.row(userId);
+    return row === null || row.maxSlippagePct === null ? null : Number(row.maxSlippagePct);
+  }
+
   private async row(userId: string): Promise<RiskRow | null> {
     const now = this.clock.now();
     const hit = this.cache.get(userId);
@@ -153,19 +186,25 @@ export class RiskService {
     return row;
   }
 
-  async settings(userId: string): Promise<RiskSettings> {
-    return toRiskSettings(await this.row(userId));
+  /** The user's envelope, its maximum order the one that holds on `account` (none: the chosen account). */
+  async settings(userId: string, account?: string): Promise<RiskSettings> {
+    const row = await this.row(userId);
+    return { ...toRiskSettings(row), max_order_usd: (await this.maxOrder(userId, row, account)).usd };
   }
 
   async state(userId: string): Promise<RiskState> {
     const row = await this.row(userId);
     const since = startOfUtcDay(this.clock.now());
-    const [all, live] = await Promise.all([
+    const [all, live, max] = await Promise.all([
       this.repo.firedStats(userId, '', since),
       this.repo.firedStats(userId, '', since, 'live'),
+      this.maxOrder(userId, row),
     ]);
     return {
       ...toRiskSettings(row),
+      max_order_usd: max.usd,
+      max_order_basis: max.basis,
+      max_order_saved: max.saved,
       kill_switch: row?.killSwitch ?? false,
       resume_at: row?.resumeAt?.toISOString() ?? null,
       spent_today_usd: Math.round(all.spent * 100) / 100,
@@ -183,6 +222,9 @@ export class RiskService {
     if (change.live_max_order_usd !== undefined) set.liveMaxOrderUsd = String(change.live_max_order_usd);
     if (change.live_daily_budget_usd !== undefined) {
       set.liveDailyBudgetUsd = String(change.live_daily_budget_usd);
+    }
+    if (change.max_slippage_pct !== undefined) {
+      set.maxSlippagePct = change.max_slippage_pct === null ? null : String(change.max_slippage_pct);
     }
     await this.save(userId, set);
     return this.state(userId);
@@ -212,15 +254,19 @@ export class RiskService {
     return this.state(userId);
   }
 
-  /** The check every order passes: refused (400) above the user's maximum order size. */
-  async guardOrder(userId: string, amountUsd: number): Promise<void> {
-    const max = (await this.settings(userId)).max_order_usd;
+  /**
+   * The check every order passes: refused (400) above the user's maximum order size on `account` (the
+   * order's account; none: the one the user chose).
+   */
+  async guardOrder(userId: string, amountUsd: number, account?: string): Promise<void> {
+    const max = (await this.settings(userId, account)).max_order_usd;
     if (amountUsd > max) throw appError('BAD_REQUEST', RULE_DETAILS.maxOrder(amountUsd, max));
   }
 
   /**
    * The checks of an automated order, in the order a trader would ask them: why it must not trade now,
-   * or null when it may. `openPositions` is read only when the cheaper checks pass.
+   * or null when it may. `openPositions` (the positions rules opened, not the trader's own) is read only
+   * when the cheaper checks pass.
    */
   async checkAutomated(
     userId: string,
@@ -232,6 +278,8 @@ export class RiskService {
       headline?: Headline;
       /** The mode of the account the order would go to: LIVE keys have limits of their own too. */
       mode?: 'paper' | 'demo' | 'live';
+      /** The account it would go to ('paper' or a key id): the default maximum order fits its balance. */
+      account?: string;
       /** The decision's own ledger row (pending while it is checked), left out of the totals. */
       decisionId?: number;
       /** The user's other decisions claimed but not checked yet, left out of the totals too. */
@@ -267,8 +315,9 @@ export class RiskService {
       const until = row.resumeAt === null ? '' : ` until ${row.resumeAt.toISOString()}`;
       return { reason: 'kill_switch', detail: `Automated trading is off${until}.` };
     }
-    if (o.amountUsd > s.max_order_usd) {
-      return { reason: 'max_order', detail: RULE_DETAILS.maxOrder(o.amountUsd, s.max_order_usd) };
+    const maxOrder = (await this.maxOrder(userId, row, o.account)).usd;
+    if (o.amountUsd > maxOrder) {
+      return { reason: 'max_order', detail: RULE_DETAILS.maxOrder(o.amountUsd, maxOrder) };
     }
     const live = o.mode === 'live';
     if (live && o.amountUsd > s.live_max_order_usd) {
@@ -310,7 +359,7 @@ export class RiskService {
     if (open >= s.max_positions) {
       return {
         reason: 'max_positions',
-        detail: `${open} position${open === 1 ? ' is' : 's are'} open (max ${s.max_positions}).`,
+        detail: RULE_DETAILS.maxPositions(open, s.max_positions),
       };
     }
     return null;
@@ -334,13 +383,15 @@ export type RiskColumns = Partial<Omit<RiskRow, 'userId' | 'updatedAt'>>;
 function defaultRow(userId: string): Omit<RiskRow, 'updatedAt'> {
   return {
     userId,
-    maxOrderUsd: String(DEFAULT_RISK.max_order_usd),
+    // No maximum order of the user's own: the default that fits the account holds.
+    maxOrderUsd: null,
     dailyBudgetUsd: String(DEFAULT_RISK.daily_budget_usd),
     maxPositions: DEFAULT_RISK.max_positions,
     cooldownMinutes: DEFAULT_RISK.cooldown_minutes,
     maxAgeSeconds: DEFAULT_RISK.max_age_seconds,
     liveMaxOrderUsd: null,
     liveDailyBudgetUsd: null,
+    maxSlippagePct: null,
     killSwitch: false,
     resumeAt: null,
   };

@@ -3,7 +3,8 @@ import { createFakeClock } from '../../../src/services/testing/fakeClock';
 import type { PlanReader } from '../billing/plans';
 import type { RiskService } from './risk.service';
 import { RuleEngine, type DecisionEvent } from './rules.engine';
-import type { DecisionRow, RulesRepo } from './rules.repo';
+import type { RulesRepo } from './rules.repo';
+import type { DecisionRow } from './rules.types';
 
 const T0 = Date.UTC(2026, 10, 27, 8, 0);
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Candle } from '../../../src/contracts/market';
 import type { Rule } from '../../../src/contracts/rules';
 import { completedSignal } from '../../../tests/integration/rules.support';
-import { backtest, intervalFor } from './rules.backtest';
+import { backtest, intervalFor, spanWords } from './rules.backtest';
 
 const MIN = 60_000;
 const rule = (exit?: Rule['action']['exit']): Rule => ({
@@ -87,7 +87,84 @@ describe('backtest', () => {
     expect(result.trades[0]!.exit).toBeCloseTo(111 * 0.9998, 6);
     expect(result.pnl_usd).toBeGreaterThan(90);
     expect(result.equity).toEqual([0, result.pnl_usd]);
-    expect(result.note).toContain('Only 2.0 of the 30 days asked for are stored');
+    expect(result.note).toContain('The news stored here covers 2 days; the backtest ran on those.');
+    expect(result.note).not.toMatch(/0\.0/);
     expect(result.note).toContain('1 match is too recent to have closed.');
+  });
+
+  it('replays all the news stored by default, on minute candles, and names the rule', async () => {
+    const t0 = 1_700_000_000_000;
+    const series = candles(
+      t0,
+      Array.from({ length: 130 }, (_, i) => 100 + i / 10),
+    );
+    const asked: string[] = [];
+    const result = await backtest({
+      rule: rule(),
+      holdMinutes: 30,
+      now: t0 + 2 * 60 * MIN,
+      signals: [
+        completedSignal({ id: '1', assets: ['SOL'], receivedAt: t0 + 5 * MIN }),
+        completedSignal({ id: '2', assets: ['SOL'], receivedAt: t0 + 50 * MIN }),
+      ],
+      since: new Date(t0),
+      candles: async (_symbol, interval, limit) => {
+        asked.push(`${interval} ${limit}`);
+        return series;
+      },
+      priceSource: 'simulated prices',
+    });
+    expect(asked).toEqual(['1m 152']);
+    expect(result.trades.map((t) => t.signal_id)).toEqual(['1', '2']);
+    expect(result).toMatchObject({
+      rule_name: 'test',
+      covers: '2 hours',
+      price_source: 'simulated prices, 1m candles',
+    });
+    expect(result.note).toContain('The news stored here covers 2 hours; the backtest ran on all of it.');
+  });
+
+  it('holds the cooldown per asset, as the rules would, and says how many it left out', async () => {
+    const t0 = 1_700_000_000_000;
+    const series = candles(
+      t0,
+      Array.from({ length: 200 }, () => 100),
+    );
+    const at = (m: number) => completedSignal({ id: String(m), assets: ['SOL'], receivedAt: t0 + m * MIN });
+    const result = await backtest({
+      rule: rule(),
+      holdMinutes: 5,
+      cooldownMinutes: 15,
+      now: t0 + 200 * MIN,
+      signals: [at(1), at(3), at(10), at(17), at(40)],
+      since: new Date(t0),
+      candles: async () => series,
+      priceSource: 'test prices',
+    });
+    expect(result.trades.map((t) => t.signal_id)).toEqual(['1', '17', '40']);
+    expect(result).toMatchObject({ cooldown_minutes: 15, cooldown_skipped: 2 });
+    expect(result.note).toContain(
+      '2 matches within your 15 min cooldown per asset were left out, as the rules would.',
+    );
+  });
+
+  it('says so when no news is stored, and never a period of 0.0', async () => {
+    const result = await backtest({
+      rule: rule(),
+      holdMinutes: 30,
+      now: 1_700_000_000_000,
+      signals: [],
+      since: null,
+      candles: async () => [],
+      priceSource: 'test prices',
+    });
+    expect(result.note).toContain('No news is stored here yet: there was nothing to replay.');
+    expect(result.covers).toBe('less than a minute');
+    expect([
+      spanWords(45 * MIN),
+      spanWords(60 * MIN),
+      spanWords(26 * 60 * MIN),
+      spanWords(30 * 86_400_000),
+    ]).toEqual(['45 minutes', '1 hour', '26 hours', '30 days']);
   });
 });

@@ -9,13 +9,16 @@ export const BACKTEST_COSTS = { takerFeeRate: 0.0005, slippageBps: 2 } as const;
 
 export interface BacktestInput {
   rule: Rule;
-  days: number;
+  /** How far back the trader asked for; none: all the news stored. */
+  days?: number;
   holdMinutes: number;
+  /** The risk envelope's cooldown per asset: a match this soon after a trade on its asset is left out. */
+  cooldownMinutes?: number;
   now: number;
   signals: readonly Signal[];
   /** When the stored history begins (null: nothing stored). */
   since: Date | null;
-  /** Candles of a symbol covering the last `days` (at most 1,000). */
+  /** The last `limit` candles of a symbol (at most 1,000), up to now. */
   candles(symbol: string, interval: Interval, limit: number): Promise<Candle[]>;
   priceSource: string;
 }
@@ -41,42 +44,16 @@ export function intervalFor(days: number): [Interval, number] {
  * with the paper exchange's fees and slippage.
  */
 export async function backtest(input: BacktestInput): Promise<BacktestResult> {
-  const { rule, days, now } = input;
+  const { rule, now } = input;
   const hold = (rule.action.exit?.max_hold_minutes ?? input.holdMinutes) * 60_000;
-  const [interval, step] = intervalFor(days);
-  const limit = Math.min(1000, Math.ceil((days * 86_400_000) / step) + Math.ceil(hold / step) + 2);
-  const indexed: IndexedRule = {
-    id: rule.id,
-    userId: 'backtest',
-    asset: rule.conditions.asset ?? null,
-    sentiment: rule.conditions.sentiment ?? null,
-    minImpact: rule.conditions.min_impact ?? null,
-    maxImpact: rule.conditions.max_impact ?? null,
-    createdAt: new Date(0),
-  };
-  const index = new RuleIndex([indexed]);
-  const series = new Map<string, Candle[]>();
-  const trades: BacktestTrade[] = [];
-  let openAtEnd = 0;
-  for (const signal of input.signals) {
-    if (signal.analysis.status !== 'completed') continue;
-    const [m] = index.match({
-      assets: signal.assets,
-      sentiment: signal.analysis.nlp.sentiment,
-      impact: signal.analysis.impact_score,
-    });
-    const info = m === undefined ? undefined : findTicker(m.asset);
-    if (m === undefined || info === undefined) continue;
-    let candles = series.get(info.symbol);
-    if (candles === undefined) {
-      candles = await input.candles(info.symbol, interval, limit);
-      series.set(info.symbol, candles);
-    }
-    const at = Date.parse(signal.received_at);
-    const trade = simulate(rule, candles, at, hold, signal.id, m.asset);
-    if (trade === 'open') openAtEnd += 1;
-    else if (trade !== null) trades.push(trade);
-  }
+  const asked = input.days === undefined ? null : input.days * DAY_MS;
+  // The period replayed: what was asked for, or all that is stored, never before the first stored news.
+  const stored = input.since === null ? 0 : Math.max(0, now - input.since.getTime());
+  const span = asked === null ? stored : Math.min(asked, stored);
+  const [interval, step] = intervalFor(Math.max(span, hold) / DAY_MS);
+  const limit = Math.min(1000, Math.ceil(span / step) + Math.ceil(hold / step) + 2);
+  const replay = await replaySignals(input, interval, limit, hold, now - span);
+  const { trades, openAtEnd, cooledDown } = replay;
 
   let equity = 0;
   let peak = 0;
@@ -89,11 +66,16 @@ export async function backtest(input: BacktestInput): Promise<BacktestResult> {
     curve.push(round(equity));
   }
   const wins = trades.filter((t) => t.pnl_usd > 0).length;
-  const historyDays = input.since === null ? 0 : Math.max(0, (now - input.since.getTime()) / 86_400_000);
+  const covers = spanWords(span);
   const notes: string[] = [];
-  if (historyDays < days) {
+  if (input.since === null) notes.push('No news is stored here yet: there was nothing to replay.');
+  else if (asked === null || stored < asked)
     notes.push(
-      `Only ${historyDays.toFixed(1)} of the ${days} days asked for are stored; the figures cover those.`,
+      `The news stored here covers ${covers}; the backtest ran on ${asked === null ? 'all of it' : 'those'}.`,
+    );
+  if (cooledDown > 0) {
+    notes.push(
+      `${cooledDown} match${cooledDown === 1 ? '' : 'es'} within your ${input.cooldownMinutes ?? 0} min cooldown per asset ${cooledDown === 1 ? 'was' : 'were'} left out, as the rules would.`,
     );
   }
   if (openAtEnd > 0)
@@ -101,10 +83,14 @@ export async function backtest(input: BacktestInput): Promise<BacktestResult> {
   if (trades.length < 20) notes.push('Fewer than 20 trades: too few to judge the rule by.');
   return {
     rule_id: rule.id,
-    days,
+    rule_name: rule.ruleName,
+    days: round(span / DAY_MS),
+    covers,
     hold_minutes: hold / 60_000,
-    signals_seen: input.signals.length,
-    history_days: round(historyDays),
+    cooldown_minutes: input.cooldownMinutes ?? 0,
+    cooldown_skipped: cooledDown,
+    signals_seen: replay.seen,
+    history_days: round(stored / DAY_MS),
     trades,
     win_rate: trades.length === 0 ? null : round(wins / trades.length),
     pnl_usd: round(equity),
@@ -112,6 +98,79 @@ export async function backtest(input: BacktestInput): Promise<BacktestResult> {
     equity: curve,
     note: notes.length === 0 ? null : notes.join(' '),
     price_source: `${input.priceSource}, ${interval} candles`,
+  };
+}
+
+const DAY_MS = 86_400_000;
+
+/** "2 hours", "45 minutes", "3 days": how long a period is, in a trader's words (never "0.0"). */
+export function spanWords(ms: number): string {
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (ms < 60_000) return 'less than a minute';
+  if (ms < 59.5 * 60_000) return plural(Math.round(ms / 60_000), 'minute');
+  if (ms < 2 * DAY_MS) return plural(Math.round(ms / 3_600_000), 'hour');
+  return plural(Math.round(ms / DAY_MS), 'day');
+}
+
+/**
+ * The matches of the period through the rule, one trade each, the cooldown per asset held as the risk
+ * envelope holds it (from each trade's news, a match still open at the end included).
+ */
+async function replaySignals(
+  input: BacktestInput,
+  interval: Interval,
+  limit: number,
+  hold: number,
+  from: number,
+) {
+  const { rule } = input;
+  const index = new RuleIndex([indexedOf(rule)]);
+  const cooldown = (input.cooldownMinutes ?? 0) * 60_000;
+  const series = new Map<string, Candle[]>();
+  const lastOn = new Map<string, number>();
+  const trades: BacktestTrade[] = [];
+  let openAtEnd = 0;
+  let cooledDown = 0;
+  let seen = 0;
+  for (const signal of input.signals) {
+    const at = Date.parse(signal.received_at);
+    if (signal.analysis.status !== 'completed' || at < from) continue;
+    seen += 1;
+    const [m] = index.match({
+      assets: signal.assets,
+      sentiment: signal.analysis.nlp.sentiment,
+      impact: signal.analysis.impact_score,
+    });
+    const info = m === undefined ? undefined : findTicker(m.asset);
+    if (m === undefined || info === undefined) continue;
+    const last = lastOn.get(m.asset);
+    if (last !== undefined && at - last < cooldown) {
+      cooledDown += 1;
+      continue;
+    }
+    let candles = series.get(info.symbol);
+    if (candles === undefined) {
+      candles = await input.candles(info.symbol, interval, limit);
+      series.set(info.symbol, candles);
+    }
+    const trade = simulate(rule, candles, at, hold, signal.id, m.asset);
+    if (trade === null) continue;
+    lastOn.set(m.asset, at);
+    if (trade === 'open') openAtEnd += 1;
+    else trades.push(trade);
+  }
+  return { trades, openAtEnd, cooledDown, seen };
+}
+
+function indexedOf(rule: Rule): IndexedRule {
+  return {
+    id: rule.id,
+    userId: 'backtest',
+    asset: rule.conditions.asset ?? null,
+    sentiment: rule.conditions.sentiment ?? null,
+    minImpact: rule.conditions.min_impact ?? null,
+    maxImpact: rule.conditions.max_impact ?? null,
+    createdAt: new Date(0),
   };
 }
 

@@ -1,17 +1,18 @@
-import { RULE_DETAILS, type AnswerChannel } from '../../../src/contracts/rules';
+import type { AnswerChannel } from '../../../src/contracts/rules';
 import { findTicker } from '../../../src/contracts/symbols';
 import type { Signal } from '../../../src/contracts/signals';
 import { publishedMs } from '../../../src/contracts/timeline';
-import type { OrderResponse, OrderVenue } from '../../../src/contracts/trading';
-import { appError } from '../../plugins/errors';
 import type { Clock } from '../market/clock';
 import { PLAN_LIMITS, type PlanReader } from '../billing/plans';
-import { FiredBook, type DecisionChange } from './fired-book';
+import { FiredBook } from './fired-book';
+import type { DecisionChange } from './rules.types';
 import type { PlanBook } from './plan-book';
 import { startOfUtcDay, type Headline, type RiskService } from './risk.service';
 import { RuleIndex, type Match } from './rule-index';
-import type { DecisionRow, NewDecisionRow, RuleRow, RulesRepo } from './rules.repo';
+import type { RulesRepo } from './rules.repo';
+import type { DecisionRow, NewDecisionRow, RuleRow } from './rules.types';
 import { RuleOrders, type EngineLog, type RuleTrading } from './rules.orders';
+import { RuleAsks, type AnswerOutcome } from './rules.asks';
 import { EmbeddedUserLocks, type UserLocks } from '../../db/user-locks';
 
 export { ruleOrderKey, type EngineLog } from './rules.orders';
@@ -67,21 +68,6 @@ export interface DecisionNews {
   reasoning: string | null;
 }
 
-/** The answer to a proposal: the decision after it, and the order when one was placed. */
-export interface AnswerOutcome {
-  decision: DecisionRow;
-  order: OrderResponse | null;
-  venue: OrderVenue | null;
-}
-
-/** How a channel is named to the one who answered second ("Already answered in Telegram."). */
-export const CHANNEL_NAMES: Record<AnswerChannel, string> = {
-  browser: 'the browser',
-  terminal: 'the terminal',
-  telegram: 'Telegram',
-  api: 'the API',
-};
-
 const BATCH = 200;
 /** How far back a periodic sweep re-reads, for a `rev` taken before ours that committed after it. */
 const SWEEP_BACK = 50;
@@ -119,6 +105,7 @@ export class RuleEngine {
   readonly stats = { evaluated: 0, matched: 0, fired: 0, skipped: 0, matchNs: 0 };
   /** Sends each decided order and settles it in the ledger. */
   private readonly orders: RuleOrders;
+  private readonly asks: RuleAsks;
   /** What the recent signals said, by signal id: told with their decisions. */
   private readonly news = new Map<number, DecisionNews>();
   /** The fired totals of the users whose rules matched, kept current by every decision's change. */
@@ -149,6 +136,18 @@ export class RuleEngine {
       (userIds, from, midnight, recent) => d.repo.countedDecisions(userIds, from, midnight, recent),
       () => d.clock.now(),
     );
+    this.asks = new RuleAsks({
+      repo: d.repo,
+      risk: d.risk,
+      trading: d.trading,
+      orders: this.orders,
+      clock: d.clock,
+      stats: this.stats,
+      ...(d.premium === undefined ? {} : { premium: d.premium }),
+      tell: (event, decision) => this.tell(event, decision),
+      inTurn: (userId, task) => this.inTurn(userId, () => task()),
+      unchecked: (userId) => [...(this.claimedAhead.get(userId) ?? [])],
+    });
   }
 
   /** Tells `decided` of a decision event, with its news when this process saw the signal. */
@@ -440,18 +439,11 @@ export class RuleEngine {
         `The free plan runs ${limit} active rules; this one is beyond them.`,
       );
     }
-    // The rule's own account, whatever the user picked for manual trading since.
-    let venue: OrderVenue;
-    try {
-      venue = await this.d.trading.venueOf(rule.userId, rule.account);
-    } catch {
-      return this.orders.skip(
-        claimed,
-        'account_missing',
-        "The rule's exchange key is no longer saved; move the rule to paper or to another key.",
-      );
+    const venue = await this.orders.venueOrSkip(claimed);
+    if (venue === null) return;
+    if (venue.mode !== 'paper') {
+      await this.d.repo.updateDecision(claimed.id, { accountMode: venue.mode, accountVenue: venue.venue });
     }
-    if (venue.mode !== 'paper') await this.d.repo.updateDecision(claimed.id, { accountMode: venue.mode });
     const unchecked = [...(this.claimedAhead.get(rule.userId) ?? [])];
     // The user's totals as the book holds them now: every decision of theirs before this one in the
     // chain has been counted (or dropped) by the time this one's turn comes. When another process (or
@@ -466,153 +458,36 @@ export class RuleEngine {
       receivedAt,
       headline: headlineOf(signal),
       mode: venue.mode,
+      account: rule.account,
       decisionId: claimed.id,
       unchecked,
       openPositions: () => this.d.trading.openPositions(rule.userId, rule.account),
       ...(totals === undefined ? {} : alone ? { firedBefore: totals } : { firedAtLeast: totals }),
     });
-    if (check !== null) {
-      // What paper would have done with a decision the key's limits refused: part of the reality gap.
-      if (venue.mode !== 'paper') await this.orders.recordTwin(claimed);
-      return this.orders.skip(claimed, check.reason, check.detail);
-    }
+    // What paper would have done with a decision the key's limits refused is part of the reality gap.
+    if (check !== null) return this.orders.refuse(claimed, venue, check);
     // An ask rule proposes what would be sent now; the envelope is checked again when it is confirmed.
-    if (claimed.outcome === 'asking') return this.tell('asking', { ...claimed, accountMode: venue.mode });
+    if (claimed.outcome === 'asking') {
+      return this.tell('asking', { ...claimed, accountMode: venue.mode, accountVenue: venue.venue });
+    }
     // Counted from here at its amount: the user's next decision sees it before its order is answered.
     this.book.apply(changeOf(claimed));
     await this.orders.send(claimed, receivedAt, venue);
   }
 
-  /**
-   * The answer to a proposal: the first one wins (one atomic update, whichever process it reaches),
-   * the others hear who answered first or that the window closed. A confirmation runs the order path
-   * of an automated decision, the risk envelope and the headline's age checked again; a rejection ends
-   * the decision skipped. All of it in the user's turn (`inTurn`): from the answer to the order no other
-   * decision of theirs is checked, on any process, and none counts this one while it is unchecked.
-   */
-  async answer(
+  /** The answer to a proposal (see `RuleAsks`): the first one wins, a confirmation places the order. */
+  answer(
     userId: string,
     id: number,
     answer: 'confirm' | 'reject',
     via: AnswerChannel,
   ): Promise<AnswerOutcome> {
-    const at = new Date(this.d.clock.now());
-    const outcome = await this.inTurn(userId, () => this.answerInTurn(userId, id, answer, via, at));
-    if (answer === 'reject') return outcome;
-    const final = await this.d.repo.decision(userId, id);
-    return { ...outcome, decision: final ?? outcome.decision };
+    return this.asks.answer(userId, id, answer, via);
   }
 
-  private async answerInTurn(
-    userId: string,
-    id: number,
-    answer: 'confirm' | 'reject',
-    via: AnswerChannel,
-    at: Date,
-  ): Promise<AnswerOutcome> {
-    const answered = await this.d.repo.answerDecision(
-      userId,
-      id,
-      at,
-      answer === 'confirm'
-        ? { outcome: 'pending', answeredVia: via, answeredAt: at }
-        : {
-            outcome: 'skipped',
-            reason: 'rejected',
-            detail: RULE_DETAILS.rejected(CHANNEL_NAMES[via]),
-            answeredVia: via,
-            answeredAt: at,
-          },
-    );
-    if (answered === null) throw await this.whyNotAnswered(userId, id);
-    this.tell('answered', answered);
-    if (answer === 'reject') {
-      this.stats.skipped += 1;
-      this.tell('skipped', answered);
-      return { decision: answered, order: null, venue: null };
-    }
-    return this.confirmed(answered);
-  }
-
-  /** Why an answer found no proposal to answer: none of the user's (404), answered first elsewhere, or too late. */
-  private async whyNotAnswered(userId: string, id: number): Promise<Error> {
-    const current = await this.d.repo.decision(userId, id);
-    if (current === null) return appError('NOT_FOUND', RULE_DETAILS.decisionNotFound);
-    if (current.answeredVia !== null)
-      return appError('CONFLICT', RULE_DETAILS.alreadyAnswered(CHANNEL_NAMES[current.answeredVia]));
-    if (current.outcome === 'asking' || current.reason === 'no_answer')
-      return appError('CONFLICT', RULE_DETAILS.expired);
-    return appError('CONFLICT', RULE_DETAILS.notAsking);
-  }
-
-  /** A confirmed proposal's order: the account, the risk envelope and the headline's age checked again. */
-  private async confirmed(decision: DecisionRow): Promise<AnswerOutcome> {
-    // Proposed from a premium source while the account was Premium: not traded once it is not.
-    const premium = this.d.premium;
-    const source = decision.signalSource;
-    if (
-      premium !== undefined &&
-      source !== null &&
-      premium.sources.has(source) &&
-      !(await premium.plans.premium([decision.userId])).has(decision.userId)
-    ) {
-      await this.orders.skip(decision, 'plan_limit', RULE_DETAILS.premiumSource);
-      return { decision, order: null, venue: null };
-    }
-    let venue: OrderVenue;
-    try {
-      venue = await this.d.trading.venueOf(decision.userId, decision.account);
-    } catch {
-      await this.orders.skip(
-        decision,
-        'account_missing',
-        "The rule's exchange key is no longer saved; move the rule to paper or to another key.",
-      );
-      return { decision, order: null, venue: null };
-    }
-    if (venue.mode !== decision.accountMode)
-      await this.d.repo.updateDecision(decision.id, { accountMode: venue.mode });
-    const row = { ...decision, accountMode: venue.mode };
-    const receivedAt = (decision.signalReceivedAt ?? decision.decidedAt).getTime();
-    const check = await this.d.risk.checkAutomated(decision.userId, {
-      asset: decision.asset,
-      amountUsd: Number(decision.amountUsd),
-      receivedAt,
-      headline: headlineOfRow(decision, receivedAt),
-      mode: venue.mode,
-      decisionId: decision.id,
-      unchecked: [...(this.claimedAhead.get(decision.userId) ?? [])],
-      openPositions: () => this.d.trading.openPositions(decision.userId, decision.account),
-      // The person had the proposal's window to answer: the headline's age is held to that, from its
-      // publication, rather than to the seconds an automated order gets.
-      ...(decision.askExpiresAt === null
-        ? {}
-        : {
-            answeredWithinSeconds: Math.round(
-              (decision.askExpiresAt.getTime() - decision.decidedAt.getTime()) / 1000,
-            ),
-          }),
-    });
-    if (check !== null) {
-      if (venue.mode !== 'paper') await this.orders.recordTwin(row);
-      await this.orders.skip(row, check.reason, check.detail);
-      return { decision: row, order: null, venue };
-    }
-    const order = await this.orders.send(row, receivedAt, venue);
-    return { decision: row, order, venue };
-  }
-
-  /**
-   * Skips, as unanswered, the proposals whose window has closed (run by the process holding the rules
-   * lease, on its clock; also at start, for those that closed while it was down). Answers how many.
-   */
-  async expireAsks(): Promise<number> {
-    const expired = await this.d.repo.expireAsking(new Date(this.d.clock.now()));
-    for (const row of expired) {
-      this.stats.skipped += 1;
-      this.tell('skipped', row);
-    }
-    return expired.length;
+  /** Skips, as unanswered, the proposals whose window has closed; answers how many. */
+  expireAsks(): Promise<number> {
+    return this.asks.expire();
   }
 
   /** Stops the look-ups scheduled for unknown outcomes (shutdown); the sweep settles them later. */
@@ -643,17 +518,6 @@ function headlineOf(signal: Signal): Headline {
     published: published !== null && published <= received,
     backlog: signal.backlog === true,
     source: signal.source,
-  };
-}
-
-/** The stale guard's view of a decision's headline, from the news's times kept on it. */
-function headlineOfRow(decision: DecisionRow, receivedAt: number): Headline {
-  const published = publishedMs(decision.signalPublishedAt?.toISOString() ?? null, receivedAt);
-  return {
-    startMs: published === null ? receivedAt : Math.min(published, receivedAt),
-    published: published !== null && published <= receivedAt,
-    backlog: false,
-    source: '',
   };
 }
 

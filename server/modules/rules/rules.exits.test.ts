@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dueReason, ExitWatcher, exitClientId, exitReason, type ExitRepo } from './rules.exits';
-import type { DecisionRow } from './rules.repo';
+import type { DecisionRow } from './rules.types';
 
 function opened(over: Partial<DecisionRow>): DecisionRow {
   return {
@@ -37,6 +37,9 @@ function opened(over: Partial<DecisionRow>): DecisionRow {
     decidedAt: new Date(0),
     account: 'paper',
     accountMode: 'paper',
+    accountVenue: 'paper',
+    venueMs: null,
+    venueOwnMs: null,
     arrivalPrice: '100',
     fee: '0.05',
     signalPublishedAt: null,
@@ -51,6 +54,8 @@ function opened(over: Partial<DecisionRow>): DecisionRow {
     twinQuantity: null,
     twinFee: null,
     twinRefused: null,
+    slippageEstimatedPct: null,
+    slippageActualPct: null,
     exitOrderId: null,
     exitPnl: null,
     retractedBy: null,
@@ -154,5 +159,36 @@ describe('exit watcher', () => {
     expect(closed).toEqual([7]);
     expect(watcher.count).toBe(0);
     expect(reads).toBe(1);
+  });
+
+  it('keeps watching a decision that fired while a reload was reading the open exits', async () => {
+    let answer: (rows: DecisionRow[]) => void = () => undefined;
+    const repo: Partial<ExitRepo> = {
+      openExits: () => new Promise<DecisionRow[]>((resolve) => (answer = resolve)),
+    };
+    const watcher = new ExitWatcher({
+      repo: repo as ExitRepo,
+      clock: { now: () => 60_000, setTimer: () => () => undefined },
+      priceOf: () => undefined,
+      reduce: async () => null,
+      find: async () => null,
+      log: { warn: () => undefined, info: () => undefined },
+    });
+    // The read started before decision 9 was written, and answers after it was tracked.
+    const reading = watcher.reload();
+    watcher.track(opened({ id: 9 }));
+    answer([opened({ id: 3 })]);
+    await reading;
+    expect(watcher.count).toBe(2);
+    // Of two reads under way, the older one answering last leaves the newer one's rows.
+    const answers: ((rows: DecisionRow[]) => void)[] = [];
+    repo.openExits = () => new Promise<DecisionRow[]>((resolve) => answers.push(resolve));
+    const older = watcher.reload();
+    const newer = watcher.reload();
+    answers[1]?.([opened({ id: 3 }), opened({ id: 9 }), opened({ id: 10 })]);
+    await newer;
+    answers[0]?.([]);
+    await older;
+    expect(watcher.count).toBe(3);
   });
 });

@@ -1,8 +1,9 @@
-import type { OrderResponse } from '../../../src/contracts/trading';
+import type { CloseReason, OrderResponse } from '../../../src/contracts/trading';
 import type { Clock } from '../market/clock';
 import { KeyedQueues, withDeadline } from './exit-queues';
-import type { DecisionRow, DecisionUpdate, RulesRepo } from './rules.repo';
-import { EXIT_BACKOFF_MS } from '../trading/protection/protection.service';
+import type { RulesRepo } from './rules.repo';
+import type { DecisionRow, DecisionUpdate } from './rules.types';
+import { EXIT_BACKOFF_MS } from '../trading/protection/time-exits';
 
 /** The ledger's side of an exit's lifecycle. */
 export type ExitRepo = Pick<
@@ -131,6 +132,10 @@ export class ExitWatcher {
   private readonly closing = new Map<number, Promise<ExitOutcome>>();
   /** Decisions whose note about paused triggers is being written. */
   private readonly noting = new Set<number>();
+  /** The decisions tracked while each reload's read is under way. */
+  private readonly trackedDuringReload = new Set<Map<number, DecisionRow>>();
+  private reloads = 0;
+  private appliedReload = 0;
   private readonly queues = new KeyedQueues();
   private lastStaleSweep = -Infinity;
   private readonly deadlineMs: number;
@@ -145,14 +150,27 @@ export class ExitWatcher {
 
   /** The open exits to watch: a plan, a close to try again, or a retraction to unwind. */
   async reload(): Promise<void> {
-    const rows = await this.d.repo.openExits();
-    this.open.clear();
-    for (const row of rows) this.open.set(row.id, row);
+    const tracked = new Map<number, DecisionRow>();
+    const seq = ++this.reloads;
+    this.trackedDuringReload.add(tracked);
+    try {
+      const rows = await this.d.repo.openExits();
+      // A read that began before the one already applied is older than it: it changes nothing.
+      if (seq < this.appliedReload) return;
+      this.appliedReload = seq;
+      this.open.clear();
+      for (const row of rows) this.open.set(row.id, row);
+      // A decision that fired while the read was under way may be missing from it: it stays watched.
+      for (const [id, row] of tracked) if (!this.open.has(id)) this.open.set(id, row);
+    } finally {
+      this.trackedDuringReload.delete(tracked);
+    }
   }
 
   /** A decision that just fired: its exits are watched from now on (the periodic reload finds it too). */
   track(decision: DecisionRow): void {
     if (decision.exitPlan === null || decision.exitState !== 'open') return;
+    for (const tracked of this.trackedDuringReload) tracked.set(decision.id, decision);
     if (!this.open.has(decision.id)) this.open.set(decision.id, decision);
   }
 
@@ -426,3 +444,14 @@ export class ExitWatcher {
 
 /** How an exit that a retraction closed is noted ("closed: retracted by #12"). */
 export const retractedWhy = (retractionId: number | string) => `closed: retracted by #${retractionId}`;
+
+/** What the Closed tab calls an exit's reason (`take profit: …` → target, `max hold …` → hold…). */
+export function closeReasonOf(why: string | null): CloseReason {
+  if (why === null) return 'manual';
+  if (why.startsWith('take profit')) return 'target';
+  if (why.startsWith('stop loss')) return 'stop';
+  if (why.startsWith('max hold')) return 'hold';
+  if (why.startsWith('closed: retracted')) return 'retraction';
+  if (why.startsWith('flattened')) return 'flatten';
+  return 'manual';
+}

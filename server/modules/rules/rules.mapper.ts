@@ -6,7 +6,7 @@ import {
   type Rule,
   type SkipReason,
 } from '../../../src/contracts/rules';
-import type { DecisionRow, RiskRow, RuleRow } from './rules.repo';
+import type { DecisionRow, RiskRow, RuleRow } from './rules.types';
 
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
@@ -73,6 +73,7 @@ export function toDecision(row: DecisionRow): Decision {
     decided_at: row.decidedAt.toISOString(),
     account: row.account,
     account_mode: row.accountMode,
+    account_venue: row.accountVenue,
     fee: num(row.fee),
     arrival_price: num(row.arrivalPrice),
     twin:
@@ -89,6 +90,8 @@ export function toDecision(row: DecisionRow): Decision {
       decided_at: row.decidedAt.toISOString(),
       sent_at: iso(row.sentAt),
       acked_at: iso(row.ackedAt),
+      venue_ms: row.venueMs,
+      venue_own_ms: row.venueOwnMs,
     },
     ask_expires_at: iso(row.askExpiresAt),
     answered_via: row.answeredVia,
@@ -101,13 +104,15 @@ export function toDecision(row: DecisionRow): Decision {
 export function toRiskSettings(row: RiskRow | null): RiskSettings {
   if (row === null) return DEFAULT_RISK;
   return {
-    max_order_usd: Number(row.maxOrderUsd),
+    // The ceiling here; the risk service puts in the default that fits the account.
+    max_order_usd: num(row.maxOrderUsd) ?? DEFAULT_RISK.max_order_usd,
     daily_budget_usd: Number(row.dailyBudgetUsd),
     max_positions: row.maxPositions,
     cooldown_minutes: row.cooldownMinutes,
     max_age_seconds: row.maxAgeSeconds,
     live_max_order_usd: num(row.liveMaxOrderUsd) ?? DEFAULT_RISK.live_max_order_usd,
     live_daily_budget_usd: num(row.liveDailyBudgetUsd) ?? DEFAULT_RISK.live_daily_budget_usd,
+    max_slippage_pct: num(row.maxSlippagePct),
   };
 }
 
@@ -134,6 +139,7 @@ const CSV_COLUMNS: (keyof Decision)[] = [
   'exit',
   'account',
   'account_mode',
+  'account_venue',
   'fee',
   'arrival_price',
   'exit_pnl',

@@ -1,7 +1,8 @@
 import type { OrderRequest, OrderResponse, OrderVenue } from '../../../src/contracts/trading';
 import { AppError } from '../../plugins/errors';
 import type { Clock } from '../market/clock';
-import type { DecisionRow, DecisionUpdate, RulesRepo } from './rules.repo';
+import type { RulesRepo } from './rules.repo';
+import type { DecisionRow, DecisionUpdate } from './rules.types';
 
 export interface EngineLog {
   info(obj: object, msg: string): void;
@@ -18,6 +19,7 @@ export interface RuleTrading {
     opts: { account: string; origin?: { source: 'rule'; ruleId: string; ruleName: string } },
   ): Promise<OrderResponse>;
   findOrder(userId: string, idempotencyKey: string): Promise<OrderResponse | null>;
+  /** How many positions rules opened are open on `account` (the trader's own are not counted). */
   openPositions(userId: string, account: string): Promise<number>;
   /** The account's mode and key hint; throws when the key is gone. */
   venueOf(userId: string, account: string): Promise<OrderVenue>;
@@ -27,6 +29,10 @@ export interface RuleTrading {
     request: OrderRequest,
   ): Promise<{ price: number; quantity: number; fee: number } | { refused: string }>;
 }
+
+/** Why a decision whose rule's key is gone was skipped. */
+const ACCOUNT_MISSING =
+  "The rule's exchange key is no longer saved; move the rule to paper or to another key.";
 
 /** How long after an unknown outcome the engine looks the order up again before settling the decision. */
 const UNKNOWN_RECHECK_MS = 6_000;
@@ -47,8 +53,18 @@ function legsRest(order: OrderResponse): boolean {
   );
 }
 
+/** The slippage guard's estimate and the fill's actual slippage, when the order had a cap. */
+function slippageColumns(receipt: OrderResponse['slippage']) {
+  if (receipt === null) return {};
+  return {
+    slippageEstimatedPct: String(receipt.estimated_pct),
+    slippageActualPct: receipt.actual_pct === null ? null : String(receipt.actual_pct),
+  };
+}
+
 export function firedUpdate(
-  order: Pick<OrderResponse, 'id' | 'price' | 'quantity' | 'fee' | 'note'>,
+  order: Pick<OrderResponse, 'id' | 'price' | 'quantity' | 'fee' | 'note' | 'timing'> &
+    Partial<Pick<OrderResponse, 'slippage'>>,
   latencyMs: number | null,
   sentAt: number | null,
   now: number,
@@ -64,6 +80,9 @@ export function firedUpdate(
     latencyMs,
     ...(sentAt === null ? {} : { sentAt: new Date(sentAt) }),
     ackedAt: new Date(now),
+    venueMs: order.timing?.venue_ms ?? null,
+    venueOwnMs: order.timing?.venue_own_ms ?? null,
+    ...slippageColumns(order.slippage ?? null),
     // Every position a rule opens is its own to unwind (exits, flatten, retractions): it stays open
     // until one of those closes it or finds it closed by hand.
     exitState: 'open',
@@ -105,7 +124,7 @@ export interface RuleOrdersDeps {
  */
 export class RuleOrders {
   /** Look-ups scheduled for orders whose outcome was unknown. */
-  private readonly unknown = new Set<ReturnType<typeof setTimeout>>();
+  private readonly unknown = new Set<() => void>();
 
   constructor(private readonly d: RuleOrdersDeps) {}
 
@@ -136,6 +155,29 @@ export class RuleOrders {
         ...(plan.take_profit_pct === undefined ? {} : { take_profit_pct: plan.take_profit_pct }),
       },
     };
+  }
+
+  /**
+   * The decision's own account, whatever the user picked for manual trading since; null, the decision
+   * skipped, when its key is no longer saved.
+   */
+  async venueOrSkip(decision: DecisionRow): Promise<OrderVenue | null> {
+    try {
+      return await this.d.trading.venueOf(decision.userId, decision.account);
+    } catch {
+      await this.skip(decision, 'account_missing', ACCOUNT_MISSING);
+      return null;
+    }
+  }
+
+  /** A decision the risk envelope refused: skipped, with what paper would have done on a key's. */
+  async refuse(
+    decision: DecisionRow,
+    venue: OrderVenue,
+    check: { reason: string; detail: string },
+  ): Promise<void> {
+    if (venue.mode !== 'paper') await this.recordTwin(decision);
+    await this.skip(decision, check.reason, check.detail);
   }
 
   /** What paper would have filled for the decision, kept beside it (part of the reality gap). */
@@ -198,14 +240,13 @@ export class RuleOrders {
 
   /** Looks an order of unknown outcome up again after the settle time, then settles its decision. */
   private recheckLater(decision: DecisionRow): void {
-    const timer = setTimeout(() => {
-      this.unknown.delete(timer);
+    const cancel = this.d.clock.setTimer(() => {
+      this.unknown.delete(cancel);
       void this.settle(decision).catch((err: unknown) =>
         this.d.log.warn({ err, decision: decision.id }, 'unknown rule order not settled yet'),
       );
     }, this.d.unknownRecheckMs ?? UNKNOWN_RECHECK_MS);
-    timer.unref();
-    this.unknown.add(timer);
+    this.unknown.add(cancel);
   }
 
   /**
@@ -240,7 +281,7 @@ export class RuleOrders {
 
   /** Stops the look-ups scheduled for unknown outcomes (shutdown); the sweep settles them later. */
   stop(): void {
-    for (const timer of this.unknown) clearTimeout(timer);
+    for (const cancel of this.unknown) cancel();
     this.unknown.clear();
   }
 

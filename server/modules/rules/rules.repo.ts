@@ -1,38 +1,20 @@
 import { and, count, desc, eq, gt, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { arrayOf, Batcher, completeRow, insertRows, rowsOf, updateFromValues } from '../../db/batch';
 import type { Db } from '../../db/client';
-import type { CountedDecision } from './fired-book';
+import type {
+  CountedDecision,
+  DecisionRow,
+  DecisionUpdate,
+  NewDecisionRow,
+  NewRuleRow,
+  RetractedDecisions,
+  RiskRow,
+  RuleRow,
+  Settled,
+  Settling,
+} from './rules.types';
 import { signals } from '../../db/schema/news';
 import { riskSettings, ruleCursor, ruleDecisions, rules } from '../../db/schema/rules';
-
-export type RuleRow = typeof rules.$inferSelect;
-export type NewRuleRow = Omit<typeof rules.$inferInsert, 'id' | 'createdAt' | 'updatedAt' | 'version'>;
-export type DecisionRow = typeof ruleDecisions.$inferSelect;
-export type NewDecisionRow = Omit<typeof ruleDecisions.$inferInsert, 'id'>;
-export type DecisionUpdate = Partial<Omit<NewDecisionRow, 'userId' | 'ruleId' | 'signalId'>>;
-export type RiskRow = typeof riskSettings.$inferSelect;
-
-/**
- * Where a decision may be when its outcome is recorded: `pending` (its order about to go, on its way, or
- * of unknown outcome), or for a skip also `asking` (a proposal the envelope refused before it was asked).
- */
-export type Settling = 'pending' | 'pending-or-asking';
-
-/** What recording an outcome found: whether it won the row, and the retraction it carries if any. */
-export interface Settled {
-  won: boolean;
-  retractedBy: number | null;
-}
-
-/** A story of theirs retracted: what became of the decisions on it. */
-export interface RetractedDecisions {
-  /** Not sent yet (or a proposal): skipped as retracted now. */
-  cancelled: DecisionRow[];
-  /** Positions their orders opened, still open. */
-  open: DecisionRow[];
-  /** Orders on their way or of unknown outcome: their fill is unwound when it lands. */
-  inFlight: DecisionRow[];
-}
 
 /** SQL for rules, the decision ledger, risk settings and the engine's cursor; nothing else. */
 export class RulesRepo {
@@ -764,12 +746,6 @@ function shownOnly(hidden: readonly string[]): SQL[] {
   if (hidden.length === 0) return [];
   const source = ruleDecisions.signalSource;
   return [sql`(${source} is null or not (${source} = any(${arrayOf('text', hidden)})))`];
-}
-
-/** A user's automated orders of the day (fired or pending), and the last one on the asset. */
-export interface FiredStats {
-  spent: number;
-  lastOnAsset: Date | null;
 }
 
 interface FiredStatsQuery {

@@ -1,6 +1,6 @@
 import type { BacktestResult, GapReport, PromotionReport, RiskSettings } from '../../../src/contracts/rules';
 import type { OrderPreview, OrderVenue } from '../../../src/contracts/trading';
-import type { DecisionRow } from './rules.repo';
+import type { DecisionRow } from './rules.types';
 
 /** Basis points by which `paid` is worse than `reference` for a position of `side` (positive: worse). */
 export function slippageBps(side: 'long' | 'short', paid: number, reference: number): number {
@@ -9,6 +9,10 @@ export function slippageBps(side: 'long' | 'short', paid: number, reference: num
 
 const mean = (xs: number[]): number | null =>
   xs.length === 0 ? null : Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 100) / 100;
+
+/** The mean to four decimals (slippage in %). */
+const mean4 = (xs: number[]): number =>
+  Math.round((xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1)) * 10_000) / 10_000;
 
 function percentile(xs: number[], p: number): number | null {
   if (xs.length === 0) return null;
@@ -44,6 +48,7 @@ export function gapReport(ruleId: string, decisions: readonly DecisionRow[]): Ga
     executed += Number(d.notional ?? 0);
     asked += Number(d.amountUsd);
   }
+  const guarded = fired.filter((d) => d.slippageEstimatedPct !== null && d.slippageActualPct !== null);
   const refused = onKeys.filter(
     (d) =>
       d.outcome === 'skipped' &&
@@ -63,6 +68,14 @@ export function gapReport(ruleId: string, decisions: readonly DecisionRow[]): Ga
     fill_ratio: asked === 0 ? null : Math.round((executed / asked) * 1000) / 1000,
     latency_p50_ms: percentile(latencies, 0.5),
     latency_p95_ms: percentile(latencies, 0.95),
+    slippage_guard:
+      guarded.length === 0
+        ? null
+        : {
+            fills: guarded.length,
+            estimated_pct: mean4(guarded.map((d) => Number(d.slippageEstimatedPct))),
+            actual_pct: mean4(guarded.map((d) => Number(d.slippageActualPct))),
+          },
     refused_live_not_paper: refused.map((d) => ({
       decision_id: String(d.id),
       signal_id: String(d.signalId),
@@ -124,6 +137,7 @@ export function promotionReport(o: {
     },
     backtest: {
       days: o.backtest.days,
+      ...(o.backtest.covers === undefined ? {} : { covers: o.backtest.covers }),
       trades: o.backtest.trades.length,
       win_rate: o.backtest.win_rate,
       pnl_usd: o.backtest.pnl_usd,

@@ -24,6 +24,7 @@ import {
 import { appError } from '../../plugins/errors';
 import type { OrderVenue } from '../../../src/contracts/trading';
 import type { RiskService } from './risk.service';
+import { checkRuleMinimum, type MinimumOf, type RuleOrderShape } from './rule-minimum';
 import type { RulesService } from './rules.service';
 
 export interface RulesRouteDeps {
@@ -36,6 +37,8 @@ export interface RulesRouteDeps {
   flatten(userId: string): Promise<{ closed: number; gone: number; failed: string[] }>;
   gap(userId: string, ruleId: string): Promise<GapReport>;
   promotion(userId: string, ruleId: string, account: string): Promise<PromotionReport>;
+  /** The smallest order the account's venue takes on the asset (its filters; paper's for paper). */
+  minimumOrder: MinimumOf;
 }
 
 const PromotionQuery = z.object({ account: RuleAccountChange.shape.account });
@@ -53,6 +56,12 @@ const Deleted = z.undefined().describe('Deleted');
 /** A backtest asked for without a body: the request's own defaults. */
 const BACKTEST_DEFAULTS = BacktestRequest.parse({});
 
+/** A wider slippage cap, or none where there was one, lets orders fill further from the price. */
+function slippageLoosens(now: number | null, next: number | null | undefined): boolean {
+  if (next === undefined || now === null) return false;
+  return next === null || next > now;
+}
+
 /**
  * Whether a change makes any limit of the risk envelope looser than the stored one: a larger max order,
  * daily budget, number of positions or signal age, or a shorter cooldown.
@@ -66,7 +75,8 @@ export function loosens(current: RiskSettings, change: RiskUpdate): boolean {
     above(change.max_age_seconds, current.max_age_seconds) ||
     above(change.live_max_order_usd, current.live_max_order_usd) ||
     above(change.live_daily_budget_usd, current.live_daily_budget_usd) ||
-    (change.cooldown_minutes !== undefined && change.cooldown_minutes < current.cooldown_minutes)
+    (change.cooldown_minutes !== undefined && change.cooldown_minutes < current.cooldown_minutes) ||
+    slippageLoosens(current.max_slippage_pct, change.max_slippage_pct)
   );
 }
 
@@ -82,6 +92,10 @@ export function registerRulesRoutes(instance: FastifyInstance, deps: RulesRouteD
     if ((await deps.venueOf(userOf(request), account)).mode === 'live') await app.requireStepUp(request);
   };
 
+  /** A rule its venue would refuse every order of (below its minimum) is a 422 when saved. */
+  const belowMinimum = (request: FastifyRequest, r: RuleOrderShape) =>
+    checkRuleMinimum(deps.minimumOrder, userOf(request), r);
+
   app.get(
     '/rules/',
     { ...authed, schema: { summary: 'Your rules', response: { 200: RuleList } } },
@@ -92,6 +106,11 @@ export function registerRulesRoutes(instance: FastifyInstance, deps: RulesRouteD
   app.post('/rules/', { ...authed, schema: createSchema }, async (request, reply) => {
     const body = request.body;
     await checkAccount(request, body.action.account);
+    await belowMinimum(request, {
+      asset: body.conditions.asset,
+      amount: body.action.amount_usd,
+      account: body.action.account,
+    });
     reply.code(201);
     return service.create(userOf(request), body);
   });
@@ -101,6 +120,14 @@ export function registerRulesRoutes(instance: FastifyInstance, deps: RulesRouteD
     const { id } = request.params;
     const patch = request.body;
     await checkAccount(request, patch.action?.account);
+    if (patch.conditions !== undefined || patch.action !== undefined) {
+      const current = await service.get(userOf(request), id);
+      await belowMinimum(request, {
+        asset: patch.conditions === undefined ? current.conditions.asset : patch.conditions.asset,
+        amount: patch.action?.amount_usd ?? current.action.amount_usd,
+        account: patch.action?.account ?? current.action.account,
+      });
+    }
     return service.update(userOf(request), id, patch);
   });
 
@@ -114,8 +141,13 @@ export function registerRulesRoutes(instance: FastifyInstance, deps: RulesRouteD
   app.post('/rules/:id/account', { ...authed, schema: accountSchema }, async (request) => {
     const { id } = request.params;
     const { account } = request.body;
-    await service.get(userOf(request), id);
+    const current = await service.get(userOf(request), id);
     await checkAccount(request, account);
+    await belowMinimum(request, {
+      asset: current.conditions.asset,
+      amount: current.action.amount_usd,
+      account,
+    });
     return service.setAccount(userOf(request), id, account);
   });
 

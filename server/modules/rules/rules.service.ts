@@ -1,3 +1,4 @@
+import { venueLabel } from '../../../src/contracts/venues';
 import {
   RULE_DETAILS,
   type AnswerChannel,
@@ -12,8 +13,9 @@ import type { OrderVenue } from '../../../src/contracts/trading';
 import { appError } from '../../plugins/errors';
 import type { PlanReader } from '../billing/plans';
 import { decisionsCsv, toDecision, toRule } from './rules.mapper';
-import type { AnswerOutcome } from './rules.engine';
-import type { NewRuleRow, RulesRepo } from './rules.repo';
+import type { AnswerOutcome } from './rules.asks';
+import type { RulesRepo } from './rules.repo';
+import type { NewRuleRow } from './rules.types';
 
 /** Records the answer to a proposal and acts on it (the engine's `answer`). */
 export type Answerer = (
@@ -194,7 +196,7 @@ export function answerMessage(
   const where = (v: OrderVenue) =>
     v.mode === 'paper'
       ? 'paper'
-      : `Binance ${v.mode === 'live' ? 'LIVE' : 'demo'}${v.keyHint === null ? '' : ` key ${v.keyHint}`}`;
+      : `${venueLabel(v.venue)} ${v.mode === 'live' ? 'LIVE' : 'demo'}${v.keyHint === null ? '' : ` key ${v.keyHint}`}`;
   if (d.reason === 'rejected') return `Rejected: rule '${d.rule_name}' places nothing on #${d.signal_id}.`;
   if (order !== null)
     return `Placed ${d.side.toUpperCase()} ${order.quantity} ${d.asset} at ${order.price} on ${where(order.account)}.`;

@@ -93,7 +93,7 @@ export class ScorecardRepo {
   /**
    * Every later price against the same asset's price at arrival, as a percent move, aggregated per
    * group and horizon, and per group over all horizons (the signal count). The impact bands are the
-   * README's, as in `impactBandOf`. A retracted story or a retraction counts in its `retraction` group
+   * bands of docs/analysis.md, as in `impactBandOf`. A retracted story or a retraction counts in its `retraction` group
    * only, never in the others.
    */
   async aggregates(w: ScoreWindow): Promise<ScoreAggregate[]> {

@@ -1,6 +1,7 @@
 import type { MarketSourceKind } from '../../../src/contracts/market';
 import {
   SCORECARD_DEFAULT_DAYS,
+  SCORECARD_TEXTS,
   type Scorecard,
   type ScorecardQuery,
 } from '../../../src/contracts/scorecard';
@@ -33,6 +34,8 @@ export class ScorecardService {
         : new Date(query.since);
     const priceSource = this.deps.market.kind;
     const rows = await this.deps.repo.aggregates({ since, until, priceSource, hidden });
-    return scorecardOf(rows, { priceSource, since, until });
+    const card = scorecardOf(rows, { priceSource, since, until });
+    // A random walk owes nothing to the news: a hit rate on it only looks like a finding.
+    return { ...card, note: priceSource === 'sim' ? SCORECARD_TEXTS.simulated : null };
   }
 }

@@ -1,5 +1,6 @@
 import type { AccountState } from '../../../src/contracts/trading';
 import { KEY_TEXTS, type ExchangeKey, type KeyEnvironment } from '../../../src/contracts/exchanges';
+import { type AccountVenue, type VenueName } from '../../../src/contracts/venues';
 import { appError } from '../../plugins/errors';
 import type { AccountsRepo } from './accounts.repo';
 import type { ExchangeAdapter } from './exchange';
@@ -11,6 +12,8 @@ export interface ResolvedAccount {
   account: string;
   /** `paper`, or the key id: what an Idempotency-Key record remembers. */
   name: string;
+  /** `paper`, or the key's venue. */
+  venue: AccountVenue;
   mode: AccountState['mode'];
   /** The key's hint (first and last characters); null on paper. */
   keyHint: string | null;
@@ -42,8 +45,8 @@ export class AccountResolver {
     private readonly repo: AccountsRepo,
     private readonly keys: KeyDirectory,
     private readonly paper: ExchangeAdapter,
-    /** The live adapter per key environment. */
-    private readonly live: Record<KeyEnvironment, ExchangeAdapter>,
+    /** The live adapter per venue and key environment. */
+    private readonly live: Record<VenueName, Record<KeyEnvironment, ExchangeAdapter>>,
   ) {}
 
   async resolve(userId: string): Promise<ResolvedAccount> {
@@ -51,13 +54,7 @@ export class AccountResolver {
     if (keyId === null) return this.paperOf(userId);
     const key = (await this.keys.list(userId)).find((k) => k.id === keyId);
     if (key === undefined) return this.paperOf(userId);
-    return {
-      adapter: this.live[key.environment],
-      account: liveAccount(userId, key.id),
-      name: key.id,
-      mode: key.environment,
-      keyHint: key.keyHint,
-    };
+    return this.keyed(userId, key);
   }
 
   /** The account an earlier order (by its remembered name) went to, for lookups and retries. */
@@ -65,20 +62,14 @@ export class AccountResolver {
     if (name === 'paper') return this.paperOf(userId);
     const key = (await this.keys.list(userId)).find((k) => k.id === name);
     if (key === undefined) throw appError('NOT_FOUND', KEY_TEXTS.notFound);
-    return {
-      adapter: this.live[key.environment],
-      account: liveAccount(userId, key.id),
-      name,
-      mode: key.environment,
-      keyHint: key.keyHint,
-    };
+    return this.keyed(userId, key);
   }
 
   async state(userId: string): Promise<AccountState> {
     const keyId = await this.repo.chosenKey(userId);
     const key = keyId === null ? undefined : (await this.keys.list(userId)).find((k) => k.id === keyId);
-    if (key === undefined) return { account: 'paper', mode: 'paper', keyHint: null };
-    return { account: key.id, mode: key.environment, keyHint: key.keyHint };
+    if (key === undefined) return { account: 'paper', venue: 'paper', mode: 'paper', keyHint: null };
+    return { account: key.id, venue: key.exchangeName, mode: key.environment, keyHint: key.keyHint };
   }
 
   /** `account use paper|<key id>`: only the user's own keys. */
@@ -93,7 +84,25 @@ export class AccountResolver {
     return this.state(userId);
   }
 
+  private keyed(userId: string, key: ExchangeKey): ResolvedAccount {
+    return {
+      adapter: this.live[key.exchangeName][key.environment],
+      account: liveAccount(userId, key.id),
+      name: key.id,
+      venue: key.exchangeName,
+      mode: key.environment,
+      keyHint: key.keyHint,
+    };
+  }
+
   private paperOf(userId: string): ResolvedAccount {
-    return { adapter: this.paper, account: userId, name: 'paper', mode: 'paper', keyHint: null };
+    return {
+      adapter: this.paper,
+      account: userId,
+      name: 'paper',
+      venue: 'paper',
+      mode: 'paper',
+      keyHint: null,
+    };
   }
 }

@@ -17,6 +17,40 @@ export class ExchangeError extends Error {
   }
 }
 
+/**
+ * The venue could not be reached, did not answer in time, or answered with a server error (any 5xx, with
+ * or without a code): the request's outcome is unknown. `code`/`msg` are the venue's when it sent them.
+ */
+export class VenueUnreachable extends Error {
+  override name = 'VenueUnreachable';
+  constructor(
+    message: string,
+    readonly code: number | null = null,
+    readonly msg: string | null = null,
+    /** `Binance`, `Bybit`, `OKX`: who did not answer. */
+    readonly venue: string = 'Binance',
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The venue is limiting this server's requests (Binance 429, or 418 when the IP is banned; Bybit 10006 or
+ * its 403 ban; OKX 50011 or 429): wait `retryAfterSeconds` before the next call. Nothing was placed.
+ */
+export class VenueRateLimited extends ExchangeError {
+  override name = 'VenueRateLimited';
+  constructor(
+    readonly status: number,
+    readonly retryAfterSeconds: number,
+    code: number,
+    msg: string,
+    readonly venue: string = 'Binance',
+  ) {
+    super(code, msg);
+  }
+}
+
 export const exchangeErrors = {
   invalidSymbol: () => new ExchangeError(-1121, 'Invalid symbol.'),
   marginInsufficient: () => new ExchangeError(-2019, 'Margin is insufficient.'),

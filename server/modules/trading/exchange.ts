@@ -1,10 +1,14 @@
 /**
- * The exchange adapter, in Binance USD-M's own shapes so that the live adapter drops in beside the paper
- * one. One adapter instance serves many accounts; `account` is the user id for the paper exchange and
- * the user's key id for a live one.
+ * The exchange adapter, in Binance USD-M's own shapes so that the live adapters (Binance, Bybit, OKX) drop
+ * in beside the paper one: each venue's adapter reads its own answers at its edge and hands back these
+ * shapes, symbols in Binance's spelling (`BTCUSDT`) and quantities in the base asset. One adapter
+ * instance serves many accounts; `account` is the user id for the paper exchange and `userId:keyId` for
+ * a live one.
  */
 
 import type Decimal from 'decimal.js';
+import type { VenueName } from '../../../src/contracts/venues';
+import type { SymbolFilters } from './paper/filters';
 import type { SizingAdjustment } from '../../../src/contracts/sizing';
 
 export type OrderSide = 'BUY' | 'SELL';
@@ -18,6 +22,47 @@ export interface MarketOrderRequest {
   maxNotional?: string;
   /** `^[.A-Z:/a-z0-9_-]{1,36}$`; unique per account among its orders. */
   newClientOrderId: string;
+}
+
+/**
+ * A limit order, sized and priced by the caller: `price` on the symbol's tick, `quantity` in the base
+ * asset on its step. `GTX` is Binance's name for post-only (Bybit `PostOnly`, OKX `ordType=post_only`).
+ */
+export interface LimitOrderRequest {
+  symbol: string;
+  side: OrderSide;
+  price: string;
+  quantity: string;
+  timeInForce: 'GTC' | 'IOC' | 'GTX';
+  reduceOnly?: boolean;
+  /** `^[.A-Z:/a-z0-9_-]{1,36}$`; unique per account among its orders. */
+  newClientOrderId: string;
+}
+
+/** A limit order resting on the venue (its open-orders row, or the answer of its cancel). */
+export interface RestingOrder {
+  orderId: string;
+  clientOrderId: string;
+  symbol: string;
+  side: OrderSide;
+  price: string;
+  origQty: string;
+  executedQty: string;
+  timeInForce: 'GTC' | 'IOC' | 'GTX';
+  reduceOnly: boolean;
+  status: VenueOrderStatus;
+  /** When the venue took it, in ms. */
+  time: number;
+  updateTime: number;
+}
+
+/**
+ * A venue's order book, best levels first: `[price, size]` as decimal text, the size in the base asset
+ * (OKX's contracts turned into coins).
+ */
+export interface OrderBookDepth {
+  bids: [string, string][];
+  asks: [string, string][];
 }
 
 /** An order's state on the venue, as Binance names it. */
@@ -44,7 +89,7 @@ export interface OrderResult {
   clientOrderId: string;
   symbol: string;
   side: OrderSide;
-  type: 'MARKET';
+  type: 'MARKET' | 'LIMIT';
   status: VenueOrderStatus;
   /** The quantity asked (Binance's origQty). */
   origQty?: string;
@@ -58,6 +103,10 @@ export interface OrderResult {
   updateTime: number;
   /** Ours, when the order was just placed from a USDT amount: that amount and how the fill differs. */
   sizing?: OrderSizing;
+  /** What the venue says it spent on the order itself (OKX's outTime − inTime), when it says. */
+  venueOwnMs?: number;
+  /** Ours: how long the placement call took, the venue's look-ups until final included. */
+  venueMs?: number;
 }
 
 export interface OrderSizing {
@@ -125,11 +174,17 @@ export interface OrderTradeUpdateEvent {
     s: string;
     c: string;
     S: OrderSide;
-    o: 'MARKET' | 'LIQUIDATION';
+    o: 'MARKET' | 'LIMIT' | 'LIQUIDATION';
     q: string;
     ap: string;
-    x: 'TRADE' | 'CALCULATED';
-    X: 'FILLED';
+    /** A limit order also tells when it starts resting (NEW) and when it ends without a fill. */
+    x: 'TRADE' | 'CALCULATED' | 'NEW' | 'CANCELED' | 'EXPIRED';
+    X: 'FILLED' | 'NEW' | 'CANCELED' | 'EXPIRED';
+    /** A limit order's price and time in force (Binance's `p` and `f`). */
+    p?: string;
+    f?: 'GTC' | 'IOC' | 'GTX';
+    /** Ours, on a paper fill: the order rested on the book before it filled (a maker fill). */
+    rested?: boolean;
     i: string;
     l: string;
     z: string;
@@ -223,9 +278,36 @@ export interface KeyClaim {
   account: string;
 }
 
+/** Which engine an adapter is: the paper exchange or one venue's live API. */
+export type ExchangeKind = 'paper' | 'binance-usdm' | 'bybit-linear' | 'okx-swap';
+
 export interface ExchangeAdapter {
-  readonly kind: 'paper' | 'binance-usdm';
+  readonly kind: ExchangeKind;
   placeMarketOrder(account: string, request: MarketOrderRequest): Promise<OrderResult>;
+  /**
+   * Places a limit order. The answer is the venue's: `NEW` while it rests, `FILLED` or `PARTIALLY_FILLED`
+   * as it executed, `EXPIRED` for an IOC that found nothing or a post-only that would have taken. A venue
+   * that refuses such a post-only outright (Binance -5022) throws ExchangeError in its words instead; the
+   * live adapters all do so, so a post-only that would take is a refusal on every venue. No clear answer
+   * is looked up by the client id before the adapter gives up (OrderOutcomeUnknown): never resent.
+   */
+  placeLimitOrder?(account: string, request: LimitOrderRequest): Promise<OrderResult>;
+  /**
+   * The account's limit orders resting now (one symbol's, or all). `cached`: a copy this process holds
+   * may answer (the positions socket's reads, kept current by the account's change events).
+   */
+  openOrders?(account: string, symbol?: string, opts?: { cached?: boolean }): Promise<RestingOrder[]>;
+  /**
+   * Cancels one resting order by its venue id or client id. Null when the venue no longer holds it open
+   * (filled or cancelled meanwhile): looked up, never guessed.
+   */
+  cancelOrder?(
+    account: string,
+    symbol: string,
+    ref: { orderId?: string; clientOrderId?: string },
+  ): Promise<RestingOrder | null>;
+  /** The symbol's order book, `limit` levels a side (the slippage guard walks it before a market order). */
+  depth?(symbol: string, limit: number): Promise<OrderBookDepth>;
   /**
    * A venue whose books are in our own database (the paper exchange) places a keyed order and records
    * its Idempotency-Key, filled, in one statement: both are written or neither is, so no outcome is
@@ -291,14 +373,58 @@ export interface ExchangeAdapter {
    * these four out: its legs then run in the app, on that venue's own mark price.
    */
   placeConditional?(account: string, request: ConditionalOrderRequest): Promise<ConditionalOrder>;
-  /** A conditional order by its client id, in whatever state; null only when the venue does not know it. */
-  queryConditional?(account: string, symbol: string, clientAlgoId: string): Promise<ConditionalOrder | null>;
+  /**
+   * A conditional order by its client id, in whatever state; null only when the venue does not know it.
+   * `type` is the leg's kind: a venue that keeps a position's stop, target and trailing stop in one slot
+   * each (Bybit's trading-stop) finds the leg by it.
+   */
+  queryConditional?(
+    account: string,
+    symbol: string,
+    clientAlgoId: string,
+    type?: ConditionalType,
+  ): Promise<ConditionalOrder | null>;
   /** Cancels a resting conditional order; null when the venue knows no open one by that id. */
-  cancelConditional?(account: string, symbol: string, clientAlgoId: string): Promise<ConditionalOrder | null>;
-  /** The conditional orders resting on the account (on one symbol, when given). */
+  cancelConditional?(
+    account: string,
+    symbol: string,
+    clientAlgoId: string,
+    type?: ConditionalType,
+  ): Promise<ConditionalOrder | null>;
+  /**
+   * The conditional orders resting on the account (on one symbol, when given). A leg held in a position's
+   * slot, which carries no client id on the venue, comes back with `clientAlgoId` '' and is matched by
+   * its type.
+   */
   openConditionals?(account: string, symbol?: string): Promise<ConditionalOrder[]>;
   /** Events for one account; returns the disposer. */
   subscribe(account: string, handler: (event: ExchangeEvent) => void): () => void;
+}
+
+/**
+ * A venue's live adapter (Binance USD-M, Bybit linear, OKX swap): the exchange adapter plus what the app
+ * needs of a real venue, its name, its symbols' filters and its private stream.
+ */
+export interface LiveExchangeAdapter extends ExchangeAdapter {
+  readonly venue: VenueName;
+  /**
+   * The symbol's filters on this venue, in the base asset (OKX's contracts turned into coins): lot step,
+   * minimum quantity and notional, tick. A symbol the venue does not list is ExchangeError -1121 with a
+   * message naming the venue, before anything is sent.
+   */
+  filters(symbol: string): Promise<SymbolFilters>;
+  /**
+   * Keeps the account's private stream open while someone watches it (its positions socket); every fill,
+   * position change and conditional order change reaches the subscribers in the shapes above. Returns
+   * the disposer; the stream closes when the last watcher leaves.
+   */
+  watch(account: string): () => void;
+  /** Accounts whose private stream is connected now. */
+  streaming(): string[];
+  /** Closes every private stream (shutdown). */
+  stopStreams(): Promise<void>;
+  /** Every account's events through this adapter (its fills, and each watched account's stream). */
+  subscribeAll(handler: (account: string, event: ExchangeEvent) => void): () => void;
 }
 
 /** What a market order would do on a venue, by the same sizing as the order itself. */

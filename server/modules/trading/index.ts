@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { BinanceClient } from '../exchanges/binance-client';
 import { AccountResolver, parseLiveAccount } from './accounts';
 import { AccountsRepo } from './accounts.repo';
 import { IdempotencyRepo } from './idempotency.repo';
 import { ExchangeHealth } from './exchange-health';
-import { BinanceUsdmExchange } from './live/binance-usdm';
+import { buildLiveVenues, everyAdapter } from './live-venues';
 import { LedgerRepo } from './paper/ledger.repo';
 import { PaperExchange } from './paper/paper-exchange';
 import { SYMBOLS } from '../../../src/contracts/symbols';
@@ -15,6 +14,8 @@ import { ProtectionRepo } from './protection/protection.repo';
 import { ProtectionService } from './protection/protection.service';
 import { userLocks } from '../../db/user-locks';
 import { registerTradingRoutes } from './trading.routes';
+import { limitFilledText } from './order-limit';
+import { pairOf } from '../../../src/contracts/trading';
 import { TradingService } from './trading.service';
 import { TradesRepo } from './trades.repo';
 import { rehearseOrderStatements } from './rehearsal';
@@ -34,7 +35,7 @@ export interface TradingPluginOptions {
  * The trading module: each user's orders go to the account they chose (`account use`): the paper
  * exchange, marked to Binance's mark price (`price.mark`) when the feed is Binance's and to the last
  * price otherwise (the simulator publishes no marks), with liquidations checked whenever a mark moves,
- * or one of their Binance USD-M keys (live or demo) through the live adapter. Orders fill around the
+ * or one of their keys (live or demo) on Binance USD-M, Bybit or OKX through that venue's live adapter. Orders fill around the
  * last price. Positions are pushed over /ws/positions.
  */
 export default fp(
@@ -69,36 +70,12 @@ export default fp(
     // Rate limits, 5xx and calls without an answer on the live and demo venues, for the health check.
     const exchangeHealth = new ExchangeHealth();
     const unwatch = app.health.watch('exchange', () => exchangeHealth.problem());
-    const liveOf = (baseUrl: string, streamUrl: string) =>
-      new BinanceUsdmExchange({
-        client: new BinanceClient({
-          baseUrl,
-          timeoutMs: app.config.BINANCE_TIMEOUT_MS,
-          onAnswer: (answer) => exchangeHealth.record(answer),
-        }),
-        credentials: async (account) => {
-          const { userId, keyId } = parseLiveAccount(account);
-          return (await app.exchanges.use(userId, keyId)).credentials;
-        },
-        // The app's own prices only when they are Binance's; simulated prices never size a real order.
-        price: (symbol) => (app.market.kind === 'binance' ? marks.last(symbol) : undefined),
-        userStream: {
-          urlTemplate: streamUrl,
-          keepAliveMs: app.config.BINANCE_LISTEN_KEY_KEEPALIVE_MS,
-          onProblem: ({ reason, retryInMs, dropped }) => {
-            // An event that could not be read is lost for good (the reconciliation round catches up).
-            if (dropped !== undefined) log.warn({ reason, dropped }, 'user-data stream event dropped');
-            else log.info({ reason, retryInMs }, 'user-data stream');
-          },
-        },
-      });
-    const live = {
-      live: liveOf(app.config.BINANCE_FAPI_URL, app.config.BINANCE_USER_STREAM_URL),
-      demo: liveOf(app.config.BINANCE_DEMO_FAPI_URL, app.config.BINANCE_DEMO_USER_STREAM_URL),
-    };
+    const live = buildLiveVenues(app, exchangeHealth, log);
+    const adapters = everyAdapter(live);
     const accounts = new AccountResolver(new AccountsRepo(app.database.db), app.exchanges, paper, live);
     const service = new TradingService(accounts, paper, new IdempotencyRepo(app.database.db), ensureMark, {
       settleMs: app.config.BINANCE_ORDER_SETTLE_MS,
+      price: (symbol) => marks.last(symbol),
       trades: new TradesRepo(app.database.db),
       onRecordError: (err, userId, orderId) =>
         log.error({ err, userId, orderId }, 'fill not written to the trade history'),
@@ -110,7 +87,9 @@ export default fp(
       lock: (userId, work) => protectionLocks.run(`protection:${userId}`, () => work()),
       repo: new ProtectionRepo(app.database.db),
       account: (userId, name) => accounts.byName(userId, name),
-      reduce: (userId, account, request) => service.reducePosition(userId, account, request),
+      // Its only close is the time exit: the Closed tab says `hold`.
+      reduce: (userId, account, request) =>
+        service.reducePosition(userId, account, request, { source: 'manual', reason: 'hold' }),
       notify: (userId, notice) => {
         hub?.tell(userId, { type: 'protection', ...notice, time: Date.now() });
         void app.bus.publish('trading.protection', { userId, origin, ...notice });
@@ -133,7 +112,8 @@ export default fp(
         .resolve(userId)
         .then((where) => {
           if (done || where.mode === 'paper') return;
-          stop = live[where.mode].watch(where.account);
+          if (where.venue === 'paper') return;
+          stop = live[where.venue]?.[where.mode].watch(where.account) ?? null;
         })
         .catch((err: unknown) => log.warn({ err, userId }, 'account not resolved for its stream'));
       return () => {
@@ -143,6 +123,7 @@ export default fp(
     };
     hub = new PositionsHub({
       positions: (userId, account) => service.positions(userId, account),
+      orders: (userId, account) => service.limits.open(userId, account, true),
       account: async (userId) => (await service.account(userId)).account,
       watch: watchLive,
     });
@@ -155,18 +136,41 @@ export default fp(
       if (!liquidating) return undefined;
       // Stops and targets first: one the mark reached closes its position before a liquidation would.
       const conditionals = paper.checkConditionals(moved);
-      return Promise.all([conditionals, paper.checkLiquidations(moved)]).then(() => undefined);
+      const limits = paper.checkLimits(moved);
+      return Promise.all([conditionals, limits, paper.checkLiquidations(moved)]).then(() => undefined);
     };
 
     const disposers = [
       // A leg that changed on the venue, a fill, a position update: that account's protection is checked.
       paper.subscribeAll((userId, event) => protection.onVenueEvent(userId, 'paper', event)),
-      ...Object.values(live).map((adapter) =>
+      // A limit order the market filled off the book goes in the trade history, as every fill does.
+      paper.subscribeAll((userId, event) => {
+        if (event.e !== 'ORDER_TRADE_UPDATE' || event.o.o !== 'LIMIT' || event.o.X !== 'FILLED') return;
+        // One that rested tells the user's tabs, here and through the other processes.
+        if (event.o.rested === true) {
+          const notice = { symbol: pairOf(event.o.s), text: limitFilledText(event.o) };
+          positionsHub.tell(userId, { type: 'limit_filled', ...notice, time: Date.now() });
+          void app.bus.publish('trading.limit', { userId, origin, ...notice });
+        }
+        void service.limits
+          .recordPaperFill(userId, event)
+          .catch((err: unknown) => log.error({ err, userId }, 'limit fill not written to the trade history'));
+      }),
+      ...adapters.map((adapter) =>
         adapter.subscribeAll((account, event) => {
           const { userId, keyId } = parseLiveAccount(account);
           protection.onVenueEvent(userId, keyId, event);
         }),
       ),
+      app.bus.subscribe('trading.limit', (event) => {
+        if (event.origin === origin) return;
+        positionsHub.tell(event.userId, {
+          type: 'limit_filled',
+          symbol: event.symbol,
+          text: event.text,
+          time: Date.now(),
+        });
+      }),
       app.bus.subscribe('trading.protection', (event) => {
         if (event.origin === origin) return;
         const { userId, origin: _from, ...notice } = event;
@@ -188,7 +192,7 @@ export default fp(
         });
       }),
       // Fills on a live account through this process: its sockets get a fresh snapshot.
-      ...Object.values(live).map((adapter) =>
+      ...adapters.map((adapter) =>
         adapter.subscribeAll((account) => positionsHub.accountChanged(parseLiveAccount(account).userId)),
       ),
       // Either batch can move a symbol's mark: trades move those without a fresh mark of their own.
@@ -276,7 +280,7 @@ export default fp(
     );
     app.health.report('exchange', 'paper');
     app.decorate('trading', service);
-    registerTradingRoutes(app, { service, hub: positionsHub, paper });
+    registerTradingRoutes(app, { service, hub: positionsHub });
 
     app.addHook('preClose', async () => {
       positionsHub.closeAll();
@@ -290,7 +294,7 @@ export default fp(
       service.stop();
       unwatch();
       for (const dispose of disposers) dispose();
-      await Promise.all(Object.values(live).map((adapter) => adapter.stopStreams()));
+      await Promise.all(adapters.map((adapter) => adapter.stopStreams()));
     });
   },
   { name: 'trading', dependencies: ['auth-guard', 'exchanges'] },

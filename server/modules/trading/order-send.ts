@@ -1,7 +1,8 @@
+import { performance } from 'node:perf_hooks';
 import Decimal from 'decimal.js';
 import { exchangeSymbol, positionChangeOf, type OrderResponse } from '../../../src/contracts/trading';
 import { appError } from '../../plugins/errors';
-import { BinanceRateLimited } from '../exchanges/binance-client';
+import { VenueRateLimited } from '../exchanges/binance-client';
 import type { Clock } from '../market/clock';
 import type { AccountResolver, ResolvedAccount } from './accounts';
 import type { ExchangeAdapter, MarketOrderRequest, OrderResult, PositionRisk } from './exchange';
@@ -112,7 +113,10 @@ export class OrderSender {
     } catch (err) {
       if (!(err instanceof OrderOutcomeUnknown) && !isDuplicate(err)) throw err;
       result = await this.lookUp(where, order.clientOrderId, order.symbol);
-      if (result === null) throw err instanceof OrderOutcomeUnknown ? unknownOutcome(err) : orderExists();
+      if (result === null)
+        throw err instanceof OrderOutcomeUnknown
+          ? unknownOutcome(err, where.venue)
+          : orderExists(where.venue);
     }
     return result === null ? null : this.conclude(userId, undefined, where, result, origin);
   }
@@ -147,7 +151,8 @@ export class OrderSender {
       if (held.requestHash !== requestHash) {
         throw appError('CONFLICT', 'This Idempotency-Key was already used for a different order.');
       }
-      where = await this.accounts.byName(userId, held.account);
+      // The same account keeps the caller's view of it (the slippage guard's IOC placement).
+      if (held.account !== target.name) where = await this.accounts.byName(userId, held.account);
       // A try still in flight (a concurrent retry): wait for its outcome rather than race it.
       const latest = await awaitInFlight(this.opts.clock, held, () => this.idempotency.get(userId, key));
       const settled = await this.settleEarlier(userId, key, where, latest, order.symbol, origin);
@@ -215,10 +220,10 @@ export class OrderSender {
     }
     if (held.state === 'filled') throw new Error('a filled order could not be found by its client id');
     // The venue said it has this order (-4116): it is looked up again on every retry, never sent again.
-    if (held.state === 'exists') throw orderExists();
+    if (held.state === 'exists') throw orderExists(where.venue);
     // Sent, not found: it may still arrive until Binance's recvWindow has passed; only then send again.
     if (this.opts.clock.now() - held.updatedAt.getTime() < this.opts.settleMs) {
-      throw appError('OUTCOME_UNKNOWN', UNKNOWN_TEXT);
+      throw appError('OUTCOME_UNKNOWN', UNKNOWN_TEXT(where.venue));
     }
     if (await this.idempotency.markSent(userId, key, 'sent', held.updatedAt)) return null;
     throw appError('CONFLICT', 'This order is already being placed.');
@@ -233,8 +238,10 @@ export class OrderSender {
     origin: TradeOrigin,
   ): Promise<OrderResponse> {
     let result: OrderResult;
+    const started = performance.now();
     try {
       result = await where.adapter.placeMarketOrder(where.account, order);
+      result = { ...result, venueMs: performance.now() - started };
     } catch (err) {
       if (isDuplicate(err)) {
         // Duplicate client id: the order is there already, by the venue's word, even when a look-up does
@@ -242,17 +249,17 @@ export class OrderSender {
         const earlier = await this.lookUp(where, order.newClientOrderId, order.symbol);
         if (earlier) return this.conclude(userId, key, where, earlier, origin);
         if (key !== undefined) await this.idempotency.markExists(userId, key);
-        throw orderExists();
+        throw orderExists(where.venue);
       }
       if (err instanceof OrderOutcomeUnknown) {
         const found = await this.lookUp(where, order.newClientOrderId, order.symbol);
         // Not found: left `sent`, so a retry with the same key looks it up again before sending anything.
-        if (found === null) throw unknownOutcome(err);
+        if (found === null) throw unknownOutcome(err, where.venue);
         return this.conclude(userId, key, where, found, origin);
       }
       if (key !== undefined) {
         // Rate-limited: refused before it reached the order book, so the key may be sent again later.
-        if (err instanceof BinanceRateLimited) await this.idempotency.release(userId, key);
+        if (err instanceof VenueRateLimited) await this.idempotency.release(userId, key);
         else if (err instanceof ExchangeError) await this.idempotency.markFailed(userId, key, err.msg);
       }
       throw refusal(err);
@@ -284,7 +291,7 @@ export class OrderSender {
         ? fill
         : this.withPositionChange(where, [fill]).then(([f]) => f ?? fill);
     }
-    const refused = noFill(final);
+    const refused = noFill(final, where.venue);
     if (key !== undefined) await this.idempotency.markFailed(userId, key, refused.msg);
     throw refusal(refused);
   }
@@ -294,7 +301,7 @@ export class OrderSender {
     let current = result;
     const deadline = this.opts.clock.now() + this.opts.settleMs;
     while (!isFinal(current)) {
-      if (this.opts.clock.now() >= deadline) throw stillWorking(current);
+      if (this.opts.clock.now() >= deadline) throw stillWorking(current, where.venue);
       await this.opts.sleep(Math.min(WORKING_POLL_MS, this.opts.settleMs));
       const seen = await where.adapter
         .queryOrder(where.account, current.clientOrderId, symbol)

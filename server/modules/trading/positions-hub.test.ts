@@ -1,6 +1,6 @@
 import { NO_PROTECTION } from '../../../src/contracts/protection';
 import { describe, expect, it } from 'vitest';
-import type { Position } from '../../../src/contracts/trading';
+import type { OpenOrder, Position } from '../../../src/contracts/trading';
 import { PositionsHub, type PositionsSocket } from './positions-hub';
 
 /** A manual clock and timer queue, so throttling is tested without sleeping. */
@@ -302,5 +302,30 @@ describe('proposals on the positions socket', () => {
     for (const c of mine)
       expect(JSON.parse(c.sent.at(-1) ?? '{}')).toMatchObject({ type: 'proposal_closed' });
     expect(theirs.sent.length).toBe(before);
+  });
+
+  it('reads the resting orders on connect and on account changes, never for a move of the marks', async () => {
+    const time = fakeTime();
+    const reads: (string | undefined)[] = [];
+    const order = { id: 'o1', symbol: 'BTC/USDT' } as unknown as OpenOrder;
+    const hub = new PositionsHub({
+      positions: async () => [btc(60_000)],
+      orders: async (_user, account) => {
+        reads.push(account);
+        return [order];
+      },
+      ...time,
+      defer: (fn) => fn(),
+    });
+    const client = socket();
+    hub.connect('u1', client.s);
+    await flush();
+    hub.marksMoved(new Set(['BTCUSDT']));
+    await time.advance(300);
+    hub.accountChanged('u1');
+    await flush();
+    const messages = client.sent.map((m) => JSON.parse(m) as { type: string; orders?: unknown[] });
+    expect(messages.map((m) => m.orders?.length ?? null)).toEqual([1, null, 1]);
+    expect(reads).toHaveLength(2);
   });
 });

@@ -1,4 +1,4 @@
-import type { Position, PositionsMessage } from '../../../src/contracts/trading';
+import type { OpenOrder, Position, PositionsMessage } from '../../../src/contracts/trading';
 
 /** The part of a WebSocket the hub needs. */
 export interface PositionsSocket {
@@ -16,11 +16,18 @@ interface Client {
   /** A snapshot is being read for this client; `again` asks for one more once it is sent. */
   sending: boolean;
   again: boolean;
+  /** The account changed since its resting orders were last read: the next snapshot reads them. */
+  ordersDue: boolean;
 }
 
 export interface PositionsHubOptions {
   /** Reads a user's positions: on `account` when given, else on the account they chose. */
   positions(userId: string, account?: string): Promise<Position[]>;
+  /**
+   * Reads a user's resting limit orders (on `account` when given) for the first snapshot and those an
+   * account change asks for, never for a move of the marks; undefined when their venue cannot list them.
+   */
+  orders?(userId: string, account?: string): Promise<OpenOrder[] | undefined>;
   /**
    * The account a user's sockets show ('paper' or a key id). Read when their first socket connects, on
    * `accountChosen`, and in the background once it is older than `accountTtlMs`, so that a snapshot
@@ -89,6 +96,7 @@ export class PositionsHub {
       lastSent: 0,
       sending: false,
       again: false,
+      ordersDue: true,
     };
     this.clients.add(client);
     if (this.opts.watch !== undefined && !this.watching.has(userId)) {
@@ -155,7 +163,11 @@ export class PositionsHub {
   /** The user's account changed: a fresh snapshot goes out at once, outside the marks' throttle. */
   accountChanged(userId: string): void {
     const first = this.changed.size === 0;
-    for (const c of this.clients) if (c.userId === userId) this.changed.add(c);
+    for (const c of this.clients) {
+      if (c.userId !== userId) continue;
+      c.ordersDue = true;
+      this.changed.add(c);
+    }
     if (first && this.changed.size > 0) this.defer(() => this.sendChanged());
   }
 
@@ -219,11 +231,16 @@ export class PositionsHub {
     c.sending = true;
     c.lastSent = this.now();
     let positions: Position[] | null = null;
+    let orders: OpenOrder[] | undefined;
     try {
       const account = this.accountOf(c.userId);
+      const due = c.ordersDue;
+      c.ordersDue = false;
+      const reading = due ? this.opts.orders?.(c.userId, account).catch(() => undefined) : undefined;
       positions = await (account === undefined
         ? this.opts.positions(c.userId)
         : this.opts.positions(c.userId, account));
+      orders = await reading;
     } catch {
       // Keep the socket: the next change or tick tries again, with the account read afresh (a key the
       // user deleted is no longer theirs to read).
@@ -233,7 +250,8 @@ export class PositionsHub {
     }
     if (positions !== null) {
       c.symbols = new Set(positions.map((p) => p.symbol.replace('/', '')));
-      this.write(c, { type: 'snapshot', positions, time: this.now() });
+      const message: PositionsMessage = { type: 'snapshot', positions, time: this.now() };
+      this.write(c, orders === undefined ? message : { ...message, orders });
     }
     if (c.again) {
       c.again = false;

@@ -62,6 +62,7 @@ export const rehearseOrderStatements: StatementRehearsal = (db, log) =>
           trades.record(userId, {
             account: 'paper',
             accountMode: 'paper',
+            venue: 'paper',
             keyHint: null,
             orderId,
             symbol: 'BTCUSDT',
@@ -73,6 +74,7 @@ export const rehearseOrderStatements: StatementRehearsal = (db, log) =>
             source: 'rule',
             ruleId: null,
             ruleName: 'rehearsal',
+            reason: null,
           }),
         ),
       );

@@ -1,13 +1,15 @@
 import Decimal from 'decimal.js';
-import type { OrderResponse, TradeSource, TradesPage } from '../../../src/contracts/trading';
+import type { CloseReason, OrderResponse, TradeSource, TradesPage } from '../../../src/contracts/trading';
 import type { ResolvedAccount } from './accounts';
-import type { NewTrade } from './trades.repo';
+import type { HistoryFill, NewTrade } from './trades.repo';
 
 /** What placed a fill: by hand, a card, or a rule (its id and name). */
 export interface TradeOrigin {
   source: TradeSource;
   ruleId?: string;
   ruleName?: string;
+  /** Why a closing order was sent, when not by hand (a stop, a time exit, a flatten…). */
+  reason?: CloseReason;
 }
 
 /** A fill's fee and realised PnL; null while the venue has not told them (unknown, never 0). */
@@ -30,11 +32,13 @@ export interface TradeLog {
     userId: string,
     opts: { before?: number; limit: number; account?: string },
   ): Promise<TradesPage['trades']>;
+  /** Every fill of the user (of one account when given), oldest first, up to the newest `limit`. */
+  history(userId: string, opts: { account?: string; limit: number }): Promise<HistoryFill[]>;
 }
 
 /** The history's row of a fill on `where`; `fees` as the venue told them (the answer's by default). */
 export function tradeOf(
-  where: Pick<ResolvedAccount, 'name' | 'mode' | 'keyHint'>,
+  where: Pick<ResolvedAccount, 'name' | 'venue' | 'mode' | 'keyHint'>,
   fill: OrderResponse,
   origin: TradeOrigin,
   fees: FillFees = { fee: fill.fee, realizedPnl: fill.realizedPnl },
@@ -42,6 +46,7 @@ export function tradeOf(
   return {
     account: where.name,
     accountMode: where.mode,
+    venue: where.venue,
     keyHint: where.keyHint,
     orderId: fill.id,
     symbol: fill.symbol,
@@ -53,6 +58,7 @@ export function tradeOf(
     source: origin.source,
     ruleId: origin.ruleId ?? null,
     ruleName: origin.ruleName ?? null,
+    reason: origin.reason ?? null,
   };
 }
 

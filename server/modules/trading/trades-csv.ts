@@ -16,6 +16,7 @@ export const TRADE_CSV_COLUMNS = [
   'account_mode',
   'key_hint',
   'order_id',
+  'venue',
 ] as const;
 
 /** RFC 4180 quoting; a text cell starting with = + - @ gets a leading ' so a spreadsheet never runs it. */
@@ -42,6 +43,7 @@ function row(t: Trade): (string | number | null)[] {
     t.account.mode,
     t.account.keyHint,
     t.orderId,
+    t.account.venue,
   ];
 }
 

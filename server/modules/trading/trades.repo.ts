@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, lt } from 'drizzle-orm';
-import type { Trade, TradeSource } from '../../../src/contracts/trading';
+import type { CloseReason, Trade, TradeSource } from '../../../src/contracts/trading';
 import { Batcher, insertRows } from '../../db/batch';
 import type { Db } from '../../db/client';
 import { trades } from '../../db/schema/trading';
@@ -8,6 +8,7 @@ import { trades } from '../../db/schema/trading';
 export interface NewTrade {
   account: string;
   accountMode: 'paper' | 'demo' | 'live';
+  venue: 'paper' | 'binance' | 'bybit' | 'okx';
   keyHint: string | null;
   orderId: string;
   symbol: string;
@@ -20,7 +21,12 @@ export interface NewTrade {
   source: TradeSource;
   ruleId: string | null;
   ruleName: string | null;
+  /** Why a closing fill was sent; null for one by hand and for an opening fill. */
+  reason: CloseReason | null;
 }
+
+/** A fill of the history with why it was sent: what the Closed tab is worked out from. */
+export type HistoryFill = Trade & { reason: CloseReason | null };
 
 /** SQL for the trade history; one user's rows only, always. */
 export class TradesRepo {
@@ -80,21 +86,45 @@ export class TradesRepo {
       )
       .orderBy(desc(trades.id))
       .limit(opts.limit);
-    return rows.map((r) => ({
-      id: String(r.id),
-      time: r.createdAt.getTime(),
-      symbol: r.symbol,
-      side: r.side,
-      quantity: Number(r.quantity),
-      price: Number(r.price),
-      realizedPnl: r.realizedPnl === null ? null : Number(r.realizedPnl),
-      fee: r.fee === null ? null : Number(r.fee),
-      accountId: r.account,
-      account: { mode: r.accountMode, keyHint: r.keyHint },
-      source: r.source,
-      ruleId: r.ruleId,
-      ruleName: r.ruleName,
-      orderId: r.orderId,
-    }));
+    return rows.map(tradeOfRow);
   }
+
+  /** The newest `limit` fills of the user (of one account when given), oldest first, with their reasons. */
+  async history(userId: string, opts: { account?: string; limit: number }): Promise<HistoryFill[]> {
+    const rows = await this.db
+      .select()
+      .from(trades)
+      .where(
+        and(
+          eq(trades.userId, userId),
+          opts.account === undefined ? undefined : eq(trades.account, opts.account),
+        ),
+      )
+      .orderBy(desc(trades.id))
+      .limit(opts.limit);
+    return rows.reverse().map((r) => ({ ...tradeOfRow(r), reason: r.reason }));
+  }
+}
+
+function tradeOfRow(r: typeof trades.$inferSelect): Trade {
+  return {
+    id: String(r.id),
+    time: r.createdAt.getTime(),
+    symbol: r.symbol,
+    side: r.side,
+    quantity: Number(r.quantity),
+    price: Number(r.price),
+    realizedPnl: r.realizedPnl === null ? null : Number(r.realizedPnl),
+    fee: r.fee === null ? null : Number(r.fee),
+    accountId: r.account,
+    account: {
+      venue: r.venue ?? (r.accountMode === 'paper' ? 'paper' : 'binance'),
+      mode: r.accountMode,
+      keyHint: r.keyHint,
+    },
+    source: r.source,
+    ruleId: r.ruleId,
+    ruleName: r.ruleName,
+    orderId: r.orderId,
+  };
 }

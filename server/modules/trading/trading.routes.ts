@@ -5,14 +5,19 @@ import {
   AccountChoice,
   AccountState,
   Balance,
+  CancelOrdersResponse,
   CloseAllResponse,
   ClosePositionRequest,
   CloseResponse,
+  ClosedTradesPage,
+  ClosedTradesQuery,
   LeverageRequest,
   MessageResponse,
   OrderPreview,
   OrderRequest,
   OrderResponse,
+  OpenOrder,
+  PairSymbol,
   Position,
   TradesCsvQuery,
   TradesPage,
@@ -24,7 +29,6 @@ import { limiter } from '../../plugins/rate-limit';
 import type { PositionsHub } from './positions-hub';
 import { tradesCsv } from './trades-csv';
 import type { TradingService } from './trading.service';
-import type { PaperExchange } from './paper/paper-exchange';
 
 function userOf(request: FastifyRequest): string {
   const principal = request.principal;
@@ -43,10 +47,10 @@ const IdempotencyHeaders = z.object({
 /** HTTP and socket routes of trading; rules live in TradingService. */
 export function registerTradingRoutes(
   instance: FastifyInstance,
-  deps: { service: TradingService; hub: PositionsHub; paper: PaperExchange },
+  deps: { service: TradingService; hub: PositionsHub },
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { service, hub, paper } = deps;
+  const { service, hub } = deps;
   const authed = { preValidation: app.requireUser };
   // Binance allows 300 orders per 10 s per account; the paper exchange keeps to the same pace.
   const orderLimit = limiter(app, 'orders', {
@@ -57,7 +61,7 @@ export function registerTradingRoutes(
   });
 
   const orderSchema = {
-    summary: 'Place a market order',
+    summary: 'Place a market or limit order',
     headers: IdempotencyHeaders,
     body: OrderRequest,
     response: { 200: OrderResponse },
@@ -81,6 +85,30 @@ export function registerTradingRoutes(
     '/orders/preview',
     { preValidation: [app.requireUser, orderLimit], schema: previewSchema },
     async (request) => service.preview(userOf(request), request.body),
+  );
+
+  const openOrdersSchema = {
+    summary: 'Limit orders resting on the chosen account',
+    response: { 200: z.array(OpenOrder) },
+  };
+  app.get('/orders/open', { ...authed, schema: openOrdersSchema }, async (request) =>
+    service.limits.open(userOf(request)),
+  );
+  const cancelOneSchema = {
+    summary: 'Cancel one resting limit order, by its id or client id',
+    params: z.object({ id: z.string().min(1).max(64) }),
+    response: { 200: OpenOrder },
+  };
+  app.delete('/orders/open/:id', { ...authed, schema: cancelOneSchema }, async (request) =>
+    service.limits.cancelOne(userOf(request), request.params.id),
+  );
+  const cancelAllSchema = {
+    summary: "Cancel every resting limit order, or one symbol's",
+    querystring: z.object({ symbol: PairSymbol.optional() }),
+    response: { 200: CancelOrdersResponse },
+  };
+  app.delete('/orders/open', { ...authed, schema: cancelAllSchema }, async (request) =>
+    service.limits.cancelAll(userOf(request), request.query.symbol),
   );
 
   const positionsSchema = { summary: 'Open positions', response: { 200: z.array(Position) } };
@@ -128,12 +156,19 @@ export function registerTradingRoutes(
   );
 
   const closeSchema = {
-    summary: 'Close one position at market',
+    summary: 'Close one position at market, or a share of it',
+    description:
+      'With share, a reduce-only market order of that share, rounded down to the step (the venue caps it at ' +
+      'what is open); with an Idempotency-Key, a retry answers the first fill.',
+    headers: IdempotencyHeaders,
     body: ClosePositionRequest,
     response: { 200: CloseResponse },
   };
   app.post('/close_position', { ...authed, schema: closeSchema }, async (request) => {
-    return service.closePosition(userOf(request), request.body.symbol);
+    const { symbol, share } = request.body;
+    if (share === undefined || share === 1) return service.closePosition(userOf(request), symbol);
+    const key = request.headers['idempotency-key'];
+    return service.closeShare(userOf(request), symbol, share, typeof key === 'string' ? key : undefined);
   });
 
   const closeAllSchema = { summary: 'Close every position at market', response: { 200: CloseAllResponse } };
@@ -147,6 +182,18 @@ export function registerTradingRoutes(
     querystring: TradesQuery,
     response: { 200: TradesPage },
   };
+  const closedSchema = {
+    summary: 'The parts of positions your fills closed, newest first',
+    description:
+      'Worked out from the fills in order: a fill that flips a position closes the old one (a row) and ' +
+      'opens the rest (no row). Each row has the entry, the exit, the realised PnL, the fee of that part and why.',
+    querystring: ClosedTradesQuery,
+    response: { 200: ClosedTradesPage },
+  };
+  app.get('/trades/closed', { ...authed, schema: closedSchema }, async (request) =>
+    service.closedHistory(userOf(request), request.query),
+  );
+
   app.get('/trades', { ...authed, schema: tradesSchema }, async (request) =>
     service.tradeHistory(userOf(request), request.query),
   );
@@ -206,7 +253,7 @@ export function registerTradingRoutes(
 
   const resetSchema = { summary: 'Reset the paper account', response: { 200: MessageResponse } };
   app.post('/account/paper/reset', { ...authed, schema: resetSchema }, async (request) => {
-    await paper.reset(userOf(request));
+    await service.resetPaper(userOf(request));
     return { message: 'Paper account reset to 10,000 USDT with no positions.' };
   });
 

@@ -1,4 +1,6 @@
+import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
+import Decimal from 'decimal.js';
 import {
   exchangeSymbol,
   pairOf,
@@ -11,10 +13,12 @@ import {
   type CloseAllResponse,
   type CloseResponse,
   type TradesPage,
+  type ClosedTradesPage,
   type TradesQuery,
 } from '../../../src/contracts/trading';
 import type { ProtectionInput, ProtectionReceipt } from '../../../src/contracts/protection';
 import { findSymbol } from '../../../src/contracts/symbols';
+import type { AccountVenue } from '../../../src/contracts/venues';
 import { AppError, appError } from '../../plugins/errors';
 import { systemClock, type Clock } from '../market/clock';
 import type { AccountResolver, ResolvedAccount } from './accounts';
@@ -24,10 +28,15 @@ import { closeUnknown, noFill, refusal, toPosition, toResponse } from './order-o
 import type { IdempotencyRepo } from './idempotency.repo';
 import { sleepOn } from './in-flight';
 import { paperPreviewAnswer, venuePreviewAnswer } from './order-preview';
+import { minimumOrderOf } from './minimum-order';
 import { marketOrder, orderToSend } from './order-request';
 import { OrderSender } from './order-send';
+import { SlippageGuard } from './slippage';
+import { LimitDesk } from './limit-desk';
 import type { PaperExchange } from './paper/paper-exchange';
 import type { ProtectionService } from './protection/protection.service';
+import { closedTrades } from './closed-trades';
+import { closeShareOn, shareClientId } from './position-share';
 import { closedAllText, closedText, type TradeLog, type TradeOrigin } from './trade-log';
 
 /** A close-all's closes once looked up: the fills, the closes refused (in words), those still unknown. */
@@ -47,11 +56,17 @@ export interface PlaceOptions {
   origin?: TradeOrigin;
 }
 
-/** A check every order passes before it is sent (the risk envelope's maximum order size); throws to refuse. */
-export type OrderGuard = (userId: string, request: OrderRequest) => Promise<void>;
+/**
+ * A check every order passes before it is sent (the risk envelope's maximum order size); throws to
+ * refuse. `account` is where the order goes when the caller named it, else the user's chosen account.
+ */
+export type OrderGuard = (userId: string, request: OrderRequest, account?: string) => Promise<void>;
 
 /** How long after sending an order whose outcome is unknown it may still appear (Binance's recvWindow + slack). */
 export const UNKNOWN_SETTLE_MS = 6_000;
+
+/** How many of the newest fills the Closed tab is worked out from. */
+export const CLOSED_HISTORY_FILLS = 20_000;
 
 export interface TradingServiceOptions {
   /** Waits between look-ups of an order whose outcome is unknown (default {@link UNKNOWN_SETTLE_MS}). */
@@ -68,6 +83,8 @@ export interface TradingServiceOptions {
   onRecordError?: (err: unknown, userId: string, orderId: string) => void;
   /** When a fill whose fee was not told is asked about again (see {@link OrderSendOptions.feeRetryMs}). */
   feeRetryMs?: readonly number[];
+  /** The last price of a symbol: what a paper fill's slippage is measured against. */
+  price?: (symbol: string) => number | undefined;
 }
 
 /**
@@ -83,6 +100,10 @@ export class TradingService {
   /** Each position's stop, target, trailing stop and time exit (none: orders carry no protection). */
   private protection: ProtectionService | null = null;
   private readonly clockNow: () => number;
+  /** Market orders with a slippage cap: estimated from the book before sending, sent within it. */
+  readonly slippage: SlippageGuard;
+  /** Limit orders: placed, previewed, listed and cancelled (the routes list and cancel through it). */
+  readonly limits: LimitDesk;
 
   constructor(
     /** Each user's account: paper, or one of their keys. */
@@ -98,6 +119,11 @@ export class TradingService {
     const clock: Clock = { now: opts.now ?? (() => base.now()), setTimer: (fn, ms) => base.setTimer(fn, ms) };
     this.clockNow = () => clock.now();
     this.trades = opts.trades;
+    this.slippage = new SlippageGuard(async (userId, order) => {
+      const { fill } = await this.paper.previewMarketOrder(userId, order);
+      const last = opts.price?.(order.symbol);
+      return { reference: new Decimal(last ?? fill.price), average: new Decimal(fill.price), covered: true };
+    });
     this.sender = new OrderSender(accounts, idempotency, {
       settleMs: opts.settleMs ?? UNKNOWN_SETTLE_MS,
       clock,
@@ -106,6 +132,7 @@ export class TradingService {
       onRecordError: opts.onRecordError ?? (() => undefined),
       ...(opts.feeRetryMs === undefined ? {} : { feeRetryMs: opts.feeRetryMs }),
     });
+    this.limits = new LimitDesk(accounts, idempotency, this.sender, clock);
   }
 
   /** The service that rests each position's legs on its venue (set once the module has built it). */
@@ -131,9 +158,27 @@ export class TradingService {
     return { trades: page, nextCursor: rows.length > query.limit && last ? last.id : null };
   }
 
+  /**
+   * `GET /api/trades/closed`: the parts of positions the fills closed, newest first, worked out from the
+   * newest {@link CLOSED_HISTORY_FILLS} fills (a position opened before them has its entry from its PnL).
+   */
+  async closedHistory(userId: string, query: { limit: number; account?: string }): Promise<ClosedTradesPage> {
+    if (this.trades === undefined) return { closed: [] };
+    const fills = await this.trades.history(userId, {
+      limit: CLOSED_HISTORY_FILLS,
+      ...(query.account === undefined ? {} : { account: query.account }),
+    });
+    return { closed: closedTrades(fills).slice(0, query.limit) };
+  }
+
   /** `account`: where this user's orders go. */
   account(userId: string) {
     return this.accounts.state(userId);
+  }
+
+  /** `account reset`: the paper account back to its starting balance with nothing open. */
+  async resetPaper(userId: string): Promise<void> {
+    await this.paper.reset(userId);
   }
 
   /** `account use paper|<key id>`. */
@@ -172,7 +217,7 @@ export class TradingService {
   /** The account `account` names ('paper' or one of the user's keys), as an order's answer names it. */
   async venueOf(userId: string, account: string): Promise<OrderVenue> {
     const where = await this.accounts.byName(userId, account);
-    return { mode: where.mode, keyHint: where.keyHint };
+    return { venue: where.venue, mode: where.mode, keyHint: where.keyHint };
   }
 
   /**
@@ -185,8 +230,11 @@ export class TradingService {
     idempotencyKey?: string,
     opts: PlaceOptions = {},
   ): Promise<OrderResponse> {
+    const started = performance.now();
     try {
-      return await this.placeOrderOnce(userId, request, idempotencyKey, opts);
+      const answer = await this.placeOrderOnce(userId, request, idempotencyKey, opts);
+      const total = Math.round((performance.now() - started) * 10) / 10;
+      return answer.timing === null ? answer : { ...answer, timing: { ...answer.timing, total_ms: total } };
     } catch (err) {
       // A look-up of an earlier try that the exchange rate-limited or did not answer: say so, plainly.
       if (err instanceof AppError) throw err;
@@ -202,14 +250,24 @@ export class TradingService {
   ): Promise<OrderResponse> {
     const symbol = this.supported(request.symbol);
     const origin = opts.origin ?? { source: request.source ?? 'manual' };
-    for (const guard of this.guards) await guard(userId, request);
+    for (const guard of this.guards) await guard(userId, request, opts.account);
     await this.ensureMark(symbol);
+    if (request.type === 'limit') {
+      const target = await this.target(userId, opts.account);
+      return this.limits.place(userId, target, symbol, request, idempotencyKey, origin);
+    }
     const { order, requestHash } = orderToSend(userId, symbol, request, idempotencyKey);
-    const where = await this.target(userId, opts.account);
-    const answer =
+    const guarded = await this.slippage
+      .guard(userId, await this.target(userId, opts.account), order, request.maxSlippagePct)
+      .catch((err: unknown) => {
+        throw refusal(err);
+      });
+    const where = guarded.where;
+    const answer = guarded.finish(
       idempotencyKey === undefined || requestHash === undefined
         ? await this.sender.sendUnkeyed(userId, where, order, origin)
-        : await this.sender.sendKeyed(userId, idempotencyKey, where, order, requestHash, origin);
+        : await this.sender.sendKeyed(userId, idempotencyKey, where, order, requestHash, origin),
+    );
     if (this.protection === null) return answer;
     // The legs go on as soon as the fill is known; the answer says how long the position was bare.
     const filledAt = this.clockNow();
@@ -298,6 +356,10 @@ export class TradingService {
   /** What the order would do on the chosen account, or on `account` ('paper' or a key id) when given. */
   async preview(userId: string, request: OrderRequest, account?: string): Promise<OrderPreview> {
     const symbol = this.supported(request.symbol);
+    if (request.type === 'limit') {
+      await this.ensureMark(symbol);
+      return this.limits.preview(userId, await this.target(userId, account), symbol, request, this.paper);
+    }
     const order = marketOrder(symbol, request);
     const side = order.side;
     const where = await this.target(userId, account);
@@ -387,7 +449,7 @@ export class TradingService {
       } catch (err) {
         if (!(err instanceof OrderOutcomeUnknown)) throw err;
         const found = await this.sender.lookUp(where, clientOrderId, symbol);
-        if (found === null) throw closeUnknown([pairOf(symbol)], err.reason);
+        if (found === null) throw closeUnknown([pairOf(symbol)], err.reason, '', where.venue);
         result = found;
       }
       if (!result) throw appError('NOT_FOUND', `No open ${pairOf(symbol)} position.`);
@@ -395,13 +457,41 @@ export class TradingService {
         where,
         await this.sender.untilFinal(where, result, symbol),
       );
-      if (!(Number(final.executedQty) > 0)) throw noFill(final);
+      if (!(Number(final.executedQty) > 0)) throw noFill(final, where.venue);
       const fill = toResponse(final, where);
       await this.sender.record(userId, where, fill, { source: 'manual' }, final);
       // Closed by hand: its legs must not stay behind to open a new position.
       void this.protection?.positionClosed(userId, where.name, symbol);
       const [told = fill] = await this.sender.withPositionChange(where, [fill]);
       return { message: closedText(told, feesKnown(final)), fill: told };
+    } catch (err) {
+      throw refusal(err);
+    }
+  }
+
+  /**
+   * `close btc 50%`: a reduce-only market order of `share` of the position, down to the step; refused
+   * when that rounds below the smallest order. Under an Idempotency-Key a retry answers the first fill.
+   */
+  async closeShare(userId: string, pair: string, share: number, key?: string): Promise<CloseResponse> {
+    const symbol = this.supported(pair);
+    await this.ensureMark(symbol);
+    const where = await this.accounts.resolve(userId);
+    const origin: TradeOrigin = { source: 'manual' };
+    const deps = {
+      sendReduce: (w: ResolvedAccount, order: Parameters<OrderSender['sendReduce']>[2]) =>
+        this.sender.sendReduce(userId, w, order, origin),
+      conclude: (w: ResolvedAccount, result: OrderResult) =>
+        this.sender.conclude(userId, undefined, w, result, origin),
+      origin,
+    };
+    try {
+      return await closeShareOn(deps, where, {
+        symbol,
+        share,
+        clientOrderId: shareClientId(userId, key),
+        retry: key !== undefined,
+      });
     } catch (err) {
       throw refusal(err);
     }
@@ -441,6 +531,7 @@ export class TradingService {
           unknown.map((u) => pairOf(u.symbol)),
           [...new Set(unknown.map((u) => u.reason))].join('; '),
           [...closed, ...notClosed].join(' '),
+          where.venue,
         );
       }
       if (told.length === 0 && notClosed.length === 0) {
@@ -472,7 +563,7 @@ export class TradingService {
       }
       if (final === null) unknown.push({ symbol: u.symbol, reason: u.reason });
       else if (Number(final.executedQty) > 0) results.push(await this.sender.withLateFees(where, final));
-      else notClosed.push(`${pairOf(u.symbol)} was not closed: ${noFill(final).msg}`);
+      else notClosed.push(`${pairOf(u.symbol)} was not closed: ${noFill(final, where.venue).msg}`);
     }
     for (const r of incomplete.refused) {
       const answer = refusal(r.error);
@@ -497,6 +588,24 @@ export class TradingService {
       equity: wallet + upnl,
       exchange: where.adapter.kind,
     };
+  }
+
+  /** The wallet balance of `account` (none: the chosen one) in USDT, null when its venue did not say. */
+  async walletBalance(
+    userId: string,
+    account?: string,
+  ): Promise<{ venue: AccountVenue; balance: number | null }> {
+    const where = await this.target(userId, account);
+    const b = await where.adapter.balance(where.account).catch(() => null);
+    const balance = b === null ? NaN : Number(b.balance);
+    return { venue: where.venue, balance: Number.isFinite(balance) ? balance : null };
+  }
+
+  /** The smallest order `account` takes on `symbol` in USDT, at `price` when known; null: not listed. */
+  async minimumOrder(userId: string, account: string, symbol: string, price?: number) {
+    const where = await this.target(userId, account);
+    const usd = await minimumOrderOf(where.adapter, this.supported(symbol), price);
+    return usd === null ? null : { venue: where.venue, usd };
   }
 
   async setLeverage(userId: string, pair: string, leverage: number): Promise<{ message: string }> {

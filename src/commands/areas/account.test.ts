@@ -83,9 +83,10 @@ describe('account commands: 2fa and devices', () => {
     ]);
     expect(await s.type('2fa verify 123456')).toEqual([
       'success: Two-factor authentication enabled.',
-      'info: Recovery codes (each works once in place of a code; they are shown only now):',
+      'info: Recovery codes:',
       'info:   AAAAA-BBBBB',
       'info:   CCCCC-DDDDD',
+      'muted: Store them now, somewhere other than this computer (a password manager, or on paper): they are not shown again, and each works once in place of a 2FA code.',
     ]);
   });
 
@@ -112,7 +113,7 @@ describe('account commands: 2fa and devices', () => {
     const s = loggedIn();
     s.server.on('GET /auth/devices', () => ({ status: 200, body: [DEVICE] }));
     expect(await s.type('devices')).toEqual([
-      'info: 3f2a9c1d  Chrome on Linux  abcdef01  last used 2026-05-01 10:20 UTC  (this one)',
+      'info: 3f2a9c1d  Chrome on Linux  abcdef01  last used 2026-05-01 10:20:30 UTC  (this one)',
     ]);
     s.server.on('GET /auth/devices', () => ({ status: 200, body: [] }));
     expect(await s.type('devices')).toEqual(['muted: No remembered devices.']);
@@ -208,9 +209,9 @@ describe('account commands: 2fa and devices', () => {
     ];
     s.server.on('GET /account/activity', () => ({ status: 200, body: entries }));
     expect(await s.type('activity')).toEqual([
-      'info: 2026-11-20 09:15 UTC  Signed in with a password  Safari on iOS near Lisbon',
-      'error: 2026-11-20 09:14 UTC  A sign-in failed: wrong password  Safari on iOS',
-      'info: 2026-11-19 18:00 UTC  Password changed',
+      'info: 2026-11-20 09:15:00 UTC  Signed in with a password  Safari on iOS near Lisbon',
+      'error: 2026-11-20 09:14:00 UTC  A sign-in failed: wrong password  Safari on iOS',
+      'info: 2026-11-19 18:00:00 UTC  Password changed',
     ]);
     expect(await s.type('activity 1')).toHaveLength(1);
     expect(await s.type('activity 0')).toContain('error: Count must be a whole number from 1 to 200.');

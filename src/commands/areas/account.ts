@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import * as account from '../../services/auth/account';
+import { RECOVERY_TEXT } from '../../services/auth/recoveryCodes';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { deviceIds } from '../providers';
 import { defineCommand } from '../types';
+import { utcStamp } from '../../services/time';
 import { CANCELLED, askSecret, authDeps } from './authShared';
 
 const AREA = 'account';
@@ -43,8 +45,9 @@ export const twoFactorVerify = defineCommand({
     if (!outcome.ok) return [failure(outcome.message)];
     return [
       success(outcome.message ?? ''),
-      info('Recovery codes (each works once in place of a code; they are shown only now):'),
+      info('Recovery codes:'),
       ...(outcome.recoveryCodes ?? []).map((c) => info(`  ${c}`)),
+      muted(RECOVERY_TEXT.store),
     ];
   },
 });
@@ -64,8 +67,6 @@ export const twoFactorDisable = defineCommand({
   },
 });
 
-const when = (iso: string): string => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
-
 export const devices = defineCommand({
   name: 'devices',
   area: AREA,
@@ -83,7 +84,7 @@ export const devices = defineCommand({
       info(
         `${d.id.slice(0, 8)}  ${d.device_info.browser} on ${d.device_info.os}` +
           `${d.device_info.place === undefined ? '' : ` near ${d.device_info.place}`}  ` +
-          `${d.device_fingerprint.slice(0, 8)}  last used ${when(d.last_used_at)}${d.is_current ? '  (this one)' : ''}`,
+          `${d.device_fingerprint.slice(0, 8)}  last used ${utcStamp(d.last_used_at)}${d.is_current ? '  (this one)' : ''}`,
       ),
     );
     return { lines, data: state.items };
@@ -159,7 +160,7 @@ export const activity = defineCommand({
     const shown = state.items.slice(0, count ?? 20);
     const lines = shown.map((e) => {
       const from = e.device === null ? '' : `  ${e.device}${e.place === null ? '' : ` near ${e.place}`}`;
-      const line = `${when(e.at)}  ${e.text}${from}`;
+      const line = `${utcStamp(e.at)}  ${e.text}${from}`;
       return e.kind === 'sign_in_failed' || e.kind === 'step_up_failed' ? failure(line) : info(line);
     });
     return { lines, data: shown };

@@ -26,7 +26,7 @@ describe('plan and upgrade', () => {
       'info: Premium: real-time ai signals, unlimited auto-trading rules, all news sources, priority support.',
       'info:   monthly  $179 per month',
       'info:   yearly   $1790 per year  SAVE 20%',
-      'muted: By card: 7-day free trial, then renews. By crypto: the period paid at once, no trial. upgrade monthly|yearly [card|crypto]',
+      'muted: By card: 7-day trial, $0 today, then renews. By crypto: the period paid at once, no trial. upgrade monthly|yearly [card|crypto]',
     ]);
   });
 

@@ -5,6 +5,7 @@ import {
   PLANS,
   PREMIUM_FEATURES,
   TRIAL_DAYS,
+  TRIAL_TODAY,
   type SubscriptionView,
 } from '../../contracts/billing';
 import {
@@ -47,7 +48,7 @@ const planLines = (trialUsed: boolean): OutputLine[] => [
   muted(
     trialUsed
       ? 'By card: renews, charged from the start (your free trial was used). By crypto: the period paid at once. upgrade monthly|yearly [card|crypto]'
-      : `By card: ${TRIAL_DAYS}-day free trial, then renews. By crypto: the period paid at once, no trial. upgrade monthly|yearly [card|crypto]`,
+      : `By card: ${TRIAL_TODAY}, then renews. By crypto: the period paid at once, no trial. upgrade monthly|yearly [card|crypto]`,
   ),
 ];
 

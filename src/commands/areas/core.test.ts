@@ -4,16 +4,36 @@ import { memoryStorage } from '../../services/storage';
 import { createTestConsole } from '../testing/scripted';
 
 describe('general commands', () => {
-  it('help lists every registered command under its area', async () => {
+  it('help lists the areas one line each and the first commands to try, in under 30 lines', async () => {
     const { type, commands } = createTestConsole();
     const out = await type('help');
-    expect(out[0]).toBe('info: Commands:');
-    expect(out).toContain('muted:   general');
-    expect(out).toContain('muted:   market');
-    for (const command of commands.registry.list()) {
-      expect(out.some((line) => line.includes(command.name) && line.includes(command.summary))).toBe(true);
-    }
-    expect(out.indexOf('muted:   general')).toBeLessThan(out.findIndex((l) => l.includes('help ')));
+    expect(out[0]).toBe('info: Areas:');
+    expect(out).toContainEqual(expect.stringMatching(/^info: {3}trading +orders, closes, positions/));
+    expect(out).toContain('info: Start with:');
+    expect(out).toContainEqual(expect.stringMatching(/^info: {3}btc long 500 +go long BTC for 500 USDT/));
+    expect(out.length).toBeLessThan(30);
+    // Every area has its line; no command's summary is spelled out.
+    const areas = new Set(commands.registry.list().map((c) => c.area));
+    for (const area of areas) expect(out.some((l) => l.startsWith(`info:   ${area} `))).toBe(true);
+    expect(out.some((l) => l.includes('Place a market order'))).toBe(false);
+  });
+
+  it('help <area> lists that area with a line per command', async () => {
+    const { type, commands } = createTestConsole();
+    const out = await type('help market');
+    expect(out[0]).toBe('info: market commands:');
+    const market = commands.registry.list().filter((c) => c.area === 'market');
+    for (const c of market) expect(out.some((l) => l.includes(c.name) && l.includes(c.summary))).toBe(true);
+    expect(out.at(-1)).toBe('muted: Type "help <command>" for its usage and examples.');
+    expect(await type('help MARKET')).toEqual(out);
+  });
+
+  it('help on a name that is a command and an area gives the command, then the rest of the area', async () => {
+    const { type } = createTestConsole();
+    const out = await type('help watchlist');
+    expect(out[0]).toMatch(/^info: watchlist — /);
+    expect(out).toContain('info: Also in watchlist:');
+    expect(out.some((l) => /^info: {3}watch +/.test(l))).toBe(true);
   });
 
   it('help <command> shows usage, arguments, aliases and examples from the registry', async () => {
@@ -32,13 +52,14 @@ describe('general commands', () => {
       'info: long — Go long on the chosen symbol for a USDT total (k = thousands): opens or adds to a long; against a short it reduces, closes or flips it (the fill says which, with the realised PnL).',
       'info: Usage: long [amount...]',
       'info: Arguments:',
-      'info:   [amount...]  USDT total, k = thousands (e.g. 2.5k), then sl, tp, trail, exit if wanted (optional)',
+      'info:   [amount...]  USDT total, k = thousands (e.g. 2.5k), then @ <price> [ioc|post] for a limit order, or sl, tp, trail, exit if wanted (optional)',
       'info: Aliases: buy',
       'info: Examples:',
       'muted:   long 100',
       'muted:   long 2.5k',
       'muted:   buy 250',
       'muted:   long 500 sl 2% tp 5%',
+      'muted:   long 1k @ 95000',
     ]);
     expect(await type('help login')).toContain('info:   -r, --remember  remember this device for 30 days');
     expect(await type('help nothing')).toEqual([

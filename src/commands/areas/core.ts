@@ -3,7 +3,8 @@ import { findTicker } from '../../contracts/symbols';
 import { failure, info, muted, success } from '../../services/terminal/output';
 import { ALIAS_NAME, parseAliasDefinition } from '../chain';
 import { formatAmount, parseAmount } from '../grammar/order';
-import { details, listing } from '../help';
+import { details } from '../help';
+import { areaListing, overview } from '../helpAreas';
 import { aliasNames, commandNames } from '../providers';
 import { unknownCommandText } from '../suggest';
 import { defineCommand } from '../types';
@@ -13,16 +14,21 @@ const AREA = 'general';
 export const help = defineCommand({
   name: 'help',
   area: AREA,
-  summary: 'List the commands, or show how to use one.',
+  summary: 'List the areas and the first commands to try, the commands of an area, or how to use one.',
   usage: 'help [command...]',
-  examples: ['help', 'help long', 'help rule add'],
-  args: z.object({ command: z.array(z.string()).optional().describe('a command name, e.g. long') }),
+  examples: ['help', 'help trading', 'help long', 'help rule add'],
+  args: z.object({
+    command: z.array(z.string()).optional().describe('an area or a command name, e.g. trading or long'),
+  }),
   complete: { command: commandNames },
   run({ registry }, { command }) {
-    if (command === undefined || command.length === 0) return listing(registry);
+    if (command === undefined || command.length === 0) return overview(registry);
     const name = command.join(' ');
     const found = registry.get(name);
-    if (found !== undefined) return details(found);
+    // A name that is both a command and an area (`help rules`): the command, then the rest of its area.
+    if (found !== undefined) return [...details(found), ...(areaListing(registry, name, found.name) ?? [])];
+    const area = areaListing(registry, name);
+    if (area !== null) return area;
     // A word that only starts commands (`help rule`): the commands it starts.
     const family = registry.list().filter((c) => c.name.startsWith(`${name.toLowerCase()} `));
     if (family.length > 0) {

@@ -82,8 +82,8 @@ describe('feed commands', () => {
     const s = session();
     s.server.on('POST /orders', () => recordedReply('eth short 250'));
     expect(await s.type('3 short 250')).toEqual([
-      'success: Successfully placed SHORT order for ETH/USDT. Filled SHORT 0.079 ETH ≈ 249.16 USDT of ' +
-        'ETH/USDT at 3,153.9400, fee 0.12 USDT. Paper exchange: no real funds.',
+      'success: Successfully placed SHORT order for ETH/USDT with 250 USDT. Filled SHORT 0.079 ETH ≈ 249.16 USDT of ' +
+        'ETH/USDT at 3,153.94, fee 0.12 USDT. Paper exchange: no real funds.',
     ]);
     expect(JSON.parse(s.server.requests[0]?.body ?? '{}')).toEqual({
       symbol: 'ETH/USDT',

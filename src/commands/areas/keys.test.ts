@@ -13,7 +13,7 @@ function session(token: string | null = 'tok') {
     const body = JSON.parse(r.body ?? '{}') as Record<string, unknown>;
     bodies.push(body);
     if (body.apiKey === 'WithdrawKey123' && body.confirmWithdrawals !== true) {
-      return { status: 409, body: { detail: KEY_TEXTS.withdrawalsRefused } };
+      return { status: 409, body: { detail: KEY_TEXTS.withdrawalsRefused() } };
     }
     const key: ExchangeKey = {
       id: ID,
@@ -48,7 +48,7 @@ describe('key commands', () => {
     expect(s.asked).toEqual(['API Key: ', 'Secret Key: ']);
     // The secret is never written to the terminal.
     expect(s.state().transcript.join('\n')).not.toContain('the-secret');
-    expect((await s.type('keys'))[0]).toBe(`info: ${ID}  With…y123  DEMO  verified  read,futures`);
+    expect((await s.type('keys'))[0]).toBe(`info: ${ID}  Binance  DEMO  With…y123  verified  read,futures`);
   });
 
   it('refuses empty input without calling the server', async () => {

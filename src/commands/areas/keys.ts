@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { KEY_TEXTS } from '../../contracts/exchanges';
+import { KEY_ENVIRONMENTS, KEY_TEXTS, type KeyEnvironment } from '../../contracts/exchanges';
+import { VENUES, VENUE_KEY_FORMS, venueLabel, type VenueName } from '../../contracts/venues';
 import { loadDevices } from '../../services/auth/account';
 import { addKey, describeKey, listKeys, removeKey } from '../../services/exchanges/keys';
 import { ACCOUNT_TEXT, chooseAccount, fetchAccount } from '../../services/trading/account';
+import { VENUE_MARKETS } from '../../services/trading/venueNames';
 import type { AccountState } from '../../contracts/trading';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { defineCommand, type CommandContext } from '../types';
@@ -18,7 +20,7 @@ const confirmed = async (ctx: CommandContext, question: string): Promise<boolean
 export const keys = defineCommand({
   name: 'keys',
   area: AREA,
-  summary: 'List your exchange API keys (hint, environment, status, permissions, warnings).',
+  summary: 'List your exchange API keys (venue, environment, hint, status, permissions, warnings).',
   usage: 'keys',
   examples: ['keys', 'keys --open'],
   options: [{ flags: '--open', description: 'open the API Settings window as well' }],
@@ -39,20 +41,111 @@ export const keys = defineCommand({
   },
 });
 
+/** Why the key and the secret are never words of the command: the line is kept in the history. */
+const ASKED_NEXT = 'The key and the secret are asked for next, so they stay out of the history.';
+
+const isVenue = (word: string): word is VenueName => (VENUES as readonly string[]).includes(word);
+const isEnvironment = (word: string): word is KeyEnvironment =>
+  (KEY_ENVIRONMENTS as readonly string[]).includes(word);
+
+export type KeyTarget =
+  { ok: true; venue: VenueName; environment: KeyEnvironment } | { ok: false; message: string };
+
+/**
+ * The venue and environment `key add` was given: up to two words in either order (`bybit demo`, `demo`,
+ * `okx`) and `--venue`; Binance and demo when left out: a key trades real funds only when `live` is typed. The key, the secret and OKX's passphrase are
+ * only ever asked (without echo for the secrets): a line is kept in the history, a secret must not be.
+ */
+export function keyTarget(args: {
+  exchange?: string | undefined;
+  environment?: string | undefined;
+  venue?: string | undefined;
+}): KeyTarget {
+  const venues: VenueName[] = [];
+  const environments: KeyEnvironment[] = [];
+  for (const raw of [args.exchange, args.environment]) {
+    if (raw === undefined) continue;
+    const word = raw.trim().toLowerCase();
+    if (isVenue(word)) venues.push(word);
+    else if (isEnvironment(word)) environments.push(word);
+    else {
+      return {
+        ok: false,
+        message: `'${raw}' is neither a venue (${VENUES.join(', ')}) nor an environment (live, demo). ${ASKED_NEXT}`,
+      };
+    }
+  }
+  if (args.venue !== undefined) {
+    const word = args.venue.trim().toLowerCase();
+    if (!isVenue(word)) return { ok: false, message: `--venue must be one of ${VENUES.join(', ')}.` };
+    venues.push(word);
+  }
+  if (new Set(venues).size > 1) return { ok: false, message: `One venue, please: ${venues.join(' or ')}?` };
+  if (new Set(environments).size > 1) return { ok: false, message: 'One environment, please: live or demo?' };
+  return { ok: true, venue: venues[0] ?? 'binance', environment: environments[0] ?? 'demo' };
+}
+
+const TARGET_WORDS: readonly string[] = [...VENUES, ...KEY_ENVIRONMENTS];
+
+const KeyAddArgs = z
+  .object({
+    exchange: z
+      .string()
+      .optional()
+      .describe('binance (default), bybit or okx, before or after the environment'),
+    environment: z.string().optional().describe('demo (default) or live (real funds)'),
+    venue: z.string().optional(),
+  })
+  .superRefine((args, ctx) => {
+    const target = keyTarget(args);
+    if (!target.ok) ctx.addIssue({ code: 'custom', message: target.message });
+  });
+
+/** What the saved key trades with, in plain words: real funds for live, simulated funds otherwise. */
+const environmentNote = (target: { venue: VenueName; environment: KeyEnvironment }): OutputLine =>
+  target.environment === 'live'
+    ? info(KEY_TEXTS.liveWarning(target.venue))
+    : muted(KEY_TEXTS.demoNote(target.venue));
+
 export const keyAdd = defineCommand({
   name: 'key add',
+  aliases: ['keys add'],
   area: AREA,
-  summary: 'Save a Binance API key (asks for the key and the secret; the secret is not echoed).',
-  usage: 'key add [environment]',
-  examples: ['key add', 'key add demo'],
-  args: z.object({ environment: z.enum(['live', 'demo']).optional().describe('live (default) or demo') }),
+  summary:
+    'Save an API key for Binance, Bybit or OKX, demo unless you type live (asks for the key, the secret and, on OKX, the passphrase; secrets are not echoed).',
+  usage: 'key add [exchange] [environment]',
+  examples: ['key add', 'key add bybit live', 'key add okx', 'key add --venue bybit'],
+  options: [
+    {
+      flags: '--venue <venue>',
+      description: 'the venue the key was made on: binance (default), bybit or okx',
+    },
+  ],
+  args: KeyAddArgs,
+  complete: { exchange: () => TARGET_WORDS, environment: () => TARGET_WORDS },
   loginRequired: true,
-  async run(ctx, { environment }) {
-    const apiKey = await ctx.stores.terminal.ask({ label: 'API Key: ', secret: false });
+  async run(ctx, args) {
+    const target = keyTarget(args);
+    if (!target.ok) return [failure(target.message, 'invalid-args')];
+    const { venue, environment } = target;
+    const label = environment === 'live' ? 'API Key (LIVE, trades real funds): ' : 'API Key: ';
+    const apiKey = await ctx.stores.terminal.ask({ label, secret: false });
     if (apiKey === null) return CANCELLED;
     const secretKey = await askSecret(ctx, 'Secret Key: ');
     if (secretKey === null) return CANCELLED;
-    const input = { apiKey, secretKey, environment: environment ?? 'live' } as const;
+    let passphrase: string | undefined;
+    if (VENUE_KEY_FORMS[venue].passphrase) {
+      const asked = await askSecret(ctx, 'Passphrase: ');
+      if (asked === null) return CANCELLED;
+      passphrase = asked;
+    }
+    const input = {
+      exchangeName: venue,
+      apiKey,
+      secretKey,
+      environment,
+      ...(passphrase === undefined ? {} : { passphrase }),
+    } as const;
     let saved = await addKey(ctx.api.main, input);
     if (!saved.ok && saved.status === 409) {
       if (!(await confirmed(ctx, saved.message))) return CANCELLED;
@@ -60,8 +153,9 @@ export const keyAdd = defineCommand({
     }
     if (!saved.ok) return [failure(saved.message)];
     const d = describeKey(saved.value);
-    const lines: OutputLine[] = [success(KEY_TEXTS.saved), info(d.line)];
-    if (saved.value.status === 'unverified') lines.push(muted(KEY_TEXTS.unverified));
+    const lines: OutputLine[] = [success(KEY_TEXTS.saved), info(d.line), environmentNote(target)];
+    if (saved.value.status === 'unverified')
+      lines.push(muted(KEY_TEXTS.unverified(saved.value.exchangeName)));
     for (const w of d.warnings) lines.push(failure(`  ${w}`, 'failed'));
     return { lines, data: saved.value };
   },
@@ -85,17 +179,18 @@ export const keyRm = defineCommand({
   },
 });
 
+/** Where orders go, naming the key's venue: `Orders go to: LIVE Bybit USDT perpetuals (linear), key …`. */
 const describeAccount = (a: AccountState): OutputLine[] =>
-  a.mode === 'paper'
+  a.venue === 'paper' || a.mode === 'paper'
     ? [info(`Orders go to: ${ACCOUNT_TEXT.badge.paper} (the built-in paper exchange, no real funds).`)]
     : [
         info(
-          `Orders go to: ${ACCOUNT_TEXT.badge[a.mode]} Binance USD-M, key ${a.keyHint ?? ''} (${a.account}).`,
+          `Orders go to: ${ACCOUNT_TEXT.badge[a.mode]} ${VENUE_MARKETS[a.venue]}, key ${a.keyHint ?? ''} (${a.account}).`,
         ),
         muted(
           a.mode === 'live'
             ? 'Real funds. The first order of each session asks first.'
-            : 'Binance demo trading: simulated funds.',
+            : `${venueLabel(a.venue)} demo trading: simulated funds.`,
         ),
       ];
 
@@ -103,7 +198,7 @@ export const account = defineCommand({
   name: 'account',
   area: AREA,
   summary:
-    'Show where your orders go: PAPER, or one of your keys (LIVE or DEMO). Also opens the Account window.',
+    'Show where your orders go: PAPER, or one of your keys (its venue, LIVE or DEMO). Also opens the Account window.',
   usage: 'account',
   examples: ['account'],
   args: z.object({}),

@@ -42,7 +42,7 @@ describe('market commands', () => {
     expect(stores.ui.symbol.value).toBe('SOL/USDT');
   });
 
-  it('price asks the trading base for the chosen or given symbol and prints 4 decimals', async () => {
+  it('price asks the trading base for the chosen or given symbol and prints it at the symbol tick', async () => {
     const { type, server } = createTestConsole();
     server.on('GET /price/BTCUSDT', () => ({
       status: 200,
@@ -53,8 +53,8 @@ describe('market commands', () => {
       status: 200,
       body: { symbol: 'BOMEUSDT', price: 0.008512, time: 0 },
     }));
-    expect(await type('price')).toEqual(['info: BTC/USDT 97,123.4500', 'muted: as of 12:30:05 UTC']);
-    expect(await type('price bome')).toEqual(['info: BOME/USDT 0.008512', 'muted: as of 00:00:00 UTC']);
+    expect(await type('price')).toEqual(['info: BTC/USDT 97,123.5', 'muted: as of 12:30:05 UTC']);
+    expect(await type('price bome')).toEqual(['info: BOME/USDT 0.0085120', 'muted: as of 00:00:00 UTC']);
     expect(await type('price pepe')).toEqual([
       'error: Unknown symbol: PEPE. Type a ticker such as BTC or ETH.',
       'muted: Usage: price [ticker]',

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { INTERVALS, PriceQuote } from '../../contracts/market';
 import { findTicker } from '../../contracts/symbols';
 import type { ChartShown } from '../../services/market/chartSource';
-import { formatPrice } from '../../services/market/format';
+import { formatPrice } from '../../services/trading/format';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { intervalCompletion, tickerCompletion } from '../providers';
 import { defineCommand, type CommandContext } from '../types';
+import { utcTime } from '../../services/time';
 
 /** A ticker as typed: letters and digits, 1 to 12 characters; stored upper-case. */
 export const Ticker = z
@@ -45,9 +46,11 @@ export const price = defineCommand({
   async run({ stores, api }, { ticker }) {
     const chosen = ticker ?? stores.ui.ticker.peek();
     const quote = await api.trading.call(PriceQuote, `/price/${chosen}USDT`);
-    const at = new Date(quote.time).toISOString().slice(11, 19);
     return {
-      lines: [info(`${chosen}/USDT ${formatPrice(quote.price)}`), muted(`as of ${at} UTC`)],
+      lines: [
+        info(`${chosen}/USDT ${formatPrice(chosen + 'USDT', quote.price)}`),
+        muted(`as of ${utcTime(quote.time)}`),
+      ],
       data: { symbol: `${chosen}/USDT`, price: quote.price, time: quote.time },
     };
   },

@@ -132,7 +132,7 @@ describe('notify commands', () => {
     expect(lines).toEqual([
       'info: Open https://t.me/SignalBot?start=AB12CD in Telegram and press Start,',
       'info: or send the bot: /start AB12CD',
-      'muted: The code works once, in a private chat with the bot, and expires at 10:00 UTC on 2026-11-27; a newer code replaces it.',
+      'muted: The code works once, in a private chat with the bot, and expires at 2026-11-27 10:00:00 UTC; a newer code replaces it.',
     ]);
     expect(s.stores.notifications.link.value?.code).toBe('AB12CD');
   });

@@ -26,8 +26,8 @@ describe('protect and be', () => {
       body: { message: 'Protection set on BTC/USDT.', protection: RECEIPT },
     }));
     expect(await s.type('protect btc sl 2% tp 6%')).toEqual([
-      'success: Stop loss 94,227.4900: resting on the paper exchange.',
-      'success: Take profit 101,919.5300: resting on the paper exchange.',
+      'success: Stop loss 94,227.5: resting on the paper exchange.',
+      'success: Take profit 101,919.5: resting on the paper exchange.',
     ]);
     expect(s.bodyOf(0)).toEqual({ stop_loss_pct: 2, take_profit_pct: 6 });
     expect(s.stores.positions.refreshRequests.value.count).toBe(1);
@@ -86,7 +86,7 @@ describe('protect and be', () => {
     }));
     expect(await s.type('protect btc OFF')).toEqual([
       'success: The take profit could not be cancelled yet.',
-      'success: Take profit 101,919.5300: resting on the paper exchange.',
+      'success: Take profit 101,919.5: resting on the paper exchange.',
     ]);
   });
 
@@ -95,13 +95,13 @@ describe('protect and be', () => {
     s.server.on('POST /positions/ETHUSDT/protection/break-even', () => ({
       status: 200,
       body: {
-        message: 'Stop moved to break-even (3,400.0000).',
+        message: 'Stop moved to break-even (3,400.00).',
         protection: { ...RECEIPT, stop_loss: { price: 3400, on: 'exchange', state: 'placing' } },
       },
     }));
     expect(await s.type('be eth')).toEqual([
-      'info: Stop loss 3,400.0000: placing on the paper exchange.',
-      'success: Take profit 101,919.5300: resting on the paper exchange.',
+      'info: Stop loss 3,400.00: placing on the paper exchange.',
+      'success: Take profit 101,919.53: resting on the paper exchange.',
     ]);
     expect(s.server.requests[0]?.body ?? null).toBeNull();
     s.server.on('POST /positions/BTCUSDT/protection/break-even', () => ({
@@ -151,9 +151,9 @@ describe('protect and be', () => {
 
   it('help and Tab know the new words', async () => {
     const s = session();
-    const listing = (await s.type('help')).join('\n');
-    expect(listing).toMatch(/info: {5}protect /);
-    expect(listing).toMatch(/info: {5}be /);
+    const listing = (await s.type('help trading')).join('\n');
+    expect(listing).toMatch(/info: {3}protect /);
+    expect(listing).toMatch(/info: {3}be /);
     expect(await s.type('help be')).toContain('info: Aliases: breakeven');
     expect(await s.type('help protect')).toContain('muted:   protect btc sl 2% tp 6%');
     s.stores.positions.setPositions([BTC_LONG, ETH_SHORT], 0);

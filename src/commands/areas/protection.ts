@@ -44,19 +44,19 @@ export const protect = defineCommand({
     const denied = loginRefusal(ctx);
     if (denied) return denied;
     const pair = `${asset}/USDT`;
-    const mode = ctx.stores.account.mode.peek();
+    const venue = ctx.stores.account.venue.peek();
     if (parsed.off) {
       const removed = unwrap(await removeProtection(ctx.api.trading, pair));
       ctx.stores.positions.requestRefresh();
       const left = { ...removed.protection, unprotected_ms: null, note: null };
       // A leg the venue would not cancel is still there: say so, as the answer does.
-      const rest = hasLegs(left) ? receiptLines(left, mode) : [];
+      const rest = hasLegs(left) ? receiptLines(left, venue, pair) : [];
       return { lines: [success(removed.message), ...rest], data: removed };
     }
     const set = unwrap(await setProtection(ctx.api.trading, pair, parsed.protection));
     ctx.stores.positions.requestRefresh();
     // The answer's message spells the same legs; they are printed once, in the terminal's words.
-    return { lines: receiptLines(set.protection, mode), data: set };
+    return { lines: receiptLines(set.protection, venue, pair), data: set };
   },
 });
 
@@ -73,8 +73,8 @@ export const breakEven = defineCommand({
   async run(ctx, { asset }) {
     const moved = unwrap(await moveStopToBreakEven(ctx.api.trading, `${asset}/USDT`));
     ctx.stores.positions.requestRefresh();
-    const mode = ctx.stores.account.mode.peek();
-    return { lines: receiptLines(moved.protection, mode), data: moved };
+    const venue = ctx.stores.account.venue.peek();
+    return { lines: receiptLines(moved.protection, venue, `${asset}/USDT`), data: moved };
   },
 });
 

@@ -60,6 +60,7 @@ function decision(over: Partial<Decision>): Decision {
     decided_at: at(T + 3),
     account: 'paper',
     account_mode: 'paper',
+    account_venue: 'paper',
     fee: 0.08,
     arrival_price: 150,
     twin: null,
@@ -194,7 +195,7 @@ describe('receipt commands', () => {
     expect(out[1]).toContain('43 ms: analysed 3, decided 1, paper 39');
     s.server.on('GET /rules/ledger', () => ({
       status: 200,
-      body: [decision({ account: 'k1', account_mode: 'live' })],
+      body: [decision({ account: 'k1', account_mode: 'live', account_venue: 'binance' })],
     }));
     expect((await s.type('rules log'))[1]).toContain('43 ms: analysed 3, decided 1, Binance 39');
   });

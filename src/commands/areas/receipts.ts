@@ -8,6 +8,7 @@ import type { FeedSignal } from '../../services/feed/types';
 import { firedNote } from '../../services/rules/rules';
 import { failure, info, muted, type OutputLine } from '../../services/terminal/output';
 import { table } from '../../services/terminal/table';
+import { NO_TIME, utcClock } from '../../services/time';
 import { defineCommand, type CommandContext, type CompletionProvider } from '../types';
 
 const AREA = 'feed';
@@ -22,7 +23,7 @@ const cardIds: CompletionProvider = ({ stores }) => stores.feed.signals.peek().m
 
 /** `14:02:01.200` (UTC), or `—`. */
 const clockTime = (iso: string | null | undefined): string =>
-  iso === null || iso === undefined ? '—' : new Date(iso).toISOString().slice(11, 23);
+  iso === null || iso === undefined ? NO_TIME : utcClock(iso, { ms: true });
 
 /** The signal from the feed, else from the server's history; null when neither has it. */
 async function findSignal(

@@ -1,25 +1,31 @@
 import { z } from 'zod';
 import type { RiskSettings, RiskState } from '../../contracts/rules';
-import { failure, info, success, type OutputLine } from '../../services/terminal/output';
+import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
 import { table } from '../../services/terminal/table';
 import { unwrap } from '../errors';
 import { parseAmount } from '../grammar/order';
 import { defineCommand } from '../types';
+import { utcTime } from '../../services/time';
 import { rulesApiOf } from './rulesShared';
 
 /** The risk envelope's commands: they sit with the rules in `help`, since they bound what rules may do. */
 const AREA = 'rules';
 
+/** `50,000 (5 × your 10,000 paper balance)`: the maximum order and where the figure comes from. */
+export function maxOrderText(risk: RiskState): string {
+  const figure = risk.max_order_usd.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  return risk.max_order_basis === undefined ? figure : `${figure} (${risk.max_order_basis})`;
+}
+
 /** One line on whether automated trading runs, and how much of today's budget it has used. */
 export function riskLine(risk: RiskState): OutputLine {
   if (risk.kill_switch) {
-    const until =
-      risk.resume_at === null ? '' : ` until ${new Date(risk.resume_at).toISOString().slice(11, 16)} UTC`;
+    const until = risk.resume_at === null ? '' : ` until ${utcTime(risk.resume_at)}`;
     return failure(`Automated trading is OFF${until} (rules on to resume).`);
   }
   return info(
     `Automated trading is on. Today ${risk.spent_today_usd} of ${risk.daily_budget_usd} USDT; ` +
-      `max order ${risk.max_order_usd}, ${risk.max_positions} positions, cooldown ${risk.cooldown_minutes} min.`,
+      `max order ${maxOrderText(risk)}, ${risk.max_positions} positions opened by rules, cooldown ${risk.cooldown_minutes} min.`,
   );
 }
 
@@ -52,7 +58,7 @@ export const riskShow = defineCommand({
           [
             ['max order (every order)', `${r.max_order_usd} USDT`, 'risk set max-order <usdt>'],
             ['daily budget (rules)', `${r.daily_budget_usd} USDT`, 'risk set budget <usdt>'],
-            ['open positions (rules)', String(r.max_positions), 'risk set positions <n>'],
+            ['max positions opened by rules', String(r.max_positions), 'risk set positions <n>'],
             ['cooldown per asset', `${r.cooldown_minutes} min`, 'risk set cooldown <minutes>'],
             ['max signal age', `${r.max_age_seconds} s`, 'risk set max-age <seconds>'],
             ['live max order (rules)', `${r.live_max_order_usd} USDT`, 'risk set live-max-order <usdt>'],
@@ -63,6 +69,9 @@ export const riskShow = defineCommand({
             ],
           ],
         ),
+        ...(r.max_order_saved === false
+          ? [muted(`The max order is ${maxOrderText(r)}; risk set max-order <usdt> sets your own.`)]
+          : []),
       ],
       data: r,
     };

@@ -48,8 +48,8 @@ function session(token: string | null = 'tok') {
   return { ...s, rules };
 }
 
-/** `HH:MM UTC` of an ISO time, as the commands print it. */
-const utcTime = (iso: string | null) => `${new Date(iso ?? '').toISOString().slice(11, 16)} UTC`;
+/** `HH:MM:SS UTC` of an ISO time, as the commands print it. */
+const utcTime = (iso: string | null) => `${new Date(iso ?? '').toISOString().slice(11, 19)} UTC`;
 
 describe('rules commands', () => {
   it('adds a rule from one line, with exits, and lists it', async () => {
@@ -69,7 +69,7 @@ describe('rules commands', () => {
     ]);
     const list = await s.type('rules');
     expect(list[0]).toBe(
-      'info: Automated trading is on. Today 0 of 5000 USDT; max order 250000, 5 positions, cooldown 15 min.',
+      'info: Automated trading is on. Today 0 of 5000 USDT; max order 50,000 (5 × your 10,000 paper balance), 5 positions opened by rules, cooldown 15 min.',
     );
     expect(list[2]).toMatch(
       new RegExp(`^info: ${short(SOL)}\\s+on\\s+auto\\s+SOL good news\\s+SOL positive 70-100`),
@@ -103,8 +103,12 @@ describe('rules commands', () => {
 
   it('shows and changes the risk envelope', async () => {
     const s = session();
-    expect((await s.type('risk'))[2]).toMatch(
-      /^info: max order \(every order\)\s+250000 USDT\s+risk set max-order <usdt>$/,
+    const shown = await s.type('risk');
+    expect(shown[2]).toMatch(/^info: max order \(every order\)\s+50000 USDT\s+risk set max-order <usdt>$/);
+    expect(shown[4]).toMatch(/^info: max positions opened by rules\s+5\s+risk set positions <n>$/);
+    // The default fits the account, and says what it is a share of.
+    expect(shown.at(-1)).toBe(
+      'muted: The max order is 50,000 (5 × your 10,000 paper balance); risk set max-order <usdt> sets your own.',
     );
     const out = await s.type('risk set max-order 5k');
     expect(out[0]).toBe('success: Risk setting max-order is now 5k.');

@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { RuleSentiment, SENTIMENTS, type BacktestResult, type Decision } from '../../contracts/rules';
+import { RuleSentiment, SENTIMENTS, type Decision } from '../../contracts/rules';
 import { describeRule, latencyText, outcomeText, shortId } from '../../services/rules/rules';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
-import { pnlStyle, sideStyle, table } from '../../services/terminal/table';
+import { sideStyle, table } from '../../services/terminal/table';
 import { unwrap } from '../errors';
 import { parseAmount } from '../grammar/order';
 import { SIDE_WORDS, tickers } from '../providers';
 import { defineCommand, type CompletionProvider } from '../types';
 import { riskLine } from './risk';
+import { backtestLines } from './backtestLines';
 import { ruleById, ruleIds, rulesApiOf } from './rulesShared';
 
 const AREA = 'rules';
@@ -319,7 +320,7 @@ export const rulesTest = defineCommand({
   usage: 'rules test <id>',
   examples: ['rules test 3f2a9c1d', 'rules test 3f2a9c1d --days 7 --hold 2h'],
   options: [
-    { flags: '--days <n>', description: 'how far back (default 30)' },
+    { flags: '--days <n>', description: 'how far back (default: all the news stored)' },
     { flags: '--hold <time>', description: 'holding time when the rule has no max hold (default 30m)' },
   ],
   args: z.object({
@@ -329,7 +330,7 @@ export const rulesTest = defineCommand({
       .int()
       .min(1)
       .max(365)
-      .default(30),
+      .optional(),
     hold: z.string().default('30m'),
   }),
   complete: { id: ruleIds },
@@ -338,46 +339,11 @@ export const rulesTest = defineCommand({
     const hold = parseMinutes(a.hold);
     if (hold === null) return [failure('Hold looks like 30m, 2h or 1d.')];
     const found = unwrap(await ruleById(ctx, a.id));
-    const result = unwrap(await rulesApiOf(ctx).backtest(found.id, { days: a.days, hold_minutes: hold }));
+    const body = { ...(a.days === undefined ? {} : { days: a.days }), hold_minutes: hold };
+    const result = unwrap(await rulesApiOf(ctx).backtest(found.id, body));
     return { lines: backtestLines(result), data: result };
   },
 });
-
-export function backtestLines(r: BacktestResult): OutputLine[] {
-  const lines: OutputLine[] = [
-    info(
-      `${r.trades.length} trade${r.trades.length === 1 ? '' : 's'} over ${r.days} days (${r.hold_minutes} min hold, ${r.price_source}): ` +
-        `win rate ${r.win_rate === null ? '—' : `${Math.round(r.win_rate * 100)}%`}, ` +
-        `PnL ${r.pnl_usd.toFixed(2)} USDT, max drawdown ${r.max_drawdown_usd.toFixed(2)} USDT.`,
-    ),
-  ];
-  if (r.trades.length > 0) {
-    lines.push(
-      ...table(
-        [
-          { header: 'TIME' },
-          { header: 'ASSET' },
-          { header: 'ENTRY', align: 'right' },
-          { header: 'EXIT', align: 'right' },
-          { header: 'HOW' },
-          { header: 'PNL', align: 'right' },
-        ],
-        r.trades
-          .slice(-20)
-          .map((t) => [
-            t.at.slice(0, 16).replace('T', ' '),
-            t.asset,
-            String(t.entry),
-            String(t.exit),
-            t.exit_reason.replace('_', ' '),
-            { text: t.pnl_usd.toFixed(2), style: pnlStyle(t.pnl_usd) },
-          ]),
-      ),
-    );
-  }
-  if (r.note !== null) lines.push(muted(r.note));
-  return lines;
-}
 
 export default [
   rulesList,

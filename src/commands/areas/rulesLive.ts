@@ -22,7 +22,7 @@ export function promotionText(r: PromotionReport): string[] {
     `Paper record: ${r.paper.fired} fired${skips === '' ? '' : `, skipped ${skips}`}; ` +
       `PnL ${r.paper.pnl_usd} USDT over ${r.paper.closed} closed; ` +
       `hit rate ${pct(r.paper.hit_rate_5m)} at +5 min, ${pct(r.paper.hit_rate_30m)} at +30 min.`,
-    `Backtest (${r.backtest.days} days): ${r.backtest.trades} trades, win rate ${pct(r.backtest.win_rate)}, ` +
+    `Backtest (${r.backtest.covers ?? `${r.backtest.days} days`}): ${r.backtest.trades} trades, win rate ${pct(r.backtest.win_rate)}, ` +
       `PnL ${r.backtest.pnl_usd} USDT, max drawdown ${r.backtest.max_drawdown_usd} USDT.`,
     `On the venue: ${r.venue.order}` +
       (r.venue.min_notional === null ? '' : `; minimum ${r.venue.min_notional} USDT`) +

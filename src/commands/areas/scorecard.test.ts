@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SCORECARD_TEXTS } from '../../contracts/scorecard';
 import { makeScorecard, group } from '../../services/scorecard/testing/cards';
 import { createTestConsole } from '../testing/scripted';
 
@@ -32,6 +33,14 @@ describe('scorecard command', () => {
     ]);
     expect(s.stores.scorecard.modalOpen.value).toBe(true);
     expect(s.stores.scorecard.card.value?.overall.signals).toBe(12);
+  });
+
+  it('says beside the figures that hit rates on simulated prices are chance', async () => {
+    const s = session(makeScorecard({ note: SCORECARD_TEXTS.simulated }));
+    const out = await s.type('scorecard');
+    expect(out[1]).toBe(`info: ${SCORECARD_TEXTS.simulated}`);
+    const real = await session(makeScorecard({ price_source: 'binance', note: null })).type('scorecard');
+    expect(real.some((l) => l.includes('chance'))).toBe(false);
   });
 
   it('names real prices when the server has a market connection, and sends the window asked for', async () => {

@@ -41,7 +41,7 @@ describe('telegram commands', () => {
     expect(await s.type('telegram link')).toEqual([
       'info: Open https://t.me/signal_bot?start=Zq3_x-9aBcDeFgHiJkLmNoPq in Telegram and press Start,',
       'info: or send the bot: /start Zq3_x-9aBcDeFgHiJkLmNoPq',
-      'muted: The code works once, in a private chat with the bot, and expires at 07:52 UTC on 2026-11-27; a newer code replaces it.',
+      'muted: The code works once, in a private chat with the bot, and expires at 2026-11-27 07:52:10 UTC; a newer code replaces it.',
     ]);
   });
 
@@ -58,7 +58,7 @@ describe('telegram commands', () => {
       linked_at: '2026-11-27T07:45:00.000Z',
     });
     expect(await s.type('telegram')).toEqual([
-      'info: Linked to @signal_bot in @ann since 07:45 UTC on 2026-11-27.',
+      'info: Linked to @signal_bot in @ann since 2026-11-27 07:45:00 UTC.',
     ]);
     expect(await s.type('telegram unlink')).toEqual([
       'success: Telegram unlinked: nothing more is sent to that chat.',

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import type { TelegramLinkAnswer, TelegramState } from '../../contracts/notifications';
 import { linkTelegram, loadNotifications, unlinkTelegram } from '../../services/notifications';
 import { failure, info, link, muted, success, type OutputLine } from '../../services/terminal/output';
+import { utcStamp } from '../../services/time';
 import { defineCommand } from '../types';
 
 const AREA = 'telegram';
 
-/** "07:52 UTC on 2026-11-27": the expiry as the server wrote it. */
-const expiryText = (iso: string): string => `${iso.slice(11, 16)} UTC on ${iso.slice(0, 10)}`;
+/** "2026-11-27 07:52:10 UTC": a moment as the console writes it. */
+const expiryText = (iso: string): string => utcStamp(iso);
 
 function statusLines(s: TelegramState): OutputLine[] {
   if (!s.configured) {

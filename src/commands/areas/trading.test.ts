@@ -40,7 +40,7 @@ describe('order commands', () => {
     const s = session();
     expect(await s.type('btc long 200')).toEqual([
       `success: Success! Order ID: ${FILL.id}`,
-      'info: Filled LONG 0.002 BTC ≈ 201.37 USDT of BTC/USDT at 100,683.1000, fee 0.10 USDT. ' +
+      'info: Filled LONG 0.002 BTC ≈ 201.37 USDT of BTC/USDT at 100,683.1, fee 0.10 USDT. ' +
         'Not exactly 200 USDT: BTC trades in steps of 0.001 BTC ≈ 100.68 USDT (100.68 or 201.37), ' +
         'so the order is the nearest, 0.002 BTC ≈ 201.37 USDT.',
       'muted: Paper exchange: no real funds.',
@@ -53,7 +53,7 @@ describe('order commands', () => {
     s.server.on('POST /orders', () => recordedReply('eth long 100'));
     const reduced = await s.type('eth long 100');
     expect(reduced[1]).toMatch(
-      /^info: Reduced your ETH short from 0\.079 to 0\.047 ETH: LONG 0\.032 ETH ≈ 100\.97 USDT at 3,155\.2000, realised -0\.04 USDT, fee 0\.05 USDT\. /,
+      /^info: Reduced your ETH short from 0\.079 to 0\.047 ETH: LONG 0\.032 ETH ≈ 100\.97 USDT at 3,155\.20, realised -0\.04 USDT, fee 0\.05 USDT\. /,
     );
     const fill = recordedFill('eth long 100');
     s.server.on('POST /orders', () => ({
@@ -85,7 +85,10 @@ describe('order commands', () => {
   it("names the venue the server's answer gives, not the account the terminal believes it is on", async () => {
     const s = session();
     expect(s.stores.account.mode.peek()).toBe('paper');
-    const live = { ...recordedFill('btc long 200'), account: { mode: 'live', keyHint: 'Live…cdef' } };
+    const live = {
+      ...recordedFill('btc long 200'),
+      account: { venue: 'binance', mode: 'live', keyHint: 'Live…cdef' },
+    };
     s.server.on('POST /orders', () => ({ status: 200, body: live }));
     const lines = await s.type('btc long 200');
     expect(lines.at(-1)).toBe('muted: Binance LIVE account (key Live…cdef): real funds.');
@@ -141,10 +144,10 @@ describe('order commands', () => {
       protection: { stop_loss_pct: 2, take_profit_pct: 5, trailing_pct: 1, exit_after_min: 30 },
     });
     expect(lines.slice(2)).toEqual([
-      'success: Stop loss 98,669.4400: resting on the paper exchange.',
-      'info: Take profit 105,717.2600: placing on the paper exchange.',
+      'success: Stop loss 98,669.4: resting on the paper exchange.',
+      'info: Take profit 105,717.3: placing on the paper exchange.',
       'info: Trailing stop 1%: re-placing on the paper exchange.',
-      'info: Time exit at 2026-11-26 14:30 UTC: in the app.',
+      'info: Time exit at 2026-11-26 14:30:00 UTC: in the app.',
       'muted: Unprotected for 184 ms.',
       'muted: Paper exchange: no real funds.',
     ]);
@@ -160,7 +163,7 @@ describe('order commands', () => {
       status: 200,
       body: {
         ...FILL,
-        account: { mode: 'demo', keyHint: 'Demo…1234' },
+        account: { venue: 'binance', mode: 'demo', keyHint: 'Demo…1234' },
         protection: {
           stop_loss: { price: 98_669.44, on: 'exchange', state: 'refused' },
           take_profit: null,
@@ -173,7 +176,7 @@ describe('order commands', () => {
     }));
     const lines = await s.type('btc long 200 sl 2%');
     expect(lines.slice(2)).toEqual([
-      'error: Stop loss 98,669.4400: refused on Binance.',
+      'error: Stop loss 98,669.4: refused on Binance.',
       'muted: Unprotected for 2350 ms.',
       'error: Binance refused the stop loss (-2021): the position was closed at market.',
       'muted: Binance DEMO account (key Demo…1234): simulated funds.',
@@ -279,7 +282,7 @@ describe('close, positions, balance, leverage, paper reset', () => {
     s.server.on('POST /close_position', () => recordedReply('close eth'));
     // The answer's own fill: size, price, realised PnL and fee, and the venue it names.
     expect(await s.type('close btc')).toEqual([
-      'success: Closed SHORT 0.079 ETH ≈ 249.26 USDT of ETH/USDT at 3,155.2000, realised -0.10 USDT, fee 0.12 USDT.',
+      'success: Closed SHORT 0.079 ETH ≈ 249.26 USDT of ETH/USDT at 3,155.20, realised -0.10 USDT, fee 0.12 USDT.',
       'muted: Paper exchange: no real funds.',
     ]);
     expect(JSON.parse(s.server.requests[0]?.body ?? '')).toEqual({ symbol: 'BTC/USDT' });
@@ -292,7 +295,7 @@ describe('close, positions, balance, leverage, paper reset', () => {
     ]);
     expect(await s.type('close xyz')).toEqual([
       'error: Unknown symbol: XYZ. Type a ticker such as BTC or ETH.',
-      'muted: Usage: close <asset>',
+      'muted: Usage: close <asset> [share]',
     ]);
   });
 
@@ -345,9 +348,9 @@ describe('close, positions, balance, leverage, paper reset', () => {
     const { protection: _none, ...bareShort } = ETH_SHORT;
     s.server.on('GET /positions', () => ({ status: 200, body: [protectedLong, bareShort] }));
     expect(await s.type('positions')).toEqual([
-      'muted: SYMBOL    SIDE    SIZE  ENTRY PRICE   MARK PRICE   LIQ. PRICE  MARGIN (USDT)  UNREALIZED PNL  PROTECTION',
-      'info: BTC/USDT  LONG   0.052  96,150.5000  96,400.2500  87,010.1234         499.98          +12.99  SL 94,227.4900 resting · TP 101,000.0000 placing · Exit 2026-11-26 14:30 UTC',
-      'info: ETH/USDT  SHORT    1.5   3,400.0000   3,412.5000   4,060.7500       1,020.00          -18.75  unprotected',
+      'muted: SYMBOL    SIDE    SIZE  ENTRY PRICE  MARK PRICE  LIQ. PRICE  MARGIN (USDT)  UNREALIZED PNL  PROTECTION',
+      'info: BTC/USDT  LONG   0.052     96,150.5    96,400.3    87,010.1         499.98          +12.99  SL 94,227.5 resting · TP 101,000.0 placing · Exit 2026-11-26 14:30:00 UTC',
+      'info: ETH/USDT  SHORT    1.5     3,400.00    3,412.50    4,060.75       1,020.00          -18.75  unprotected',
     ]);
     s.server.on('GET /positions', () => ({ status: 200, body: [] }));
     expect(await s.type('pos')).toEqual(['muted: No open positions.']);
@@ -435,9 +438,9 @@ describe('close, positions, balance, leverage, paper reset', () => {
 
   it('help lists the trading commands', async () => {
     const s = session();
-    const listing = (await s.type('help')).join('\n');
+    const listing = (await s.type('help trading')).join('\n');
     for (const name of ['order', 'long', 'short', 'close', 'close all', 'positions', 'balance', 'leverage']) {
-      expect(listing).toMatch(new RegExp(`info: {5}${name} `));
+      expect(listing).toMatch(new RegExp(`info: {3}${name} `));
     }
     expect(await s.type('help buy')).toContain('info: Usage: long [amount...]');
   });
@@ -454,7 +457,7 @@ describe('trades', () => {
     realizedPnl: -0.1,
     fee: 0.12,
     accountId: 'paper',
-    account: { mode: 'paper', keyHint: null },
+    account: { venue: 'paper', mode: 'paper', keyHint: null },
     source: 'manual',
     ruleId: null,
     ruleName: null,
@@ -476,7 +479,7 @@ describe('trades', () => {
             source: 'rule',
             ruleId: 'r1',
             ruleName: 'Bad news short',
-            account: { mode: 'live', keyHint: 'abcd…wxyz' },
+            account: { venue: 'binance', mode: 'live', keyHint: 'abcd…wxyz' },
             accountId: 'k1',
           }),
         ],
@@ -484,9 +487,9 @@ describe('trades', () => {
       },
     }));
     expect(await s.type('trades')).toEqual([
-      'muted: TIME (UTC)      SYMBOL    SIDE    QTY       PRICE  REALISED PNL   FEE  VENUE           BY',
-      'info: 11-26 21:48:03  ETH/USDT  SELL  0.079  3,155.2000         -0.10  0.12  PAPER           manual',
-      "info: 11-26 21:48:03  ETH/USDT  BUY   0.079  3,155.2000          0.00  0.12  LIVE abcd…wxyz  rule 'Bad news short'",
+      'muted: TIME (UTC)      SYMBOL    SIDE    QTY     PRICE  REALISED PNL   FEE  VENUE                   BY',
+      'info: 11-26 21:48:03  ETH/USDT  SELL  0.079  3,155.20         -0.10  0.12  PAPER                   manual',
+      "info: 11-26 21:48:03  ETH/USDT  BUY   0.079  3,155.20          0.00  0.12  BINANCE LIVE abcd…wxyz  rule 'Bad news short'",
       'muted: Older trades: trades --before 6',
     ]);
     expect(s.server.requests.at(-1)?.search).toBe('?limit=20');

@@ -6,17 +6,19 @@ import { pnlStyle, sideStyle, table } from '../../services/terminal/table';
 import { usdt } from '../../contracts/sizing';
 import type { OrderResponse } from '../../contracts/trading';
 import { TRADING_TEXT } from '../../services/trading/messages';
+import { restingText } from '../../services/trading/openOrders';
 import { capFor } from '../../services/trading/orderPreview';
 import * as orders from '../../services/trading/orders';
 import { POSITION_COLUMNS, positionRow } from '../../services/trading/positionsView';
 import { protectionCellText, RECEIPT_MISSING, receiptLines } from '../../services/trading/protectionView';
 import { fetchTrades, TRADE_COLUMNS, TRADES_TEXT, tradeRow } from '../../services/trading/trades';
-import { openPositionTickers, orderWords, sideWords, tickerCompletion } from '../providers';
+import { orderWords, sideWords, tickerCompletion } from '../providers';
 import { unwrap } from '../errors';
 import { loginRefusal } from '../registry';
 import { defineCommand, type CommandContext, type CommandOutput } from '../types';
 import { CANCELLED, approveAtPrompt } from './authShared';
 import { KnownTicker } from './market';
+import { close, flip } from './positionVerbs';
 
 const AREA = 'trading';
 
@@ -31,7 +33,7 @@ const confirmed = async (ctx: CommandContext, question: string): Promise<boolean
  * the position went without it, the note; a line saying the answer is silent when it says nothing.
  */
 function protectionOutput(asked: boolean, fill: OrderResponse): OutputLine[] {
-  if (fill.protection !== null) return receiptLines(fill.protection, fill.account.mode);
+  if (fill.protection !== null) return receiptLines(fill.protection, fill.account.venue, fill.symbol);
   return asked ? [info(RECEIPT_MISSING)] : [];
 }
 
@@ -57,10 +59,17 @@ async function runOrder(ctx: CommandContext, parsed: OrderParse): Promise<Output
     // Within the cap, sizing to the nearest step never goes above it; above it, the user said yes.
     maxNotional: capFor(order.amount, cap),
     protection: order.protection,
+    maxSlippagePct: order.maxSlippagePct,
+    limit: order.limit,
   });
   if (!placed.ok) return [failure(`Error: ${placed.message}`)];
   ctx.stores.positions.requestRefresh();
   const fill = placed.value;
+  if (fill.status === 'open') {
+    void ctx.stores.openOrders.refresh(ctx.api.trading);
+    const lines = [success(TRADING_TEXT.orderSucceeded(fill.id)), info(restingText(fill))];
+    return { lines: fill.note === null ? lines : [...lines, muted(fill.note)], data: fill };
+  }
   const lines = [
     success(TRADING_TEXT.orderSucceeded(fill.id)),
     info(TRADING_TEXT.filled(fill)),
@@ -75,7 +84,7 @@ const Words = z.object({
     .array(z.string())
     .default([])
     .describe(
-      '[asset] <long|short> <amount> [sl <% or price>] [tp <% or price>] [trail <%>] [exit <30m|2h|1d>], e.g. btc long 5k sl 2% tp 5%',
+      '[asset] <long|short> <amount> [@ <price> [ioc|post]] [sl <% or price>] [tp <% or price>] [trail <%>] [exit <30m|2h|1d>], e.g. btc long 5k sl 2% tp 5%, btc long 5k @ 95000',
     ),
 });
 
@@ -84,11 +93,16 @@ export const order = defineCommand({
   area: AREA,
   summary:
     'Place a market order: <asset> <side> <amount> (the asset may be left out, or typed alone), ' +
-    'optionally protected: sl and tp as a % of the entry or a price, trail as a %, exit after a time.',
+    'optionally protected: sl and tp as a % of the entry or a price, trail as a %, exit after a time. ' +
+    'A price after @ makes it a limit order (GTC; ioc or post after the price): it rests until the market reaches it, ' +
+    'then fills at that price with the maker fee.',
   usage: 'order [words...]',
   examples: [
     'btc long 5k',
     'btc long 500 sl 2% tp 5%',
+    'btc long 5k @ 95000',
+    'btc short 2k @ 101000 post',
+    'eth long 1k @3.2k ioc',
     'eth short 250 sl 3500 trail 1% exit 2h',
     'order sol long 100',
   ],
@@ -108,12 +122,20 @@ const sideCommand = (side: 'long' | 'short', alias: 'buy' | 'sell') =>
       `Go ${side} on the chosen symbol for a USDT total (k = thousands): opens or adds to a ${side}; ` +
       `against a ${side === 'long' ? 'short' : 'long'} it reduces, closes or flips it (the fill says which, with the realised PnL).`,
     usage: `${side} [amount...]`,
-    examples: [`${side} 100`, `${side} 2.5k`, `${alias} 250`, `${side} 500 sl 2% tp 5%`],
+    examples: [
+      `${side} 100`,
+      `${side} 2.5k`,
+      `${alias} 250`,
+      `${side} 500 sl 2% tp 5%`,
+      `${side} 1k @ ${side === 'long' ? '95000' : '101000'}`,
+    ],
     args: z.object({
       amount: z
         .array(z.string())
         .default([])
-        .describe('USDT total, k = thousands (e.g. 2.5k), then sl, tp, trail, exit if wanted'),
+        .describe(
+          'USDT total, k = thousands (e.g. 2.5k), then @ <price> [ioc|post] for a limit order, or sl, tp, trail, exit if wanted',
+        ),
     }),
     complete: { amount: sideWords },
     run(ctx, { amount }) {
@@ -123,22 +145,6 @@ const sideCommand = (side: 'long' | 'short', alias: 'buy' | 'sell') =>
 
 export const long = sideCommand('long', 'buy');
 export const short = sideCommand('short', 'sell');
-
-export const close = defineCommand({
-  name: 'close',
-  area: AREA,
-  summary: 'Close the open position of an asset at market.',
-  usage: 'close <asset>',
-  examples: ['close btc', 'close eth', 'close all'],
-  args: z.object({ asset: KnownTicker.describe('a ticker such as btc') }),
-  complete: { asset: openPositionTickers },
-  loginRequired: true,
-  async run(ctx, { asset }) {
-    const closed = unwrap(await orders.closePosition(ctx.api.trading, `${asset}/USDT`));
-    ctx.stores.positions.requestRefresh();
-    return { lines: orders.closedOutput([closed.fill]), data: closed };
-  },
-});
 
 export const closeAll = defineCommand({
   name: 'close all',
@@ -176,14 +182,14 @@ export const positions = defineCommand({
       header,
       align: i < 2 || i > 7 ? ('left' as const) : ('right' as const),
     }));
-    const mode = ctx.stores.account.mode.peek();
+    const venue = ctx.stores.account.venue.peek();
     const rows = open.map((p) => {
       const row = positionRow(p);
       const cells = row.cells.map((cell, i) => {
         const style = i === 1 ? sideStyle(row.side) : i === 7 ? pnlStyle(p.unrealizedPnl) : undefined;
         return style === undefined ? cell : { text: cell, style };
       });
-      return [...cells, protectionCellText(p.protection, mode, null)];
+      return [...cells, protectionCellText(p.protection, venue, null, p.symbol)];
     });
     return { lines: table(columns, rows), data: open };
   },
@@ -211,7 +217,7 @@ export const balance = defineCommand({
     ];
     const lines = [
       ...rows.map(([label, value]) => info(`${label.padEnd(15)} ${value}`)),
-      muted(b.exchange === 'paper' ? 'Paper exchange: no real funds.' : TRADING_TEXT.liveFutures),
+      muted(TRADING_TEXT.balanceSource(b.exchange)),
     ];
     return { lines, data: b };
   },
@@ -324,4 +330,16 @@ export const tradesCommand = defineCommand({
   },
 });
 
-export default [order, long, short, close, closeAll, positions, tradesCommand, balance, leverage, paperReset];
+export default [
+  order,
+  long,
+  short,
+  close,
+  flip,
+  closeAll,
+  positions,
+  tradesCommand,
+  balance,
+  leverage,
+  paperReset,
+];

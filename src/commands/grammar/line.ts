@@ -39,7 +39,10 @@ function startsOrder(words: readonly string[]): boolean {
   const [first, second] = words;
   if (first === undefined || second === undefined) return false;
   if (findTicker(first) !== undefined) return true;
-  return isSide(second) && (words.length === 3 || (words.length > 3 && isProtectionWord(words[3])));
+  const option = words[3];
+  return (
+    isSide(second) && (words.length === 3 || isProtectionWord(option) || option?.startsWith('@') === true)
+  );
 }
 
 /**

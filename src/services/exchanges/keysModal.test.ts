@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KEY_TEXTS, type ExchangeKey } from '../../contracts/exchanges';
 import { createFakeApi } from '../testing/fakeApi';
-import { createKeysModal } from './keysModal';
+import { EMPTY_DRAFT, createKeysModal, type KeyDraft } from './keysModal';
 
 const KEY: ExchangeKey = {
   id: '0b3c9a52-6f1e-4d3a-9c2b-5e8f7a1d2c3b',
@@ -24,7 +24,7 @@ function setup(token: string | null = 'tok', confirm = true) {
   server.on('POST /exchanges/', (r) => {
     const body = JSON.parse(r.body ?? '{}') as Record<string, unknown>;
     if (body.confirmWithdrawals !== true)
-      return { status: 409, body: { detail: KEY_TEXTS.withdrawalsRefused } };
+      return { status: 409, body: { detail: KEY_TEXTS.withdrawalsRefused() } };
     saved.push(KEY);
     return { status: 201, body: KEY };
   });
@@ -48,7 +48,7 @@ function setup(token: string | null = 'tok', confirm = true) {
   return { model, server, asked, details, saved, deleted: () => deleted };
 }
 
-const draft = { apiKey: ' WithdrawKey123 ', secretKey: 'sec', environment: 'live' as const };
+const draft: KeyDraft = { ...EMPTY_DRAFT, apiKey: ' WithdrawKey123 ', secretKey: 'sec' };
 
 describe('API Settings modal model', () => {
   it('loads the saved keys on open: Loading keys..., then the empty state', async () => {
@@ -71,7 +71,7 @@ describe('API Settings modal model', () => {
   it('a key that can withdraw waits for the user, then saves with confirmWithdrawals', async () => {
     const { model, server } = setup();
     expect(await model.save(draft)).toBe(false);
-    expect(model.notice.value).toEqual({ tone: 'error', text: KEY_TEXTS.withdrawalsRefused });
+    expect(model.notice.value).toEqual({ tone: 'error', text: KEY_TEXTS.withdrawalsRefused() });
     expect(model.withdrawalsPending.value).toEqual(draft);
     expect(await model.save(draft, true)).toBe(true);
     expect(model.withdrawalsPending.value).toBeNull();

@@ -27,7 +27,10 @@ function setup() {
   const opened: string[] = [];
   view.onOpenUrl((url) => opened.push(url));
   const amounts = signal<readonly number[]>([100, 250]);
-  const press = (key: string, extra: Partial<{ ctrlKey: boolean; inEditable: boolean }> = {}) =>
+  const press = (
+    key: string,
+    extra: Partial<{ ctrlKey: boolean; inEditable: boolean; onControl: boolean }> = {},
+  ) =>
     handleFeedKey(
       { key, ctrlKey: false, metaKey: false, altKey: false, inEditable: false, ...extra },
       { view, quickTrade, amounts },
@@ -36,6 +39,15 @@ function setup() {
 }
 
 describe('feed keys', () => {
+  it('leaves Enter to the control it was pressed on: no source opens, the button is pressed', () => {
+    const t = setup();
+    t.press('j');
+    expect(t.press('Enter', { onControl: true })).toBe(false);
+    expect(t.opened).toEqual([]);
+    expect(t.press('Enter')).toBe(true);
+    expect(t.opened).toEqual(['https://news.example/2']);
+  });
+
   it('j/k move the focus ring and Enter opens the focused source', () => {
     const t = setup();
     expect(t.press('j')).toBe(true);

@@ -6,10 +6,19 @@ import type { QuickTradeModel } from './quickTrade';
  * The feed's keys while it has focus: j/k move the focus ring, Enter opens the focused card's
  * source, l/s open its quick-trade row (long/short), 1-9 then trade that row's n-th amount, Escape
  * closes the popover. Answers whether the
- * key was used (the pane then stops it). Keys with a modifier, or typed in a field, are not ours.
+ * key was used (the pane then stops it). Keys with a modifier, or typed in a field, are not ours; nor
+ * is Enter on a control inside the feed (an amount button, `+`, a `$TICKER`): the control gets it.
  */
 export function handleFeedKey(
-  press: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean; inEditable: boolean },
+  press: {
+    key: string;
+    ctrlKey: boolean;
+    metaKey: boolean;
+    altKey: boolean;
+    inEditable: boolean;
+    /** The key went to a button, link or other focusable control, not to the feed's frame. */
+    onControl?: boolean;
+  },
   deps: { view: FeedView; quickTrade: QuickTradeModel; amounts: ReadonlySignal<readonly number[]> },
 ): boolean {
   if (press.inEditable || press.ctrlKey || press.metaKey || press.altKey) return false;
@@ -25,7 +34,7 @@ export function handleFeedKey(
       view.moveFocus(-1);
       return true;
     case 'Enter':
-      if (focused?.metadata.url == null) return false;
+      if (press.onControl === true || focused?.metadata.url == null) return false;
       view.openUrl(focused.metadata.url);
       return true;
     case 'l':

@@ -9,7 +9,7 @@ import type { Stores } from '../stores';
 import { createAlerts, type Alerts, type SoundPort } from './alerts';
 import type { StreamedSignal } from './disputes';
 import type { FeedChange } from './feedStore';
-import { createQuickTradeModel, type QuickTradeModel } from './quickTrade';
+import { createQuickTradeModel, type CardTradeReports, type QuickTradeModel } from './quickTrade';
 import {
   createSignalChannel,
   signalStreamUrl,
@@ -30,6 +30,8 @@ export interface FeedServiceDeps {
   clock: Clock;
   /** Asked before a quick trade is sent (the first order of a session on a real-exchange account). */
   approveOrder?: () => boolean | Promise<boolean>;
+  /** Where a card trade's result goes: a toast and the terminal. */
+  reports?: CardTradeReports;
 }
 
 /** The feed pane's models, and `start()` which runs the feed. */
@@ -147,6 +149,7 @@ export function createFeedService(deps: FeedServiceDeps): FeedService {
     clock,
     bracket: stores.quickBracket.protection,
     ...(deps.approveOrder === undefined ? {} : { approve: deps.approveOrder }),
+    ...deps.reports,
   });
   const watchlistToggles = createWatchlistToggles({ main: deps.main, store: stores.watchlist, clock });
 

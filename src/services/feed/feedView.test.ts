@@ -89,4 +89,35 @@ describe('feed tabs, filters and focus', () => {
     view.openUrl('https://b.example/');
     expect(opened).toEqual(['https://a.example/']);
   });
+
+  it('holds the cards where they are while held: new ones wait, counted, until the pill lets them in', () => {
+    const { feed, view, ids } = setup();
+    view.hold(true);
+    feed.receive(completed(makeSignal(6), 'positive', 60));
+    feed.receive(makeSignal(7));
+    expect(ids()).toEqual(['5', '4', '3', '2', '1']);
+    expect(view.waiting.value).toBe(2);
+    expect(view.nth(1)?.id).toBe('5');
+    // A card on screen still updates in place.
+    feed.receive(completed(makeSignal(5), 'positive', 70));
+    expect(ids()).toEqual(['5', '4', '3', '2', '1']);
+    view.showNew();
+    expect(ids()).toEqual(['7', '6', '5', '4', '3', '2', '1']);
+    expect(view.waiting.value).toBe(0);
+    // Still held: the next one waits too, until the hold ends.
+    feed.receive(makeSignal(8));
+    expect(view.waiting.value).toBe(1);
+    view.hold(false);
+    expect(ids()[0]).toBe('8');
+    expect(view.waiting.value).toBe(0);
+  });
+
+  it('shows at once what a filter the user changes while held matches', () => {
+    const { view, ids } = setup();
+    view.toggleSentiment('negative');
+    view.hold(true);
+    view.toggleSentiment('negative');
+    expect(ids()).toEqual(['5', '4', '3', '2', '1']);
+    expect(view.waiting.value).toBe(0);
+  });
 });

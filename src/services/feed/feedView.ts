@@ -43,8 +43,20 @@ export interface FeedView {
   readonly filters: ReadonlySignal<FeedFilters>;
   /** The tab in effect: My Watchlist is disabled (and reads as All News) when logged out. */
   readonly tab: ReadonlySignal<FeedTab>;
-  /** The cards on screen, newest first; `open 2` and `2 long 500` count in this list from 1. */
+  /**
+   * The cards on screen, newest first; `open 2` and `2 long 500` count in this list from 1. While the
+   * feed is held (read further down, or focused), cards that arrive wait off screen: see {@link waiting}.
+   */
   readonly visible: ReadonlySignal<readonly FeedSignal[]>;
+  /** How many cards match the filters but wait off screen while the feed is held: the "N new ↑" pill. */
+  readonly waiting: ReadonlySignal<number>;
+  /**
+   * Holds the cards on screen where they are (true: the user scrolled down or focused the feed), or lets
+   * new cards in at the top again (false: back at the top, focus elsewhere).
+   */
+  hold(on: boolean): void;
+  /** The pill: the waiting cards come in at the top (the pane scrolls there); a hold stays. */
+  showNew(): void;
   /** The card the j/k focus ring is on. */
   readonly focusedId: ReadonlySignal<string | null>;
   chooseTab(tab: FeedTab): void;
@@ -79,23 +91,47 @@ export function createFeedView(deps: FeedViewDeps): FeedView {
   );
   const focusedId = signal<string | null>(null, { name: 'feed.focusedId' });
   const tab = computed(() => (deps.loggedIn.value ? filters.value.tab : 'all'), { name: 'feed.tab' });
-  const visible = computed(
+  const matching = computed(
     () => {
       const f = { ...filters.value, tab: tab.value };
       const watched = deps.watched.value;
       return deps.feed.signals.value.filter((s) => matchesFilters(s, f, watched));
     },
+    { name: 'feed.matching' },
+  );
+  /** While held: the cards that were on screen (or let in since); null lets every card in. */
+  const pinned = signal<ReadonlySet<string> | null>(null, { name: 'feed.pinned' });
+  const visible = computed(
+    () => {
+      const keep = pinned.value;
+      // Held over an empty list nothing can shift: the first cards come in.
+      return keep === null || keep.size === 0 ? matching.value : matching.value.filter((s) => keep.has(s.id));
+    },
     { name: 'feed.visible' },
   );
+  const waiting = computed(() => matching.value.length - visible.value.length, { name: 'feed.waiting' });
+  const pinNow = (): void => {
+    pinned.value = new Set(matching.peek().map((s) => s.id));
+  };
   let atLineStart: readonly FeedSignal[] | null = null;
   const openListeners = new Set<(url: string) => void>();
   const patch = (p: Partial<FeedFilters>): void => {
     filters.value = { ...filters.peek(), ...p };
+    // The user's own change of view: what it shows is on screen at once, held or not.
+    if (pinned.peek() !== null) pinNow();
   };
   return {
     filters,
     tab,
     visible,
+    waiting,
+    hold(on) {
+      if (!on) pinned.value = null;
+      else if (pinned.peek() === null) pinNow();
+    },
+    showNew() {
+      if (pinned.peek() !== null) pinNow();
+    },
     focusedId,
     chooseTab(next) {
       if (next === 'watchlist' && !deps.loggedIn.peek()) return;

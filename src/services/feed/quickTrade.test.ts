@@ -6,6 +6,7 @@ import { createFakeClock } from '../testing/fakeClock';
 import { countingKeys, fakeTradingApi } from '../trading/testing/api';
 import { createPositionsStore } from '../trading/positionsStore';
 import { recordedFill, recordedReply } from '../trading/testing/serverAnswers';
+import type { OutputLine } from '../terminal/output';
 import { POPOVER_HIDE_MS, createQuickTradeModel } from './quickTrade';
 import { placeSignalTrade, signalTradeError } from './signalTrade';
 
@@ -18,8 +19,14 @@ function setup(token: string | null = 'tok') {
   const positions = createPositionsStore();
   const clock = createFakeClock();
   const deps = { trading, session, ui, positions, newKey: countingKeys() };
-  const model = createQuickTradeModel({ ...deps, clock });
-  return { server, session, ui, positions, clock, deps, model };
+  const toasts: [string, string][] = [];
+  const printed: OutputLine[] = [];
+  const reports = {
+    toast: (text: string, tone: string) => void toasts.push([text, tone]),
+    print: (lines: readonly OutputLine[]) => void printed.push(...lines),
+  };
+  const model = createQuickTradeModel({ ...deps, ...reports, clock });
+  return { server, session, ui, positions, clock, deps, model, toasts, printed, reports };
 }
 
 describe('a trade from a signal (docs/product.md §5, §8)', () => {
@@ -31,8 +38,8 @@ describe('a trade from a signal (docs/product.md §5, §8)', () => {
     expect(result).toMatchObject({
       ok: true,
       message:
-        'Successfully placed LONG order for BTC/USDT. Filled LONG 0.001 BTC ≈ 100.68 USDT of BTC/USDT at ' +
-        '100,683.1000, fee 0.05 USDT. Your BTC long is now 0.003 BTC. Not exactly 150 USDT: BTC trades in steps of 0.001 BTC ≈ 100.68 USDT ' +
+        'Successfully placed LONG order for BTC/USDT with 150 USDT. Filled LONG 0.001 BTC ≈ 100.68 USDT of BTC/USDT at ' +
+        '100,683.1, fee 0.05 USDT. Your BTC long is now 0.003 BTC. Not exactly 150 USDT: BTC trades in steps of 0.001 BTC ≈ 100.68 USDT ' +
         '(100.68 or 201.37), so the order is the nearest, 0.001 BTC ≈ 100.68 USDT. Paper exchange: no real funds.',
     });
     expect(JSON.parse(t.server.requests[0]?.body ?? '{}')).toEqual({
@@ -64,7 +71,7 @@ describe('a trade from a signal (docs/product.md §5, §8)', () => {
         },
       },
     }));
-    const model = createQuickTradeModel({ ...t.deps, clock: t.clock, bracket });
+    const model = createQuickTradeModel({ ...t.deps, ...t.reports, clock: t.clock, bracket });
     model.openRow('9', 'BTC', 'long');
     await model.trade('long', 150);
     expect(JSON.parse(t.server.requests[0]?.body ?? '{}')).not.toHaveProperty('protection');
@@ -72,8 +79,8 @@ describe('a trade from a signal (docs/product.md §5, §8)', () => {
     model.openRow('9', 'BTC', 'long');
     await model.trade('long', 150);
     expect(JSON.parse(t.server.requests[1]?.body ?? '{}').protection).toEqual({ stop_loss_pct: 2 });
-    expect(model.notice.value?.text).toMatch(
-      /Paper exchange: no real funds\. Stop loss 98,669\.4400: resting on the paper exchange\. Unprotected for 120 ms\.$/,
+    expect(t.toasts.at(-1)?.[0]).toMatch(
+      /Paper exchange: no real funds\. Stop loss 98,669\.4: resting on the paper exchange\. Unprotected for 120 ms\.$/,
     );
     model.dispose();
   });
@@ -145,26 +152,43 @@ describe('the quick-trade popover', () => {
     t.model.openRow('1', 'BTC', 'long');
     expect(t.model.popover.value).toBeNull();
     expect(t.ui.authModal.value).toBe('login');
-    expect(t.model.notice.value).toEqual({ signalId: '1', tone: 'error', text: 'You must be logged in.' });
+    expect(t.toasts).toEqual([['You must be logged in.', 'error']]);
+    expect(t.printed).toEqual([]);
   });
 
-  it('trades from the open row, closes on success, and shows the result for 8 s', async () => {
+  it('trades from the open row, closes on success, and says so in a toast and in the terminal', async () => {
     const t = setup();
     t.server.on('POST /orders', () => recordedReply('eth short 250'));
     t.model.openRow('4', 'ETH', 'short');
     await t.model.trade('short', 250);
     expect(t.model.popover.value).toBeNull();
-    expect(t.model.notice.value).toEqual({
-      signalId: '4',
-      tone: 'success',
-      text:
-        'Successfully placed SHORT order for ETH/USDT. Filled SHORT 0.079 ETH ≈ 249.16 USDT of ETH/USDT at ' +
-        '3,153.9400, fee 0.12 USDT. Paper exchange: no real funds.',
-    });
-    t.clock.advance(7_999);
-    expect(t.model.notice.value).not.toBeNull();
-    t.clock.advance(1);
-    expect(t.model.notice.value).toBeNull();
+    expect(t.toasts).toEqual([
+      [
+        'Successfully placed SHORT order for ETH/USDT with 250 USDT. Filled SHORT 0.079 ETH ≈ 249.16 USDT of ' +
+          'ETH/USDT at 3,153.94, fee 0.12 USDT. Paper exchange: no real funds.',
+        'success',
+      ],
+    ]);
+    // The one log: the card, the server's answer and the account, as `eth short 250` prints them.
+    const id = recordedFill('eth short 250').id;
+    expect(t.printed).toEqual([
+      {
+        tone: 'success',
+        text:
+          `Card #4: Success! Order ID: ${id}. Filled SHORT 0.079 ETH ≈ 249.16 USDT of ETH/USDT at 3,153.94, ` +
+          'fee 0.12 USDT. Paper exchange: no real funds.',
+      },
+    ]);
+  });
+
+  it('places one order for 30 presses at once (a held Enter on an amount button), and reports it once', async () => {
+    const t = setup();
+    t.server.on('POST /orders', () => recordedReply('eth short 250'));
+    t.model.openRow('4', 'ETH', 'short');
+    await Promise.all(Array.from({ length: 30 }, () => t.model.trade('short', 250)));
+    expect(t.server.requests.filter((r) => r.method === 'POST' && r.path === '/orders')).toHaveLength(1);
+    expect(t.toasts).toHaveLength(1);
+    expect(t.printed).toHaveLength(1);
   });
 
   it('keeps the popover open after a refusal, and leaves no timer after dispose', async () => {
@@ -172,7 +196,8 @@ describe('the quick-trade popover', () => {
     t.server.on('POST /orders', () => ({ status: 400, body: { detail: 'Nope.' } }));
     t.model.hover('2', 'ETH');
     await t.model.trade('long', 100);
-    expect(t.model.notice.value?.text).toBe('Error: Nope.');
+    expect(t.toasts).toEqual([['Error: Nope.', 'error']]);
+    expect(t.printed).toEqual([{ tone: 'error', code: 'failed', text: 'Card #2: Error: Nope.' }]);
     expect(t.model.popover.value?.ticker).toBe('ETH');
     t.model.leave();
     t.model.dispose();

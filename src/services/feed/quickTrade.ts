@@ -1,7 +1,14 @@
 import { signal, type ReadonlySignal } from '@preact/signals-core';
 import type { Clock } from '../clock';
 import type { SessionStore } from '../stores/session';
-import { placeSignalTrade, SIGNAL_TRADE_TEXT, type SignalTradeDeps } from './signalTrade';
+import type { OutputLine } from '../terminal/output';
+import { ORDER_SOURCES, fillEcho, refusalEcho } from '../trading/orderEcho';
+import {
+  placeSignalTrade,
+  SIGNAL_TRADE_TEXT,
+  type SignalTradeDeps,
+  type SignalTradeResult,
+} from './signalTrade';
 
 /** docs/product.md §9: the popover hides this long after the mouse leaves it (or its tag). */
 export const POPOVER_HIDE_MS = 700;
@@ -13,16 +20,16 @@ export interface PopoverState {
   row: 'long' | 'short' | null;
 }
 
-export interface TradeNotice {
-  signalId: string;
-  tone: 'success' | 'error';
-  text: string;
+/** Where a card trade's result goes, so that no new card can push it out of sight. */
+export interface CardTradeReports {
+  /** A toast, 8 s, then kept in the toasts' Recent list (docs/product.md §8's words). */
+  toast?(text: string, tone: 'success' | 'error'): void;
+  /** The terminal: the server's answer in one line, naming the card and the account. */
+  print?(lines: readonly OutputLine[]): void;
 }
 
 export interface QuickTradeModel {
   readonly popover: ReadonlySignal<PopoverState | null>;
-  /** The last trade's result on its card, shown 8 s (docs/product.md §8). */
-  readonly notice: ReadonlySignal<TradeNotice | null>;
   readonly placing: ReadonlySignal<boolean>;
   /** The mouse is on a tag (or the popover): show it for this signal's ticker. Guests get nothing. */
   hover(signalId: string, ticker: string): void;
@@ -35,20 +42,25 @@ export interface QuickTradeModel {
   dispose(): void;
 }
 
+/** A card trade's result: its toast, and the server's answer (a fill or a refusal) in the terminal. */
+function reportTrade(reports: CardTradeReports, signalId: string, result: SignalTradeResult): void {
+  const source = ORDER_SOURCES.card(signalId);
+  if (result.ok) {
+    const after = result.protection.map((line) => line.text);
+    reports.toast?.([result.message, ...after].join(' '), 'success');
+    reports.print?.([fillEcho(source, result.order, after)]);
+    return;
+  }
+  reports.toast?.(result.message, 'error');
+  if (result.reason === 'rejected') reports.print?.([refusalEcho(source, result.message)]);
+}
+
 export function createQuickTradeModel(
-  deps: SignalTradeDeps & { clock: Clock; session: SessionStore },
+  deps: SignalTradeDeps & CardTradeReports & { clock: Clock; session: SessionStore },
 ): QuickTradeModel {
   const popover = signal<PopoverState | null>(null, { name: 'quickTrade.popover' });
-  const notice = signal<TradeNotice | null>(null, { name: 'quickTrade.notice' });
   const placing = signal(false, { name: 'quickTrade.placing' });
   let cancelHide = (): void => undefined;
-  let cancelNotice = (): void => undefined;
-
-  const show = (next: TradeNotice): void => {
-    cancelNotice();
-    notice.value = next;
-    cancelNotice = deps.clock.setTimer(() => (notice.value = null), SIGNAL_TRADE_TEXT.shownMs);
-  };
   const close = (): void => {
     cancelHide();
     popover.value = null;
@@ -56,7 +68,6 @@ export function createQuickTradeModel(
 
   return {
     popover,
-    notice,
     placing,
     hover(signalId, ticker) {
       cancelHide();
@@ -73,7 +84,7 @@ export function createQuickTradeModel(
       cancelHide();
       if (!deps.session.isLoggedIn.peek()) {
         deps.ui.openAuthModal('login');
-        show({ signalId, tone: 'error', text: SIGNAL_TRADE_TEXT.mustLogIn });
+        deps.toast?.(SIGNAL_TRADE_TEXT.mustLogIn, 'error');
         return;
       }
       popover.value = { signalId, ticker, row };
@@ -85,10 +96,7 @@ export function createQuickTradeModel(
       placing.value = true;
       try {
         const result = await placeSignalTrade(deps, open.ticker, side, amount);
-        const text = result.ok
-          ? [result.message, ...result.protection.map((line) => line.text)].join(' ')
-          : result.message;
-        show({ signalId: open.signalId, tone: result.ok ? 'success' : 'error', text });
+        reportTrade(deps, open.signalId, result);
         if (result.ok) close();
       } finally {
         placing.value = false;
@@ -96,7 +104,6 @@ export function createQuickTradeModel(
     },
     dispose() {
       cancelHide();
-      cancelNotice();
     },
   };
 }

@@ -17,18 +17,19 @@ import { info, type OutputLine } from '../terminal/output';
 /** docs/product.md §5 and §8 texts of a trade from a signal, word for word. */
 export const SIGNAL_TRADE_TEXT = {
   /**
-   * docs/product.md §8 said "… with {amount} USDT.", but the fill is sized to the symbol's lot step and is not
-   * worth exactly the amount clicked: the message says what did fill, in the terminal's words.
+   * docs/product.md §8's words, "Successfully placed {SIDE} order for {pair} with {amount} USDT.", then what
+   * did fill (sized to the symbol's lot step, it is not worth exactly the amount clicked) and the account,
+   * in the terminal's words.
    */
-  succeeded: (side: 'long' | 'short', pair: string, fill: OrderResponse) =>
-    `Successfully placed ${side.toUpperCase()} order for ${pair}. ${TRADING_TEXT.filled(fill)} ${TRADING_TEXT.venueNote(fill.account)}`,
+  succeeded: (side: 'long' | 'short', pair: string, amount: number, fill: OrderResponse) =>
+    `Successfully placed ${side.toUpperCase()} order for ${pair} with ${amount} USDT. ${TRADING_TEXT.filled(fill)} ${TRADING_TEXT.venueNote(fill.account)}`,
   failed: (detail: string) => `Error: ${detail}`,
   fallback: 'An error occurred during the trade.',
   noTicker: 'Asset ticker not found.',
   mustLogIn: AUTH_TEXT.mustLogIn,
   /** Ours: the user said no to the first order on a real-exchange account. */
   cancelled: 'Order cancelled.',
-  /** docs/product.md §8: how long the result stays on the card. */
+  /** docs/product.md §8: how long the result stays on screen (its toast). */
   shownMs: 8_000,
 } as const;
 
@@ -119,11 +120,11 @@ export async function placeSignalTrade(
   const fill = placed.value;
   return {
     ok: true,
-    message: SIGNAL_TRADE_TEXT.succeeded(side, known.pair, fill),
+    message: SIGNAL_TRADE_TEXT.succeeded(side, known.pair, amount, fill),
     order: fill,
     protection:
       fill.protection !== null
-        ? receiptLines(fill.protection, fill.account.mode)
+        ? receiptLines(fill.protection, fill.account.venue, fill.symbol)
         : protection === undefined
           ? []
           : [info(RECEIPT_MISSING)],

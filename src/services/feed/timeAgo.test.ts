@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatDate, timeAgo } from './timeAgo';
 
-const NOW = new Date(2026, 2, 5, 14, 2, 30).getTime();
+const NOW = Date.UTC(2026, 2, 5, 14, 2, 30);
 const ago = (ms: number) => timeAgo(NOW - ms, NOW);
 
 describe('time-ago labels (docs/product.md §9)', () => {
@@ -19,9 +19,9 @@ describe('time-ago labels (docs/product.md §9)', () => {
   });
 
   it('shows a date from 24 hours on, with the year only when it differs', () => {
-    expect(ago(24 * 3_600_000)).toBe('Mar 4, 14:02');
-    expect(timeAgo(new Date(2025, 11, 31, 9, 5).getTime(), NOW)).toBe('Dec 31 2025, 09:05');
-    expect(formatDate(new Date(2026, 0, 9, 0, 0).getTime(), NOW)).toBe('Jan 9, 00:00');
+    expect(ago(24 * 3_600_000)).toBe('Mar 4, 14:02 UTC');
+    expect(timeAgo(Date.UTC(2025, 11, 31, 9, 5), NOW)).toBe('Dec 31 2025, 09:05 UTC');
+    expect(formatDate(Date.UTC(2026, 0, 9, 0, 0), NOW)).toBe('Jan 9, 00:00 UTC');
   });
 
   it('reads a time in the future (a fast clock elsewhere) as just now', () => {

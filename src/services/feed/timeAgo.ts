@@ -7,11 +7,11 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
-/** `Mar 5, 14:02` in local time; the year is added when it is not the current one. */
+/** `Mar 5, 14:02 UTC`, the console's one clock; the year is added when it is not the current one. */
 export function formatDate(then: number, now: number): string {
   const d = new Date(then);
-  const year = d.getFullYear() === new Date(now).getFullYear() ? '' : ` ${d.getFullYear()}`;
-  return `${MONTHS[d.getMonth()] ?? ''} ${d.getDate()}${year}, ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const year = d.getUTCFullYear() === new Date(now).getUTCFullYear() ? '' : ` ${d.getUTCFullYear()}`;
+  return `${MONTHS[d.getUTCMonth()] ?? ''} ${d.getUTCDate()}${year}, ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
 }
 
 export function timeAgo(then: number, now: number): string {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_RISK, type RiskState, type Rule } from '../../contracts/rules';
 import type { Trade } from '../../contracts/trading';
 import type { OutputLine } from '../terminal/output';
-import { autoChip, startRuleAnnouncements } from './announce';
+import { autoChip, startRuleAnnouncements, withDecision } from './announce';
 import { createRulesStore } from './rules';
 import { decision, T0 } from './testing/decisions';
 
@@ -22,6 +22,7 @@ function setup(trades: readonly Trade[] = []) {
     headline: (id) => (id === '130' ? 'Bridge exploit drains 40M from the Ethereum bridge' : null),
     recentTrades: () => Promise.resolve(trades),
     reloadRisk: () => void (risks += 1),
+    keyHint: (account) => (account === 'k1' ? 'ab…cd' : null),
   });
   const text = () => printed.map((l) => `${l.tone}: ${l.text}`);
   return { store, loggedIn, printed, toasts, text, stop, risks: () => risks };
@@ -34,11 +35,42 @@ describe('rules announce themselves in the terminal', () => {
     s.store.setLedger([decision({})]);
     s.store.setLedger([decision({})]);
     expect(s.text()).toEqual([
-      "success: rule 'Bad news short' → SHORT 0.019 ETH at 3,147.5300, fee 0.03 USDT on #130 'Bridge exploit drains 40M from the Ethe…'",
+      "success: rule 'Bad news short' → SHORT 0.019 ETH at 3,147.53, fee 0.03 USDT on #130 'Bridge exploit drains 40M from the Ethe…'. Paper exchange: no real funds.",
     ]);
     expect(s.risks()).toBe(2);
     // The same news as a toast, once.
     expect(s.toasts).toEqual([`event: ${s.printed[0]?.text ?? ''}`]);
+    s.stop();
+  });
+
+  it('names the account a rule traded on, with the key hint when the key is known', () => {
+    const s = setup();
+    const live = { account: 'k1', account_mode: 'live', account_venue: 'bybit' } as const;
+    s.store.setLedger([decision({ id: '7', ...live }), decision({ id: '8', ...live, account: 'k2' })]);
+    // The ledger is newest first: the key no hint is known for (k2) was announced first.
+    expect(s.text()).toEqual([
+      expect.stringMatching(/ on #130 '.*'\. Bybit LIVE account: real funds\.$/),
+      expect.stringMatching(/ on #130 '.*'\. Bybit LIVE account \(key ab…cd\): real funds\.$/),
+    ]);
+    s.stop();
+  });
+
+  it('announces a confirmed proposal the socket says filled, once, with its account', () => {
+    const s = setup();
+    const asking = decision({ id: '5', outcome: 'asking', quantity: null, price: null, fee: null });
+    s.store.setLedger([asking, decision({ id: '4', outcome: 'skipped', reason: 'cooldown' })]);
+    expect(s.printed).toEqual([]);
+    const filled = decision({ id: '5', answered_via: 'telegram' });
+    s.store.setLedger(withDecision(s.store.ledger.value, filled));
+    expect(s.store.ledger.value.map((d) => [d.id, d.outcome])).toEqual([
+      ['5', 'fired'],
+      ['4', 'skipped'],
+    ]);
+    // The next read of the ledger brings the same decision: it is not announced again.
+    s.store.setLedger([filled]);
+    expect(s.text()).toEqual([
+      expect.stringMatching(/^success: rule 'Bad news short' → SHORT .*\. Paper exchange: no real funds\.$/),
+    ]);
     s.stop();
   });
 
@@ -73,7 +105,7 @@ describe('rules announce themselves in the terminal', () => {
       realizedPnl: 0.9,
       fee: 0.03,
       accountId: 'paper',
-      account: { mode: 'paper', keyHint: null },
+      account: { venue: 'paper', mode: 'paper', keyHint: null },
       source: 'rule',
       ruleId: 'r1',
       ruleName: 'Bad news short',
@@ -129,7 +161,7 @@ describe('the AUTO chip', () => {
     const off = autoChip([rule(true)], risk({ kill_switch: true, resume_at: '2026-11-26T23:30:00.000Z' }));
     expect(off).toMatchObject({ text: 'AUTO OFF', off: true });
     expect(off?.title).toBe(
-      'Kill switch on until 23:30 UTC: 1 rule enabled, no automated orders are sent. Click for Trade Rules.',
+      'Kill switch on until 23:30:00 UTC: 1 rule enabled, no automated orders are sent. Click for Trade Rules.',
     );
   });
 });

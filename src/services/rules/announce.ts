@@ -1,10 +1,13 @@
 import { effect, type ReadonlySignal } from '@preact/signals-core';
 import type { Decision, RiskState, Rule } from '../../contracts/rules';
+import { contractSymbolOf } from '../../contracts/symbols';
 import { pairOf, type Trade } from '../../contracts/trading';
 import { usdt } from '../../contracts/sizing';
 import { muted, success, type OutputLine } from '../terminal/output';
-import { formatPnl, formatTradePrice } from '../trading/format';
+import { formatPnl, formatPrice } from '../trading/format';
+import { TRADING_TEXT } from '../trading/messages';
 import { CARED_SKIPS, type RulesStore } from './rules';
+import { utcTime } from '../time';
 import type { ToastTone } from '../toasts';
 
 /**
@@ -18,13 +21,17 @@ const headlineOf = (text: string | null): string => {
   return line.length > 40 ? ` '${line.slice(0, 39).trimEnd()}…'` : ` '${line}'`;
 };
 
-/** `rule 'Bad news short' → SHORT 0.019 ETH at 3,147.5300 on #130 'Bridge exploit…'`. */
-export function firedLine(d: Decision, headline: string | null): string {
+/**
+ * `rule 'Bad news short' → SHORT 0.019 ETH at 3,147.5300 on #130 'Bridge exploit…'. Bybit LIVE account
+ * (key ab…cd): real funds.`: the fill, then the account it went to, as under a fill at the terminal.
+ */
+export function firedLine(d: Decision, headline: string | null, keyHint: string | null = null): string {
   const size = d.quantity === null ? '' : ` ${d.quantity} ${d.asset}`;
-  const price = d.price === null ? '' : ` at ${formatTradePrice(d.price)}`;
+  const price =
+    d.price === null ? '' : ` at ${formatPrice(contractSymbolOf(d.asset) ?? `${d.asset}USDT`, d.price)}`;
   const fee = d.fee === null ? '' : `, fee ${usdt(d.fee)} USDT`;
-  const venue = d.account_mode === 'paper' ? '' : ` (${d.account_mode.toUpperCase()})`;
-  return `rule '${d.rule_name}' → ${d.side.toUpperCase()}${size}${price}${fee} on #${d.signal_id}${headlineOf(headline)}${venue}`;
+  const account = TRADING_TEXT.venueNote({ venue: d.account_venue, mode: d.account_mode, keyHint });
+  return `rule '${d.rule_name}' → ${d.side.toUpperCase()}${size}${price}${fee} on #${d.signal_id}${headlineOf(headline)}. ${account}`;
 }
 
 /** `rule 'Bad news short' held back on #131: Daily budget of 5,000 USDT reached.` */
@@ -45,6 +52,15 @@ export function exitLine(d: Decision, fill: Pick<Trade, 'fee' | 'realizedPnl'> |
   return `rule '${d.rule_name}' closed ${d.asset} ${d.side}: ${d.exit ?? ''}${realised}${fee}`;
 }
 
+/**
+ * The ledger with a decision the positions socket brought (an ask rule's proposal, confirmed here or over
+ * Telegram, that filled): written in at once, newest first, so it is announced without waiting for the
+ * next read of the ledger.
+ */
+export function withDecision(rows: readonly Decision[], d: Decision): readonly Decision[] {
+  return rows.some((r) => r.id === d.id) ? rows.map((r) => (r.id === d.id ? d : r)) : [d, ...rows];
+}
+
 /** What the header's AUTO chip says: null while no rule is on. */
 export interface AutoChip {
   text: string;
@@ -62,8 +78,7 @@ export function autoChip(rules: readonly Rule[], risk: RiskState | null): AutoCh
   if (active === 0) return null;
   const count = `${active} rule${active === 1 ? '' : 's'}`;
   if (risk?.kill_switch === true) {
-    const until =
-      risk.resume_at === null ? '' : ` until ${new Date(risk.resume_at).toISOString().slice(11, 16)} UTC`;
+    const until = risk.resume_at === null ? '' : ` until ${utcTime(risk.resume_at)}`;
     return {
       text: 'AUTO OFF',
       head: 'AUTO OFF',
@@ -98,6 +113,8 @@ export interface AnnouncerDeps {
   recentTrades(): Promise<readonly Trade[]>;
   /** Reloads the risk state (the chip's budget and kill switch). */
   reloadRisk(): void;
+  /** A key's hint (`ab…cd`) by the key's id, when known: the fired line names the account with it. */
+  keyHint?(account: string): string | null;
 }
 
 /**
@@ -149,7 +166,7 @@ export function startRuleAnnouncements(deps: AnnouncerDeps): () => void {
       if (d.outcome === 'fired' && !announced.has(`fired ${d.id}`)) {
         announced.add(`fired ${d.id}`);
         if (recent) {
-          const line = firedLine(d, deps.headline(d.signal_id));
+          const line = firedLine(d, deps.headline(d.signal_id), deps.keyHint?.(d.account) ?? null);
           lines.push(success(line));
           deps.toast(line, 'event');
           moved = true;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Decision } from '../../contracts/rules';
 import { createTerminalStore } from '../stores/terminal';
 import { createFakeClock } from '../testing/fakeClock';
-import { CLOSED_MS, createProposals, type ProposalMessage } from './proposals';
+import { CLOSED_MS, createProposals, proposedVenue, type ProposalMessage } from './proposals';
 import { askingDecision, T0 } from './testing/decisions';
 
 const asking = askingDecision;
@@ -138,5 +138,15 @@ describe('ask rule proposals', () => {
     s.loggedIn.value = false;
     expect(s.proposals.shown.value).toEqual([]);
     s.stop();
+  });
+});
+
+describe('where a proposal would go', () => {
+  it("names the decision's own venue and mode, whatever account manual orders use", () => {
+    expect(proposedVenue({ account_mode: 'paper', account_venue: 'paper' })).toBe('paper');
+    expect(proposedVenue({ account_mode: 'live', account_venue: 'bybit' })).toBe('Bybit LIVE');
+    expect(proposedVenue({ account_mode: 'demo', account_venue: 'okx' })).toBe('OKX demo');
+    // A copy saved before decisions named their venue.
+    expect(proposedVenue({ account_mode: 'live', account_venue: 'paper' })).toBe('your LIVE key');
   });
 });

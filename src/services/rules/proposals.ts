@@ -1,6 +1,7 @@
 import { effect, signal, type ReadonlySignal } from '@preact/signals-core';
 import type { Decision } from '../../contracts/rules';
 import type { PositionsMessage } from '../../contracts/trading';
+import { venueLabel } from '../../contracts/venues';
 import type { Clock } from '../clock';
 import type { Question } from '../terminal/question';
 import { info, muted, type OutputLine } from '../terminal/output';
@@ -76,9 +77,12 @@ export const secondsLeft = (p: Pick<Proposal, 'expiresAt'>, now: number): number
 export const proposedOrder = (d: Decision): string =>
   `${d.side.toUpperCase()} ${d.amount_usd} USDT ${d.asset}`;
 
-/** `paper`, `Binance LIVE`: where the proposed order would go. */
-export const proposedVenue = (d: Decision): string =>
-  d.account_mode === 'paper' ? 'paper' : `Binance ${d.account_mode === 'live' ? 'LIVE' : 'demo'}`;
+/** `paper`, `Bybit LIVE`, `OKX demo`: where the proposed order would go, from the decision's own venue. */
+export function proposedVenue(d: Pick<Decision, 'account_mode' | 'account_venue'>): string {
+  if (d.account_mode === 'paper') return 'paper';
+  const mode = d.account_mode === 'live' ? 'LIVE' : 'demo';
+  return d.account_venue === 'paper' ? `your ${mode} key` : `${venueLabel(d.account_venue)} ${mode}`;
+}
 
 /** `rule 'X' asks: LONG 200 USDT BTC on #123 'headline…' — confirm? [y/N] (58 s) `. */
 export function askLabel(p: Proposal, now: number): string {

@@ -284,7 +284,7 @@ export function outcomeText(d: Decision): string {
 
 /** `43 ms: analysed 3, decided 1, paper 39`: a decision's time after the news and where it went. */
 export function latencyText(d: Decision): string {
-  const receipt = d.timeline === undefined ? null : decisionReceipt(d.timeline, d.account);
+  const receipt = d.timeline === undefined ? null : decisionReceipt(d.timeline, d.account_venue);
   if (receipt !== null) return receipt.replace(' after the news', '');
   return d.latency_ms === null ? '' : `${d.latency_ms} ms`;
 }
@@ -300,7 +300,7 @@ export function firedNote(d: Decision): string {
     d.quantity === null || d.notional === null
       ? ''
       : ` ${d.quantity} ${d.asset} = ${d.notional.toFixed(2)} USDT`;
-  const receipt = d.timeline === undefined ? null : decisionReceipt(d.timeline, d.account);
+  const receipt = d.timeline === undefined ? null : decisionReceipt(d.timeline, d.account_venue);
   const latency =
     receipt !== null ? `, ${receipt}` : d.latency_ms === null ? '' : `, ${d.latency_ms} ms after the news`;
   return `Rule ${d.rule_name}: ${d.side}${fill}${latency}.`;

@@ -62,7 +62,7 @@ describe('scorecard figures', () => {
       'last day',
     );
     expect(windowText({ since: '2026-03-09T09:30:00.000Z', until: card.until })).toBe(
-      'since 2026-03-09 09:30 UTC',
+      'since 2026-03-09 09:30:00 UTC',
     );
     expect(summaryText(card)).toBe('Last 7 days · 12 signals measured');
     expect(rowsAt(card.by_sentiment, '1m').map((r) => [r.key, r.hit, r.move, r.tone])).toEqual([

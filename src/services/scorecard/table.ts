@@ -1,5 +1,5 @@
 import type { ScoreGroup, ScoreHorizon, Scorecard } from '../../contracts/scorecard';
-import { muted, styled, type OutputLine } from '../terminal/output';
+import { info, muted, styled, type OutputLine } from '../terminal/output';
 import { pnlStyle, table, type Cell, type Column } from '../terminal/table';
 import { formatMove, formatRate, formatSize, priceNote } from './scorecard';
 import { windowText } from './view';
@@ -47,6 +47,8 @@ export function scorecardLines(card: Scorecard): OutputLine[] {
       { text: `: ${count} signal${count === 1 ? '' : 's'}.` },
     ]),
   ];
+  // Simulated prices: the figures below are chance, and that is said before them.
+  if (card.note) lines.push(info(card.note));
   if (count === 0) {
     lines.push(muted('Nothing measured yet: prices are taken 1, 5 and 30 minutes after a signal arrives.'));
     return lines;

@@ -1,15 +1,16 @@
 import type { ScoreGroup, ScoreHorizon, Scorecard } from '../../contracts/scorecard';
 import { formatMove, formatRate, formatSize } from './scorecard';
+import { utcStamp } from '../time';
 
 const DAY_MS = 86_400_000;
 
-/** `last 7 days`, or `since 2026-01-01 10:00 UTC` for a window that is not a whole number of days. */
+/** `last 7 days`, or `since 2026-01-01 10:00:00 UTC` for a window that is not a whole number of days. */
 export function windowText(card: Pick<Scorecard, 'since' | 'until'>): string {
   const days = (Date.parse(card.until) - Date.parse(card.since)) / DAY_MS;
   const whole = Math.round(days);
   // The window ends a millisecond after "now" (its end is exclusive).
   if (whole >= 1 && Math.abs(days - whole) < 1e-6) return whole === 1 ? 'last day' : `last ${whole} days`;
-  return `since ${card.since.slice(0, 16).replace('T', ' ')} UTC`;
+  return `since ${utcStamp(card.since)}`;
 }
 
 /** `Last 7 days · 12 signals measured` (the modal names the price source beside it). */

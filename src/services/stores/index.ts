@@ -15,6 +15,7 @@ import { createRulesStore, type RulesStore } from '../rules/rules';
 import { createScorecardStore, type ScorecardStore } from '../scorecard/scorecard';
 import { createAccountStore, type AccountStore } from '../trading/account';
 import { createPositionsStore, type PositionsStore } from '../trading/positionsStore';
+import { createOpenOrdersStore, type OpenOrdersStore } from '../trading/openOrdersStore';
 import { createAuthStore, type AuthStore } from './auth';
 import { createConnectionStore, type ConnectionStore } from './connection';
 import { createMarketStore, type MarketStore } from './market';
@@ -32,6 +33,8 @@ export interface Stores {
   /** Which chart the pane shows: the offline candles or TradingView's widget, and why. */
   chartSource: ChartSourceModel;
   positions: PositionsStore;
+  /** The limit orders resting on the account (the Open Orders tab, `orders`, `cx`). */
+  openOrders: OpenOrdersStore;
   /** Where orders go (paper, or one of the user's keys: LIVE or DEMO). */
   account: AccountStore;
   /** The signals (newest 50, saved as `cryptoNewsSignals`). */
@@ -88,6 +91,7 @@ export function createStores(deps: StoresDeps = {}): Stores {
       port: deps.tradingView ?? null,
     }),
     positions: createPositionsStore(),
+    openOrders: createOpenOrdersStore(),
     account: createAccountStore(),
     feed,
     feedView: createFeedView({ feed, watched: watchlist.watched, loggedIn: session.isLoggedIn }),

@@ -1,7 +1,7 @@
 import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
 import { STORAGE_PREFIX, memoryStorage, readJson, writeJson, type StoragePort } from '../storage';
 
-export type BottomTab = 'positions' | 'closed' | 'trades' | 'trade';
+export type BottomTab = 'positions' | 'orders' | 'closed' | 'trades' | 'trade';
 /** docs/product.md §4 auth modal modes: LOGIN, SIGNUP, FORGOT_PASSWORD, TFA_VERIFY. */
 export type AuthModalMode = 'login' | 'signup' | 'forgot-password' | 'tfa-verify';
 /** Account modal tabs (docs/product.md §2). */

@@ -40,11 +40,14 @@ export const BELL = '\x07';
 export interface Prompt {
   user: string;
   symbol: string;
-  /** `PAPER`, `LIVE` or `DEMO`: the account orders go to (shown in lower case). */
+  /** `PAPER`, `BYBIT LIVE`, `OKX DEMO`: the account orders go to (shown in lower case). */
   tag?: string;
 }
 
 const tagText = (tag: string | undefined): string => (tag === undefined ? '' : ` ${tag.toLowerCase()}`);
+
+/** Real funds are red: a LIVE account on whichever venue (`bybit live`). */
+const realFunds = (tag: string): boolean => /(^| )live$/.test(tag.toLowerCase());
 
 export const promptText = ({ user, symbol, tag }: Prompt): string => `${user}@${symbol}${tagText(tag)} › `;
 
@@ -52,7 +55,7 @@ export const coloredPrompt = ({ user, symbol, tag }: Prompt): string =>
   `${SGR.green}${user}${SGR.reset}${SGR.grey}@${SGR.reset}${SGR.cyan}${symbol}${SGR.reset}` +
   (tag === undefined
     ? ''
-    : ` ${SGR.bold}${tag.toLowerCase() === 'live' ? SGR.red : SGR.yellow}${tag.toLowerCase()}${SGR.reset}`) +
+    : ` ${SGR.bold}${realFunds(tag) ? SGR.red : SGR.yellow}${tag.toLowerCase()}${SGR.reset}`) +
   ` ${SGR.grey}›${SGR.reset} `;
 
 /** Terminals treat a bare \n as "down one row"; output lines may hold several lines of text. */

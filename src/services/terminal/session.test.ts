@@ -5,7 +5,7 @@ import { createVirtualScreen } from '../testing/screen';
 import { NO_COMPLETION } from './lineEditor';
 import { failure, info, type OutputLine } from './output';
 import { promptText, type Prompt } from './render';
-import { createTerminalSession, type CommandLine } from './session';
+import { TYPED_AHEAD_LINE, createTerminalSession, type CommandLine } from './session';
 
 function setup(run: (line: string) => OutputLine[] | Promise<OutputLine[]> = (l) => [info(`ran ${l}`)]) {
   const terminal = createTerminalStore();
@@ -161,17 +161,37 @@ describe('terminal session', () => {
       ]);
     });
 
-    it('lets keys pasted with the command answer its question, then runs the next line', async () => {
+    it('keeps keys typed before the question showed out of its answer: only what comes after counts', async () => {
       const t = asking();
       await t.session.input('ask\rs3cret\rname\rbo\r');
-      expect(t.texts()).toEqual([
-        'guest@BTC/USDT › ask',
-        'Password: ',
-        'got s3cret',
-        'guest@BTC/USDT › name',
-        'Name: bo',
-        'got bo',
-      ]);
+      expect(t.terminal.question.value).toEqual({ label: 'Password: ', secret: true });
+      expect(t.texts()).toEqual(['guest@BTC/USDT › ask', TYPED_AHEAD_LINE.text]);
+      await t.session.input('hunter2\r');
+      expect(t.texts()).toEqual(['guest@BTC/USDT › ask', TYPED_AHEAD_LINE.text, 'Password: ', 'got hunter2']);
+    });
+
+    it('drops type-ahead queued behind a slow command when its password prompt opens', async () => {
+      const terminal = createTerminalStore();
+      let release = (): void => undefined;
+      const commands: CommandLine = {
+        async runLine() {
+          await new Promise<void>((resolve) => (release = resolve));
+          const answer = await terminal.ask({ label: 'Password: ', secret: true });
+          return [info(`got ${answer ?? 'nothing'}`)];
+        },
+        complete: NO_COMPLETION,
+      };
+      const prompt = signal<Prompt>({ user: 'guest', symbol: 'BTC/USDT' });
+      const session = createTerminalSession({ commands, terminal, prompt });
+      session.attach(createVirtualScreen());
+      void session.input('key add\r');
+      void session.input('btc long 500\r');
+      release();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(terminal.question.value?.label).toBe('Password: ');
+      await session.input('right horse\r');
+      const out = terminal.entries.value.filter((e) => e.kind === 'output').map((e) => e.text);
+      expect(out).toEqual([TYPED_AHEAD_LINE.text, 'Password: ', 'got right horse']);
     });
 
     it('stops listening once disposed', async () => {
@@ -180,6 +200,19 @@ describe('terminal session', () => {
       void t.terminal.ask({ label: 'Later: ', secret: false });
       expect(t.screen.rows()).toEqual(['guest@BTC/USDT ›']);
     });
+  });
+
+  it('tells when the prompt waits empty: not with a line typed, a search open or a question asked', async () => {
+    const t = setup();
+    expect(t.session.atEmptyPrompt()).toBe(true);
+    await t.session.input('help');
+    expect(t.session.atEmptyPrompt()).toBe(false);
+    await t.session.input('\x03\x12');
+    expect(t.session.atEmptyPrompt()).toBe(false);
+    await t.session.input('\x1b');
+    expect(t.session.atEmptyPrompt()).toBe(true);
+    void t.terminal.ask({ label: 'Name: ', secret: false });
+    expect(t.session.atEmptyPrompt()).toBe(false);
   });
 
   it('publishes the line being typed as the draft, empty once it runs', async () => {

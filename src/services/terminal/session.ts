@@ -44,6 +44,8 @@ export interface TerminalSession {
   readonly draft: ReadonlySignal<string>;
   /** Draws the transcript again, wrapped for the screens' width now (after a resize). */
   refresh(): void;
+  /** Nothing typed, queued, running or asked: the prompt waits empty (`?` there opens the key map). */
+  atEmptyPrompt(): boolean;
   /** Stops listening to the terminal store. */
   dispose(): void;
 }
@@ -87,6 +89,9 @@ export const BANNER: readonly OutputLine[] = [
 ];
 
 export const CANCELLED_LINE = muted('^C Cancelled.');
+
+/** Said when keys typed before a question showed are kept out of its answer. */
+export const TYPED_AHEAD_LINE = muted('Keys typed before this question were dropped: type the answer now.');
 
 function formatEntry(entry: TerminalEntry, columns: number): string {
   return entry.kind === 'output'
@@ -259,8 +264,25 @@ export function createTerminalSession(deps: TerminalSessionDeps): TerminalSessio
     return done;
   };
 
+  /** The question on screen, to tell a new one from the same one shown with another label. */
+  let asked: Question | null = null;
+  /**
+   * A question has just appeared: the keys still waiting were typed before it showed (type-ahead meant
+   * for the next command), so none of them may become its answer, least of all a password. They are
+   * dropped, all but a Ctrl+C, which still cancels.
+   */
+  const setAside = (): void => {
+    const early = queue.splice(0);
+    if (early.some((k) => k.type === 'interrupt')) queue.push({ type: 'interrupt' });
+    else if (early.length > 0) terminal.print([TYPED_AHEAD_LINE]);
+  };
+
   const stopQuestions = terminal.subscribe((event) => {
-    if (event.type === 'question') pump();
+    if (event.type !== 'question') return;
+    const fresh = event.question !== null && asked === null;
+    asked = event.question;
+    if (fresh) setAside();
+    pump();
   });
 
   // One subscription to the transcript and the prompt serves every attached screen.
@@ -323,6 +345,12 @@ export function createTerminalSession(deps: TerminalSessionDeps): TerminalSessio
     },
     input,
     draft,
+    atEmptyPrompt: () =>
+      running === null &&
+      queue.length === 0 &&
+      terminal.question.peek() === null &&
+      state.buffer === '' &&
+      state.search === null,
     dispose: () => {
       stopQuestions();
       cancel();

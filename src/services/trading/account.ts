@@ -1,14 +1,18 @@
 import { computed, effect, signal, type ReadonlySignal } from '@preact/signals-core';
 import { AccountState, type AccountMode } from '../../contracts/trading';
+import { venueLabel, type AccountVenue } from '../../contracts/venues';
 import type { ApiClient } from '../api/client';
 import { errorMessage } from '../api/errors';
+import { MODE_WORDS, accountChip, type NamedAccount } from './venueNames';
 
 /** Where the user's orders go (`account`, `account use`), and whether a live order was confirmed yet. */
 export interface AccountStore {
   readonly state: ReadonlySignal<AccountState | null>;
   /** `paper` until the server says otherwise. */
   readonly mode: ReadonlySignal<AccountMode>;
-  /** `PAPER`, `LIVE` or `DEMO`: the badge and the prompt's tag. */
+  /** The account's venue: `paper` until the server says otherwise. */
+  readonly venue: ReadonlySignal<AccountVenue>;
+  /** `PAPER`, `BYBIT LIVE`, `OKX DEMO`: the badge and the prompt's tag. */
   readonly badge: ReadonlySignal<string>;
   /** True once the first order on a real-exchange account was confirmed in this session. */
   readonly liveConfirmed: ReadonlySignal<boolean>;
@@ -18,24 +22,29 @@ export interface AccountStore {
 }
 
 export const ACCOUNT_TEXT = {
-  badge: { paper: 'PAPER', live: 'LIVE', demo: 'DEMO' } satisfies Record<AccountMode, string>,
+  badge: MODE_WORDS,
   fetchFailed: 'Failed to fetch the trading account.',
   switchFailed: 'Failed to switch the trading account.',
-  /** Asked before the first order of a session on a key's account. */
-  confirmFirstLive: (mode: AccountMode, hint: string | null) =>
-    mode === 'demo'
-      ? `Orders now go to your Binance DEMO account (key ${hint ?? ''}). Place this order?`
-      : `Orders now go to your LIVE Binance account with real funds (key ${hint ?? ''}). Place this order?`,
+  /** Asked before the first order of a session on a key's account, naming the key's venue. */
+  confirmFirstLive: (account: NamedAccount & { keyHint: string | null }) => {
+    const venue = venueLabel(account.venue);
+    const key = `key ${account.keyHint ?? ''}`;
+    return account.mode === 'demo'
+      ? `Orders now go to your ${venue} DEMO account (${key}). Place this order?`
+      : `Orders now go to your LIVE ${venue} account with real funds (${key}). Place this order?`;
+  },
 } as const;
 
 export function createAccountStore(): AccountStore {
   const state = signal<AccountState | null>(null, { name: 'account.state' });
   const liveConfirmed = signal(false, { name: 'account.liveConfirmed' });
   const mode = computed<AccountMode>(() => state.value?.mode ?? 'paper', { name: 'account.mode' });
+  const venue = computed<AccountVenue>(() => state.value?.venue ?? 'paper', { name: 'account.venue' });
   return {
     state,
     mode,
-    badge: computed(() => ACCOUNT_TEXT.badge[mode.value], { name: 'account.badge' }),
+    venue,
+    badge: computed(() => accountChip({ venue: venue.value, mode: mode.value }), { name: 'account.badge' }),
     liveConfirmed,
     set(next) {
       // A different account is a new decision: its first order is asked about again.
@@ -88,7 +97,7 @@ export async function approveOrder(
 ): Promise<boolean> {
   const state = store.state.peek();
   if (state === null || state.mode === 'paper' || store.liveConfirmed.peek()) return true;
-  if (!(await ask(ACCOUNT_TEXT.confirmFirstLive(state.mode, state.keyHint)))) return false;
+  if (!(await ask(ACCOUNT_TEXT.confirmFirstLive(state)))) return false;
   store.confirmLive();
   return true;
 }

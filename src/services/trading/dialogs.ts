@@ -5,6 +5,11 @@ export interface DialogDetails {
   details?: readonly string[];
   /** The label of the button that says yes ("Close position"); "OK" by default. */
   confirmLabel?: string;
+  /**
+   * Enter answers yes (the button has focus first): for a question the person has just asked for in
+   * a gesture of its own (a line dragged on the chart), where Cancel first would only be in the way.
+   */
+  enterConfirms?: boolean;
 }
 
 /**

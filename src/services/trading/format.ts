@@ -1,4 +1,4 @@
-import { formatPrice } from '../market/format';
+import { priceDecimals } from '../../contracts/ticks';
 
 /** docs/product.md §9: "$--" stands for a zero or missing number. */
 export const MISSING = '$--';
@@ -20,9 +20,13 @@ export function formatPnl(value: number | null | undefined): string {
   return `${value > 0 ? '+' : ''}${fixed(value, 2)}`;
 }
 
-/** Prices: 4 decimals (tiny prices keep 4 significant digits); "$--" for zero or missing. */
-export function formatTradePrice(value: number | null | undefined): string {
-  return missing(value) ? MISSING : formatPrice(value);
+/**
+ * A price of `symbol` (`BTC/USDT` or `BTCUSDT`) at the symbol's own tick, with thousands separators:
+ * BTC 100,771.0, ZIL 0.02305; "$--" for zero or missing. Every price the product shows goes through it.
+ */
+export function formatPrice(symbol: string, value: number | null | undefined): string {
+  if (missing(value)) return MISSING;
+  return fixed(value, priceDecimals(symbol.replace('/', ''), value));
 }
 
 /** Position sizes: as many decimals as the size has (up to 8), never rounded to zero. */

@@ -1,6 +1,7 @@
 import { sizeText, usdt } from '../../contracts/sizing';
 import type { OrderPreview, OrderResponse, OrderVenue, PositionChange } from '../../contracts/trading';
-import { formatPnl, formatTradePrice } from './format';
+import { formatPnl, formatPrice } from './format';
+import { accountName, balanceSource, isPaper } from './venueNames';
 
 const sideWord = (side: 'buy' | 'sell'): string => (side === 'buy' ? 'LONG' : 'SHORT');
 
@@ -25,12 +26,12 @@ export const TRADING_TEXT = {
   noPositions: 'No open positions.',
   /** Ours: the user said no to the first order on a real-exchange account. */
   orderCancelled: 'Order cancelled.',
-  /** Ours: the line under a fill, by the account the server's answer says it went to. */
-  venueNote: (venue: OrderVenue): string => {
-    const key = venue.keyHint === null ? '' : ` (key ${venue.keyHint})`;
-    if (venue.mode === 'live') return `Binance LIVE account${key}: real funds.`;
-    if (venue.mode === 'demo') return `Binance DEMO account${key}: simulated funds.`;
-    return 'Paper exchange: no real funds.';
+  /** Ours: the line under a fill, by the account (its venue and mode) the server's answer says it went to. */
+  venueNote: (account: OrderVenue): string => {
+    if (isPaper(account)) return 'Paper exchange: no real funds.';
+    const key = account.keyHint === null ? '' : ` (key ${account.keyHint})`;
+    const funds = account.mode === 'live' ? 'real funds' : 'simulated funds';
+    return `${accountName(account)} account${key}: ${funds}.`;
   },
   /** Ours: what the positions socket's liquidation message turns into. */
   liquidated: (pair: string, price: string) => `Position ${pair} was liquidated at ${price}.`,
@@ -47,7 +48,7 @@ export const TRADING_TEXT = {
   closed: (fill: OrderResponse) =>
     withNote(
       `Closed ${fill.side === 'sell' ? 'LONG' : 'SHORT'} ${sizeText(fill.symbol, fill.quantity, fill.notional)} ` +
-        `of ${fill.symbol} at ${formatTradePrice(fill.price)}, realised ${realised(fill.realizedPnl)} USDT, ` +
+        `of ${fill.symbol} at ${formatPrice(fill.symbol, fill.price)}, realised ${realised(fill.realizedPnl)} USDT, ` +
         `fee ${usdt(fill.fee)} USDT.`,
       fill.note,
     ),
@@ -60,12 +61,9 @@ export const TRADING_TEXT = {
   },
   /** Ours: the same for an order not sent yet (the previews). */
   wouldFill: (p: OrderPreview) =>
-    `${sideWord(p.side)} ${sizeText(p.symbol, p.quantity, p.notional)} of ${p.symbol} at ${formatTradePrice(p.price)}`,
-  /**
-   * Ours: the live exchange's name. Binance writes "USDⓈ-M"; no font the app ships or can count on
-   * (DejaVu, Liberation, Consolas) has the circled S, so it is written USDS-M, as Binance's API does.
-   */
-  liveFutures: 'Binance USDS-M futures.',
+    `${sideWord(p.side)} ${sizeText(p.symbol, p.quantity, p.notional)} of ${p.symbol} at ${formatPrice(p.symbol, p.price)}`,
+  /** Ours: the line under `balance`, naming the venue whose account it is (`Bybit USDT perpetuals (linear).`). */
+  balanceSource,
   /** Ours: the symbol's minimum order, shown beside every amount input and preview. */
   minimum: (minNotional: number) => `min. ${minNotional} USDT`,
 } as const;
@@ -78,7 +76,7 @@ export const TRADING_TEXT = {
  */
 function filledSentence(fill: OrderResponse): string {
   const order = `${sideWord(fill.side)} ${sizeText(fill.symbol, fill.quantity, fill.notional)}`;
-  const at = `at ${formatTradePrice(fill.price)}`;
+  const at = `at ${formatPrice(fill.symbol, fill.price)}`;
   const fee = `fee ${usdt(fill.fee)} USDT.`;
   const change = fill.position;
   const opened = `Filled ${order} of ${fill.symbol} ${at}, ${fee}`;

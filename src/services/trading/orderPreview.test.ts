@@ -53,7 +53,7 @@ describe('order preview under the command line', () => {
     expect(ready).toMatchObject({
       kind: 'ready',
       text:
-        'LONG 0.002 BTC ≈ 201.37 USDT of BTC/USDT at 100,683.1000 · margin 20.14 · liq. 90,978.7048 · ' +
+        'LONG 0.002 BTC ≈ 201.37 USDT of BTC/USDT at 100,683.1 · margin 20.14 · liq. 90,978.7 · ' +
         'fee 0.10 · 10x · min. 100 USDT. Not exactly 200 USDT: BTC trades in steps of 0.001 BTC ≈ ' +
         '100.68 USDT (100.68 or 201.37), so the order is the nearest, 0.002 BTC ≈ 201.37 USDT.',
     });
@@ -112,16 +112,16 @@ describe('order preview under the command line', () => {
     expect(ready).toMatchObject({
       kind: 'ready',
       text:
-        'LONG 0.002 BTC ≈ 201.37 USDT of BTC/USDT at 100,683.1000 · margin 20.14 · liq. 90,978.7048 · ' +
-        'fee 0.10 · 10x · min. 100 USDT · SL 98,669.4380 (-4.03 USDT) on the paper exchange · ' +
-        'TP 105,717.2550 (+10.07 USDT) on the paper exchange. Not exactly 200 USDT: BTC trades in steps ' +
+        'LONG 0.002 BTC ≈ 201.37 USDT of BTC/USDT at 100,683.1 · margin 20.14 · liq. 90,978.7 · ' +
+        'fee 0.10 · 10x · min. 100 USDT · SL 98,669.4 (-4.03 USDT) on the paper exchange · ' +
+        'TP 105,717.3 (+10.07 USDT) on the paper exchange. Not exactly 200 USDT: BTC trades in steps ' +
         'of 0.001 BTC ≈ 100.68 USDT (100.68 or 201.37), so the order is the nearest, 0.002 BTC ≈ 201.37 USDT.',
     });
     // The preview asks the server to size the order only; the protection is worked out here.
     expect(JSON.parse(server.requests[0]?.body ?? '')).not.toHaveProperty('protection');
     const legs = await type('btc long 200 sl 99000 trail 1% exit 2h', 250);
     expect(legs.kind === 'ready' && legs.text).toContain(
-      'SL 99,000.0000 (-3.37 USDT) on the paper exchange · trail 1% (-2.01 USDT from the best price) ' +
+      'SL 99,000.0 (-3.37 USDT) on the paper exchange · trail 1% (-2.01 USDT from the best price) ' +
         'on the paper exchange · exit after 2h in the app',
     );
   });
@@ -137,7 +137,7 @@ describe('order preview under the command line', () => {
       session: s.stores.session,
       trading: s.api.trading,
       clock,
-      accountMode: signal('live'),
+      accountVenue: signal('binance'),
     });
     stops.push(model.start());
     s.server.on('POST /orders/preview', () => ({ status: 200, body: { ...PREVIEW, side: 'sell' } }));
@@ -147,7 +147,7 @@ describe('order preview under the command line', () => {
     expect(model.line.value).toMatchObject({
       kind: 'ready',
       text: expect.stringContaining(
-        'SL 101,689.9310 (-2.01 USDT) on Binance · TP 98,669.4380 (+4.03 USDT) on Binance',
+        'SL 101,689.9 (-2.01 USDT) on Binance · TP 98,669.4 (+4.03 USDT) on Binance',
       ),
     });
   });
@@ -158,7 +158,7 @@ describe('order preview under the command line', () => {
     const line = await type('btc long 200 sl 101000', 250);
     expect(line.kind).toBe('refused');
     expect(line.kind !== 'none' && line.text).toMatch(
-      /SL 101,000\.0000 \(\+0\.63 USDT\) on the paper exchange.* · A long's stop loss must be below the price \(100,683\.1000\)\.$/,
+      /SL 101,000\.0 \(\+0\.63 USDT\) on the paper exchange.* · A long's stop loss must be below the price \(100,683\.1\)\.$/,
     );
     expect(await type('btc long 200 trail 20%')).toEqual({
       kind: 'invalid',

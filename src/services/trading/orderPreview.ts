@@ -3,12 +3,14 @@ import type { OrderParse, ParsedOrder } from '../../commands/grammar/order';
 import { formatAmount } from '../../commands/grammar/order';
 import { minimumOrder } from '../../contracts/sizing';
 import { protectionAsked, type ProtectionInput } from '../../contracts/protection';
-import { exchangeSymbol, type AccountMode, type OrderPreview } from '../../contracts/trading';
+import { exchangeSymbol, type OrderPreview } from '../../contracts/trading';
+import type { AccountVenue } from '../../contracts/venues';
 import type { ApiClient } from '../api/client';
 import type { Clock } from '../clock';
 import type { SessionStore } from '../stores/session';
-import { formatAmount2, formatTradePrice } from './format';
+import { formatAmount2, formatPrice } from './format';
 import { TRADING_TEXT } from './messages';
+import { limitPriceText } from './openOrders';
 import { previewOrder } from './orders';
 import { minutesText, protectionPreview } from './protectionView';
 
@@ -37,7 +39,7 @@ export interface OrderPreviewDeps {
   /** The user's fat-finger cap: an order at or under it is previewed (and placed) within it. */
   fatFingerCap?: ReadonlySignal<number>;
   /** The account orders go to, for where the protection will rest; paper when absent. */
-  accountMode?: ReadonlySignal<AccountMode>;
+  accountVenue?: ReadonlySignal<AccountVenue>;
   debounceMs?: number;
 }
 
@@ -47,12 +49,12 @@ export interface OrderPreviewModel {
 }
 
 /** `SL 2% · TP 105,000.0000 · trail 1% · exit after 30m`: the protection as typed, before any price. */
-export function protectionIntent(p: ProtectionInput): string {
+export function protectionIntent(p: ProtectionInput, symbol: string): string {
   const level = (name: string, pct: number | undefined, price: number | undefined): string[] =>
     pct !== undefined
       ? [`${name} ${pct}%`]
       : price !== undefined
-        ? [`${name} ${formatTradePrice(price)}`]
+        ? [`${name} ${formatPrice(symbol, price)}`]
         : [];
   return [
     ...level('SL', p.stop_loss_pct, p.stop_loss_price),
@@ -68,8 +70,14 @@ export function protectionIntent(p: ProtectionInput): string {
 const intent = (order: ParsedOrder): string => {
   const minimum = minimumOrder(exchangeSymbol(order.pair));
   const min = minimum === undefined ? '' : ` (${TRADING_TEXT.minimum(minimum)})`;
-  const asked = `${order.side.toUpperCase()} ${order.pair} ${formatAmount(order.amount)} USDT${min}`;
-  return protectionAsked(order.protection) ? `${asked} · ${protectionIntent(order.protection)}` : asked;
+  const at =
+    order.limit === undefined
+      ? ''
+      : ` @ ${limitPriceText(order.pair, order.limit.price)} ${order.limit.timeInForce}`;
+  const asked = `${order.side.toUpperCase()} ${order.pair} ${formatAmount(order.amount)} USDT${at}${min}`;
+  return protectionAsked(order.protection)
+    ? `${asked} · ${protectionIntent(order.protection, order.pair)}`
+    : asked;
 };
 
 /**
@@ -79,12 +87,20 @@ const intent = (order: ParsedOrder): string => {
  */
 export function describePreview(p: OrderPreview, protection = ''): string {
   const liq =
-    p.liquidationPrice === null ? 'closes the position' : `liq. ${formatTradePrice(p.liquidationPrice)}`;
+    p.liquidationPrice === null ? 'closes the position' : `liq. ${formatPrice(p.symbol, p.liquidationPrice)}`;
+  const limit = p.limit;
+  const fill =
+    limit === undefined
+      ? TRADING_TEXT.wouldFill(p)
+      : limit.rests
+        ? `${TRADING_TEXT.wouldFill({ ...p, price: limit.price })} limit ${limit.time_in_force}: rests until the price reaches ${limitPriceText(p.symbol, limit.price)}`
+        : `${TRADING_TEXT.wouldFill(p)} now (limit ${limitPriceText(p.symbol, limit.price)} ${limit.time_in_force} crosses the market)`;
+  const feeWord = limit === undefined ? 'fee' : limit.rests ? 'maker fee' : 'taker fee';
   const line = [
-    TRADING_TEXT.wouldFill(p),
+    fill,
     `margin ${formatAmount2(p.margin)}`,
     liq,
-    `fee ${formatAmount2(p.fee)}`,
+    `${feeWord} ${formatAmount2(p.fee)}`,
     `${p.leverage}x`,
     TRADING_TEXT.minimum(p.minNotional),
     ...(protection === '' ? [] : [protection]),
@@ -116,6 +132,7 @@ export function createOrderPreview(deps: OrderPreviewDeps): OrderPreviewModel {
       side: order.side,
       amount: order.amount,
       maxNotional: capFor(order.amount, deps.fatFingerCap?.peek()),
+      limit: order.limit,
     });
     if (mine !== sequence) return;
     if (!answer.ok) {
@@ -127,8 +144,8 @@ export function createOrderPreview(deps: OrderPreviewDeps): OrderPreviewModel {
       line.value = { kind: 'ready', text: describePreview(p), preview: p };
       return;
     }
-    const mode = deps.accountMode?.peek() ?? 'paper';
-    const legs = protectionPreview(order.protection, order.side, p.quantity, p.price, mode);
+    const venue = deps.accountVenue?.peek() ?? 'paper';
+    const legs = protectionPreview(order.protection, order.side, p.quantity, p.price, venue, order.pair);
     const text = describePreview(p, legs.text);
     // A stop or target on the wrong side of the price would fire at once: the server refuses it.
     line.value =

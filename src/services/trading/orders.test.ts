@@ -108,7 +108,7 @@ describe('what a close prints', () => {
   it("states each fill's size, price, realised PnL and fee from the answer, the sum, and the venue", () => {
     const one = recordedClose().fill;
     expect(closedLines([one])).toEqual([
-      `Closed SHORT 0.079 ETH ≈ 249.26 USDT of ETH/USDT at 3,155.2000, realised -0.10 USDT, fee 0.12 USDT.`,
+      `Closed SHORT 0.079 ETH ≈ 249.26 USDT of ETH/USDT at 3,155.20, realised -0.10 USDT, fee 0.12 USDT.`,
       'Paper exchange: no real funds.',
     ]);
     const all = recordedCloseAll().fills;

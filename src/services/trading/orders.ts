@@ -8,6 +8,7 @@ import {
   OrderResponse,
   Position,
   type OrderSideInput,
+  type TimeInForce,
 } from '../../contracts/trading';
 import { protectionAsked, type ProtectionInput } from '../../contracts/protection';
 import type { ApiClient } from '../api/client';
@@ -34,6 +35,10 @@ export interface OrderTicket {
   source?: 'card';
   /** The stop-loss, take-profit, trailing stop and time exit to put on the position once it fills. */
   protection?: ProtectionInput | undefined;
+  /** The market order's slippage cap in % (`--max-slip`): estimated from the book first, sent within it. */
+  maxSlippagePct?: number | undefined;
+  /** A limit order's price (USDT) and time in force; a market order without it. */
+  limit?: { price: number; timeInForce: TimeInForce } | undefined;
 }
 
 /** Makes a new Idempotency-Key; `crypto.randomUUID` in the app. */
@@ -47,11 +52,13 @@ export const ORDER_ATTEMPTS = 3;
 const body = (ticket: OrderTicket) => ({
   symbol: ticket.pair,
   side: ticket.side,
-  type: 'market',
+  type: ticket.limit === undefined ? 'market' : 'limit',
+  ...(ticket.limit === undefined ? {} : { price: ticket.limit.price, timeInForce: ticket.limit.timeInForce }),
   amount: ticket.amount,
   ...(ticket.maxNotional === undefined ? {} : { maxNotional: ticket.maxNotional }),
   ...(ticket.source === undefined ? {} : { source: ticket.source }),
   ...(protectionAsked(ticket.protection) ? { protection: ticket.protection } : {}),
+  ...(ticket.maxSlippagePct === undefined ? {} : { maxSlippagePct: ticket.maxSlippagePct }),
 });
 
 /**
@@ -121,6 +128,34 @@ export async function closePosition(trading: ApiClient, pair: string): Promise<O
   } catch (error) {
     return { ok: false, message: TRADING_TEXT.closeFailed(errorMessage(error, TRADING_TEXT.unknownError)) };
   }
+}
+
+/**
+ * `close btc 50%` (`POST /close_position` with a share): one reduce-only order of that share, on the
+ * step. One Idempotency-Key for its tries, so a retry after a lost answer closes nothing more.
+ */
+export async function closeShare(
+  trading: ApiClient,
+  pair: string,
+  share: number,
+  newKey: KeyMaker = newIdempotencyKey,
+): Promise<Outcome<CloseResponse>> {
+  const key = newKey();
+  let lastError: unknown = null;
+  for (let attempt = 0; attempt < ORDER_ATTEMPTS; attempt += 1) {
+    try {
+      const answer = await trading.call(CloseResponse, '/close_position', {
+        method: 'POST',
+        body: { symbol: pair, share },
+        headers: { 'idempotency-key': key },
+      });
+      return { ok: true, value: answer };
+    } catch (error) {
+      lastError = error;
+      if (statusOf(error) !== undefined) break;
+    }
+  }
+  return { ok: false, message: TRADING_TEXT.closeFailed(errorMessage(lastError, TRADING_TEXT.unknownError)) };
 }
 
 /**

@@ -7,7 +7,7 @@ import { BTC_LONG, ETH_SHORT } from './testing/fixtures';
 import { recordedClose, recordedCloseAll } from './testing/serverAnswers';
 
 /** The pane's actions with dialogs that record what they were asked and answer `yes`. */
-function setup(yes: boolean) {
+function setup(yes: boolean, ran: string[] = []) {
   const { server, trading } = fakeTradingApi();
   const positions = createPositionsStore();
   const asked: string[] = [];
@@ -30,9 +30,41 @@ function setup(yes: boolean) {
       },
     },
     report: (fills) => void reported.push(fills),
+    run: (line) => Promise.resolve(void ran.push(line)),
   });
   return { server, positions, asked, details, alerts, alertDetails, reported, actions };
 }
+
+describe('position verbs from the pane (keys c, h, f and the row buttons)', () => {
+  it('asks with the position it acts on, then runs the command the terminal runs', async () => {
+    const ran: string[] = [];
+    const { positions, asked, details, actions } = setup(true, ran);
+    positions.setPositions([BTC_LONG, ETH_SHORT], 0);
+    await actions.verb('half', 'BTC/USDT');
+    await actions.verb('flip', 'ETH/USDT');
+    await actions.verb('close', 'BTC/USDT');
+    expect(asked).toEqual([
+      'Close 50% of LONG 0.052 BTC/USDT? Enter / Esc',
+      'Flip SHORT 1.5 ETH/USDT to LONG 1.5? Enter / Esc',
+      'Close LONG 0.052 BTC/USDT? Enter / Esc',
+    ]);
+    expect(details[0]).toEqual([
+      'LONG 0.052 BTC/USDT, entry 96,150.5',
+      'Unrealized PnL +12.99 USDT (+2.60%), at market',
+    ]);
+    expect(ran).toEqual(['close btc 50%', 'flip eth', 'close btc']);
+  });
+
+  it('runs nothing when declined, or for a position that is not open', async () => {
+    const ran: string[] = [];
+    const { positions, asked, actions } = setup(false, ran);
+    positions.setPositions([BTC_LONG], 0);
+    await actions.verb('half', 'BTC/USDT');
+    await actions.verb('flip', 'SOL/USDT');
+    expect(asked).toHaveLength(1);
+    expect(ran).toEqual([]);
+  });
+});
 
 describe('positions pane actions', () => {
   it('asks before closing one position and sends nothing when declined', async () => {
@@ -47,7 +79,7 @@ describe('positions pane actions', () => {
     positions.setPositions([BTC_LONG, ETH_SHORT], 0);
     await actions.close('ETH/USDT');
     expect(details).toEqual([
-      ['SHORT 1.5 ETH/USDT, entry 3,400.0000', 'Unrealized PnL -18.75 USDT (-1.84%), at market'],
+      ['SHORT 1.5 ETH/USDT, entry 3,400.00', 'Unrealized PnL -18.75 USDT (-1.84%), at market'],
     ]);
   });
 
@@ -88,8 +120,8 @@ describe('positions pane actions', () => {
       'Are you sure you want to close all 2 open positions? This action cannot be undone.',
     ]);
     expect(details[0]).toEqual([
-      'LONG 0.052 BTC/USDT, entry 96,150.5000: +12.99 USDT',
-      'SHORT 1.5 ETH/USDT, entry 3,400.0000: -18.75 USDT',
+      'LONG 0.052 BTC/USDT, entry 96,150.5: +12.99 USDT',
+      'SHORT 1.5 ETH/USDT, entry 3,400.00: -18.75 USDT',
       'Total unrealized PnL -5.76 USDT',
     ]);
     server.on('POST /close_all_positions', () => ({ status: 500, body: 'oops' }));

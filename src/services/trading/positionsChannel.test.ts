@@ -282,7 +282,7 @@ describe('positions channel', () => {
     const { ws, notices, logIn } = setup();
     await logIn();
     ws.last().receive({ type: 'liquidation', symbol: 'BTCUSDT', price: 87_010.1234, time: 5 });
-    expect(notices).toEqual(['Position BTC/USDT was liquidated at 87,010.1234.']);
+    expect(notices).toEqual(['Position BTC/USDT was liquidated at 87,010.1.']);
   });
 
   it('leaves no timer or socket behind once disposed', async () => {

@@ -5,8 +5,9 @@ import type { ApiClient } from '../api/client';
 import { every, type Clock } from '../clock';
 import { openJsonSocket, type JsonSocket, type WebSocketClass } from '../net/jsonSocket';
 import type { SessionStore } from '../stores/session';
-import { formatTradePrice } from './format';
+import { formatPrice } from './format';
 import { TRADING_TEXT } from './messages';
+import type { OpenOrdersStore } from './openOrdersStore';
 import { fetchPositions } from './orders';
 import type { PositionsStore } from './positionsStore';
 
@@ -26,12 +27,16 @@ export interface PositionsChannelDeps {
   WebSocket: WebSocketClass;
   session: SessionStore;
   positions: PositionsStore;
+  /** The resting limit orders each snapshot carries (when the account's venue lists them). */
+  openOrders?: OpenOrdersStore;
   trading: ApiClient;
   clock: Clock;
   /** The reconnect jitter's randomness (`Math.random`); tests pass a fixed one. */
   random?: () => number;
   /** Tells the user about a liquidation (the terminal prints it). */
   notify(text: string): void;
+  /** Tells the user good news (a resting limit order filled); `notify` when absent. */
+  inform?(text: string): void;
   /** An ask rule's proposal, or what became of one (the toast and the terminal's prompt). */
   onProposal?(message: Extract<PositionsMessage, { type: 'proposal' | 'proposal_closed' }>): void;
 }
@@ -89,12 +94,18 @@ export function createPositionsChannel(deps: PositionsChannelDeps): PositionsCha
     if (message.type === 'snapshot') {
       sequence += 1;
       positions.setPositions(message.positions, clock.now());
+      if (message.orders !== undefined) deps.openOrders?.setOrders(message.orders);
     } else if (message.type === 'liquidation') {
       deps.notify(
-        TRADING_TEXT.liquidated(pairOf(exchangeSymbol(message.symbol)), formatTradePrice(message.price)),
+        TRADING_TEXT.liquidated(
+          pairOf(exchangeSymbol(message.symbol)),
+          formatPrice(message.symbol, message.price),
+        ),
       );
     } else if (message.type === 'protection') {
       deps.notify(message.text);
+    } else if (message.type === 'limit_filled') {
+      (deps.inform ?? deps.notify)(message.text);
     } else {
       deps.onProposal?.(message);
     }
@@ -135,6 +146,7 @@ export function createPositionsChannel(deps: PositionsChannelDeps): PositionsCha
       sequence += 1; // Answers still on their way belong to the old session.
       closeSocket();
       positions.reset();
+      deps.openOrders?.reset();
     } else if (previous === null) {
       void load().finally(() => {
         if (session.getToken() !== null && socket === null) openSocket();

@@ -1,5 +1,5 @@
 import type { Position } from '../../contracts/trading';
-import { formatAmount2, formatPnl, formatSize, formatTradePrice, pnlTone } from './format';
+import { formatAmount2, formatPnl, formatSize, formatPrice, pnlTone } from './format';
 
 /** docs/product.md §2 Open Positions columns, in order (ACTIONS is the pane's own). */
 export const POSITION_COLUMNS = [
@@ -32,9 +32,9 @@ export function positionRow(p: Position): PositionRow {
       p.symbol,
       side,
       formatSize(p.size),
-      formatTradePrice(p.entryPrice),
-      formatTradePrice(p.markPrice),
-      formatTradePrice(p.liquidationPrice),
+      formatPrice(p.symbol, p.entryPrice),
+      formatPrice(p.symbol, p.markPrice),
+      formatPrice(p.symbol, p.liquidationPrice),
       formatAmount2(p.margin),
       formatPnl(p.unrealizedPnl),
     ],

@@ -1,6 +1,6 @@
 import { signal, type ReadonlySignal } from '@preact/signals-core';
 import { ProtectionInput, protectionAsked, type PositionProtection } from '../../contracts/protection';
-import type { AccountMode } from '../../contracts/trading';
+import type { AccountVenue } from '../../contracts/venues';
 import { readDuration, readLevel, type ProtectionParse } from '../../commands/grammar/protection';
 import type { ApiClient } from '../api/client';
 import { muted, success, type OutputLine } from '../terminal/output';
@@ -122,7 +122,7 @@ export interface ProtectionEditorDeps {
   positions: PositionsStore;
   dialogs: Dialogs;
   /** The account orders go to: where the legs rest, in the terminal's words. */
-  accountMode?: ReadonlySignal<AccountMode>;
+  accountVenue?: ReadonlySignal<AccountVenue>;
   /** Where each answer is written down (the app: the terminal). */
   print?: (lines: OutputLine[]) => void;
 }
@@ -132,7 +132,7 @@ export function createProtectionEditor(deps: ProtectionEditorDeps): ProtectionEd
   const busy = signal<ReadonlySet<string>>(new Set(), { name: 'protectionEditor.busy' });
   const error = signal<RowError | null>(null, { name: 'protectionEditor.error' });
   const print = deps.print ?? (() => undefined);
-  const mode = (): AccountMode => deps.accountMode?.peek() ?? 'paper';
+  const venue = (): AccountVenue => deps.accountVenue?.peek() ?? 'paper';
 
   const setBusy = (symbol: string, on: boolean): void => {
     const next = new Set(busy.peek());
@@ -169,7 +169,7 @@ export function createProtectionEditor(deps: ProtectionEditorDeps): ProtectionEd
     (symbol: string) =>
     (answer: ProtectionAnswer): OutputLine[] => [
       muted(`Protection of ${symbol}:`),
-      ...receiptLines(answer.protection, mode()),
+      ...receiptLines(answer.protection, venue(), symbol),
     ];
 
   return {

@@ -8,19 +8,20 @@ import {
   type ProtectionInput,
   type ProtectionReceipt,
 } from '../../contracts/protection';
-import type { AccountMode } from '../../contracts/trading';
+import type { AccountVenue } from '../../contracts/venues';
 import { failure, info, muted, success, type OutputLine } from '../terminal/output';
-import { formatAgo, formatPnl, formatTradePrice } from './format';
+import { formatAgo, formatPnl, formatPrice } from './format';
+import { onVenue } from './venueNames';
+import { utcStamp } from '../time';
 
 /**
  * A position's protection in words and cells, the same in the terminal, the CLI and the positions
  * pane: each leg, where it rests and its state, always as the server said (nothing here guesses a state).
  */
 
-/** Where a leg rests, in words: an exchange leg on the account's venue, a time exit in the app. */
-export function restsText(on: LegPlace, mode: AccountMode): string {
-  if (on === 'app') return 'in the app';
-  return mode === 'paper' ? 'on the paper exchange' : 'on Binance';
+/** Where a leg rests, in words: an exchange leg on the account's venue (`on Bybit`), a time exit in the app. */
+export function restsText(on: LegPlace, venue: AccountVenue): string {
+  return on === 'app' ? 'in the app' : onVenue(venue);
 }
 
 /** A leg's state as the pane and the terminal say it: `missing` is being placed again. */
@@ -43,7 +44,7 @@ export interface LegView {
   value: string;
   /** `exchange` or `app`: the badge. */
   place: LegPlace;
-  /** `on the paper exchange`, `on Binance`, `in the app`: the badge's title. */
+  /** `on the paper exchange`, `on Bybit`, `in the app`: the badge's title. */
   placeText: string;
   /** Null for a time exit, which has no venue state. */
   state: LegState | null;
@@ -71,27 +72,32 @@ export function exitText(exitAt: string, now: number): string {
   return at <= now ? 'due' : `in ${formatAgo(at - now)}`;
 }
 
-/** `2026-11-26 14:30 UTC`: when the time exit closes the position. */
+/** `2026-11-26 14:30:00 UTC`: when the time exit closes the position. */
 export function exitTime(exitAt: string): string {
   const at = new Date(exitAt);
   if (!Number.isFinite(at.getTime())) return exitAt;
-  return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return utcStamp(at);
 }
 
 /**
  * The legs of a protection, in the order SL, TP, trailing stop, time exit. With `now` the time exit
  * reads `in 25m`; without (a listing printed once), its time.
  */
-export function protectionView(p: PositionProtection, mode: AccountMode, now: number | null): ProtectionView {
+export function protectionView(
+  p: PositionProtection,
+  venue: AccountVenue,
+  now: number | null,
+  symbol: string,
+): ProtectionView {
   const legs: LegView[] = [];
   const priced = (kind: 'sl' | 'tp', label: string, leg: PositionProtection['stop_loss']): void => {
     if (leg === null) return;
     legs.push({
       kind,
       label,
-      value: formatTradePrice(leg.price),
+      value: formatPrice(symbol, leg.price),
       place: leg.on,
-      placeText: restsText(leg.on, mode),
+      placeText: restsText(leg.on, venue),
       state: leg.state,
       stateText: STATE_TEXT[leg.state],
     });
@@ -104,7 +110,7 @@ export function protectionView(p: PositionProtection, mode: AccountMode, now: nu
       label: 'Trail',
       value: pct(p.trailing.callback_pct),
       place: p.trailing.on,
-      placeText: restsText(p.trailing.on, mode),
+      placeText: restsText(p.trailing.on, venue),
       state: p.trailing.state,
       stateText: STATE_TEXT[p.trailing.state],
     });
@@ -115,7 +121,7 @@ export function protectionView(p: PositionProtection, mode: AccountMode, now: nu
       label: 'Exit',
       value: now === null ? exitTime(p.exit_at) : exitText(p.exit_at, now),
       place: 'app',
-      placeText: restsText('app', mode),
+      placeText: restsText('app', venue),
       state: null,
       stateText: null,
     });
@@ -124,8 +130,13 @@ export function protectionView(p: PositionProtection, mode: AccountMode, now: nu
 }
 
 /** `SL 98,000.0000 resting · TP 105,000.0000 placing`, or `unprotected` (then the legs left, if any). */
-export function protectionCellText(p: PositionProtection, mode: AccountMode, now: number | null): string {
-  const view = protectionView(p, mode, now);
+export function protectionCellText(
+  p: PositionProtection,
+  venue: AccountVenue,
+  now: number | null,
+  symbol: string,
+): string {
+  const view = protectionView(p, venue, now, symbol);
   const legs = view.legs.map((l) => [l.label, l.value, l.stateText].filter((t) => t !== null).join(' '));
   return [...(view.unprotected ? [UNPROTECTED_TEXT] : []), ...legs].join(' · ');
 }
@@ -146,25 +157,25 @@ const legLine = (text: string, state: LegState | null): OutputLine => {
 
 /**
  * The lines a protection answer prints: each leg with its state and where it rests, how long the
- * position was open without its protection, and the server's note. `mode` is the account the answer
+ * position was open without its protection, and the server's note. `venue` is the account's the answer
  * names (an order's fill) or the one the terminal is on.
  */
-export function receiptLines(receipt: ProtectionReceipt, mode: AccountMode): OutputLine[] {
+export function receiptLines(receipt: ProtectionReceipt, venue: AccountVenue, symbol: string): OutputLine[] {
   const lines: OutputLine[] = [];
   const priced = (kind: 'sl' | 'tp', leg: ProtectionReceipt['stop_loss']): void => {
     if (leg === null) return;
-    const text = `${LEG_NAMES[kind]} ${formatTradePrice(leg.price)}: ${STATE_TEXT[leg.state]} ${restsText(leg.on, mode)}.`;
+    const text = `${LEG_NAMES[kind]} ${formatPrice(symbol, leg.price)}: ${STATE_TEXT[leg.state]} ${restsText(leg.on, venue)}.`;
     lines.push(legLine(text, leg.state));
   };
   priced('sl', receipt.stop_loss);
   priced('tp', receipt.take_profit);
   if (receipt.trailing !== null) {
     const t = receipt.trailing;
-    const text = `${LEG_NAMES.trail} ${pct(t.callback_pct)}: ${STATE_TEXT[t.state]} ${restsText(t.on, mode)}.`;
+    const text = `${LEG_NAMES.trail} ${pct(t.callback_pct)}: ${STATE_TEXT[t.state]} ${restsText(t.on, venue)}.`;
     lines.push(legLine(text, t.state));
   }
   if (receipt.exit_at !== null) {
-    lines.push(info(`${LEG_NAMES.exit} at ${exitTime(receipt.exit_at)}: ${restsText('app', mode)}.`));
+    lines.push(info(`${LEG_NAMES.exit} at ${exitTime(receipt.exit_at)}: ${restsText('app', venue)}.`));
   }
   if (lines.length === 0) lines.push(muted('No protection on the position.'));
   if (receipt.unprotected_ms !== null) {
@@ -208,25 +219,27 @@ export function protectionPreview(
   side: 'long' | 'short',
   quantity: number,
   price: number,
-  mode: AccountMode,
+  venue: AccountVenue,
+  symbol: string,
 ): ProtectionPreview {
+  const at = (value: number | null): string => formatPrice(symbol, value);
   const dir = side === 'long' ? 1 : -1;
   const prices = protectionPrices(input, side, price);
-  const exchange = restsText('exchange', mode);
+  const exchange = restsText('exchange', venue);
   const money = (at: number): string => `${formatPnl(dir * quantity * (at - price))} USDT`;
   const parts: string[] = [];
   if (prices.stopLoss !== null) {
-    parts.push(`SL ${formatTradePrice(prices.stopLoss)} (${money(prices.stopLoss)}) ${exchange}`);
+    parts.push(`SL ${at(prices.stopLoss)} (${money(prices.stopLoss)}) ${exchange}`);
   }
   if (prices.takeProfit !== null) {
-    parts.push(`TP ${formatTradePrice(prices.takeProfit)} (${money(prices.takeProfit)}) ${exchange}`);
+    parts.push(`TP ${at(prices.takeProfit)} (${money(prices.takeProfit)}) ${exchange}`);
   }
   if (input.trailing_pct !== undefined) {
     const first = price * (1 - (dir * input.trailing_pct) / 100);
     parts.push(`trail ${pct(input.trailing_pct)} (${money(first)} from the best price) ${exchange}`);
   }
   if (input.exit_after_min !== undefined) {
-    parts.push(`exit after ${minutesText(input.exit_after_min)} ${restsText('app', mode)}`);
+    parts.push(`exit after ${minutesText(input.exit_after_min)} ${restsText('app', venue)}`);
   }
-  return { text: parts.join(' · '), problem: protectionProblem(prices, side, price, formatTradePrice) };
+  return { text: parts.join(' · '), problem: protectionProblem(prices, side, price, at) };
 }

@@ -54,7 +54,7 @@ describe('trade panel model', () => {
     expect(states).toEqual(['idle', 'placing', 'success']);
     expect(model.status.value).toEqual({
       state: 'success',
-      message: `Success! Order ID: ${fill.id}. Filled SHORT 0.079 ETH ≈ 249.16 USDT of ETH/USDT at 3,153.9400, fee 0.12 USDT. Paper exchange: no real funds.`,
+      message: `Success! Order ID: ${fill.id}. Filled SHORT 0.079 ETH ≈ 249.16 USDT of ETH/USDT at 3,153.94, fee 0.12 USDT. Paper exchange: no real funds.`,
     });
     expect(positions.refreshRequests.value.count).toBe(1);
   });
@@ -84,7 +84,7 @@ describe('trade panel model', () => {
     expect(model.status.value).toMatchObject({
       state: 'success',
       message: expect.stringMatching(
-        /Paper exchange: no real funds\. Stop loss 3,217\.0200: resting on the paper exchange\. Take profit 3,000\.0000: placing on the paper exchange\. Unprotected for 95 ms\.$/,
+        /Paper exchange: no real funds\. Stop loss 3,217\.02: resting on the paper exchange\. Take profit 3,000\.00: placing on the paper exchange\. Unprotected for 95 ms\.$/,
       ),
     });
     // Both blank: no protection at all.

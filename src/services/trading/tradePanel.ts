@@ -7,7 +7,9 @@ import {
   sizeOrder,
   sizeText,
 } from '../../contracts/sizing';
-import { exchangeSymbol } from '../../contracts/trading';
+import { exchangeSymbol, type TimeInForce } from '../../contracts/trading';
+import { ORDER_MESSAGES } from '../../commands/grammar/order';
+import { restingText } from './openOrders';
 import type { ApiClient } from '../api/client';
 import type { SessionStore } from '../stores/session';
 import { TRADING_TEXT } from './messages';
@@ -82,13 +84,27 @@ export interface PanelBracket {
   takeProfit: string;
 }
 
+/** The panel's Limit mode: the price as typed (NaN when blank) and the time in force. */
+export interface PanelLimit {
+  price: number;
+  timeInForce: TimeInForce;
+}
+
+export const LIMIT_PRICE_NOT_POSITIVE = 'Limit price must be greater than zero.';
+
 export interface TradePanelModel {
   readonly status: ReadonlySignal<TradeStatus>;
   /**
    * Checks the input and, when it passes, places a market order for the chosen symbol, protected by
-   * the stop loss and take profit typed (none when both are blank).
+   * the stop loss and take profit typed (none when both are blank), or with `limit` a limit order.
    */
-  submit(side: PanelSide, total: number, symbol: string, bracket?: PanelBracket): Promise<void>;
+  submit(
+    side: PanelSide,
+    total: number,
+    symbol: string,
+    bracket?: PanelBracket,
+    limit?: PanelLimit,
+  ): Promise<void>;
 }
 
 export interface TradePanelDeps {
@@ -114,7 +130,7 @@ export function createTradePanelModel(deps: TradePanelDeps): TradePanelModel {
   );
   return {
     status: shown,
-    async submit(side, total, symbol, bracket) {
+    async submit(side, total, symbol, bracket, limit) {
       if (status.peek().state === 'placing') return;
       const check = validateTradeTotal(deps.session.isLoggedIn.peek(), total);
       if (!check.ok) {
@@ -122,6 +138,18 @@ export function createTradePanelModel(deps: TradePanelDeps): TradePanelModel {
         return;
       }
       const asked = bracket !== undefined && `${bracket.stopLoss}${bracket.takeProfit}`.trim() !== '';
+      const limitRefusal =
+        limit === undefined
+          ? null
+          : !Number.isFinite(limit.price) || limit.price <= 0
+            ? LIMIT_PRICE_NOT_POSITIVE
+            : asked
+              ? ORDER_MESSAGES.limitProtection
+              : null;
+      if (limitRefusal !== null) {
+        status.value = { state: 'error', message: limitRefusal };
+        return;
+      }
       const read = asked ? parseProtectionFields({ ...EMPTY_FIELDS, ...bracket }) : null;
       if (read !== null && !read.ok) {
         status.value = { state: 'error', message: read.message };
@@ -141,15 +169,21 @@ export function createTradePanelModel(deps: TradePanelDeps): TradePanelModel {
       status.value = { state: 'placing' };
       const placed = await placeOrder(
         deps.trading,
-        { pair: symbol, side, amount: check.total, protection },
+        { pair: symbol, side, amount: check.total, protection, limit },
         deps.newKey,
       );
-      if (placed.ok) {
+      if (placed.ok && placed.value.status === 'open') {
+        const fill = placed.value;
+        status.value = {
+          state: 'success',
+          message: `${TRADING_TEXT.orderSucceeded(fill.id)}. ${restingText(fill)}.`,
+        };
+      } else if (placed.ok) {
         const fill = placed.value;
         // What the protection did, as the answer says (the same words as the terminal's).
         const legs =
           fill.protection !== null
-            ? receiptLines(fill.protection, fill.account.mode).map((l) => ` ${l.text}`)
+            ? receiptLines(fill.protection, fill.account.venue, fill.symbol).map((l) => ` ${l.text}`)
             : protection === undefined
               ? []
               : [` ${RECEIPT_MISSING}`];

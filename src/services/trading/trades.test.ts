@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Trade } from '../../contracts/trading';
-import { closesPosition, tradeRow, TRADE_COLUMNS } from './trades';
+import { CLOSED_COLUMNS, closedTradeRow, tradeRow, TRADE_COLUMNS } from './trades';
 
 const fill: Trade = {
   id: '1',
@@ -12,7 +12,7 @@ const fill: Trade = {
   realizedPnl: null,
   fee: null,
   accountId: 'key-1',
-  account: { mode: 'live', keyHint: 'Live…cdef' },
+  account: { venue: 'binance', mode: 'live', keyHint: 'Live…cdef' },
   source: 'manual',
   ruleId: null,
   ruleName: null,
@@ -32,8 +32,36 @@ describe('a fill whose fee and realised PnL the venue has not told yet', () => {
     expect(cell({ ...fill, realizedPnl: 0, fee: 0.12 }, 'FEE')).toBe('0.12');
   });
 
-  it('is not listed among the closes until its realised PnL is known', () => {
-    expect(closesPosition(fill)).toBe(false);
-    expect(closesPosition({ ...fill, realizedPnl: 1.5 })).toBe(true);
+  it('leaves them "—" on the Closed tab too, beside the entry, the exit at its tick and the reason', () => {
+    const row = closedTradeRow({
+      id: '7-c',
+      time: Date.UTC(2026, 10, 26, 21, 48, 3),
+      symbol: 'ZIL/USDT',
+      side: 'long',
+      quantity: 4000,
+      entryPrice: 0.02305,
+      exitPrice: 0.0231,
+      realizedPnl: null,
+      fee: null,
+      reason: 'stop',
+      accountId: 'paper',
+      account: { venue: 'paper', mode: 'paper', keyHint: null },
+      source: 'manual',
+      ruleName: null,
+      orderId: 'o-7',
+    });
+    expect(Object.fromEntries(CLOSED_COLUMNS.map((c, i) => [c, row.cells[i]]))).toEqual({
+      'TIME (UTC)': '11-26 21:48:03',
+      SYMBOL: 'ZIL/USDT',
+      POSITION: 'LONG',
+      'QTY CLOSED': '4,000',
+      'ENTRY PRICE': '0.02305',
+      'EXIT PRICE': '0.02310',
+      'REALISED PNL': '—',
+      FEE: '—',
+      REASON: 'stop',
+      VENUE: 'PAPER',
+      BY: 'manual',
+    });
   });
 });

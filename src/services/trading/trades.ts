@@ -1,8 +1,9 @@
-import { TradesPage, type Trade } from '../../contracts/trading';
+import { ClosedTradesPage, TradesPage, type ClosedTrade, type Trade } from '../../contracts/trading';
 import type { ApiClient } from '../api/client';
 import { errorMessage } from '../api/errors';
-import { formatAmount2, formatPnl, formatSize, formatTradePrice, pnlTone } from './format';
+import { formatAmount2, formatPnl, formatSize, formatPrice, pnlTone } from './format';
 import type { Outcome } from './orders';
+import { accountChip } from './venueNames';
 
 /** The trade history (`GET /api/trades`): the user's fills, newest first, a page at a time. */
 
@@ -51,35 +52,76 @@ export async function fetchTradesCsv(trading: ApiClient): Promise<Outcome<Blob>>
   }
 }
 
-/** The Closed tab: the fills that reduced or closed a position (the ones that realised PnL). */
+/** `GET /api/trades/closed`: the parts of positions the fills closed, newest first (the Closed tab). */
+export async function fetchClosedTrades(
+  trading: ApiClient,
+  request: { limit?: number; account?: string } = {},
+): Promise<Outcome<ClosedTradesPage>> {
+  const query = new URLSearchParams();
+  if (request.limit !== undefined) query.set('limit', String(request.limit));
+  if (request.account !== undefined) query.set('account', request.account);
+  const search = query.toString();
+  try {
+    const path = `/trades/closed${search === '' ? '' : `?${search}`}`;
+    return { ok: true, value: await trading.call(ClosedTradesPage, path) };
+  } catch (error) {
+    return { ok: false, message: errorMessage(error, TRADES_TEXT.failed) };
+  }
+}
+
+/** The Closed tab: one row per part of a position a fill closed (a flip's close, not its opening rest). */
 export const CLOSED_COLUMNS = [
   'TIME (UTC)',
   'SYMBOL',
   'POSITION',
   'QTY CLOSED',
+  'ENTRY PRICE',
   'EXIT PRICE',
   'REALISED PNL',
   'FEE',
+  'REASON',
   'VENUE',
   'BY',
 ] as const;
 
-/**
- * A fill realised PnL only by reducing, closing or flipping a position. One whose PnL the venue has not
- * told yet (null) is not called a close until it has.
- */
-export const closesPosition = (trade: Pick<Trade, 'realizedPnl'>): boolean =>
-  trade.realizedPnl !== null && trade.realizedPnl !== 0;
-
 /** A fee or realised PnL the venue has not told yet: never shown as 0. */
 export const UNKNOWN_CELL = '—';
 
-/** A closing fill as the Closed tab shows it: the side is the position's, the other way from the fill. */
-export function closedRow(trade: Trade): TradeRow {
-  const row = tradeRow(trade);
-  const cells = [...row.cells];
-  cells[2] = trade.side === 'buy' ? 'SHORT' : 'LONG';
-  return { ...row, cells };
+/** One closed part as the Closed tab shows it: every cell already formatted. */
+export interface ClosedRow {
+  id: string;
+  cells: readonly string[];
+  side: 'LONG' | 'SHORT';
+  pnlTone: 'gain' | 'loss' | 'flat';
+  title: string | null;
+}
+
+const pnlCell = (pnl: number | null): string =>
+  pnl === null ? UNKNOWN_CELL : pnl === 0 ? '0.00' : formatPnl(pnl);
+const feeCell = (fee: number | null): string =>
+  fee === null ? UNKNOWN_CELL : fee === 0 ? '0.00' : formatAmount2(fee);
+
+export function closedTradeRow(c: ClosedTrade): ClosedRow {
+  const side = c.side === 'long' ? 'LONG' : 'SHORT';
+  return {
+    id: c.id,
+    side,
+    cells: [
+      tradeTime(c.time),
+      c.symbol,
+      side,
+      formatSize(c.quantity),
+      c.entryPrice === null ? UNKNOWN_CELL : formatPrice(c.symbol, c.entryPrice),
+      formatPrice(c.symbol, c.exitPrice),
+      pnlCell(c.realizedPnl),
+      feeCell(c.fee),
+      c.reason,
+      venueText(c),
+      sourceText(c),
+    ],
+    pnlTone: pnlTone(c.realizedPnl),
+    title: c.source === 'rule' ? c.ruleName : null,
+  };
 }
 
 export const TRADE_COLUMNS = [
@@ -110,10 +152,10 @@ export function tradeTime(ms: number): string {
   return `${iso.slice(5, 10)} ${iso.slice(11, 19)}`;
 }
 
-/** `PAPER`, `LIVE abcd…wxyz`, `DEMO abcd…wxyz`. */
+/** `PAPER`, `BYBIT LIVE abcd…wxyz`, `OKX DEMO abcd…wxyz`: the fill's venue, mode and key. */
 export function venueText(trade: Pick<Trade, 'account'>): string {
-  const mode = trade.account.mode.toUpperCase();
-  return trade.account.keyHint === null ? mode : `${mode} ${trade.account.keyHint}`;
+  const chip = accountChip(trade.account);
+  return trade.account.keyHint === null ? chip : `${chip} ${trade.account.keyHint}`;
 }
 
 /** `manual`, `card`, or `rule 'Bad news short'`. */
@@ -125,13 +167,8 @@ export function sourceText(trade: Pick<Trade, 'source' | 'ruleName'>): string {
 export function tradeRow(trade: Trade): TradeRow {
   const side = trade.side === 'buy' ? 'BUY' : 'SELL';
   // A realised PnL of exactly zero (an opening fill) reads 0.00, not the tables' "$--"; an unknown one "—".
-  const pnl =
-    trade.realizedPnl === null
-      ? UNKNOWN_CELL
-      : trade.realizedPnl === 0
-        ? '0.00'
-        : formatPnl(trade.realizedPnl);
-  const fee = trade.fee === null ? UNKNOWN_CELL : trade.fee === 0 ? '0.00' : formatAmount2(trade.fee);
+  const pnl = pnlCell(trade.realizedPnl);
+  const fee = feeCell(trade.fee);
   return {
     id: trade.id,
     side,
@@ -140,7 +177,7 @@ export function tradeRow(trade: Trade): TradeRow {
       trade.symbol,
       side,
       formatSize(trade.quantity),
-      formatTradePrice(trade.price),
+      formatPrice(trade.symbol, trade.price),
       pnl,
       fee,
       venueText(trade),

@@ -14,7 +14,7 @@ const trade = (id: number): Trade => ({
   realizedPnl: id % 2 === 0 ? 0 : 1.5,
   fee: 0.1,
   accountId: 'paper',
-  account: { mode: 'paper', keyHint: null },
+  account: { venue: 'paper', mode: 'paper', keyHint: null },
   source: 'card',
   ruleId: null,
   ruleName: null,
@@ -50,7 +50,7 @@ describe('the Trades tab', () => {
       'BTC/USDT',
       'SELL',
       '0.002',
-      '100,700.0000',
+      '100,700.0',
       '+1.50',
       '0.10',
       'PAPER',
@@ -60,16 +60,57 @@ describe('the Trades tab', () => {
     await history.more();
     expect(history.rows.value.map((r) => r.id)).toEqual(['5', '4', '3']);
     expect(history.hasMore.value).toBe(false);
-    // The Closed tab: the fills that realised PnL, under the side of the position they closed.
-    expect(history.closedRows.value.map((r) => [r.id, r.cells[2], r.cells[5]])).toEqual([
-      ['5', 'LONG', '+1.50'],
-      ['3', 'LONG', '+1.50'],
-    ]);
     expect(server.requests.map((r) => r.search)).toEqual(['?limit=2', '?limit=2&cursor=4']);
     await history.more();
     expect(server.requests).toHaveLength(2);
     history.clear();
     expect(history.rows.value).toEqual([]);
+  });
+
+  it('loads the Closed tab from the closed parts the server worked out, and forgets them on clear', async () => {
+    const { server, trading } = fakeTradingApi();
+    const part = {
+      id: '5-c',
+      time: Date.UTC(2026, 10, 26, 12, 0, 5),
+      symbol: 'BTC/USDT',
+      side: 'long',
+      quantity: 0.1,
+      entryPrice: 100_000,
+      exitPrice: 101_000.05,
+      realizedPnl: 100,
+      fee: 4.04,
+      reason: 'manual',
+      accountId: 'paper',
+      account: { venue: 'paper', mode: 'paper', keyHint: null },
+      source: 'manual',
+      ruleName: null,
+      orderId: 'o-5',
+    };
+    server.on('GET /trades/closed', () => ({ status: 200, body: { closed: [part] } }));
+    const history = createTradesHistory({ trading });
+    await history.reloadClosed();
+    expect(server.requests.map((r) => r.path + r.search)).toEqual(['/trades/closed?limit=200']);
+    expect(history.closedLoad.value).toEqual({ status: 'ready' });
+    expect(history.closedRows.value.map((r) => r.cells)).toEqual([
+      [
+        '11-26 12:00:05',
+        'BTC/USDT',
+        'LONG',
+        '0.1',
+        '100,000.0',
+        '101,000.1',
+        '+100.00',
+        '4.04',
+        'manual',
+        'PAPER',
+        'manual',
+      ],
+    ]);
+    history.clear();
+    expect(history.closedRows.value).toEqual([]);
+    server.on('GET /trades/closed', () => ({ status: 503, body: { detail: 'Database unavailable.' } }));
+    await history.reloadClosed();
+    expect(history.closedLoad.value).toEqual({ status: 'error', message: 'Database unavailable.' });
   });
 
   it("says when the server refuses, in the server's words", async () => {

@@ -1,4 +1,5 @@
 import type { OrderResponse, OrderVenue, Position } from '../../../../src/contracts/trading';
+import { venueLabel } from '../../../../src/contracts/venues';
 import { signedUsdt } from '../../trading/trade-log';
 import type { Note } from '../channels';
 
@@ -21,10 +22,11 @@ export function noteText(note: Note): string {
   return `${title}${body}${link}`;
 }
 
-/** "paper", "live key abcd…wxyz": where an order went, as the server's answer named it. */
+/** "paper", "Bybit live key abcd…wxyz": where an order went, as the server's answer named it. */
 export function venueText(venue: OrderVenue): string {
   if (venue.mode === 'paper') return 'paper';
-  return venue.keyHint === null ? `${venue.mode} key` : `${venue.mode} key ${venue.keyHint}`;
+  const on = venue.venue === 'paper' ? '' : `${venueLabel(venue.venue)} `;
+  return venue.keyHint === null ? `${on}${venue.mode} key` : `${on}${venue.mode} key ${venue.keyHint}`;
 }
 
 /** "Bought 0.0015 BTCUSDT at 65000.1 on paper (150.00 USDT)." from the order's answer. */

@@ -52,6 +52,26 @@ export function feesOf(trades: readonly BinanceTrade[]): OrderFees {
 }
 
 /**
+ * An order's trades summed, when they account for all of its executed quantity in USDT; null when they
+ * cannot be read, are not all there yet, or are charged in another asset.
+ */
+export async function tradesFeesOf(
+  read: () => Promise<readonly BinanceTrade[]>,
+  executedQty: string,
+): Promise<OrderFees | null> {
+  let trades: readonly BinanceTrade[];
+  try {
+    trades = await read();
+  } catch {
+    return null;
+  }
+  const traded = trades.reduce((sum, t) => sum.plus(t.qty), new Decimal(0));
+  if (!traded.eq(executedQty)) return null;
+  if (trades.some((t) => t.commissionAsset !== undefined && t.commissionAsset !== 'USDT')) return null;
+  return feesOf(trades);
+}
+
+/**
  * An order as Binance answers it, with the commission and realised PnL of its trades; both null when
  * its trades could not be read (unknown, never 0).
  */
@@ -61,7 +81,7 @@ export function orderResultOf(order: BinanceOrder, fees: OrderFees | null): Orde
     clientOrderId: order.clientOrderId,
     symbol: order.symbol,
     side: order.side,
-    type: 'MARKET',
+    type: order.type === 'LIMIT' ? 'LIMIT' : 'MARKET',
     status: order.status,
     ...(order.origQty === undefined ? {} : { origQty: order.origQty }),
     reduceOnly: order.reduceOnly,

@@ -5,22 +5,18 @@ import type {
   AccountBalance,
   ConditionalOrder,
   ConditionalOrderRequest,
-  ExchangeAdapter,
+  LiveExchangeAdapter,
   ExchangeEvent,
+  LimitOrderRequest,
   MarketOrderRequest,
+  OrderBookDepth,
   OrderResult,
   OrderSide,
   PositionRisk,
+  RestingOrder,
   VenuePreview,
 } from '../exchange';
-import {
-  CloseAllIncomplete,
-  ExchangeError,
-  OrderOutcomeUnknown,
-  exchangeErrors,
-  readVenueAnswer,
-  type CloseLeft,
-} from '../exchange-error';
+import { ExchangeError, exchangeErrors, readVenueAnswer } from '../exchange-error';
 import type { Bracket, SymbolFilters } from '../paper/filters';
 import { AccountEvents } from './account-events';
 import {
@@ -33,7 +29,14 @@ import {
   UsdtBalance,
   UserTradesAnswer,
 } from './binance-answers';
-import { feesOf, fromPositionRisk, orderResultOf, type BinanceOrder, type OrderFees } from './binance-shapes';
+import { BinanceLimits } from './binance-limits';
+import {
+  fromPositionRisk,
+  orderResultOf,
+  tradesFeesOf,
+  type BinanceOrder,
+  type OrderFees,
+} from './binance-shapes';
 import { LiveConditionals } from './conditionals';
 import { StreamFees } from './stream-fees';
 import { previewLiveOrder } from './preview';
@@ -41,6 +44,7 @@ import { sizeLiveOrder } from './sizing';
 import { outcomeOf } from './unknown-outcome';
 import type { UserStreamOptions } from './user-stream';
 import { VenueInfo } from './venue-info';
+import { closeEach } from './close-all';
 
 export { UNKNOWN_OUTCOME_CODES } from './unknown-outcome';
 
@@ -73,24 +77,27 @@ interface Cached<T> {
  * is unknown (no answer, -1007, 5xx) is raised as OrderOutcomeUnknown for the caller to look up before
  * any retry.
  */
-export class BinanceUsdmExchange implements ExchangeAdapter {
+export class BinanceUsdmExchange implements LiveExchangeAdapter {
   readonly kind = 'binance-usdm' as const;
+  readonly venue = 'binance' as const;
   private readonly positionsCache = new Map<string, Cached<PositionRisk[]>>();
   /** exchangeInfo, leverage brackets and taker rates, read seldom. */
-  private readonly venue: VenueInfo;
+  private readonly info: VenueInfo;
   /** Fills and user-data stream events, to subscribers. */
   private readonly events: AccountEvents;
   /** Each order's fee and realised PnL as the user-data stream reports its trades. */
   private readonly streamFees: StreamFees;
   /** Stops, targets and trailing stops resting on Binance's algo service. */
   private readonly conditionals: LiveConditionals;
+  /** Limit orders, their cancels, and the order book. */
+  private readonly limits: BinanceLimits;
   private readonly positionsTtl: number;
   private readonly now: () => number;
 
   constructor(private readonly opts: BinanceUsdmOptions) {
     this.positionsTtl = opts.positionsTtlMs ?? 2_000;
     this.now = opts.now ?? Date.now;
-    this.venue = new VenueInfo(
+    this.info = new VenueInfo(
       opts.client,
       (account, path, params) => this.signed(account, 'GET', path, params),
       opts.cacheMs ?? 3_600_000,
@@ -101,6 +108,17 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
       (account, method, path, params, creds) => this.signed(account, method, path, params, creds),
       this.now,
     );
+    this.limits = new BinanceLimits({
+      signed: (account, method, path, params, creds) => this.signed(account, method, path, params, creds),
+      publicGet: (path, params) => opts.client.publicGet(path, params),
+      credentials: (account) => opts.credentials(account),
+      filters: (symbol) => this.info.filters(symbol),
+      withFees: (account, order, creds) => this.withFees(account, order, creds),
+      changed: (account, result) => {
+        this.positionsCache.delete(account);
+        if (result !== undefined) this.events.filled(account, result);
+      },
+    });
     this.events = new AccountEvents({
       client: opts.client,
       credentials: (account) => opts.credentials(account),
@@ -113,16 +131,16 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
 
   /** The symbol's filters from the cached exchangeInfo (MARKET_LOT_SIZE, MIN_NOTIONAL, PRICE_FILTER). */
   filters(symbol: string): Promise<SymbolFilters> {
-    return this.venue.filters(symbol);
+    return this.info.filters(symbol);
   }
 
   /** The account's leverage brackets for a symbol (`GET /fapi/v1/leverageBracket`, cached). */
   bracketsOf(account: string, symbol: string): Promise<Bracket[]> {
-    return this.venue.bracketsOf(account, symbol);
+    return this.info.bracketsOf(account, symbol);
   }
 
   async placeMarketOrder(account: string, request: MarketOrderRequest): Promise<OrderResult> {
-    const filters = await this.venue.filters(request.symbol);
+    const filters = await this.info.filters(request.symbol);
     const price = await this.referencePrice(request.symbol);
     const { quantity, sizing } = sizeLiveOrder(request, price, filters);
     const result = await this.order(account, {
@@ -137,6 +155,27 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
   }
 
   /**
+   * A limit order (GTC, IOC, or GTX post-only: Binance refuses one that would take with -5022), on the
+   * symbol's tick and lot step; no clear answer is looked up by its client id, never sent again.
+   */
+  placeLimitOrder(account: string, request: LimitOrderRequest): Promise<OrderResult> {
+    return this.limits.place(account, request);
+  }
+
+  openOrders(account: string, symbol?: string): Promise<RestingOrder[]> {
+    return this.limits.open(account, symbol);
+  }
+
+  /** Null when Binance holds it open no more (-2011, looked up): filled or cancelled meanwhile. */
+  cancelOrder(...order: Parameters<BinanceLimits['cancel']>): Promise<RestingOrder | null> {
+    return this.limits.cancel(...order);
+  }
+
+  depth(symbol: string, limit: number): Promise<OrderBookDepth> {
+    return this.limits.depth(symbol, limit);
+  }
+
+  /**
    * What the order would do, from this venue's exchangeInfo, the account's leverage, brackets, taker
    * rate and position: sized by the same rule as {@link placeMarketOrder}, so the preview's quantity
    * is the fill's.
@@ -147,9 +186,9 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
   ): Promise<VenuePreview> {
     const creds = await this.opts.credentials(account);
     const [filters, price, brackets, config, rate, positions] = await Promise.all([
-      this.venue.filters(request.symbol),
+      this.info.filters(request.symbol),
       this.referencePrice(request.symbol),
-      this.venue.bracketsOf(account, request.symbol),
+      this.info.bracketsOf(account, request.symbol),
       this.read(
         account,
         'GET',
@@ -159,7 +198,7 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
         'the symbol configuration',
         creds,
       ),
-      this.venue.takerRate(account, request.symbol),
+      this.info.takerRate(account, request.symbol),
       this.positionRisk(account),
     ]);
     return previewLiveOrder(request, {
@@ -242,25 +281,7 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
    */
   async closeAllPositions(account: string, clientOrderIdPrefix: string): Promise<OrderResult[]> {
     const open = (await this.positionRisk(account, true)).filter((p) => Number(p.positionAmt) !== 0);
-    const results: OrderResult[] = [];
-    const unknown: (CloseLeft & { reason: string })[] = [];
-    const refused: (CloseLeft & { error: unknown })[] = [];
-    for (const [i, p] of open.entries()) {
-      const clientOrderId = `${clientOrderIdPrefix}-${i}`.slice(0, 36);
-      try {
-        const closed = await this.closePosition(account, p.symbol, clientOrderId);
-        if (closed) results.push(closed);
-      } catch (err) {
-        if (err instanceof OrderOutcomeUnknown)
-          unknown.push({ symbol: p.symbol, clientOrderId, reason: err.reason });
-        else refused.push({ symbol: p.symbol, clientOrderId, error: err });
-      }
-    }
-    // Nothing closed and nothing in doubt: the refusal is the answer, as for one close.
-    const [first] = refused;
-    if (results.length === 0 && unknown.length === 0 && refused.length === 1 && first) throw first.error;
-    if (unknown.length > 0 || refused.length > 0) throw new CloseAllIncomplete(results, unknown, refused);
-    return results;
+    return closeEach(open, clientOrderIdPrefix, (symbol, id) => this.closePosition(account, symbol, id));
   }
 
   async positionRisk(account: string, fresh = false): Promise<PositionRisk[]> {
@@ -289,7 +310,7 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
   }
 
   async setLeverage(account: string, symbol: string, leverage: number) {
-    const brackets = await this.venue.bracketsOf(account, symbol);
+    const brackets = await this.info.bracketsOf(account, symbol);
     const max = brackets[0]?.maxLeverage;
     if (max !== undefined && leverage > max) throw exchangeErrors.invalidLeverage();
     try {
@@ -415,20 +436,15 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
     return orderResultOf(order, fees);
   }
 
-  /**
-   * The order's trades summed, when they account for all of its executed quantity in USDT; null when
-   * they cannot be read, are not all there yet, or are charged in another asset.
-   */
-  private async tradesFees(
+  private tradesFees(
     account: string,
     symbol: string,
     orderId: string,
     executedQty: string,
     creds?: BinanceCredentials,
   ): Promise<OrderFees | null> {
-    let trades: z.output<typeof UserTradesAnswer>;
-    try {
-      trades = await this.read(
+    const read = () =>
+      this.read(
         account,
         'GET',
         '/fapi/v1/userTrades',
@@ -437,13 +453,7 @@ export class BinanceUsdmExchange implements ExchangeAdapter {
         "the order's trades",
         creds,
       );
-    } catch {
-      return null;
-    }
-    const traded = trades.reduce((sum, t) => sum.plus(t.qty), new Decimal(0));
-    if (!traded.eq(executedQty)) return null;
-    if (trades.some((t) => t.commissionAsset !== undefined && t.commissionAsset !== 'USDT')) return null;
-    return feesOf(trades);
+    return tradesFeesOf(read, executedQty);
   }
 
   private async referencePrice(symbol: string): Promise<Decimal> {

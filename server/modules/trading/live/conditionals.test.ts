@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BinanceUnreachable } from '../../exchanges/binance-client';
+import { VenueUnreachable } from '../../exchanges/binance-client';
 import { ExchangeError, OrderOutcomeUnknown, VenueAnswerUnreadable } from '../exchange-error';
 import { LiveConditionals, algoParams, type SignedCall } from './conditionals';
 
@@ -104,9 +104,9 @@ describe('conditional orders on the live adapter', () => {
     });
     await expect(refused.conditionals.query('a', 'x')).rejects.toMatchObject({ code: -1021 });
     const silent = venue(() => {
-      throw new BinanceUnreachable('GET /fapi/v1/algoOrder: no answer from Binance.');
+      throw new VenueUnreachable('GET /fapi/v1/algoOrder: no answer from Binance.');
     });
-    await expect(silent.conditionals.query('a', 'x')).rejects.toBeInstanceOf(BinanceUnreachable);
+    await expect(silent.conditionals.query('a', 'x')).rejects.toBeInstanceOf(VenueUnreachable);
   });
 
   it('a placement without a clear answer is an unknown outcome; a refusal keeps Binance’s code', async () => {
@@ -118,7 +118,7 @@ describe('conditional orders on the live adapter', () => {
       clientAlgoId: 'pt-stop',
     };
     for (const thrown of [
-      new BinanceUnreachable('POST /fapi/v1/algoOrder: Binance answered 503.', -1006, 'bus'),
+      new VenueUnreachable('POST /fapi/v1/algoOrder: Binance answered 503.', -1006, 'bus'),
       new ExchangeError(-1007, 'Timeout waiting for response from backend server.'),
     ]) {
       const err = await venue(() => {

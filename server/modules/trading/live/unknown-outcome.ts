@@ -1,4 +1,4 @@
-import { BinanceUnreachable } from '../../exchanges/binance-client';
+import { VenueUnreachable } from '../../exchanges/binance-client';
 import { ExchangeError, OrderOutcomeUnknown, VenueAnswerUnreadable } from '../exchange-error';
 
 /**
@@ -13,7 +13,7 @@ export const UNKNOWN_OUTCOME_CODES: ReadonlySet<number> = new Set([-1000, -1001,
  * sending it again); anything else is the venue's refusal, returned as it is.
  */
 export function outcomeOf(err: unknown): unknown {
-  if (err instanceof BinanceUnreachable) return new OrderOutcomeUnknown(err.msg ?? err.message);
+  if (err instanceof VenueUnreachable) return new OrderOutcomeUnknown(err.msg ?? err.message);
   if (err instanceof VenueAnswerUnreadable) return new OrderOutcomeUnknown(err.message);
   if (err instanceof ExchangeError && UNKNOWN_OUTCOME_CODES.has(err.code)) {
     return new OrderOutcomeUnknown(err.msg);

@@ -1,7 +1,8 @@
 import Decimal from 'decimal.js';
 import type { z } from 'zod';
 import type { BinanceClient } from '../../exchanges/binance-client';
-import { VenueAnswerUnreadable, exchangeErrors, readVenueAnswer } from '../exchange-error';
+import { ExchangeError, VenueAnswerUnreadable, readVenueAnswer } from '../exchange-error';
+import { pairOf } from '../../../../src/contracts/trading';
 import { buildBrackets, type Bracket, type SymbolFilters } from '../paper/filters';
 import {
   CommissionRateAnswer,
@@ -85,10 +86,10 @@ export class VenueInfo {
       return new Map(body.symbols.map((s) => [s.symbol, s]));
     });
     const entry = symbols.get(symbol);
-    if (entry === undefined) throw exchangeErrors.invalidSymbol();
+    if (entry === undefined) throw notListed(symbol);
     const what = `the exchange information of ${symbol}`;
     const info = readVenueAnswer(SymbolInfo, entry, what);
-    if (info.status !== 'TRADING') throw exchangeErrors.invalidSymbol();
+    if (info.status !== 'TRADING') throw notListed(symbol);
     const f = (type: string) => info.filters.find((x) => x.filterType === type);
     const market = f('MARKET_LOT_SIZE');
     const marketLot =
@@ -144,4 +145,9 @@ export class VenueInfo {
       return new Decimal(rate.takerCommissionRate);
     });
   }
+}
+
+/** A symbol Binance does not list (or does not trade now), in the app's words for -1121. */
+function notListed(symbol: string): ExchangeError {
+  return new ExchangeError(-1121, `Binance does not list ${pairOf(symbol)}.`);
 }

@@ -10,6 +10,14 @@ import {
   type ConditionalBook,
   type ConditionalEvent,
 } from './conditionals';
+import {
+  EMPTY_LIMITS,
+  endLimitIn,
+  restIn,
+  type LimitBook,
+  type LimitEvent,
+  type LimitTimeInForce,
+} from './limits';
 import { ZERO } from './math';
 
 /**
@@ -36,6 +44,8 @@ export interface PaperAccountState {
   leverage: ReadonlyMap<string, number>;
   /** Stops, targets and trailing stops: those resting, and the latest that ended. */
   conditionals: ConditionalBook;
+  /** Limit orders: those resting (holding cash), and the latest that ended. */
+  limits: LimitBook;
 }
 
 export const DEFAULT_LEVERAGE = 10;
@@ -61,10 +71,16 @@ export type LedgerEvent =
       fee: string;
       /** The conditional order this fill is the market order of (it fired). */
       algoId?: string;
+      /**
+       * A limit order's fill: its price and time in force; `rested` when it filled off the book (it was
+       * the resting order of the same orderId, whose reserved cash it gives back).
+       */
+      limit?: { price: string; timeInForce: LimitTimeInForce; rested: boolean };
       at?: number;
     }
   | { type: 'liquidation'; symbol: string; price: string; at?: number }
-  | ConditionalEvent;
+  | ConditionalEvent
+  | LimitEvent;
 
 /** The balance changes an event caused, stored beside it in the ledger. */
 export interface EventEffects {
@@ -76,7 +92,13 @@ export interface EventEffects {
 }
 
 export function emptyAccount(): PaperAccountState {
-  return { cash: ZERO, positions: new Map(), leverage: new Map(), conditionals: EMPTY_BOOK };
+  return {
+    cash: ZERO,
+    positions: new Map(),
+    leverage: new Map(),
+    conditionals: EMPTY_BOOK,
+    limits: EMPTY_LIMITS,
+  };
 }
 
 export function leverageOf(state: PaperAccountState, symbol: string): number {
@@ -96,8 +118,12 @@ export function applyEvent(
       if (event.reason === 'reset') {
         const lockedMargin = [...state.positions.values()].reduce((s, p) => s.plus(p.isolatedWallet), ZERO);
         const conditionals = endAllIn(state.conditionals, null, 'CANCELED', RESET_REASON, event.at);
+        let limits = state.limits;
+        for (const id of state.limits.resting.keys()) {
+          limits = endLimitIn(limits, id, 'CANCELED', RESET_REASON, event.at).book;
+        }
         return {
-          state: { cash: amount, positions: new Map(), leverage: new Map(), conditionals },
+          state: { cash: amount, positions: new Map(), leverage: new Map(), conditionals, limits },
           effects: { ...none(), cashDelta: amount.minus(state.cash), marginDelta: lockedMargin.neg() },
         };
       }
@@ -132,6 +158,7 @@ export function applyEvent(
       };
     }
     case 'fill': {
+      if (event.limit?.rested === true) return applyRestedFill(state, event);
       const filled = applyFill(state, event);
       if (state.conditionals.resting.size === 0) return filled;
       let conditionals = state.conditionals;
@@ -147,6 +174,26 @@ export function applyEvent(
         conditionals = closedUnder(conditionals, event.symbol, event.at);
       }
       return { state: { ...filled.state, conditionals }, effects: filled.effects };
+    }
+    case 'limit': {
+      const reserved = new Decimal(event.order.reserved);
+      return {
+        state: { ...state, cash: state.cash.minus(reserved), limits: restIn(state.limits, event.order) },
+        effects: { ...none(), cashDelta: reserved.neg() },
+      };
+    }
+    case 'limit-end': {
+      const { book, released } = endLimitIn(
+        state.limits,
+        event.orderId,
+        event.status,
+        event.reason,
+        event.at,
+      );
+      return {
+        state: { ...state, cash: state.cash.plus(released), limits: book },
+        effects: { ...none(), cashDelta: released },
+      };
     }
     case 'conditional':
       return { state: withBook(state, placeIn(state.conditionals, event.order, event.at)), effects: none() };
@@ -172,6 +219,26 @@ export function applyEvent(
 }
 
 const RESET_REASON = 'The paper account was reset.';
+
+/** The state with a resting limit order taken off the book (FILLED) and its reserved cash given back. */
+export function releaseLimit(state: PaperAccountState, orderId: string, at?: number) {
+  const { book, released } = endLimitIn(state.limits, orderId, 'FILLED', null, at);
+  return { state: { ...state, cash: state.cash.plus(released), limits: book }, released };
+}
+
+/** A resting limit order's fill: its cash given back, then filled as any fill is. */
+function applyRestedFill(
+  state: PaperAccountState,
+  event: Extract<LedgerEvent, { type: 'fill' }>,
+): { state: PaperAccountState; effects: EventEffects } {
+  const { state: released, released: amount } = releaseLimit(state, event.orderId, event.at);
+  const { limit: _limit, ...plain } = event;
+  const filled = applyEvent(released, plain);
+  return {
+    state: filled.state,
+    effects: { ...filled.effects, cashDelta: filled.effects.cashDelta.plus(amount) },
+  };
+}
 
 const withBook = (state: PaperAccountState, conditionals: ConditionalBook): PaperAccountState =>
   conditionals === state.conditionals ? state : { ...state, conditionals };

@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import { lotFiltersFor } from '../../../../src/contracts/sizing';
 import { findSymbol } from '../../../../src/contracts/symbols';
+import { tickSizeFor } from '../../../../src/contracts/ticks';
 
 /** One leverage bracket (Binance `leverageBracket`): notional range, its max leverage and maintenance rate. */
 export interface Bracket {
@@ -102,20 +103,6 @@ const TIERS = {
   ],
 } as const satisfies Record<string, Tiers>;
 
-/** Price ticks of the majors (Binance USD-M snapshot); others get one by price. */
-const TICKS: Record<string, string> = {
-  BTCUSDT: '0.10',
-  ETHUSDT: '0.01',
-  BNBUSDT: '0.010',
-  SOLUSDT: '0.0100',
-  XRPUSDT: '0.0001',
-  DOGEUSDT: '0.00001',
-  ADAUSDT: '0.00010',
-  LINKUSDT: '0.001',
-  LTCUSDT: '0.01',
-  BCHUSDT: '0.01',
-};
-
 const LARGE = new Set([
   'BNB',
   'SOL',
@@ -131,12 +118,6 @@ const LARGE = new Set([
   'TON',
   'SUI',
 ]);
-
-/** A tick of four significant digits below the price's leading digit. */
-function defaultTick(price: Decimal): Decimal {
-  const exponent = Math.floor(Math.log10(Math.max(price.toNumber(), 1e-8)));
-  return new Decimal(10).pow(exponent - 4);
-}
 
 const BRACKETS = {
   btc: buildBrackets(TIERS.btc),
@@ -183,7 +164,7 @@ function buildFilters(symbol: string, referencePrice: Decimal.Value): SymbolFilt
     minQty: new Decimal(lot.minQty),
     maxQty: new Decimal(lot.maxQty),
     minNotional: new Decimal(lot.minNotional),
-    tickSize: new Decimal(TICKS[symbol] ?? defaultTick(new Decimal(referencePrice))),
+    tickSize: new Decimal(tickSizeFor(symbol, referencePrice)),
     brackets: BRACKETS[family],
   };
 }

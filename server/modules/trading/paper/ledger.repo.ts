@@ -150,6 +150,7 @@ function symbolOf(event: LedgerEvent): string | null {
     case 'deposit':
       return null;
     case 'conditional':
+    case 'limit':
       return event.order.symbol;
     default:
       return event.symbol;

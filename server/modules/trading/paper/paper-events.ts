@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import type { AccountUpdateEvent, OrderResult, OrderTradeUpdateEvent } from '../exchange';
 import type { LedgerEvent, PaperAccountState, PaperPosition } from './account';
+import { toRestingOrder, reservedIn, type EndedLimit, type PaperLimit } from './limits';
 import { unrealizedPnl, ZERO } from './math';
 
 type Fill = Extract<LedgerEvent, { type: 'fill' }>;
@@ -13,8 +14,9 @@ export function toOrderResult(fill: Fill, realizedPnl: string, at: number): Orde
     clientOrderId: fill.clientOrderId,
     symbol: fill.symbol,
     side: fill.side,
-    type: 'MARKET',
+    type: fill.limit ? 'LIMIT' : 'MARKET',
     status: 'FILLED',
+    ...(fill.limit ? { origQty: qty } : {}),
     reduceOnly: fill.reduceOnly,
     executedQty: qty,
     avgPrice: fill.price,
@@ -43,7 +45,7 @@ export function orderTradeUpdate(
       s: source.symbol,
       c: isFill ? source.clientOrderId : `autoclose-${at}`,
       S: side,
-      o: isFill ? 'MARKET' : 'LIQUIDATION',
+      o: isFill ? (source.limit ? 'LIMIT' : 'MARKET') : 'LIQUIDATION',
       q: qty,
       ap: price,
       x: isFill ? 'TRADE' : 'CALCULATED',
@@ -56,6 +58,40 @@ export function orderTradeUpdate(
       N: 'USDT',
       rp: realizedPnl,
       R: isFill ? source.reduceOnly : true,
+      ...(isFill && source.limit
+        ? { p: source.limit.price, f: source.limit.timeInForce, rested: source.limit.rested }
+        : {}),
+    },
+  };
+}
+
+/** ORDER_TRADE_UPDATE for a limit order that starts resting (NEW) or ends without a fill. */
+export function limitUpdate(order: PaperLimit | EndedLimit, at: number): OrderTradeUpdateEvent {
+  const status = toRestingOrder(order).status;
+  const X = status === 'CANCELED' || status === 'EXPIRED' ? status : 'NEW';
+  return {
+    e: 'ORDER_TRADE_UPDATE',
+    E: at,
+    T: at,
+    o: {
+      s: order.symbol,
+      c: order.clientOrderId,
+      S: order.side,
+      o: 'LIMIT',
+      q: order.quantity,
+      ap: '0',
+      x: X,
+      X,
+      i: order.orderId,
+      l: '0',
+      z: '0',
+      L: '0',
+      n: '0',
+      N: 'USDT',
+      rp: '0',
+      R: order.reduceOnly,
+      p: order.price,
+      f: order.timeInForce,
     },
   };
 }
@@ -74,7 +110,7 @@ export function accountUpdate(
 ): AccountUpdateEvent {
   let locked = ZERO;
   for (const p of state.positions.values()) locked = locked.plus(p.isolatedWallet);
-  const wallet = state.cash.plus(locked).toFixed(8);
+  const wallet = state.cash.plus(locked).plus(reservedIn(state.limits)).toFixed(8);
   const marks = new Map([...state.positions.keys()].map((symbol) => [symbol, mark(symbol)]));
   let positions: AccountUpdateEvent['a']['P'] | undefined;
   const a = { m: reason, B: [{ a: 'USDT', wb: wallet, cw: state.cash.toFixed(8), bc: '0' }] };

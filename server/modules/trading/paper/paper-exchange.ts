@@ -7,9 +7,11 @@ import type {
   ExchangeAdapter,
   ExchangeEvent,
   KeyClaim,
+  LimitOrderRequest,
   MarketOrderRequest,
   OrderResult,
   PositionRisk,
+  RestingOrder,
 } from '../exchange';
 import { ExchangeError } from '../exchange-error';
 import {
@@ -25,6 +27,7 @@ import type { LedgerRepo } from './ledger.repo';
 import { liquidationPrice, ZERO } from './math';
 import { AccountStore } from './account-store';
 import { ConditionalOrders } from './conditional-orders';
+import { LimitOrders } from './limit-orders';
 import { checkLeverage, planMarketOrder, planOrder, quoteSize, sizingOf } from './orders';
 import { Liquidations } from './liquidations';
 import { accountUpdate, orderTradeUpdate, toOrderResult } from './paper-events';
@@ -47,6 +50,8 @@ export interface PaperExchangeOptions {
   now?: () => number;
   slippageBps?: number;
   takerFeeRate?: Decimal.Value;
+  /** A resting limit order's fee when it fills (Binance USD-M's default maker rate, 0.02 %). */
+  makerFeeRate?: Decimal.Value;
   onLiquidation?: (account: string, symbol: string, price: string) => void;
   /**
    * Ledger rows between snapshots of an account's state (default SNAPSHOT_EVERY). `null` neither writes
@@ -76,6 +81,8 @@ export class PaperExchange implements ExchangeAdapter {
   private readonly liquidations: Liquidations;
   /** Stops, targets and trailing stops resting on the accounts. */
   private readonly conditionals: ConditionalOrders;
+  /** Limit orders resting on the accounts. */
+  private readonly limits: LimitOrders;
 
   constructor(private readonly opts: PaperExchangeOptions) {
     this.now = opts.now ?? Date.now;
@@ -84,7 +91,10 @@ export class PaperExchange implements ExchangeAdapter {
       snapshotEvery: opts.snapshotEvery === undefined ? SNAPSHOT_EVERY : opts.snapshotEvery,
       ...(opts.onSnapshotError === undefined ? {} : { onSnapshotError: opts.onSnapshotError }),
       sleep: opts.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
-      onState: (account, state) => this.conditionals.stateChanged(account, state),
+      onState: (account, state) => {
+        this.conditionals.stateChanged(account, state);
+        this.limits.stateChanged(account, state);
+      },
     });
     this.slippageBps = opts.slippageBps ?? 2;
     this.takerFeeRate = new Decimal(opts.takerFeeRate ?? '0.0005');
@@ -104,6 +114,24 @@ export class PaperExchange implements ExchangeAdapter {
       planFill: (state, input) => planMarketOrder(state, input, this.conditions(input.symbol)),
       commitFill: (account, fill) => this.commitFill(account, fill),
       emit: (account, event) => this.emit(account, event),
+    });
+    this.limits = new LimitOrders({
+      store: this.store,
+      marketPrice: (symbol) => opts.marks.fillPrice?.(symbol) ?? opts.marks.price(symbol),
+      now: this.now,
+      slippageBps: this.slippageBps,
+      takerFeeRate: this.takerFeeRate,
+      makerFeeRate: new Decimal(opts.makerFeeRate ?? '0.0002'),
+      commitFill: (account, fill) => this.commitFill(account, fill),
+      commit: async (account, event) => (await this.commit(account, event)).after,
+      tellAccount: (account, state, at) =>
+        this.emit(
+          account,
+          accountUpdate('ORDER', state, at, (s) => this.mark(s)),
+        ),
+      emit: (account, event) => this.emit(account, event),
+      filled: async (account, clientOrderId) =>
+        (await this.opts.repo.findFill(account, clientOrderId)) !== undefined,
     });
   }
 
@@ -251,8 +279,33 @@ export class PaperExchange implements ExchangeAdapter {
 
   async queryOrder(account: string, clientOrderId: string): Promise<OrderResult | null> {
     const row = await this.opts.repo.findFill(account, clientOrderId);
-    if (!row || row.event.type !== 'fill') return null;
+    if (!row || row.event.type !== 'fill') return this.limits.query(account, clientOrderId);
     return toOrderResult(row.event, row.realizedPnl, row.createdAt.getTime());
+  }
+
+  /** A limit order: filled at once as a taker when it crosses, else resting with its margin held. */
+  placeLimitOrder(account: string, request: LimitOrderRequest): Promise<OrderResult> {
+    return this.limits.place(account, request);
+  }
+
+  /** What a limit order would do now, without doing it (see LimitOrders.preview). */
+  previewLimitOrder(account: string, request: Omit<LimitOrderRequest, 'newClientOrderId'>) {
+    return this.limits.preview(account, request);
+  }
+
+  openOrders(account: string, symbol?: string, opts: { cached?: boolean } = {}): Promise<RestingOrder[]> {
+    // Another process may have placed, filled or cancelled some: read the ledger, unless a copy will do.
+    if (opts.cached !== true) this.invalidate(account);
+    return this.limits.open(account, symbol);
+  }
+
+  cancelOrder(account: string, symbol: string, ref: { orderId?: string; clientOrderId?: string }) {
+    return this.limits.cancel(account, symbol, ref);
+  }
+
+  /** Fills the resting limit orders the prices of `symbols` have crossed (on each price tick). */
+  checkLimits(symbols: ReadonlySet<string>): Promise<void> {
+    return this.limits.check(symbols);
   }
 
   async closePosition(account: string, symbol: string, clientOrderId: string): Promise<OrderResult | null> {

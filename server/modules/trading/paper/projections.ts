@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import type { AccountBalance, PositionRisk } from '../exchange';
 import type { PaperAccountState, PaperPosition } from './account';
+import { reservedIn } from './limits';
 import { filtersFor } from './filters';
 import type { SymbolFilters } from './filters';
 import { liquidationPrice, maintenanceMargin, unrealizedPnl, ZERO } from './math';
@@ -89,9 +90,11 @@ export function balanceOf(
     locked = locked.plus(p.isolatedWallet);
     upnl = upnl.plus(unrealizedPnl(p.size, p.entryPrice, markOf(p)));
   }
+  // Cash held by resting limit orders is the wallet's, but not available.
+  const reserved = reservedIn(state.limits);
   return {
     asset: 'USDT',
-    balance: state.cash.plus(locked).toFixed(8),
+    balance: state.cash.plus(locked).plus(reserved).toFixed(8),
     availableBalance: state.cash.toFixed(8),
     crossUnPnl: upnl.toFixed(8),
     updateTime: now,

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyEvent, emptyAccount, type LedgerEvent, type PaperAccountState } from './account';
 import { EMPTY_BOOK, ENDED_KEPT } from './conditionals';
+import { EMPTY_LIMITS } from './limits';
 import { fromSnapshot, toSnapshot } from './snapshot';
 
 const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'] as const;
@@ -208,6 +209,7 @@ describe('paper account snapshots', () => {
         ['ETHUSDT', 7],
       ]),
       conditionals: EMPTY_BOOK,
+      limits: EMPTY_LIMITS,
     };
     const back = roundTrip(state)!;
     expect(back.cash.isNegative() && back.cash.isZero()).toBe(true);
@@ -218,7 +220,8 @@ describe('paper account snapshots', () => {
   it('refuses a snapshot of another version or shape, so that the ledger is replayed instead', () => {
     const good = toSnapshot(emptyAccount());
     expect(fromSnapshot(good)).toEqual(emptyAccount());
-    expect(fromSnapshot({ ...good, v: 3 })).toBeNull();
+    expect(fromSnapshot({ ...good, v: 4 })).toBeNull();
+    expect(fromSnapshot({ ...good, limits: [{ orderId: 'a' }] })).toBeNull();
     expect(fromSnapshot({ ...good, conditionals: [{ algoId: 'a' }] })).toBeNull();
     expect(fromSnapshot({ ...good, cash: 12 })).toBeNull();
     expect(fromSnapshot({ ...good, cash: 'NaN' })).toBeNull();
@@ -239,5 +242,40 @@ describe('paper account snapshots', () => {
     const back = fromSnapshot(v1);
     expect(back?.cash.toString()).toBe('10000');
     expect(back?.conditionals).toEqual(EMPTY_BOOK);
+  });
+
+  it('keeps resting and ended limit orders, and reads a version 2 snapshot as having none', () => {
+    let state = applyEvent(emptyAccount(), { type: 'deposit', amount: '10000', reason: 'initial' }).state;
+    const order = {
+      orderId: 'o-1',
+      clientOrderId: 'c-1',
+      symbol: 'BTCUSDT',
+      side: 'BUY' as const,
+      price: '59000',
+      quantity: '0.05',
+      timeInForce: 'GTC' as const,
+      reduceOnly: false,
+      reserved: '295.59',
+      time: 1,
+      updateTime: 1,
+    };
+    state = applyEvent(state, { type: 'limit', order, at: 1 }).state;
+    state = applyEvent(state, {
+      type: 'limit',
+      order: { ...order, orderId: 'o-2', clientOrderId: 'c-2' },
+      at: 2,
+    }).state;
+    state = applyEvent(state, {
+      type: 'limit-end',
+      orderId: 'o-2',
+      symbol: 'BTCUSDT',
+      status: 'CANCELED',
+      reason: null,
+      at: 3,
+    }).state;
+    expect(state.cash.toString()).toBe('9704.41');
+    expect(roundTrip(state)).toEqual(state);
+    const back = fromSnapshot({ ...toSnapshot(state), v: 2 });
+    expect(back?.limits).toEqual(EMPTY_LIMITS);
   });
 });

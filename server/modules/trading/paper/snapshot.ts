@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import { z } from 'zod';
 import type { PaperAccountState, PaperPosition } from './account';
 import { EMPTY_BOOK, type ConditionalBook, type PaperConditional } from './conditionals';
+import { EMPTY_LIMITS, type EndedLimit, type LimitBook, type PaperLimit } from './limits';
 
 /**
  * A paper account's state as JSON, for `paper_snapshots`. Decimals are strings written with `valueOf()`
@@ -19,10 +20,10 @@ export const SNAPSHOTS_KEPT = 3;
 
 /**
  * Bumped when the shape changes: a snapshot of a version this code cannot read is ignored and the ledger
- * replayed. Version 2 added conditional orders; a version 1 snapshot is read as having none (the code
- * that wrote it could not fold a ledger that had any).
+ * replayed. Version 2 added conditional orders, version 3 limit orders; an older snapshot is read as
+ * having none (the code that wrote it could not fold a ledger that had any).
  */
-const VERSION = 2;
+const VERSION = 3;
 
 const decimalString = z.string().regex(/^-?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i);
 
@@ -44,8 +45,26 @@ const conditionalSchema = z.object({
   reason: z.string().nullable(),
 });
 
+const limitSchema = z.object({
+  orderId: z.string(),
+  clientOrderId: z.string(),
+  symbol: z.string(),
+  side: z.enum(['BUY', 'SELL']),
+  price: decimalString,
+  quantity: decimalString,
+  timeInForce: z.enum(['GTC', 'GTX']),
+  reduceOnly: z.boolean(),
+  reserved: decimalString,
+  time: z.number(),
+  updateTime: z.number(),
+});
+const endedLimitSchema = limitSchema.extend({
+  status: z.enum(['FILLED', 'CANCELED', 'EXPIRED']),
+  reason: z.string().nullable(),
+});
+
 const snapshotSchema = z.object({
-  v: z.union([z.literal(1), z.literal(VERSION)]),
+  v: z.union([z.literal(1), z.literal(2), z.literal(VERSION)]),
   cash: decimalString,
   positions: z.array(
     z.object({
@@ -60,6 +79,9 @@ const snapshotSchema = z.object({
   /** Version 2 on: the resting conditional orders, then the latest that ended. */
   conditionals: z.array(conditionalSchema).optional(),
   endedConditionals: z.array(conditionalSchema).optional(),
+  /** Version 3 on: the resting limit orders, then the latest that ended. */
+  limits: z.array(limitSchema).optional(),
+  endedLimits: z.array(endedLimitSchema).optional(),
 });
 
 export type SnapshotState = z.infer<typeof snapshotSchema>;
@@ -78,6 +100,36 @@ export function toSnapshot(state: PaperAccountState): SnapshotState {
     leverage: [...state.leverage.entries()],
     conditionals: [...state.conditionals.resting.values()].map(copy),
     endedConditionals: state.conditionals.ended.map(copy),
+    limits: [...state.limits.resting.values()].map(copyLimit),
+    endedLimits: state.limits.ended.map((o) => ({ ...copyLimit(o), status: o.status, reason: o.reason })),
+  };
+}
+
+function copyLimit(o: PaperLimit): PaperLimit {
+  return {
+    orderId: o.orderId,
+    clientOrderId: o.clientOrderId,
+    symbol: o.symbol,
+    side: o.side,
+    price: o.price,
+    quantity: o.quantity,
+    timeInForce: o.timeInForce,
+    reduceOnly: o.reduceOnly,
+    reserved: o.reserved,
+    time: o.time,
+    updateTime: o.updateTime,
+  };
+}
+
+function limitsOf(s: SnapshotState): LimitBook {
+  if (s.v !== VERSION) return EMPTY_LIMITS;
+  return {
+    resting: new Map((s.limits ?? []).map((o) => [o.orderId, copyLimit(o)])),
+    ended: (s.endedLimits ?? []).map((o): EndedLimit => ({
+      ...copyLimit(o),
+      status: o.status,
+      reason: o.reason,
+    })),
   };
 }
 
@@ -131,5 +183,6 @@ export function fromSnapshot(json: unknown): PaperAccountState | null {
     ),
     leverage: new Map(s.leverage),
     conditionals: bookOf(s),
+    limits: limitsOf(s),
   };
 }

@@ -1,5 +1,5 @@
 import type { LegState, PositionProtection } from '../../../../src/contracts/protection';
-import type { ConditionalOrderRequest, ConditionalType } from '../exchange';
+import type { ConditionalOrder, ConditionalOrderRequest, ConditionalType } from '../exchange';
 
 /** The three legs that rest on the venue. */
 export const LEG_KINDS = ['sl', 'tp', 'trail'] as const;
@@ -21,7 +21,8 @@ export interface StoredLeg {
 }
 export type StoredLegs = Partial<Record<LegKind, StoredLeg>>;
 
-const TYPE: Record<LegKind, ConditionalType> = {
+/** The conditional order type of each leg (what a venue that keeps legs in slots finds one by). */
+export const LEG_TYPES: Record<LegKind, ConditionalType> = {
   sl: 'STOP_MARKET',
   tp: 'TAKE_PROFIT_MARKET',
   trail: 'TRAILING_STOP_MARKET',
@@ -69,7 +70,7 @@ export function legRequest(
   const base = {
     symbol: plan.symbol,
     side: plan.side === 'long' ? ('SELL' as const) : ('BUY' as const),
-    type: TYPE[kind],
+    type: LEG_TYPES[kind],
     clientAlgoId: cid,
   };
   if (kind === 'trail') return { ...base, quantity, callbackRate: String(plan.trailingPct) };
@@ -105,4 +106,21 @@ export function wireProtection(row: {
         : { callback_pct: Number(row.trailingPct), on: 'exchange', state: trail.state },
     exit_at: row.exitAt === null || row.exitState === 'closed' ? null : row.exitAt.toISOString(),
   };
+}
+
+/**
+ * The resting orders by what finds each leg: its client id, or, for a venue that keeps a position's legs
+ * in one slot per kind without a client id (Bybit's trading-stop), `#<type>`.
+ */
+export function restingByLeg(open: readonly ConditionalOrder[]): Map<string, ConditionalOrder> {
+  return new Map(open.map((o) => [o.clientAlgoId === '' ? `#${o.type}` : o.clientAlgoId, o]));
+}
+
+/** The leg's resting order, by its client id or its slot. */
+export function restingLeg(
+  resting: ReadonlyMap<string, ConditionalOrder>,
+  kind: LegKind,
+  leg: StoredLeg,
+): ConditionalOrder | undefined {
+  return resting.get(leg.cid) ?? resting.get(`#${LEG_TYPES[kind]}`);
 }

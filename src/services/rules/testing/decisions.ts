@@ -28,6 +28,7 @@ export const decision = (over: Partial<Decision>): Decision => ({
   decided_at: new Date(T0 + 5_000).toISOString(),
   account: 'paper',
   account_mode: 'paper',
+  account_venue: 'paper',
   fee: 0.03,
   arrival_price: 3147,
   twin: null,

@@ -1,0 +1,1 @@
+ALTER TABLE "exchange_keys" ADD COLUMN "passphrase_sealed" text;

@@ -1,0 +1,2 @@
+ALTER TABLE "rule_decisions" ADD COLUMN "venue_ms" real;--> statement-breakpoint
+ALTER TABLE "rule_decisions" ADD COLUMN "venue_own_ms" real;

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { firedUpdate } from './rules.orders';
+import type { DecisionRow } from './rules.types';
+import { gapReport } from './rules.reports';
+
+function decisionRow(over: Partial<DecisionRow>): DecisionRow {
+  return {
+    id: 1,
+    userId: 'u',
+    ruleId: 'r',
+    ruleName: 'n',
+    ruleVersion: 1,
+    signalId: 1,
+    asset: 'SOL',
+    symbol: 'SOLUSDT',
+    side: 'long',
+    amountUsd: '100',
+    outcome: 'fired',
+    reason: null,
+    detail: null,
+    engine: 'local',
+    sentiment: 'positive',
+    impact: 80,
+    price: '100',
+    orderId: '1',
+    quantity: '1',
+    notional: '100',
+    latencyMs: 3,
+    exitPlan: { take_profit_pct: 3, stop_loss_pct: 2, max_hold_minutes: 30 },
+    exitState: 'open',
+    exitNote: null,
+    exitReason: null,
+    exitAttempts: 0,
+    exitNextAt: null,
+    exitClientId: null,
+    exitStartedAt: null,
+    exitOnVenue: false,
+    decidedAt: new Date(0),
+    account: 'paper',
+    accountMode: 'paper',
+    accountVenue: 'paper',
+    venueMs: null,
+    venueOwnMs: null,
+    arrivalPrice: '100',
+    fee: '0.05',
+    signalPublishedAt: null,
+    signalReceivedAt: null,
+    signalAnalysedAt: null,
+    sentAt: null,
+    ackedAt: null,
+    askExpiresAt: null,
+    answeredVia: null,
+    answeredAt: null,
+    twinPrice: null,
+    twinQuantity: null,
+    twinFee: null,
+    twinRefused: null,
+    slippageEstimatedPct: null,
+    slippageActualPct: null,
+    exitOrderId: null,
+    exitPnl: null,
+    retractedBy: null,
+    signalSource: null,
+    ...over,
+  };
+}
+
+describe("the reality gap's slippage guard", () => {
+  const live = { account: 'k1', accountMode: 'live', accountVenue: 'bybit' } as const;
+
+  it('a rule order with a cap records the estimate and the actual slippage of its fill', () => {
+    const update = firedUpdate(
+      {
+        id: '9',
+        price: 100.1,
+        quantity: 1,
+        fee: 0.05,
+        note: null,
+        timing: null,
+        slippage: { estimated_pct: 0.12, cap_pct: 0.3, sent_as: 'market', actual_pct: 0.1 },
+      },
+      3,
+      null,
+      0,
+    );
+    expect(update).toMatchObject({ slippageEstimatedPct: '0.12', slippageActualPct: '0.1' });
+    const plain = firedUpdate(
+      { id: '9', price: 1, quantity: 1, fee: 0, note: null, timing: null },
+      3,
+      null,
+      0,
+    );
+    expect(plain).not.toHaveProperty('slippageEstimatedPct');
+  });
+
+  it('reports estimated beside actual over the fills that have both; null with none', () => {
+    const rows = [
+      decisionRow({ ...live, slippageEstimatedPct: '0.1', slippageActualPct: '0.05' }),
+      decisionRow({ ...live, id: 2, slippageEstimatedPct: '0.3', slippageActualPct: '0.35' }),
+      decisionRow({ ...live, id: 3, slippageEstimatedPct: '0.2', slippageActualPct: null }),
+      decisionRow({ ...live, id: 4 }),
+    ];
+    expect(gapReport('r', rows).slippage_guard).toEqual({ fills: 2, estimated_pct: 0.2, actual_pct: 0.2 });
+    expect(gapReport('r', [decisionRow(live)]).slippage_guard).toBeNull();
+  });
+});
