@@ -67,6 +67,21 @@ function relativeLinks(markdown: string): string[] {
   return targets;
 }
 
+/**
+ * The project files a page names inside code spans (`server/db/batch.ts`): paths from the project folder
+ * under its source folders, with a file extension. A folder, a glob or a path in prose is not counted.
+ */
+function namedFiles(markdown: string): string[] {
+  const files: string[] = [];
+  for (const span of markdown.matchAll(/`([^`\n]+)`/g)) {
+    const match = /^((?:server|src|tests|bench|bin)\/[\w./-]*\.(?:ts|tsx|mjs|json|css))(?::\d+)?$/.exec(
+      span[1] ?? '',
+    );
+    if (match?.[1] !== undefined) files.push(match[1]);
+  }
+  return files;
+}
+
 /** What is wrong with one link of `page`, or null when its file (and heading) exist. */
 function brokenLink(page: string, target: string): string | null {
   const [file = '', anchor] = target.split('#', 2);
@@ -97,6 +112,25 @@ describe('the README and docs/', () => {
     }
     expect(broken).toEqual([]);
     expect(checked).toBeGreaterThan(20);
+  });
+
+  it('names only source files that exist, so the map stays the code', () => {
+    const missing: string[] = [];
+    let named = 0;
+    for (const page of ['README.md', 'docs/architecture.md', 'docs/trading.md', 'docs/testing.md']) {
+      for (const file of namedFiles(readFileSync(path.join(ROOT, page), 'utf8'))) {
+        named += 1;
+        if (!existsSync(path.join(ROOT, file))) missing.push(`${page} → ${file}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(named).toBeGreaterThan(20);
+  });
+
+  it('finds a source file named in code spans and fences', () => {
+    const page =
+      'See `server/db/batch.ts` and `src/app/main.tsx:12`; ```\nserver/db/\n``` and server/x.ts in prose.';
+    expect(namedFiles(page)).toEqual(['server/db/batch.ts', 'src/app/main.tsx']);
   });
 
   it('finds a broken file link and a broken heading link', () => {

@@ -18,7 +18,7 @@ import { createTarget, targetNames, type Target } from './support/target';
 
 const ROUNDS = SHORT ? 1 : 3;
 const USERS = 3;
-const AMOUNT_USD = 120;
+const AMOUNT_USD = 400;
 /** The server's wait before an order of unknown outcome is looked up again (BINANCE_ORDER_SETTLE_MS). */
 const SETTLE_MS = 2_000;
 /** A decision a kill left pending is looked up a minute after it was taken: catching up takes a little more. */

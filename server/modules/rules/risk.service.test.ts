@@ -13,6 +13,7 @@ function rows() {
   const statements: string[][] = [];
   let open: string[] | null = null;
   let held: (() => void)[] | null = null;
+  const fired = { lastOnAsset: null as Date | null };
   const repo = {
     async risk(userId: string): Promise<RiskRow | null> {
       if (open === null) {
@@ -32,12 +33,14 @@ function rows() {
       return row;
     },
     async firedStats() {
-      return { spent: 0, lastOnAsset: null };
+      return { spent: 0, lastOnAsset: fired.lastOnAsset };
     },
   };
   return {
     repo: repo as unknown as RulesRepo,
     statements,
+    /** When a rule last traded the asset, as the ledger answers. */
+    fired,
     /** Another process turns the user's kill switch on (its bus message lost: nothing here hears it). */
     switchOffElsewhere(userId: string) {
       const row = stored.get(userId);
@@ -143,5 +146,21 @@ describe('risk rows read ahead of the orders', () => {
     db.release();
     await reading;
     expect((await orderNow(risk, clock, 'u'))?.reason).toBe('kill_switch');
+  });
+});
+
+describe('the cooldown', () => {
+  it('of 0 minutes never holds, even when a decision beside this one carries a later time', async () => {
+    const clock = createFakeClock(Date.UTC(2026, 10, 27, 12));
+    const db = rows();
+    const risk = new RiskService(db.repo, clock);
+    db.fired.lastOnAsset = new Date(clock.now() + 2_000);
+    await risk.update('u', { cooldown_minutes: 0 });
+    expect(await orderNow(risk, clock, 'u')).toBeNull();
+    await risk.update('u', { cooldown_minutes: 15 });
+    expect(await orderNow(risk, clock, 'u')).toMatchObject({
+      reason: 'cooldown',
+      detail: 'A rule traded BTC less than 15 min ago (15 min left).',
+    });
   });
 });

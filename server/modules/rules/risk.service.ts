@@ -332,8 +332,10 @@ export class RiskService {
     const { spent, lastOnAsset: last } =
       sameDay(o.firedBefore) ??
       atLeast(await this.repo.firedStats(userId, o.asset, today, undefined, except), sameDay(o.firedAtLeast));
-    if (last !== null && now - last.getTime() < s.cooldown_minutes * 60_000) {
-      const wait = Math.ceil((s.cooldown_minutes * 60_000 - (now - last.getTime())) / 60_000);
+    // No cooldown is none at all: a decision taken beside this one may carry a later time than `now`.
+    const since = last === null ? null : Math.max(0, now - last.getTime());
+    if (s.cooldown_minutes > 0 && since !== null && since < s.cooldown_minutes * 60_000) {
+      const wait = Math.ceil((s.cooldown_minutes * 60_000 - since) / 60_000);
       return {
         reason: 'cooldown',
         detail: `A rule traded ${o.asset} less than ${s.cooldown_minutes} min ago (${wait} min left).`,
