@@ -1,13 +1,13 @@
 import type { CloseReason, OrderResponse } from '../../../src/contracts/trading';
 import type { Clock } from '../market/clock';
 import { KeyedQueues, withDeadline } from './exit-queues';
-import type { RulesRepo } from './rules.repo';
+import type { ExitsRepo } from './exits.repo';
 import type { DecisionRow, DecisionUpdate } from './rules.types';
 import { EXIT_BACKOFF_MS } from '../trading/protection/time-exits';
 
 /** The ledger's side of an exit's lifecycle. */
 export type ExitRepo = Pick<
-  RulesRepo,
+  ExitsRepo,
   | 'openExits'
   | 'staleExits'
   | 'claimExit'
