@@ -9,7 +9,7 @@ import type { DecisionRow } from './rules.types';
 import { RiskService } from './risk.service';
 import { backtestRunner } from './backtest-run';
 import { RuleEngine, type DecisionEvent, type DecisionNews } from './rules.engine';
-import { closeReasonOf, ExitWatcher, retractedWhy } from './rules.exits';
+import { closeLifeMs, exitOrigin, ExitWatcher, retractedWhy } from './rules.exits';
 import { exitPrices } from './exit-prices';
 import { rehearseDecisionStatements } from './rehearsal';
 import { RulesRepo } from './rules.repo';
@@ -22,13 +22,6 @@ import { userLocks } from '../../db/user-locks';
 
 /** Seconds in a row the safety net may wait for decisions under way before it runs regardless. */
 const SWEEP_PUT_OFF = 2;
-
-/**
- * The longest a close can last on a venue whose calls time out after `timeoutMs`: the position read,
- * the order, and its look-ups after an unknown outcome (each after the settle time), with room to spare.
- * A close claimed longer ago than this was left by a process that died.
- */
-const closeLifeMs = (timeoutMs: number, settleMs: number) => 5 * timeoutMs + 3 * settleMs + 10_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -134,13 +127,6 @@ export default fp(
     });
     // Paper positions are watched on the paper exchange's prices, a key's only on its venue's own.
     const prices = exitPrices(app.prices);
-    const originOf = (d: DecisionRow) =>
-      ({
-        source: 'rule',
-        ruleId: d.ruleId,
-        ruleName: d.ruleName,
-        reason: closeReasonOf(d.exitReason),
-      }) as const;
     const exits = new ExitWatcher({
       repo,
       clock,
@@ -151,10 +137,10 @@ export default fp(
           d.userId,
           d.account,
           { symbol: d.symbol, opened: d.side, quantity: Number(d.quantity), clientOrderId },
-          originOf(d),
+          exitOrigin(d),
         ),
       find: (d, clientOrderId) =>
-        app.trading.findReduce(d.userId, d.account, { symbol: d.symbol, clientOrderId }, originOf(d)),
+        app.trading.findReduce(d.userId, d.account, { symbol: d.symbol, clientOrderId }, exitOrigin(d)),
       log,
       exited: (d) => engine.exited(d),
       failing: (d) => engine.tell('exit_failing', d),
