@@ -11,7 +11,7 @@ import { appError } from '../../plugins/errors';
 import type { Clock } from '../market/clock';
 import { BalanceBook, defaultMaxOrder, type AccountBalanceRead, type MaxOrder } from './max-order';
 import { toRiskSettings } from './rules.mapper';
-import type { RulesRepo } from './rules.repo';
+import type { RiskRepo } from './risk.repo';
 import type { FiredStats, RiskRow } from './rules.types';
 
 /** A user's fired totals of the day from `since` (midnight UTC), as the ledger held them. */
@@ -75,7 +75,7 @@ export class RiskService {
   private readonly versions = new Map<string, number>();
 
   constructor(
-    private readonly repo: RulesRepo,
+    private readonly repo: RiskRepo,
     private readonly clock: Clock,
     /** Told after a user's settings change here, so other processes drop their copy at once. */
     private readonly onChange: (userId: string) => void = () => undefined,

@@ -1,4 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { RULE_DETAILS } from '../../../src/contracts/rules';
+import { findTicker } from '../../../src/contracts/symbols';
 import { venueLabel, type AccountVenue } from '../../../src/contracts/venues';
 import { RequestValidationError } from '../../plugins/errors';
 
@@ -8,6 +10,18 @@ export type MinimumOf = (
   account: string,
   asset: string,
 ) => Promise<{ venue: AccountVenue; usd: number } | null>;
+
+/** The venue's minimum on the asset's ticker, at its latest price seen; null for an asset not traded here. */
+export function minimumOf(
+  trading: Pick<FastifyInstance['trading'], 'minimumOrder'>,
+  priceOf: (symbol: string) => number | undefined,
+): MinimumOf {
+  return async (userId, account, asset) => {
+    const symbol = findTicker(asset)?.symbol;
+    if (symbol === undefined) return null;
+    return trading.minimumOrder(userId, account, symbol, priceOf(symbol));
+  };
+}
 
 /** What of a rule its account's venue would size: the asset (none: any), the amount, the account. */
 export interface RuleOrderShape {

@@ -5,7 +5,7 @@ import { appError } from '../../plugins/errors';
 import type { Clock } from '../market/clock';
 import type { PlanBook } from './plan-book';
 import type { Headline, RiskService } from './risk.service';
-import type { RulesRepo } from './rules.repo';
+import type { DecisionsRepo } from './decisions.repo';
 import type { DecisionRow } from './rules.types';
 import type { OrderStats, RuleOrders, RuleTrading } from './rules.orders';
 
@@ -25,7 +25,7 @@ export const CHANNEL_NAMES: Record<AnswerChannel, string> = {
 };
 
 export interface AsksDeps {
-  repo: RulesRepo;
+  repo: DecisionsRepo;
   risk: RiskService;
   trading: Pick<RuleTrading, 'openPositions'>;
   orders: RuleOrders;

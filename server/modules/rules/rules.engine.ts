@@ -1,18 +1,19 @@
 import type { AnswerChannel } from '../../../src/contracts/rules';
 import { findTicker } from '../../../src/contracts/symbols';
 import type { Signal } from '../../../src/contracts/signals';
-import { publishedMs } from '../../../src/contracts/timeline';
 import type { Clock } from '../market/clock';
-import { PLAN_LIMITS, type PlanReader } from '../billing/plans';
+import type { PlanReader } from '../billing/plans';
+import { DecisionChecks } from './decision-checks';
+import { changeOf, claimOf } from './decision-rows';
 import { FiredBook } from './fired-book';
-import type { DecisionChange } from './rules.types';
 import type { PlanBook } from './plan-book';
-import { startOfUtcDay, type Headline, type RiskService } from './risk.service';
-import { RuleIndex, type Match } from './rule-index';
+import type { RiskService } from './risk.service';
+import { RuleIndex } from './rule-index';
 import type { RulesRepo } from './rules.repo';
-import type { DecisionRow, NewDecisionRow, RuleRow } from './rules.types';
+import type { DecisionRow, RuleRow } from './rules.types';
 import { RuleOrders, type EngineLog, type RuleTrading } from './rules.orders';
 import { RuleAsks, type AnswerOutcome } from './rules.asks';
+import { UserTurns } from './user-turns';
 import { EmbeddedUserLocks, type UserLocks } from '../../db/user-locks';
 
 export { ruleOrderKey, type EngineLog } from './rules.orders';
@@ -76,11 +77,6 @@ const SEEN_CAP = 20_000;
 /** Headlines kept for the decisions still to be told of (a proposal answered later names its news). */
 const NEWS_CAP = 2_000;
 
-/** Below the smallest plan limit a rule trades whatever the plan: no need to read the user's plan. */
-const LOWEST_RULE_LIMIT = Math.min(
-  ...Object.values(PLAN_LIMITS).map((l) => l.activeRules ?? Number.MAX_SAFE_INTEGER),
-);
-
 /**
  * Turns completed signals into orders. It reads the signal store in `rev` order from a stored cursor (a
  * bus message only wakes it), matches the active rules through the index, and records every match in the
@@ -98,25 +94,24 @@ export class RuleEngine {
   /** Signals already evaluated by this process (a signal's `rev` changes when another source reports it). */
   private readonly seen = new Set<string>();
   private readonly consumer: string;
-  /** Each user's decisions run one after another (their budget and cooldown read in order); users run side by side. */
-  private readonly chains = new Map<string, Promise<void>>();
-  /** Per user, decisions claimed whose turn in the user's chain has not come yet. */
-  private readonly claimedAhead = new Map<string, Set<number>>();
+  /** Each user's decisions run one after another, holding their lock; users run side by side. */
+  private readonly turns: UserTurns;
   readonly stats = { evaluated: 0, matched: 0, fired: 0, skipped: 0, matchNs: 0 };
   /** Sends each decided order and settles it in the ledger. */
   private readonly orders: RuleOrders;
   private readonly asks: RuleAsks;
+  /** What each claimed decision goes through in its user's turn, to its proposal or its order. */
+  private readonly checks: DecisionChecks;
   /** What the recent signals said, by signal id: told with their decisions. */
   private readonly news = new Map<number, DecisionNews>();
   /** The fired totals of the users whose rules matched, kept current by every decision's change. */
   readonly book: FiredBook;
   /** The book's read of the active rules' users, started by the last reload. */
   private holding: Promise<void> = Promise.resolve();
-  private readonly locks: UserLocks;
 
   constructor(private readonly d: EngineDeps) {
     this.consumer = d.consumer ?? 'rules';
-    this.locks = d.locks ?? new EmbeddedUserLocks({});
+    this.turns = new UserTurns(d.locks ?? new EmbeddedUserLocks({}));
     this.orders = new RuleOrders({
       repo: d.repo,
       trading: d.trading,
@@ -145,8 +140,20 @@ export class RuleEngine {
       stats: this.stats,
       ...(d.premium === undefined ? {} : { premium: d.premium }),
       tell: (event, decision) => this.tell(event, decision),
-      inTurn: (userId, task) => this.inTurn(userId, () => task()),
-      unchecked: (userId) => [...(this.claimedAhead.get(userId) ?? [])],
+      inTurn: (userId, task) => this.turns.run(userId, () => task()),
+      unchecked: (userId) => this.turns.unchecked(userId),
+    });
+    this.checks = new DecisionChecks({
+      repo: d.repo,
+      risk: d.risk,
+      plans: d.plans,
+      trading: d.trading,
+      clock: d.clock,
+      orders: this.orders,
+      book: this.book,
+      rank: (ruleId) => this.index.rank(ruleId),
+      unchecked: (userId) => this.turns.unchecked(userId),
+      tell: (event, decision) => this.tell(event, decision),
     });
   }
 
@@ -202,7 +209,7 @@ export class RuleEngine {
 
   /** Whether decisions are under way (a signal's, or a confirmed proposal's). */
   get deciding(): boolean {
-    return this.chains.size > 0;
+    return this.turns.busy;
   }
 
   get ruleCount(): number {
@@ -320,12 +327,16 @@ export class RuleEngine {
       this.d.log.warn({ err }, 'fired totals not read; the ledger answers each check');
     });
     const { analysis } = signal;
-    const claims = this.d.repo.claimDecisions(tradable.map((m) => this.claimOf(m, signal, analysis)));
+    const claims = this.d.repo.claimDecisions(
+      tradable.map((m) =>
+        claimOf(m, signal, analysis, this.d.clock.now(), (symbol) => this.d.priceOf(symbol)),
+      ),
+    );
     // Until its turn comes, a claimed decision is pending in the ledger without being decided: the
     // user's earlier decisions must not count it against their budget or cooldown.
     claims.then(
       (claimed) => {
-        for (const row of claimed.values()) this.unchecked(row.userId).add(row.id);
+        for (const row of claimed.values()) this.turns.ahead(row);
       },
       () => undefined,
     );
@@ -336,143 +347,17 @@ export class RuleEngine {
           const claimed = rows.get(m.rule.id);
           // Absent: another process, or an earlier run, decided this one.
           if (claimed === undefined) return;
-          this.checked(claimed);
-          await this.decide(m, signal, claimed, alone);
+          this.turns.checked(claimed);
+          await this.checks.decide(m, signal, claimed, alone);
         }),
       ),
     );
   }
 
-  private unchecked(userId: string): Set<number> {
-    let ids = this.claimedAhead.get(userId);
-    if (ids === undefined) {
-      ids = new Set();
-      this.claimedAhead.set(userId, ids);
-    }
-    return ids;
-  }
-
-  private checked(decision: DecisionRow): void {
-    const ids = this.claimedAhead.get(decision.userId);
-    ids?.delete(decision.id);
-    if (ids?.size === 0) this.claimedAhead.delete(decision.userId);
-  }
-
-  /** The ledger row of a match, pending until its order is answered. */
-  private claimOf(
-    { rule, asset }: Match<RuleRow>,
-    signal: Signal,
-    analysis: Extract<Signal['analysis'], { status: 'completed' }>,
-  ): NewDecisionRow {
-    const symbol = findTicker(asset)?.symbol ?? `${asset}USDT`;
-    const now = this.d.clock.now();
-    return {
-      userId: rule.userId,
-      ruleId: rule.id,
-      ruleName: rule.name,
-      ruleVersion: rule.version,
-      signalId: Number(signal.id),
-      asset,
-      symbol,
-      side: rule.side,
-      amountUsd: rule.amountUsd,
-      // An ask rule's match is a proposal from the start: no order goes out until the user confirms it.
-      ...(rule.mode === 'ask'
-        ? { outcome: 'asking' as const, askExpiresAt: new Date(now + rule.askWindowSec * 1000) }
-        : { outcome: 'pending' as const }),
-      // The ledger names the analyzer and its version: a decision can be traced to the model that made it.
-      engine:
-        analysis.engine_version === undefined
-          ? analysis.engine
-          : `${analysis.engine} ${analysis.engine_version}`,
-      sentiment: analysis.nlp.sentiment,
-      impact: analysis.impact_score,
-      price: priceText(this.d.priceOf(symbol) ?? signal.initial_prices[asset]),
-      arrivalPrice: priceText(signal.initial_prices[asset]),
-      account: rule.account,
-      exitPlan: rule.exit,
-      decidedAt: new Date(now),
-      ...receiptOf(signal),
-    };
-  }
-
-  /**
-   * Runs a task in the user's turn: after their earlier ones, holding their lock, so that a check and its
-   * order never overlap another decision of the same user, here or in another process. `alone`: nobody
-   * else held the lock since this engine did, so its book of fired totals saw every decision since.
-   * Answers the task's own result.
-   */
-  private inTurn<T>(userId: string, task: (alone: boolean) => Promise<T>): Promise<T> {
-    const previous = this.chains.get(userId) ?? Promise.resolve();
-    const run = previous.then(() => this.locks.run(userId, task));
-    const next = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.chains.set(userId, next);
-    void next.then(() => {
-      if (this.chains.get(userId) === next) this.chains.delete(userId);
-    });
-    return run;
-  }
-
   private inOrder(userId: string, task: (alone: boolean) => Promise<void>): Promise<void> {
-    return this.inTurn(userId, task).catch((err: unknown) =>
-      this.d.log.warn({ err, userId }, 'rule decision failed'),
-    );
-  }
-
-  private async decide(
-    { rule, asset }: Match<RuleRow>,
-    signal: Signal,
-    claimed: DecisionRow,
-    alone: boolean,
-  ): Promise<void> {
-    const amount = Number(rule.amountUsd);
-    const receivedAt = Date.parse(signal.received_at);
-    const rank = this.index.rank(rule.id);
-    const limit = rank < LOWEST_RULE_LIMIT ? null : (await this.d.plans.limitsOf(rule.userId)).activeRules;
-    if (limit !== null && rank >= limit) {
-      return this.orders.skip(
-        claimed,
-        'plan_limit',
-        `The free plan runs ${limit} active rules; this one is beyond them.`,
-      );
-    }
-    const venue = await this.orders.venueOrSkip(claimed);
-    if (venue === null) return;
-    if (venue.mode !== 'paper') {
-      await this.d.repo.updateDecision(claimed.id, { accountMode: venue.mode, accountVenue: venue.venue });
-    }
-    const unchecked = [...(this.claimedAhead.get(rule.userId) ?? [])];
-    // The user's totals as the book holds them now: every decision of theirs before this one in the
-    // chain has been counted (or dropped) by the time this one's turn comes. When another process (or
-    // engine) may have had the user's turn since, the ledger says what it decided (the bus may not have
-    // yet), and the book is a floor.
-    const since = startOfUtcDay(this.d.clock.now());
-    const held = this.book.totals(rule.userId, asset, since.getTime(), [claimed.id, ...unchecked]);
-    const totals = held === undefined ? undefined : { since, ...held };
-    const check = await this.d.risk.checkAutomated(rule.userId, {
-      asset,
-      amountUsd: amount,
-      receivedAt,
-      headline: headlineOf(signal),
-      mode: venue.mode,
-      account: rule.account,
-      decisionId: claimed.id,
-      unchecked,
-      openPositions: () => this.d.trading.openPositions(rule.userId, rule.account),
-      ...(totals === undefined ? {} : alone ? { firedBefore: totals } : { firedAtLeast: totals }),
-    });
-    // What paper would have done with a decision the key's limits refused is part of the reality gap.
-    if (check !== null) return this.orders.refuse(claimed, venue, check);
-    // An ask rule proposes what would be sent now; the envelope is checked again when it is confirmed.
-    if (claimed.outcome === 'asking') {
-      return this.tell('asking', { ...claimed, accountMode: venue.mode, accountVenue: venue.venue });
-    }
-    // Counted from here at its amount: the user's next decision sees it before its order is answered.
-    this.book.apply(changeOf(claimed));
-    await this.orders.send(claimed, receivedAt, venue);
+    return this.turns
+      .run(userId, task)
+      .catch((err: unknown) => this.d.log.warn({ err, userId }, 'rule decision failed'));
   }
 
   /** The answer to a proposal (see `RuleAsks`): the first one wins, a confirmation places the order. */
@@ -494,44 +379,4 @@ export class RuleEngine {
   stop(): void {
     this.orders.stop();
   }
-}
-
-/** What the book of fired totals hears of a decision's row. */
-function changeOf(d: DecisionRow): DecisionChange {
-  return {
-    userId: d.userId,
-    id: d.id,
-    asset: d.asset,
-    outcome: d.outcome,
-    at: d.decidedAt.getTime(),
-    amount: Number(d.amountUsd),
-    notional: d.notional === null || d.notional === undefined ? null : Number(d.notional),
-  };
-}
-
-/** The stale guard's view of a signal: its age from publication, and whether it is backlog. */
-function headlineOf(signal: Signal): Headline {
-  const received = Date.parse(signal.received_at);
-  const published = publishedMs(signal.published_at, received);
-  return {
-    startMs: published === null ? received : Math.min(published, received),
-    published: published !== null && published <= received,
-    backlog: signal.backlog === true,
-    source: signal.source,
-  };
-}
-
-/** The news's own times, kept on the decision for its receipt. */
-function receiptOf(signal: Signal) {
-  const at = (iso: string | null | undefined) => (iso === null || iso === undefined ? null : new Date(iso));
-  return {
-    signalPublishedAt: at(signal.published_at),
-    signalReceivedAt: at(signal.received_at),
-    signalAnalysedAt: at(signal.timeline?.analysed_at),
-    signalSource: signal.source,
-  };
-}
-
-function priceText(price: number | undefined): string | null {
-  return price === undefined || !Number.isFinite(price) ? null : String(price);
 }

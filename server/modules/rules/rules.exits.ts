@@ -1,13 +1,13 @@
-import type { CloseReason, OrderResponse } from '../../../src/contracts/trading';
-import type { Clock } from '../market/clock';
-import { KeyedQueues, withDeadline } from './exit-queues';
-import type { RulesRepo } from './rules.repo';
-import type { DecisionRow, DecisionUpdate } from './rules.types';
+import type { CloseReason } from '../../../src/contracts/trading';
+import { ExitCloser, type Claim, type CloseDeps, type ExitOutcome } from './exit-closer';
+import { KeyedQueues } from './exit-queues';
+import type { ExitsRepo } from './exits.repo';
+import type { DecisionRow } from './rules.types';
 import { EXIT_BACKOFF_MS } from '../trading/protection/time-exits';
 
 /** The ledger's side of an exit's lifecycle. */
 export type ExitRepo = Pick<
-  RulesRepo,
+  ExitsRepo,
   | 'openExits'
   | 'staleExits'
   | 'claimExit'
@@ -18,9 +18,8 @@ export type ExitRepo = Pick<
   | 'noteOpenExit'
 >;
 
-export interface ExitDeps {
+export interface ExitDeps extends CloseDeps {
   repo: ExitRepo;
-  clock: Clock;
   /**
    * The price a decision's take profit and stop loss act on: on a live or demo account its venue's own
    * (Binance's stream), on paper the paper exchange's; undefined when there is none young enough.
@@ -28,21 +27,6 @@ export interface ExitDeps {
   priceOf(decision: DecisionRow): number | undefined;
   /** Why a decision's take profit and stop loss cannot act in the app now (prices here are not its venue's), or null. */
   triggersPaused?(decision: DecisionRow): string | null;
-  /**
-   * Reduce-only on the decision's account under `clientOrderId`: closes up to the quantity it opened,
-   * never more and never the other way; null when nothing of it is left (the user closed it by hand).
-   */
-  reduce(decision: DecisionRow, clientOrderId: string): Promise<OrderResponse | null>;
-  /**
-   * A reduce sent earlier under `clientOrderId`, looked up on the venue: its fill, 'unfilled' when it
-   * ended with nothing executed, null when the venue has no such order. Throws when it cannot tell.
-   */
-  find(decision: DecisionRow, clientOrderId: string): Promise<OrderResponse | 'unfilled' | null>;
-  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
-  /** Told of every exit that closed a position (the decision as recorded with its exit). */
-  exited?: (decision: DecisionRow) => void;
-  /** Told once, when a close has failed {@link EXIT_FAILING_AT} times in a row (it goes on trying). */
-  failing?: (decision: DecisionRow, detail: string) => void;
   /** How long the account's queue waits for one close (default {@link CLOSE_DEADLINE_MS}). */
   closeDeadlineMs?: number;
   /** A close claimed longer ago than this was left by a process that died (default {@link EXIT_STALE_MS}). */
@@ -54,36 +38,27 @@ export interface ExitDeps {
 /** The wait after the first, second… failed try of a close; after the last, every minute, for ever. */
 export { EXIT_BACKOFF_MS };
 
+/** The client order id of a decision's close: the closer's, which sends and looks it up. */
+export { exitClientId } from './exit-closer';
+
 /** A close that took longer counts as failed for its queue, which moves on (the close itself goes on). */
 export const CLOSE_DEADLINE_MS = 20_000;
 
 /** A close claimed this long ago, and never finished, was left by a process that died (by default). */
 export const EXIT_STALE_MS = 120_000;
 
-/** The user is told of a close that keeps failing once, at this try. */
-export const EXIT_FAILING_AT = 3;
+/**
+ * The longest a close can last on a venue whose calls time out after `timeoutMs`: the position read,
+ * the order, and its look-ups after an unknown outcome (each after the settle time), with room to spare.
+ * A close claimed longer ago than this was left by a process that died.
+ */
+export const closeLifeMs = (timeoutMs: number, settleMs: number) => 5 * timeoutMs + 3 * settleMs + 10_000;
 
 /** How often the closes that dead processes left are looked for. */
 const STALE_SWEEP_MS = 5_000;
 
 /** How the exit note begins while a decision's take profit and stop loss wait for its venue's prices. */
 export const TRIGGERS_PAUSED = 'open; take profit and stop loss wait';
-
-export type ExitOutcome = 'closed' | 'gone' | 'taken' | { failed: string };
-
-/** How a close takes its row: when its back-off allows (`due`), at once (`now`), or from a dead process. */
-type Claim = 'due' | 'now' | 'takeover';
-
-/**
- * The client order id of a decision's close: `sc-exit-<id>` for its first order, a new one only after
- * the venue ended the previous order with nothing executed (a client id is looked up, so never reused).
- */
-export function exitClientId(id: number, previous?: string | null): string {
-  const base = `sc-exit-${id}`;
-  if (previous === undefined || previous === null) return base;
-  const n = previous === base ? 0 : Number(previous.slice(base.length + 1));
-  return `${base}-${Number.isInteger(n) ? n + 1 : 1}`;
-}
 
 /** Why an open rule position should close now, or null. `move` is the gain in % in the position's favour. */
 export function exitReason(d: DecisionRow, mark: number | undefined, now: number): string | null {
@@ -138,14 +113,17 @@ export class ExitWatcher {
   private appliedReload = 0;
   private readonly queues = new KeyedQueues();
   private lastStaleSweep = -Infinity;
-  private readonly deadlineMs: number;
   private readonly staleMs: number;
-  private readonly backoffMs: readonly number[];
+  /** Claims and closes each exit its account's queue runs. */
+  private readonly closer: ExitCloser;
 
   constructor(private readonly d: ExitDeps) {
-    this.deadlineMs = d.closeDeadlineMs ?? CLOSE_DEADLINE_MS;
     this.staleMs = d.staleMs ?? EXIT_STALE_MS;
-    this.backoffMs = d.backoffMs ?? EXIT_BACKOFF_MS;
+    this.closer = new ExitCloser(d, this.open, {
+      deadlineMs: d.closeDeadlineMs ?? CLOSE_DEADLINE_MS,
+      staleMs: this.staleMs,
+      backoffMs: d.backoffMs ?? EXIT_BACKOFF_MS,
+    });
   }
 
   /** The open exits to watch: a plan, a close to try again, or a retraction to unwind. */
@@ -245,7 +223,7 @@ export class ExitWatcher {
     let settled: Promise<unknown> = Promise.resolve();
     const outcome = this.queues
       .run(`${d.userId}|${d.account}`, async () => {
-        const tried = await this.attempt(d, why, claim);
+        const tried = await this.closer.attempt(d, why, claim);
         settled = tried.settled;
         return tried.outcome;
       })
@@ -260,133 +238,6 @@ export class ExitWatcher {
       .catch(() => undefined)
       .finally(() => this.closing.delete(d.id));
     return outcome;
-  }
-
-  /**
-   * Claims the exit and closes it, waiting at most the deadline: a close still under way then counts
-   * as failed for its queue (which moves on), and ends on its own, closed or back to open.
-   */
-  private async attempt(
-    d: DecisionRow,
-    why: string,
-    claim: Claim,
-  ): Promise<{ outcome: ExitOutcome; settled: Promise<unknown> }> {
-    const now = this.d.clock.now();
-    let row: DecisionRow | null;
-    try {
-      row =
-        claim === 'takeover'
-          ? await this.d.repo.takeOverExit(d.id, new Date(now), new Date(now - this.staleMs))
-          : await this.d.repo.claimExit(d.id, {
-              now: new Date(now),
-              reason: why,
-              clientId: exitClientId(d.id),
-              force: claim === 'now',
-            });
-    } catch (err) {
-      // Nothing was written: the exit is as it was, and a later check tries again.
-      this.d.log.warn({ err, decision: d.id }, 'rule exit not claimed');
-      const watched = this.open.get(d.id);
-      if (watched !== undefined)
-        this.open.set(d.id, { ...watched, exitNextAt: new Date(now + this.wait(1)) });
-      return { outcome: { failed: 'The ledger could not be written.' }, settled: Promise.resolve() };
-    }
-    if (row === null) {
-      // Another process closes it, or closed it, or its back-off has not passed: the ledger says which.
-      this.open.delete(d.id);
-      return { outcome: 'taken', settled: Promise.resolve() };
-    }
-    this.open.delete(d.id);
-    const run = this.closeClaimed(row, claim === 'takeover' || row.exitAttempts > 0);
-    const first = await withDeadline(this.d.clock, this.deadlineMs, run);
-    if (first !== 'late') return { outcome: first, settled: run };
-    this.d.log.warn(
-      { decision: d.id, deadlineMs: this.deadlineMs },
-      'rule exit not answered by its deadline; its account queue moves on',
-    );
-    const seconds = Math.round(this.deadlineMs / 1000);
-    return { outcome: { failed: `The venue did not answer within ${seconds} s.` }, settled: run };
-  }
-
-  /**
-   * Closes a claimed exit; never throws. A close tried before is looked up first by its client id: a
-   * fill found completes the exit, an order that ended unfilled spends its id, none found is sent again.
-   */
-  private async closeClaimed(row: DecisionRow, lookFirst: boolean): Promise<ExitOutcome> {
-    const why = row.exitReason ?? 'closed';
-    const claimedAt = row.exitStartedAt ?? new Date(0);
-    let clientId = row.exitClientId ?? exitClientId(row.id);
-    try {
-      if (lookFirst) {
-        const found = await this.d.find(row, clientId);
-        if (found !== null && found !== 'unfilled') return await this.finish(row, claimedAt, found, why);
-        if (found === 'unfilled') {
-          clientId = exitClientId(row.id, clientId);
-          if (!(await this.d.repo.renewExitClientId(row.id, claimedAt, clientId))) return 'taken';
-        }
-      }
-      const fill = await this.d.reduce(row, clientId);
-      return await this.finish(row, claimedAt, fill, why);
-    } catch (err) {
-      return this.release({ ...row, exitClientId: clientId }, claimedAt, why, err);
-    }
-  }
-
-  /** Records the venue's answer: closed with its fill, or closed by hand (null: nothing was left). */
-  private async finish(
-    row: DecisionRow,
-    claimedAt: Date,
-    fill: OrderResponse | null,
-    why: string,
-  ): Promise<ExitOutcome> {
-    const set: DecisionUpdate =
-      fill === null
-        ? { exitNote: `${why}; already closed by hand` }
-        : {
-            exitNote: `${why}; closed ${fill.quantity} at ${fill.price}`,
-            exitOrderId: fill.id,
-            exitPnl: String(fill.realizedPnl - fill.fee),
-          };
-    // Lost only to a process that took the close over as stale: its look-up finds this same fill.
-    if (!(await this.d.repo.completeExit(row.id, claimedAt, set))) return 'taken';
-    if (fill === null) return 'gone';
-    this.d.exited?.({ ...row, ...set, exitState: 'closed', exitNextAt: null });
-    return 'closed';
-  }
-
-  /**
-   * A try that failed (a refusal, no answer, an unknown outcome, a ledger write): the exit goes back to
-   * open, tried again after its back-off. When even that write fails it stays closing, and the sweep
-   * takes it over once its claim is stale.
-   */
-  private async release(row: DecisionRow, claimedAt: Date, why: string, err: unknown): Promise<ExitOutcome> {
-    // A venue's refusal or silence says what it is; anything else (a ledger write) is logged whole.
-    const told = err instanceof Error && 'detail' in err;
-    const detail = told ? String(err.detail) : 'The close failed.';
-    const attempts = row.exitAttempts + 1;
-    this.d.log.warn(
-      { decision: row.id, attempts, detail, ...(told ? {} : { err }) },
-      'rule exit did not close the position; trying again',
-    );
-    try {
-      const back = await this.d.repo.releaseExit(row.id, claimedAt, {
-        note: `${why}; close failed (try ${attempts}): ${detail} Trying again.`,
-        nextAt: new Date(this.d.clock.now() + this.wait(attempts)),
-      });
-      if (back !== null) {
-        this.open.set(back.id, back);
-        if (back.exitAttempts === EXIT_FAILING_AT) this.d.failing?.(back, detail);
-      }
-    } catch (writeErr) {
-      this.d.log.warn({ err: writeErr, decision: row.id }, 'rule exit left closing; the sweep takes it over');
-    }
-    return { failed: detail };
-  }
-
-  /** The wait after the `attempts`-th failed try. */
-  private wait(attempts: number): number {
-    const at = Math.min(Math.max(attempts, 1), this.backoffMs.length) - 1;
-    return this.backoffMs[at] ?? 60_000;
   }
 
   /** Closes left `closing` by a process that died mid-close: looked up, then sent again if not found. */
@@ -455,3 +306,12 @@ export function closeReasonOf(why: string | null): CloseReason {
   if (why.startsWith('flattened')) return 'flatten';
   return 'manual';
 }
+
+/** What the trade log records as the origin of a rule's exit: the rule, and why it closed. */
+export const exitOrigin = (d: DecisionRow) =>
+  ({
+    source: 'rule',
+    ruleId: d.ruleId,
+    ruleName: d.ruleName,
+    reason: closeReasonOf(d.exitReason),
+  }) as const;

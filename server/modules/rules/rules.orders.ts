@@ -1,7 +1,7 @@
 import type { OrderRequest, OrderResponse, OrderVenue } from '../../../src/contracts/trading';
 import { AppError } from '../../plugins/errors';
 import type { Clock } from '../market/clock';
-import type { RulesRepo } from './rules.repo';
+import type { DecisionsRepo } from './decisions.repo';
 import type { DecisionRow, DecisionUpdate } from './rules.types';
 
 export interface EngineLog {
@@ -96,7 +96,7 @@ export interface OrderStats {
 }
 
 export interface RuleOrdersDeps {
-  repo: RulesRepo;
+  repo: DecisionsRepo;
   trading: RuleTrading;
   clock: Clock;
   log: EngineLog;
