@@ -1,25 +1,31 @@
-import { fork, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { PGlite } from '@electric-sql/pglite';
-import type { FastifyInstance } from 'fastify';
-import { SYMBOLS } from '../src/contracts/symbols';
-import { buildApp } from '../server/app';
-import { loadConfig } from '../server/config';
 import { openDatabase, pgliteDir, type Database } from '../server/db/client';
 import { compileWasmOptimised } from '../server/db/wasm-tiering';
-import { riskSettings, ruleDecisions, rules, users } from '../server/db/schema';
-import { createAccessTokens } from '../server/plugins/auth-guard';
-import { createSecrets } from '../server/plugins/secrets';
-import { OFFLINE_ENV } from '../tests/helpers/process';
+import { ruleDecisions } from '../server/db/schema';
+import { request, signUpTraders, startBundle } from './lib/bundle-server';
+import {
+  clients,
+  COINS,
+  INGEST,
+  loadAverage,
+  positiveHeadline,
+  postDirect,
+  reportByHeadline,
+  seedHistory,
+  seedRules,
+  seedUsers,
+  startServer,
+  tokens,
+  traceHeadlines,
+  type Held,
+  type Posted,
+} from './lib/news-to-order';
 import { report } from './lib/report';
-import { busyMs, timeline, traceStatements, type TracedStatement } from './lib/statement-trace';
+import { traceStatements } from './lib/statement-trace';
 import { now, sleep, sortedPercentile, story } from './lib/sse-load';
 
 /**
@@ -63,181 +69,12 @@ const LOAD_USERS = 1000;
 const LOAD_RULES = Number(process.env.BENCH_RULES ?? 10_000);
 const RATE = Number(process.env.BENCH_RATE ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const INGEST = 'bench-ingest-token-0123456789abcdef';
 const PG_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || '';
 /**
  * `BENCH_TRACE=1`: on stderr, each headline's wait for its last position and the embedded database's
  * share of it, and the statements of the fastest and slowest headlines.
  */
 const TRACE = process.env.BENCH_TRACE === '1';
-
-/** [user index, symbol, when a snapshot holding a position on it arrived, when the server sent it]. */
-type Held = [number, string, number, number];
-
-/** Positive headlines, one coin each (the local analyzer tags the coin and reads them as positive). */
-const COINS = SYMBOLS.filter((s) => !s.symbol.startsWith('1000')).slice(0, 60);
-const POSITIVE = [
-  (t: string, n: string) => `${n} (${t}) ETF approved by the SEC, first-day inflows hit a record`,
-  (t: string, n: string) => `BlackRock buys a large stake in ${t} as ${n} rallies to a new all-time high`,
-  (t: string, n: string) => `Visa partners with the ${n} foundation to settle payments in ${t}`,
-  (t: string, n: string) => `Coinbase and Robinhood list ${n} (${t}); trading volume surges fivefold`,
-  (t: string, n: string) => `${n} treasury announces a ${t} buyback after record quarterly revenue`,
-];
-function positiveHeadline(n: number): { content: string; symbol: string } {
-  const coin = COINS[n % COINS.length] ?? COINS[0];
-  const tpl = POSITIVE[n % POSITIVE.length] ?? POSITIVE[0];
-  if (coin === undefined || tpl === undefined) throw new Error('no symbols');
-  const round = Math.floor(n / COINS.length);
-  return { content: `${tpl(coin.ticker, coin.name)}${round > 0 ? ` (${round})` : ''}`, symbol: coin.symbol };
-}
-
-const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
-
-interface Started {
-  app: FastifyInstance;
-  api: FastifyInstance;
-  base: string;
-  /** When each signal's completion was announced on the bus (ms, epoch). */
-  completedAt: Map<string, number>;
-  secretsKey: string;
-}
-
-async function startServer(database: Database, dataDir: string): Promise<Started> {
-  const secretsKey = randomBytes(32).toString('hex');
-  const config = loadConfig(
-    {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      MARKET_SOURCE: 'sim',
-      NEWS_SOURCES: 'webhook',
-      INGEST_TOKEN: INGEST,
-      SECRETS_KEY: secretsKey,
-    },
-    'bench',
-  );
-  let api: FastifyInstance | undefined;
-  const app = await buildApp(config, {
-    database,
-    logStream: { write: () => undefined },
-    onApi: (scope) => (api = scope),
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  if (api === undefined) throw new Error('no /api scope');
-  const completedAt = new Map<string, number>();
-  app.bus.subscribe('signal.published', ({ signal }) => {
-    if (signal.analysis.status === 'completed' && !completedAt.has(signal.id)) {
-      completedAt.set(signal.id, now());
-    }
-  });
-  const { port } = app.server.address() as AddressInfo;
-  return { app, api, base: `http://127.0.0.1:${port}`, completedAt, secretsKey };
-}
-
-/** Users straight into the database, and a bearer token for each (as a sign-in would give). */
-async function seedUsers(database: Database, count: number, prefix: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i += 500) {
-    const rows = await database.db
-      .insert(users)
-      .values(
-        Array.from({ length: Math.min(500, count - i) }, (_, j) => ({
-          email: `${prefix}${i + j}@example.com`,
-          username: `${prefix}${i + j}`,
-        })),
-      )
-      .returning({ id: users.id });
-    ids.push(...rows.map((r) => r.id));
-  }
-  // Limits that let every match trade: the figure is the order path, not the skips.
-  for (let i = 0; i < ids.length; i += 500) {
-    await database.db.insert(riskSettings).values(
-      ids.slice(i, i + 500).map((userId) => ({
-        userId,
-        maxOrderUsd: '1000000',
-        dailyBudgetUsd: '100000000',
-        maxPositions: 500,
-        cooldownMinutes: 0,
-        maxAgeSeconds: 600,
-      })),
-    );
-  }
-  return ids;
-}
-
-function tokens(secretsKey: string) {
-  const signer = createAccessTokens(createSecrets(Buffer.from(secretsKey, 'hex')).deriveKey('jwt'));
-  return (userId: string) => signer.sign({ userId, role: 'user', familyId: randomUUID() });
-}
-
-function postDirect(base: string, content: string, externalId: string): Promise<Response> {
-  return fetch(`${base}/api/signals/ingest`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${INGEST}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ content, source_name: 'Bench Wire', external_id: externalId }),
-  });
-}
-
-/** The client process (bench/lib/news-clients.mjs) and a way to ask it one thing at a time. */
-function clients() {
-  const child = fork(path.join(import.meta.dirname, 'lib/news-clients.mjs'), [], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const ask = <T>(msg: Record<string, unknown>): Promise<T> =>
-    new Promise((resolve, reject) => {
-      child.once('message', (m: { cmd: string; detail?: string }) =>
-        m.cmd === 'error' ? reject(new Error(m.detail)) : resolve(m as T),
-      );
-      child.send(msg);
-    });
-  return { ask, exit: () => child.connected && child.send({ cmd: 'exit' }) };
-}
-
-interface Posted {
-  at: number;
-  answered: number;
-  status: number;
-  result: { result: string; id: string | null } | null;
-}
-
-/**
- * Each rule's past: HISTORY_DAYS days of HISTORY_PER_DAY decisions before today (fired, some skipped), as
- * an active trader's ledger holds. What reads a user's recent decisions must not walk all of them.
- */
-async function seedHistory(database: Database): Promise<void> {
-  const owned = await database.db
-    .select({ id: rules.id, userId: rules.userId, name: rules.name })
-    .from(rules);
-  const day = 86_400_000;
-  const start = Date.now() - (HISTORY_DAYS + 1) * day;
-  const rows: (typeof ruleDecisions.$inferInsert)[] = [];
-  for (const rule of owned) {
-    for (let k = 0; k < HISTORY_DAYS * HISTORY_PER_DAY; k++) {
-      const fired = k % 4 !== 0;
-      rows.push({
-        userId: rule.userId,
-        ruleId: rule.id,
-        ruleName: rule.name,
-        ruleVersion: 1,
-        signalId: -(k + 1),
-        asset: 'BTC',
-        symbol: 'BTCUSDT',
-        side: 'long',
-        amountUsd: '200',
-        outcome: fired ? 'fired' : 'skipped',
-        reason: fired ? null : 'cooldown',
-        notional: fired ? '200.12' : null,
-        price: '100000',
-        quantity: fired ? '0.002' : null,
-        decidedAt: new Date(start + (k * day) / HISTORY_PER_DAY),
-      });
-    }
-  }
-  for (let i = 0; i < rows.length; i += 2000) {
-    await database.db.insert(ruleDecisions).values(rows.slice(i, i + 2000));
-  }
-}
 
 async function scenario(target: string, database: Database, dataDir: string): Promise<void> {
   const bench = `news-to-order-${target}`;
@@ -261,7 +98,7 @@ async function scenario(target: string, database: Database, dataDir: string): Pr
       });
       if (res.status !== 201) throw new Error(`rule not saved: ${res.status} ${await res.text()}`);
     }
-    await seedHistory(database);
+    await seedHistory(database, HISTORY_DAYS, HISTORY_PER_DAY);
     await client.ask({ cmd: 'connect', base: server.base, tokens: userTokens });
     await server.api.rules.engine.reload();
     const post = (n: number, content: string) =>
@@ -359,97 +196,11 @@ async function scenario(target: string, database: Database, dataDir: string): Pr
   }
 }
 
-/**
- * A headline's thirty frames rise and fall together, so a run's p99 is its slowest headline, and that is
- * most often the first after the start (code and the database's caches cold). Printed apart: the first
- * headline's slowest frame, the p99 of the headlines after it, and the median over headlines of each
- * one's slowest frame (what a trader waits for the last of the thirty positions).
- */
-function reportByHeadline(
-  bench: string,
-  sent: readonly { at: number; symbol: string }[],
-  held: readonly Held[],
-): void {
-  const slowest: number[] = [];
-  const later: number[] = [];
-  sent.forEach((s, n) => {
-    const frames = held.filter(([, symbol]) => symbol === s.symbol).map(([, , at]) => at - s.at);
-    if (frames.length === 0) return;
-    slowest.push(Math.max(...frames));
-    if (n > 0) later.push(...frames);
-  });
-  later.sort((a, b) => a - b);
-  report(bench, 'position_first_headline_max', slowest[0] ?? NaN, 'ms');
-  report(bench, 'position_later_headlines_p99', sortedPercentile(later, 0.99), 'ms');
-  report(
-    bench,
-    'position_headline_max_p50',
-    sortedPercentile(
-      [...slowest].sort((a, b) => a - b),
-      0.5,
-    ),
-    'ms',
-  );
-}
-
-/**
- * For every headline, how long until its last position frame and how much of that the database was
- * running statements; then the statements of the headlines whose last frame came first and last: when
- * each was asked for, began and ended. The database's idle time between them is the server's own work
- * (and the sockets').
- */
-function traceHeadlines(
-  statements: readonly TracedStatement[],
-  sent: readonly { at: number; symbol: string }[],
-  held: readonly Held[],
-): void {
-  const byHeadline = sent.map((s, n) => {
-    const frames = held.filter(([, symbol]) => symbol === s.symbol).map(([, , at]) => at);
-    return { n, at: s.at, until: frames.length === 0 ? s.at : Math.max(...frames) };
-  });
-  console.error('headline  last frame  database busy (ms after the post)');
-  for (const h of byHeadline) {
-    const busy = busyMs(statements, h.at, h.until);
-    console.error(
-      `${String(h.n).padStart(8)} ${(h.until - h.at).toFixed(1).padStart(11)} ${busy.toFixed(1).padStart(14)}`,
-    );
-  }
-  const ranked = [...byHeadline].sort((a, b) => a.until - a.at - (b.until - b.at));
-  for (const h of [ranked[0], ranked.at(-1)]) {
-    if (h === undefined) continue;
-    console.error(`headline ${h.n}: last position frame ${(h.until - h.at).toFixed(1)} ms after the post`);
-    console.error('   asked  began  ended');
-    for (const line of timeline(statements, h.at, h.until)) console.error(`  ${line}`);
-  }
-}
-
 /** 10,000 rules over 1,000 users, narrow enough (5-point impact bands) that a headline matches a few. */
 async function load(target: string, database: Database, dataDir: string): Promise<void> {
   const bench = `news-to-order-load-${target}`;
-  let seed = 42;
-  const rand = () => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
   const userIds = await seedUsers(database, LOAD_USERS, 'n2l');
-  const tickers = SYMBOLS.map((s) => s.ticker);
-  const sentiments = ['positive', 'negative', 'neutral'] as const;
-  const seeded = Array.from({ length: LOAD_RULES }, (_, i) => {
-    const low = Math.floor(rand() * 95);
-    return {
-      userId: userIds[i % userIds.length] as string,
-      name: `bench ${i}`,
-      asset: tickers[Math.floor(rand() * tickers.length)] ?? 'BTC',
-      sentiment: sentiments[Math.floor(rand() * 3)] ?? 'positive',
-      minImpact: low,
-      maxImpact: low + 5,
-      side: rand() < 0.5 ? ('long' as const) : ('short' as const),
-      amountUsd: '120',
-      createdAt: new Date(Date.now() - LOAD_RULES + i),
-    };
-  });
-  for (let i = 0; i < seeded.length; i += 1000)
-    await database.db.insert(rules).values(seeded.slice(i, i + 1000));
+  await seedRules(database, userIds, LOAD_RULES);
   const server = await startServer(database, dataDir);
   try {
     server.api.plans.limitsOf = async () => ({
@@ -518,41 +269,6 @@ async function load(target: string, database: Database, dataDir: string): Promis
   }
 }
 
-/** A request from a loopback address of its own (sign-ups are limited per address, as from outside). */
-function request(
-  base: string,
-  method: string,
-  url: string,
-  opts: { body?: Record<string, unknown>; token?: string; form?: boolean; from?: string } = {},
-): Promise<{ status: number; body: string }> {
-  const data =
-    opts.body === undefined
-      ? undefined
-      : opts.form === true
-        ? new URLSearchParams(opts.body as Record<string, string>).toString()
-        : JSON.stringify(opts.body);
-  const headers: Record<string, string> = {};
-  if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
-  if (data !== undefined) {
-    headers['content-type'] = opts.form === true ? 'application/x-www-form-urlencoded' : 'application/json';
-  }
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      `${base}${url}`,
-      { method, headers, ...(opts.from === undefined ? {} : { localAddress: opts.from }) },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      },
-    );
-    req.on('error', reject);
-    if (data !== undefined) req.write(data);
-    req.end();
-  });
-}
-
 /**
  * `outside` (`BENCH_MODE=outside`, after `npm run build`): the scenario against the bundle `npm start`
  * runs (dist/server/main.mjs), as a process of its own with an empty data folder, reached only as a
@@ -562,25 +278,8 @@ function request(
  */
 async function outside(): Promise<void> {
   const bench = 'news-to-order-outside';
-  const main = path.join(import.meta.dirname, '../dist/server/main.mjs');
-  if (!existsSync(main)) throw new Error('run `npm run build` first');
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-bench-n2o-out-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [main], {
-    env: {
-      ...process.env,
-      // Offline stand-ins only (the simulated market above all): a bench never reaches past loopback.
-      ...OFFLINE_ENV,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      NEWS_SOURCES: 'webhook',
-      INGEST_TOKEN: INGEST,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const server = await startBundle({ NEWS_SOURCES: 'webhook', INGEST_TOKEN: INGEST, LOG_LEVEL: 'warn' });
+  const { base } = server;
   const client = clients();
   try {
     for (let tries = 0; ; tries++) {
@@ -589,39 +288,7 @@ async function outside(): Promise<void> {
       if (tries > 600) throw new Error('the server did not answer');
       await sleep(100);
     }
-    const userTokens: string[] = [];
-    for (let i = 0; i < USERS; i++) {
-      const from = `127.0.0.${2 + i}`;
-      const user = { username: `outside${i}`, password: 'outside bench pass 1' };
-      const signup = await request(base, 'POST', '/api/auth/signup', {
-        body: { ...user, email: `outside${i}@example.com` },
-        from,
-      });
-      if (signup.status !== 201) throw new Error(`sign-up ${signup.status} ${signup.body}`);
-      const login = await request(base, 'POST', '/api/auth/token', {
-        body: { ...user, remember_me: 'false' },
-        form: true,
-        from,
-      });
-      const token = (JSON.parse(login.body) as { access_token?: string }).access_token;
-      if (token === undefined) throw new Error(`login ${login.status} ${login.body}`);
-      const rule = await request(base, 'POST', '/api/rules/', {
-        token,
-        body: {
-          ruleName: 'any positive',
-          conditions: { sentiment: 'positive', min_impact: 0, max_impact: 100 },
-          action: { type: 'trade', side: 'long', amount_usd: 200 },
-        },
-      });
-      if (rule.status !== 201) throw new Error(`rule ${rule.status} ${rule.body}`);
-      // As in process: limits that let every match trade (a new user may hold five positions).
-      const risk = await request(base, 'PUT', '/api/rules/risk', {
-        token,
-        body: { max_positions: 200, daily_budget_usd: 100_000, cooldown_minutes: 0 },
-      });
-      if (risk.status !== 200) throw new Error(`risk ${risk.status} ${risk.body}`);
-      userTokens.push(token);
-    }
+    const userTokens = await signUpTraders(base, USERS);
     await client.ask({ cmd: 'connect', base, tokens: userTokens });
     await sleep(GAP_MS);
     const stages: Record<string, number[]> = { admitted: [], streamed: [], frame_sent: [], position: [] };
@@ -669,22 +336,8 @@ async function outside(): Promise<void> {
     report(bench, 'load_average_after', loadAverage(), 'load');
   } finally {
     client.exit();
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
-    await rm(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
-}
-
-/** A port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 const measure = MODE === 'load' ? load : scenario;

@@ -2,6 +2,10 @@ import type { SubscriptionRow } from './billing.repo';
 
 export const day = (d: Date): string => d.toISOString().slice(0, 10);
 
+/** ` until 2025-07-01`: when a subscription's period ends, as the tail of a sentence (nothing when open). */
+export const until = (row: SubscriptionRow): string =>
+  row.currentPeriodEnd === null ? '' : ` until ${day(row.currentPeriodEnd)}`;
+
 export const premium = (row: SubscriptionRow): string =>
   row.plan === null ? 'Premium' : `Premium ${row.plan}`;
 

@@ -47,7 +47,7 @@ export class AnalysisRunner {
 
   constructor(private readonly deps: AnalysisRunnerDeps) {
     this.retractions = new Retractions({
-      repo: deps.repo,
+      repo: deps.repo.retractions,
       bus: deps.bus,
       log: deps.log,
       ...(deps.premiumSources === undefined ? {} : { premiumSources: deps.premiumSources }),

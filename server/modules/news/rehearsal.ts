@@ -153,8 +153,8 @@ export const rehearseSignalStatements: StatementRehearsal = (db, log) =>
       );
       if (row === null) return;
       // The completion's look for a story retracted or disputed lately that the item tells again.
-      await repo.markedStories({ before: row.id, since: now, assets: ['BTC'] });
-      await repo.complete(row.id, {
+      await repo.retractions.markedStories({ before: row.id, since: now, assets: ['BTC'] });
+      await repo.retractions.complete(row.id, {
         asset: 'BTC',
         assets: ['BTC'],
         eventType: 'other',

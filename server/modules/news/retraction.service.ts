@@ -1,8 +1,9 @@
 import { Dispute, RetractionKind } from '../../../src/contracts/signals';
 import type { Bus } from '../../plugins/bus';
 import { sameStory, storyKey } from './cluster';
-import type { AnalysisColumns, InheritedMark, NewsRepo, SignalRow } from './news.repo';
+import type { SignalRow } from './news.repo';
 import type { NewsLog } from './news.types';
+import type { AnalysisColumns, InheritedMark, RetractionRepo } from './retraction.repo';
 import {
   findRetracted,
   RETRACTION_WINDOW_MS,
@@ -66,7 +67,7 @@ function accountsNamed(content: string, username: string | null): string[] {
 export class Retractions {
   constructor(
     private readonly deps: {
-      repo: NewsRepo;
+      repo: RetractionRepo;
       bus: Bus;
       log: NewsLog;
       windowMs?: number;

@@ -8,9 +8,10 @@ import { BotApi, parseUpdate } from './bot-api';
 import { noteText } from './format';
 import { logReason } from './log-reason';
 import { Outbox, type Outgoing } from './outbox';
-import { TelegramBot, type BotDeps, type BotTrading } from './telegram.bot';
+import { TelegramBot, type BotDeps, type BotTrading, type TelegramBotOptions } from './telegram.bot';
 import { ALLOWED_UPDATES, dispatch, startUpdatePolling, type UpdateSink } from './telegram.reader';
 import { TelegramRepo } from './telegram.repo';
+import { TelegramUpdates } from './telegram.updates';
 import { BOT_UNKNOWN, registerTelegramRoutes } from './telegram.routes';
 
 export { ACTION_MS, CONFIRM_IN_APP, CONFIRM_REFUSED, LINK_CODE_MS, LIVE_ORDERS_OFF } from './telegram.bot';
@@ -141,7 +142,7 @@ export async function registerTelegram(app: FastifyInstance, deps: TelegramDeps)
   /** An update the bot cannot read is confirmed (answered 200, or passed by the poll's offset) and dropped. */
   const ignored = (updateId: number | null) =>
     log.warn({ update: updateId }, 'telegram update ignored: not one the bot can read');
-  const bot = new TelegramBot({
+  const options: TelegramBotOptions = {
     repo,
     clock,
     trading: deps.trading ?? tradingOf(app),
@@ -157,9 +158,11 @@ export async function registerTelegram(app: FastifyInstance, deps: TelegramDeps)
     botName: () => botName,
     log,
     ...(deps.unknownLookupMs === undefined ? {} : { unknownLookupMs: deps.unknownLookupMs }),
-  });
+  };
+  const bot = new TelegramBot(options);
+  const handler = new TelegramUpdates(bot, options);
   const sink: UpdateSink = {
-    handle: (update) => bot.handle(update),
+    handle: (update) => handler.handle(update),
     posts: (updates, backlogBefore) =>
       app.bus.publish('telegram.posts', {
         updates: updates.map((u) => ({ ...u })),
