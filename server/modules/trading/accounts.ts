@@ -65,6 +65,11 @@ export class AccountResolver {
     return this.keyed(userId, key);
   }
 
+  /** Where an order goes: `account` ('paper' or a key id) when given, else the account the user chose. */
+  target(userId: string, account: string | undefined): Promise<ResolvedAccount> {
+    return account === undefined ? this.resolve(userId) : this.byName(userId, account);
+  }
+
   async state(userId: string): Promise<AccountState> {
     const keyId = await this.repo.chosenKey(userId);
     const key = keyId === null ? undefined : (await this.keys.list(userId)).find((k) => k.id === keyId);

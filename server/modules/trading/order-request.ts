@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { OrderRequest } from '../../../src/contracts/trading';
+import { exchangeSymbol, type OrderRequest } from '../../../src/contracts/trading';
+import { findSymbol } from '../../../src/contracts/symbols';
 import { appError } from '../../plugins/errors';
 import type { MarketOrderRequest } from './exchange';
 
@@ -16,6 +17,13 @@ export function clientIdFor(userId: string, idempotencyKey: string): string {
 
 function hash(text: string): string {
   return createHash('sha256').update(text).digest('hex');
+}
+
+/** `BTC/USDT` or `BTCUSDT` as the exchange spells it, when the app trades that symbol; else a 400. */
+export function supportedSymbol(pair: string): string {
+  const symbol = exchangeSymbol(pair);
+  if (!findSymbol(symbol)) throw appError('BAD_REQUEST', 'Invalid symbol.');
+  return symbol;
 }
 
 /** The exchange's order for a request, before its client id: side, USDT amount and the fat-finger cap. */

@@ -1,4 +1,3 @@
-import Decimal from 'decimal.js';
 import type { z } from 'zod';
 import type { BinanceClient, BinanceCredentials } from '../../exchanges/binance-client';
 import type {
@@ -16,35 +15,24 @@ import type {
   RestingOrder,
   VenuePreview,
 } from '../exchange';
-import { ExchangeError, exchangeErrors, readVenueAnswer } from '../exchange-error';
+import { exchangeErrors, readVenueAnswer } from '../exchange-error';
 import type { Bracket, SymbolFilters } from '../paper/filters';
 import { AccountEvents } from './account-events';
 import {
   BalanceRows,
   LeverageAnswer,
-  OrderAnswer,
   PositionRiskAnswer,
   SymbolConfigAnswer,
-  TickerPriceAnswer,
   UsdtBalance,
-  UserTradesAnswer,
 } from './binance-answers';
 import { BinanceLimits } from './binance-limits';
-import {
-  fromPositionRisk,
-  orderResultOf,
-  tradesFeesOf,
-  type BinanceOrder,
-  type OrderFees,
-} from './binance-shapes';
+import { BinanceOrders } from './binance-orders';
+import { fromPositionRisk, type OrderFees } from './binance-shapes';
 import { LiveConditionals } from './conditionals';
 import { StreamFees } from './stream-fees';
 import { previewLiveOrder } from './preview';
-import { sizeLiveOrder } from './sizing';
-import { outcomeOf } from './unknown-outcome';
 import type { UserStreamOptions } from './user-stream';
 import { VenueInfo } from './venue-info';
-import { closeEach } from './close-all';
 
 export { UNKNOWN_OUTCOME_CODES } from './unknown-outcome';
 
@@ -73,7 +61,7 @@ interface Cached<T> {
  * One instance serves every account of one host (live or demo); an account is `userId:keyId`. The
  * client keeps its clock in step with Binance's and keeps connections alive; exchangeInfo and each
  * account's leverage brackets are cached ({@link VenueInfo}). A market order's USDT total becomes a
- * quantity by the symbol's lot step and minimum notional ({@link sizeLiveOrder}); an order whose outcome
+ * quantity by the symbol's lot step and minimum notional ({@link BinanceOrders}); an order whose outcome
  * is unknown (no answer, -1007, 5xx) is raised as OrderOutcomeUnknown for the caller to look up before
  * any retry.
  */
@@ -91,6 +79,8 @@ export class BinanceUsdmExchange implements LiveExchangeAdapter {
   private readonly conditionals: LiveConditionals;
   /** Limit orders, their cancels, and the order book. */
   private readonly limits: BinanceLimits;
+  /** Market orders and closes, and their fills' fees. */
+  private readonly orders: BinanceOrders;
   private readonly positionsTtl: number;
   private readonly now: () => number;
 
@@ -113,11 +103,24 @@ export class BinanceUsdmExchange implements LiveExchangeAdapter {
       publicGet: (path, params) => opts.client.publicGet(path, params),
       credentials: (account) => opts.credentials(account),
       filters: (symbol) => this.info.filters(symbol),
-      withFees: (account, order, creds) => this.withFees(account, order, creds),
+      withFees: (account, order, creds) => this.orders.withFees(account, order, creds),
       changed: (account, result) => {
         this.positionsCache.delete(account);
         if (result !== undefined) this.events.filled(account, result);
       },
+    });
+    this.orders = new BinanceOrders({
+      signed: (account, method, path, params, creds) => this.signed(account, method, path, params, creds),
+      read: (account, method, path, params, schema, what, creds) =>
+        this.read(account, method, path, params, schema, what, creds),
+      publicGet: (path, params) => opts.client.publicGet(path, params),
+      credentials: (account) => opts.credentials(account),
+      filters: (symbol) => this.info.filters(symbol),
+      price: (symbol) => opts.price?.(symbol),
+      positionRisk: (account, fresh) => this.positionRisk(account, fresh),
+      streamFees: this.streamFees,
+      sent: (account) => this.positionsCache.delete(account),
+      filled: (account, result) => this.events.filled(account, result),
     });
     this.events = new AccountEvents({
       client: opts.client,
@@ -139,19 +142,8 @@ export class BinanceUsdmExchange implements LiveExchangeAdapter {
     return this.info.bracketsOf(account, symbol);
   }
 
-  async placeMarketOrder(account: string, request: MarketOrderRequest): Promise<OrderResult> {
-    const filters = await this.info.filters(request.symbol);
-    const price = await this.referencePrice(request.symbol);
-    const { quantity, sizing } = sizeLiveOrder(request, price, filters);
-    const result = await this.order(account, {
-      symbol: request.symbol,
-      side: request.side,
-      type: 'MARKET',
-      quantity: quantity.toFixed(),
-      newClientOrderId: request.newClientOrderId,
-      newOrderRespType: 'RESULT',
-    });
-    return { ...result, sizing };
+  placeMarketOrder(account: string, request: MarketOrderRequest): Promise<OrderResult> {
+    return this.orders.place(account, request);
   }
 
   /**
@@ -187,7 +179,7 @@ export class BinanceUsdmExchange implements LiveExchangeAdapter {
     const creds = await this.opts.credentials(account);
     const [filters, price, brackets, config, rate, positions] = await Promise.all([
       this.info.filters(request.symbol),
-      this.referencePrice(request.symbol),
+      this.orders.referencePrice(request.symbol),
       this.info.bracketsOf(account, request.symbol),
       this.read(
         account,
@@ -211,67 +203,19 @@ export class BinanceUsdmExchange implements LiveExchangeAdapter {
     });
   }
 
-  async queryOrder(account: string, clientOrderId: string, symbol: string): Promise<OrderResult | null> {
-    const creds = await this.opts.credentials(account);
-    let order: BinanceOrder;
-    try {
-      order = await this.read(
-        account,
-        'GET',
-        '/fapi/v1/order',
-        { symbol, origClientOrderId: clientOrderId },
-        OrderAnswer,
-        'the order look-up',
-        creds,
-      );
-    } catch (err) {
-      // -2013 "Order does not exist." is the only proof that it does not.
-      if (err instanceof ExchangeError && err.code === -2013) return null;
-      throw err;
-    }
-    // Whatever its state: an order that exists is never sent again under its client id.
-    return this.withFees(account, order, creds);
+  queryOrder(account: string, clientOrderId: string, symbol: string): Promise<OrderResult | null> {
+    return this.orders.query(account, clientOrderId, symbol);
   }
 
-  async closePosition(account: string, symbol: string, clientOrderId: string): Promise<OrderResult | null> {
-    const position = (await this.positionRisk(account, true)).find(
-      (p) => p.symbol === symbol && Number(p.positionAmt) !== 0,
-    );
-    if (position === undefined) return null;
-    const amt = new Decimal(position.positionAmt);
-    return this.order(account, {
-      symbol,
-      side: amt.gt(0) ? 'SELL' : 'BUY',
-      type: 'MARKET',
-      quantity: amt.abs().toFixed(),
-      reduceOnly: 'true',
-      newClientOrderId: clientOrderId,
-      newOrderRespType: 'RESULT',
-    });
+  closePosition(account: string, symbol: string, clientOrderId: string): Promise<OrderResult | null> {
+    return this.orders.close(account, symbol, clientOrderId);
   }
 
-  async reducePosition(
+  reducePosition(
     account: string,
     request: { symbol: string; opened: OrderSide; quantity: string; clientOrderId: string },
   ): Promise<OrderResult | null> {
-    const position = (await this.positionRisk(account, true)).find(
-      (p) => p.symbol === request.symbol && Number(p.positionAmt) !== 0,
-    );
-    if (position === undefined) return null;
-    const amt = new Decimal(position.positionAmt);
-    // Only the way it was opened: a position turned the other way is someone else's.
-    if (amt.gt(0) !== (request.opened === 'BUY')) return null;
-    const qty = Decimal.min(amt.abs(), new Decimal(request.quantity));
-    if (!qty.gt(0)) return null;
-    return this.order(account, {
-      symbol: request.symbol,
-      side: amt.gt(0) ? 'SELL' : 'BUY',
-      type: 'MARKET',
-      quantity: qty.toFixed(),
-      reduceOnly: 'true',
-      newClientOrderId: request.clientOrderId,
-      newOrderRespType: 'RESULT',
-    });
+    return this.orders.reduce(account, request);
   }
 
   /**
@@ -279,9 +223,8 @@ export class BinanceUsdmExchange implements LiveExchangeAdapter {
    * stop the others: when any did not simply fill, {@link CloseAllIncomplete} carries the fills, the
    * unknown closes (to be looked up by their client ids) and the refused ones.
    */
-  async closeAllPositions(account: string, clientOrderIdPrefix: string): Promise<OrderResult[]> {
-    const open = (await this.positionRisk(account, true)).filter((p) => Number(p.positionAmt) !== 0);
-    return closeEach(open, clientOrderIdPrefix, (symbol, id) => this.closePosition(account, symbol, id));
+  closeAllPositions(account: string, clientOrderIdPrefix: string): Promise<OrderResult[]> {
+    return this.orders.closeAll(account, clientOrderIdPrefix);
   }
 
   async positionRisk(account: string, fresh = false): Promise<PositionRisk[]> {
@@ -330,19 +273,12 @@ export class BinanceUsdmExchange implements LiveExchangeAdapter {
     }
   }
 
-  /**
-   * The fee and realised PnL of an order whose trades could not be read when it was answered: from the
-   * user-data stream's ORDER_TRADE_UPDATE events once they cover the whole executed quantity, else from
-   * its trades again. Null while neither tells all of it.
-   */
-  async orderFees(
+  /** From the user-data stream once it covers the whole executed quantity, else the order's trades. */
+  orderFees(
     account: string,
     order: Pick<OrderResult, 'symbol' | 'orderId' | 'executedQty'>,
   ): Promise<OrderFees | null> {
-    return (
-      this.streamFees.of(account, order.orderId, order.executedQty) ??
-      (await this.tradesFees(account, order.symbol, order.orderId, order.executedQty))
-    );
+    return this.orders.fees(account, order);
   }
 
   /**
@@ -399,72 +335,6 @@ export class BinanceUsdmExchange implements LiveExchangeAdapter {
   /** Every account's fills placed through this adapter, as ORDER_TRADE_UPDATE events. */
   subscribeAll(handler: (account: string, event: ExchangeEvent) => void): () => void {
     return this.events.subscribeAll(handler);
-  }
-
-  private async order(account: string, params: Record<string, string>): Promise<OrderResult> {
-    // One decryption for the order and its fee look-up.
-    const creds = await this.opts.credentials(account);
-    let order: BinanceOrder;
-    try {
-      const body = await this.signed<unknown>(account, 'POST', '/fapi/v1/order', params, creds);
-      order = readVenueAnswer(OrderAnswer, body, 'the order');
-    } catch (err) {
-      // No answer, a timeout, any 5xx (with a code or without), an answer that cannot be read: the
-      // order may exist.
-      throw outcomeOf(err);
-    } finally {
-      this.positionsCache.delete(account);
-    }
-    const result = await this.withFees(account, order, creds);
-    if (Number(result.executedQty) > 0) this.events.filled(account, result);
-    return result;
-  }
-
-  /**
-   * The fill's commission and realised PnL, from the account's trades of that order (or the stream's
-   * report of them); null, unknown, when neither could be read.
-   */
-  private async withFees(
-    account: string,
-    order: BinanceOrder,
-    creds: BinanceCredentials,
-  ): Promise<OrderResult> {
-    const orderId = String(order.orderId);
-    const fees =
-      (await this.tradesFees(account, order.symbol, orderId, order.executedQty, creds)) ??
-      this.streamFees.of(account, orderId, order.executedQty);
-    return orderResultOf(order, fees);
-  }
-
-  private tradesFees(
-    account: string,
-    symbol: string,
-    orderId: string,
-    executedQty: string,
-    creds?: BinanceCredentials,
-  ): Promise<OrderFees | null> {
-    const read = () =>
-      this.read(
-        account,
-        'GET',
-        '/fapi/v1/userTrades',
-        { symbol, orderId },
-        UserTradesAnswer,
-        "the order's trades",
-        creds,
-      );
-    return tradesFeesOf(read, executedQty);
-  }
-
-  private async referencePrice(symbol: string): Promise<Decimal> {
-    const seen = this.opts.price?.(symbol);
-    if (seen !== undefined && seen > 0) return new Decimal(seen);
-    const ticker = readVenueAnswer(
-      TickerPriceAnswer,
-      await this.opts.client.publicGet<unknown>('/fapi/v1/ticker/price', { symbol }),
-      'the price',
-    );
-    return new Decimal(ticker.price);
   }
 
   /** A signed call whose answer is read with `schema` (VenueAnswerUnreadable when it does not fit). */

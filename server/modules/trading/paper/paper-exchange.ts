@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
 import type {
   AccountBalance,
@@ -14,24 +13,18 @@ import type {
   RestingOrder,
 } from '../exchange';
 import { ExchangeError } from '../exchange-error';
-import {
-  applyEvent,
-  DEFAULT_LEVERAGE,
-  emptyAccount,
-  STARTING_BALANCE,
-  type LedgerEvent,
-  type PaperAccountState,
-} from './account';
-import { filtersFor } from './filters';
+import { STARTING_BALANCE, type LedgerEvent } from './account';
 import type { LedgerRepo } from './ledger.repo';
-import { liquidationPrice, ZERO } from './math';
+import { ZERO } from './math';
 import { AccountStore } from './account-store';
 import { ConditionalOrders } from './conditional-orders';
 import { LimitOrders } from './limit-orders';
-import { checkLeverage, planMarketOrder, planOrder, quoteSize, sizingOf } from './orders';
+import { MarketOrders } from './market-orders';
+import { checkLeverage, planMarketOrder } from './orders';
 import { Liquidations } from './liquidations';
-import { accountUpdate, orderTradeUpdate, toOrderResult } from './paper-events';
+import { accountUpdate, toOrderResult } from './paper-events';
 import { balanceOf, positionRiskAt } from './projections';
+import { rehearseOrderPath } from './rehearsal';
 import { SNAPSHOT_EVERY } from './snapshot';
 
 export { MAX_ATTEMPTS } from './account-store';
@@ -83,6 +76,8 @@ export class PaperExchange implements ExchangeAdapter {
   private readonly conditionals: ConditionalOrders;
   /** Limit orders resting on the accounts. */
   private readonly limits: LimitOrders;
+  /** Market orders and closes, and the booking of every fill. */
+  private readonly market: MarketOrders;
 
   constructor(private readonly opts: PaperExchangeOptions) {
     this.now = opts.now ?? Date.now;
@@ -112,7 +107,7 @@ export class PaperExchange implements ExchangeAdapter {
       markPrice: (symbol) => opts.marks.price(symbol),
       now: this.now,
       planFill: (state, input) => planMarketOrder(state, input, this.conditions(input.symbol)),
-      commitFill: (account, fill) => this.commitFill(account, fill),
+      commitFill: (account, fill) => this.market.commitFill(account, fill),
       emit: (account, event) => this.emit(account, event),
     });
     this.limits = new LimitOrders({
@@ -122,7 +117,7 @@ export class PaperExchange implements ExchangeAdapter {
       slippageBps: this.slippageBps,
       takerFeeRate: this.takerFeeRate,
       makerFeeRate: new Decimal(opts.makerFeeRate ?? '0.0002'),
-      commitFill: (account, fill) => this.commitFill(account, fill),
+      commitFill: (account, fill) => this.market.commitFill(account, fill),
       commit: async (account, event) => (await this.commit(account, event)).after,
       tellAccount: (account, state, at) =>
         this.emit(
@@ -133,59 +128,35 @@ export class PaperExchange implements ExchangeAdapter {
       filled: async (account, clientOrderId) =>
         (await this.opts.repo.findFill(account, clientOrderId)) !== undefined,
     });
+    this.market = new MarketOrders({
+      store: this.store,
+      repo: opts.repo,
+      now: this.now,
+      conditions: (symbol) => this.conditions(symbol),
+      mark: (symbol) => this.mark(symbol),
+      emit: (account, event) => this.emit(account, event),
+      announce: (account, before, after) => this.conditionals.announce(account, before, after),
+      announceTriggered: (account, order, actualOrderId, at) =>
+        this.conditionals.announceTriggered(account, order, actualOrderId, at),
+    });
   }
 
   /**
-   * Runs the order path on a scratch account in memory, and drops what it gives: sizing and filling a
-   * long and a short on each symbol, the events of the fills, and the positions and balance a socket
-   * shows. Nothing is written, emitted or kept. Done at start: V8 optimises code once it has run, and
-   * the first orders after a start paid for that. Returns how long it took, in ms.
+   * Runs the order path on a scratch account in memory and drops what it gives (see rehearseOrderPath):
+   * done at start, so that the first orders after a start do not pay for V8's optimising. In ms.
    */
   rehearse(symbols: readonly string[], rounds = 10): number {
-    const started = performance.now();
-    const at = this.now();
-    let state = applyEvent(emptyAccount(), {
-      type: 'deposit',
-      amount: STARTING_BALANCE.toString(),
-      reason: 'initial',
-    }).state;
-    for (let round = 0; round < rounds; round++) {
-      for (const symbol of symbols) {
-        const conditions = this.conditions(symbol);
-        // Before the first price of a symbol has come in: any price will do for a rehearsal.
-        if (!conditions.markPrice.gt(0)) conditions.markPrice = new Decimal(100);
-        for (const side of ['BUY', 'SELL'] as const) {
-          let planned;
-          try {
-            planned = planOrder(
-              state,
-              {
-                orderId: 'rehearsal',
-                clientOrderId: 'rehearsal',
-                symbol,
-                side,
-                size: quoteSize({ quoteAmount: '200' }),
-                reduceOnly: false,
-              },
-              conditions,
-            );
-          } catch {
-            continue; // a symbol whose minimum is above the amount
-          }
-          sizingOf(planned);
-          const { state: after, effects } = applyEvent(state, planned.fill);
-          toOrderResult(planned.fill, effects.realizedPnl.toString(), at);
-          orderTradeUpdate(planned.fill, planned.fill.price, effects.realizedPnl.toString(), at);
-          void accountUpdate('ORDER', after, at, (s) => this.mark(s)).a.P;
-          for (const p of after.positions.values()) {
-            positionRiskAt(p, this.opts.marks.price(p.symbol), this.takerFeeRate, at);
-          }
-          balanceOf(after, (p) => this.mark(p.symbol, p.entryPrice), at);
-          state = after;
-        }
-      }
-    }
-    return performance.now() - started;
+    return rehearseOrderPath(
+      {
+        now: this.now,
+        conditions: (symbol) => this.conditions(symbol),
+        markPrice: (symbol) => this.opts.marks.price(symbol),
+        mark: (symbol, fallback) => this.mark(symbol, fallback),
+        takerFeeRate: this.takerFeeRate,
+      },
+      symbols,
+      rounds,
+    );
   }
 
   /**
@@ -204,77 +175,22 @@ export class PaperExchange implements ExchangeAdapter {
     return ids.length;
   }
 
-  async placeMarketOrder(account: string, request: MarketOrderRequest): Promise<OrderResult> {
-    return this.serial(account, async (retry) => {
-      // The ledger's unique client id is the guard; look only when a write was refused.
-      if (retry && (await this.opts.repo.findFill(account, request.newClientOrderId))) {
-        throw new ExchangeError(-4116, 'ClientOrderId is duplicated.');
-      }
-      const planned = this.plan((await this.load(account)).state, request);
-      const result = await this.commitFill(account, planned.fill);
-      return { ...result, sizing: sizingOf(planned) };
-    });
+  placeMarketOrder(account: string, request: MarketOrderRequest): Promise<OrderResult> {
+    return this.market.place(account, request);
   }
 
   /** The order and its Idempotency-Key in one ledger statement (see ExchangeAdapter). */
-  async placeKeyedMarketOrder(
+  placeKeyedMarketOrder(
     account: string,
     request: MarketOrderRequest,
     key: KeyClaim,
   ): Promise<OrderResult | null> {
-    return this.serial(account, async (retry) => {
-      // A write refused by another process's row: a fill of this client id means the key was used.
-      if (retry && (await this.opts.repo.findFill(account, request.newClientOrderId))) return null;
-      const planned = this.plan((await this.load(account)).state, request);
-      const result = await this.commitFill(account, planned.fill, key);
-      return result === null ? null : { ...result, sizing: sizingOf(planned) };
-    });
-  }
-
-  private plan(state: PaperAccountState, request: MarketOrderRequest) {
-    return planOrder(
-      state,
-      {
-        orderId: randomUUID(),
-        clientOrderId: request.newClientOrderId,
-        symbol: request.symbol,
-        side: request.side,
-        size: quoteSize(request),
-        reduceOnly: false,
-      },
-      this.conditions(request.symbol),
-    );
+    return this.market.placeKeyed(account, request, key);
   }
 
   /** What a market order would do now, without doing it. */
-  async previewMarketOrder(account: string, request: Omit<MarketOrderRequest, 'newClientOrderId'>) {
-    const { state } = await this.load(account);
-    const planned = planOrder(
-      state,
-      {
-        orderId: 'preview',
-        clientOrderId: 'preview',
-        symbol: request.symbol,
-        side: request.side,
-        size: quoteSize(request),
-        reduceOnly: false,
-      },
-      this.conditions(request.symbol),
-    );
-    const { fill } = planned;
-    const { state: after, effects } = applyEvent(state, fill);
-    const position = after.positions.get(request.symbol);
-    const filters = filtersFor(request.symbol, fill.price);
-    return {
-      fill,
-      sizing: sizingOf(planned),
-      marginAdded: Decimal.max(effects.marginDelta, ZERO),
-      leverage: position?.leverage ?? state.leverage.get(request.symbol) ?? DEFAULT_LEVERAGE,
-      liquidationPrice:
-        position && filters
-          ? liquidationPrice(position.size, position.entryPrice, position.isolatedWallet, filters)
-          : null,
-    };
+  previewMarketOrder(account: string, request: Omit<MarketOrderRequest, 'newClientOrderId'>) {
+    return this.market.preview(account, request);
   }
 
   async queryOrder(account: string, clientOrderId: string): Promise<OrderResult | null> {
@@ -308,38 +224,19 @@ export class PaperExchange implements ExchangeAdapter {
     return this.limits.check(symbols);
   }
 
-  async closePosition(account: string, symbol: string, clientOrderId: string): Promise<OrderResult | null> {
-    return this.serial(account, () => this.closeLocked(account, symbol, clientOrderId));
+  closePosition(account: string, symbol: string, clientOrderId: string): Promise<OrderResult | null> {
+    return this.market.close(account, symbol, clientOrderId);
   }
 
-  async reducePosition(
+  reducePosition(
     account: string,
     request: { symbol: string; opened: 'BUY' | 'SELL'; quantity: string; clientOrderId: string },
   ): Promise<OrderResult | null> {
-    return this.serial(account, async () => {
-      const position = (await this.load(account)).state.positions.get(request.symbol);
-      // Nothing left of what was opened: closed by hand, or turned the other way.
-      if (!position || position.size.gt(0) !== (request.opened === 'BUY')) return null;
-      const qty = Decimal.min(position.size.abs(), new Decimal(request.quantity));
-      if (!qty.gt(0)) return null;
-      return this.closeLocked(account, request.symbol, request.clientOrderId, qty);
-    });
+    return this.market.reduce(account, request);
   }
 
-  async closeAllPositions(account: string, clientOrderIdPrefix: string): Promise<OrderResult[]> {
-    return this.serial(account, async () => {
-      const { state } = await this.load(account);
-      const results: OrderResult[] = [];
-      for (const symbol of [...state.positions.keys()].sort()) {
-        const result = await this.closeLocked(
-          account,
-          symbol,
-          `${clientOrderIdPrefix}-${symbol}`.slice(0, 36),
-        );
-        if (result) results.push(result);
-      }
-      return results;
-    });
+  closeAllPositions(account: string, clientOrderIdPrefix: string): Promise<OrderResult[]> {
+    return this.market.closeAll(account, clientOrderIdPrefix);
   }
 
   async positionRisk(account: string): Promise<PositionRisk[]> {
@@ -448,66 +345,6 @@ export class PaperExchange implements ExchangeAdapter {
    */
   checkConditionals(symbols: ReadonlySet<string>): Promise<void> {
     return this.conditionals.check(symbols);
-  }
-
-  /** Closes `qty` of the position (all of it by default), reduce-only. */
-  private async closeLocked(
-    account: string,
-    symbol: string,
-    clientOrderId: string,
-    qty?: Decimal,
-  ): Promise<OrderResult | null> {
-    const { state } = await this.load(account);
-    const position = state.positions.get(symbol);
-    if (!position) return null;
-    const fill = planMarketOrder(
-      state,
-      {
-        orderId: randomUUID(),
-        clientOrderId,
-        symbol,
-        side: position.size.gt(0) ? 'SELL' : 'BUY',
-        size: { kind: 'quantity', qty: qty ?? position.size.abs() },
-        reduceOnly: true,
-      },
-      this.conditions(symbol),
-    );
-    return this.commitFill(account, fill);
-  }
-
-  private async commitFill(
-    account: string,
-    fill: Extract<LedgerEvent, { type: 'fill' }>,
-  ): Promise<OrderResult>;
-  private async commitFill(
-    account: string,
-    fill: Extract<LedgerEvent, { type: 'fill' }>,
-    key: KeyClaim,
-  ): Promise<OrderResult | null>;
-  private async commitFill(
-    account: string,
-    fill: Extract<LedgerEvent, { type: 'fill' }>,
-    key?: KeyClaim,
-  ): Promise<OrderResult | null> {
-    // A fill may end conditional orders (its own, those of a position it closes): they need its time.
-    const resting = (await this.load(account)).state.conditionals.resting.size > 0;
-    const event = resting && fill.at === undefined ? { ...fill, at: this.now() } : fill;
-    const committed = await this.store.commitKeyed(account, event, key);
-    if (committed === null) {
-      if (key === undefined) throw new Error('ledger row not written');
-      return null;
-    }
-    const { effects, at, before, after } = committed;
-    const fired = fill.algoId === undefined ? undefined : before.conditionals.resting.get(fill.algoId);
-    if (fired) this.conditionals.announceTriggered(account, fired, fill.orderId, event.at ?? at);
-    const result = toOrderResult(fill, effects.realizedPnl.toString(), at);
-    this.emit(account, orderTradeUpdate(fill, fill.price, effects.realizedPnl.toString(), at));
-    this.emit(
-      account,
-      accountUpdate('ORDER', after, at, (s) => this.mark(s)),
-    );
-    this.conditionals.announce(account, before.conditionals, after.conditionals);
-    return result;
   }
 
   private async commit(account: string, event: LedgerEvent) {
