@@ -13,7 +13,7 @@ import { SYMBOLS } from '../src/contracts/symbols';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { openDatabase, pgliteDir, type Database } from '../server/db/client';
-import { compileWasmOptimised } from '../server/db/wasm-tiering';
+import { compileWasmOptimised } from '../server/warm/wasm-tiering';
 import { riskSettings, ruleDecisions, rules, users } from '../server/db/schema';
 import { createAccessTokens } from '../server/plugins/auth-guard';
 import { createSecrets } from '../server/plugins/secrets';

@@ -234,6 +234,8 @@ const ConfigSchema = z.object({
     error: 'fatal, error, warn, info, debug, trace or silent',
   }),
   SHUTDOWN_TIMEOUT_MS: intBetween(1_000, 600_000),
+  // The one switch of server/warm/: read here once, at start.
+  SPEED_TUNING: z.enum(['on', 'off'], { error: 'on or off' }),
 });
 
 type Env = z.infer<typeof ConfigSchema>;
@@ -455,6 +457,10 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
   SHUTDOWN_TIMEOUT_MS: {
     default: '10000',
     help: 'after SIGTERM or Ctrl+C, what is still open after this long is logged and the process exits with 1',
+  },
+  SPEED_TUNING: {
+    default: 'on',
+    help: "off turns off every speed tuning of server/warm/ (the start-up rehearsals, the text paths kept compiled, PGlite's WebAssembly compiled optimised and its parser table): to measure without them, or to rule them out; answers stay the same",
   },
 };
 

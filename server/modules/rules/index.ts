@@ -11,7 +11,6 @@ import { backtestRunner } from './backtest-run';
 import { RuleEngine, type DecisionEvent, type DecisionNews } from './rules.engine';
 import { closeReasonOf, ExitWatcher, retractedWhy } from './rules.exits';
 import { exitPrices } from './exit-prices';
-import { rehearseDecisionStatements } from './rehearsal';
 import { RulesRepo } from './rules.repo';
 import { registerRulesRoutes } from './rules.routes';
 import { gapReport, promotionReport } from './rules.reports';
@@ -19,6 +18,7 @@ import { RulesService } from './rules.service';
 import { PlanBook } from './plan-book';
 import { ruleOpenedSymbols, rulePositionCount } from './rule-positions';
 import { userLocks } from '../../db/user-locks';
+import { warmRules } from '../../warm';
 
 /** Seconds in a row the safety net may wait for decisions under way before it runs regardless. */
 const SWEEP_PUT_OFF = 2;
@@ -54,10 +54,7 @@ export default fp(
     const clock = opts.clock ?? systemClock;
     const origin = randomUUID();
     const repo = new RulesRepo(app.database.db);
-    log.debug(
-      { ms: Math.round(await rehearseDecisionStatements(app.database.db, log)) },
-      'decision statements rehearsed',
-    );
+    await warmRules(app, log);
     const risk = new RiskService(
       repo,
       clock,

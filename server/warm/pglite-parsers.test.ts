@@ -1,9 +1,9 @@
 import { types, type PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from './client';
+import { openDatabase } from '../db/client';
+import { users } from '../db/schema';
 import { withoutTextParsers } from './pglite-parsers';
-import { users } from './schema';
 
 /** The parsers Drizzle passes with each statement: these types kept as text. */
 const drizzles = {
