@@ -1,3 +1,4 @@
+import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
@@ -35,5 +36,23 @@ describe('the text paths kept warm', () => {
     }
     await fullCollection();
     expect(runs).toHaveLength(2);
+  });
+});
+
+describe('what keeping the text paths warm relies on', () => {
+  it("Node still reports a full collection to a 'gc' observer, its kind in the entry's detail", async () => {
+    // The observer tells a full collection from a minor one by `detail.kind`: were the entry to lose
+    // it, the text paths would never run again and quiet spells would cost their recompilation again.
+    const reported = new Promise<PerformanceEntry[]>((resolve) => {
+      const observer = new PerformanceObserver((list) => {
+        observer.disconnect();
+        resolve(list.getEntries());
+      });
+      observer.observe({ entryTypes: ['gc'] });
+    });
+    collect();
+    // Whatever collections ran since the observer began are reported together, the full one among them.
+    const kinds = (await reported).map((e) => (e as { detail?: { kind?: number } }).detail?.kind);
+    expect(kinds).toContain(constants.NODE_PERFORMANCE_GC_MAJOR);
   });
 });
