@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { PGlite } from '@electric-sql/pglite';
 import { openDatabase, pgliteDir, type Database } from '../server/db/client';
-import { compileWasmOptimised } from '../server/db/wasm-tiering';
+import { compileWasmOptimised } from '../server/warm/wasm-tiering';
 import { ruleDecisions } from '../server/db/schema';
 import { request, signUpTraders, startBundle } from './lib/bundle-server';
 import {

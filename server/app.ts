@@ -23,6 +23,7 @@ import type { PushOverrides } from './modules/notifications';
 import type { TelegramOverrides } from './modules/notifications/telegram';
 import { HealthService, initialComponents } from './modules/health/health.service';
 import { fromRoot } from './paths';
+import { configuredDriver, speedTuning } from './warm';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -156,14 +157,18 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(secretsPlugin);
   await app.register(authGuardPlugin);
 
+  // The speed tunings that apply (server/warm/): SPEED_TUNING and the database they would run in front of.
+  const tuning = speedTuning(config.SPEED_TUNING, opts.database?.driver ?? configuredDriver(config));
+  if (!tuning.on) app.log.info('speed tunings off (SPEED_TUNING=off)');
   const database =
     opts.database ??
     (await openDatabase(
       config.DATABASE_URL
         ? { kind: 'postgres', url: config.DATABASE_URL }
         : { kind: 'pglite', dataDir: pgliteDir(config.DATA_DIR) },
-      { migrate: config.MIGRATE_ON_START },
+      { migrate: config.MIGRATE_ON_START, pgliteParsers: tuning.applies('pglite-parsers') },
     ));
+  app.decorate('speedTuning', tuning);
   await app.register(dbPlugin, { database, owned: !opts.database });
   await app.register(busPlugin, {
     ...(opts.bus ? { bus: opts.bus } : {}),

@@ -228,6 +228,8 @@ export const ConfigSchema = z.object({
     error: 'fatal, error, warn, info, debug, trace or silent',
   }),
   SHUTDOWN_TIMEOUT_MS: intBetween(1_000, 600_000),
+  // The one switch of server/warm/: read here once, at start.
+  SPEED_TUNING: z.enum(['on', 'off'], { error: 'on or off' }),
 });
 
 export type Env = z.infer<typeof ConfigSchema>;

@@ -237,6 +237,10 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
     default: '10000',
     help: 'after SIGTERM or Ctrl+C, what is still open after this long is logged and the process exits with 1',
   },
+  SPEED_TUNING: {
+    default: 'on',
+    help: "off turns off every speed tuning of server/warm/ (the start-up rehearsals, the text paths kept compiled, PGlite's WebAssembly compiled optimised and its parser table): to measure without them, or to rule them out; answers stay the same",
+  },
 };
 
 export type Config = Omit<Env, 'DATA_DIR' | 'PUBLIC_URL'> & {

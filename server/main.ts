@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
-import { compileWasmOptimised } from './db/wasm-tiering';
 import { stdoutSink } from './log-sink';
 import { fromRoot } from './paths';
 import { exitOnSignals } from './shutdown';
+import { tuneProcess } from './warm';
 
 const pkg = JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as {
   version: string;
@@ -22,7 +22,7 @@ try {
 }
 
 // The first headline after a start as fast as the next (before the app opens the embedded database).
-compileWasmOptimised();
+tuneProcess(config);
 
 // Everything the server writes (the embedded database, the outbox, the secrets key) is the owner's alone.
 process.umask(0o077);

@@ -2,7 +2,7 @@ import { chmod, mkdir, readdir } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -12,7 +12,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema';
 import { fromRoot } from '../paths';
-import { openPglite } from './pglite-parsers';
+import { openPglite as openPgliteWithParsers } from '../warm/pglite-parsers';
 
 export const MIGRATIONS_FOLDER = fromRoot('server/db/migrations');
 
@@ -40,15 +40,18 @@ export type DatabaseTarget =
 
 /**
  * Opens the database and applies the committed migrations, or with `migrate: false` only checks that
- * every one of them is applied (servers started after a release step ran `npm run migrate`).
+ * every one of them is applied (servers started after a release step ran `npm run migrate`). PGlite
+ * holds drizzle's text types in its own parser table (server/warm/pglite-parsers.ts) unless
+ * `pgliteParsers` is false (SPEED_TUNING=off).
  */
 export async function openDatabase(
   target: DatabaseTarget,
-  opts: { migrate?: boolean } = {},
+  opts: { migrate?: boolean; pgliteParsers?: boolean } = {},
 ): Promise<Database> {
   if (target.kind === 'postgres') {
     return openPostgres(target.url, target.schema, target.poolSize ?? 10, opts.migrate ?? true);
   }
+  const openPglite = opts.pgliteParsers === false ? openPlainPglite : openPgliteWithParsers;
   let client: PGlite;
   if (target.kind === 'pglite') {
     await mkdir(target.dataDir, { recursive: true, mode: 0o700 });
@@ -62,6 +65,13 @@ export async function openDatabase(
   await migrate();
   if (target.kind === 'pglite') await ownerOnly(target.dataDir);
   return handle(db as unknown as Db, 'pglite', migrate, () => client.close());
+}
+
+/** A PGlite client, ready, as PGlite makes it. */
+async function openPlainPglite(options: PGliteOptions): Promise<PGlite> {
+  const client = new PGlite(options);
+  await client.waitReady;
+  return client;
 }
 
 /** One open database, whichever its driver: closing it twice closes it once. */

@@ -7,9 +7,9 @@ import { registerArticleRoutes } from './articles.routes';
 import { registerMediaRoutes } from './media.routes';
 import { NewsRepo } from './news.repo';
 import { registerNewsRoutes } from './news.routes';
-import { keepTextPathsWarm, rehearseSignalStatements, rehearseTextPaths } from './rehearsal';
 import { lockedAdmission, NewsService } from './news.service';
 import { PgLeases } from '../../plugins/leases';
+import { keepNewsWarm, warmNews } from '../../warm';
 import { every, systemClock, type Clock, type Disposer } from './news.types';
 import { ImageCache } from './proxy/image-cache';
 import { ImageProxy } from './proxy/image-proxy';
@@ -50,11 +50,7 @@ export default fp(
     const clock = opts.clock ?? systemClock;
     const log = app.log.child({ module: 'news' });
     const analyzer = createAnalyzer(app.config, { log });
-    log.debug({ ms: Math.round(rehearseTextPaths(analyzer)) }, 'text paths rehearsed');
-    log.debug(
-      { ms: Math.round(await rehearseSignalStatements(app.database.db, log)) },
-      'signal statements rehearsed',
-    );
+    await warmNews(app, analyzer, log);
     app.health.report('analyzer', analyzer.kind);
     const unwatch = app.health.watch('analyzer', () => analyzer.problem());
     const prices = app.prices;
@@ -78,7 +74,7 @@ export default fp(
         : {}),
     });
     // Every headline admitted or analysed here runs the text paths; in a quiet spell, bundled items do.
-    const stopWarm = keepTextPathsWarm(analyzer, () => {
+    const stopWarm = keepNewsWarm(app, analyzer, () => {
       const { created, clustered, duplicates, analysed } = service.stats;
       return created + clustered + duplicates + analysed;
     });

@@ -10,7 +10,6 @@ import { RuleEngine } from './rules.engine';
 import { closeLifeMs, exitOrigin, ExitWatcher } from './rules.exits';
 import { exitPrices } from './exit-prices';
 import { liveTriggersShown } from './live-triggers';
-import { rehearseDecisionStatements } from './rehearsal';
 import { ReportsService } from './reports.service';
 import { Retractions } from './retractions';
 import { RulesRepo } from './rules.repo';
@@ -20,6 +19,7 @@ import { PlanBook } from './plan-book';
 import { minimumOf } from './rule-minimum';
 import { ruleOpenedSymbols, rulePositionCount } from './rule-positions';
 import { userLocks } from '../../db/user-locks';
+import { warmRules } from '../../warm';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,10 +45,7 @@ export default fp(
     const clock = opts.clock ?? systemClock;
     const origin = randomUUID();
     const repo = new RulesRepo(app.database.db);
-    log.debug(
-      { ms: Math.round(await rehearseDecisionStatements(app.database.db, log)) },
-      'decision statements rehearsed',
-    );
+    await warmRules(app, log);
     const bus = new RulesBus({
       bus: app.bus,
       origin,

@@ -8,7 +8,6 @@ import { ExchangeHealth } from './exchange-health';
 import { buildLiveVenues, everyAdapter } from './live-venues';
 import { LedgerRepo } from './paper/ledger.repo';
 import { PaperExchange } from './paper/paper-exchange';
-import { SYMBOLS } from '../../../src/contracts/symbols';
 import { PositionsHub } from './positions-hub';
 import { ProtectionRepo } from './protection/protection.repo';
 import { ProtectionService } from './protection/protection.service';
@@ -18,7 +17,7 @@ import { limitFilledText } from './order-limit';
 import { pairOf } from '../../../src/contracts/trading';
 import { TradingService } from './trading.service';
 import { TradesRepo } from './trades.repo';
-import { rehearseOrderStatements } from './rehearsal';
+import { warmTrading } from '../../warm';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -270,14 +269,7 @@ export default fp(
         protecting = null;
       },
     });
-    log.debug(
-      { ms: Math.round(paper.rehearse(SYMBOLS.slice(0, 10).map((s) => s.symbol))) },
-      'order path rehearsed',
-    );
-    log.debug(
-      { ms: Math.round(await rehearseOrderStatements(app.database.db, log)) },
-      'order statements rehearsed',
-    );
+    await warmTrading(app, paper, log);
     app.health.report('exchange', 'paper');
     app.decorate('trading', service);
     registerTradingRoutes(app, { service, hub: positionsHub });

@@ -24,7 +24,7 @@ import { checkLeverage, planMarketOrder } from './orders';
 import { Liquidations } from './liquidations';
 import { accountUpdate, toOrderResult } from './paper-events';
 import { balanceOf, positionRiskAt } from './projections';
-import { rehearseOrderPath } from './rehearsal';
+import { rehearseOrderPath } from '../../../warm/order-path';
 import { SNAPSHOT_EVERY } from './snapshot';
 
 export { MAX_ATTEMPTS } from './account-store';

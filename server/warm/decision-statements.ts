@@ -1,11 +1,11 @@
-import { rehearseInRollback, type StatementRehearsal, scratchUser } from '../../db/rehearse';
-import { rules } from '../../db/schema';
-import { systemClock } from '../market/clock';
-import { BOOK_REACH_MS, BOOK_RECENT_MS } from './fired-book';
-import { RiskService, startOfUtcDay } from './risk.service';
-import { firedUpdate } from './rules.orders';
-import { RulesRepo } from './rules.repo';
-import type { NewDecisionRow } from './rules.types';
+import { rules } from '../db/schema';
+import { systemClock } from '../modules/market/clock';
+import { BOOK_REACH_MS, BOOK_RECENT_MS } from '../modules/rules/fired-book';
+import { RiskService, startOfUtcDay } from '../modules/rules/risk.service';
+import { firedUpdate } from '../modules/rules/rules.orders';
+import { RulesRepo } from '../modules/rules/rules.repo';
+import type { NewDecisionRow } from '../modules/rules/rules.types';
+import { rehearseInRollback, type StatementRehearsal, scratchUser } from './statement-rehearsal';
 
 /**
  * The ledger statements of a headline's rule decisions, rehearsed at start in a transaction that is

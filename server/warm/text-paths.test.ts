@@ -1,43 +1,8 @@
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { ingestForm } from '../../../src/contracts/signals';
-import { keepTextPathsWarm, rehearseTextPaths, webhookBodies } from './rehearsal';
+import { ingestForm } from '../../src/contracts/signals';
+import { rehearseTextPaths, webhookBodies } from './text-paths';
 
-v8.setFlagsFromString('--expose-gc');
-const collect = vm.runInNewContext('gc') as () => void;
-
-/** A full collection, then the observer's report and the run it queues. */
-async function fullCollection(): Promise<void> {
-  collect();
-  for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 5));
-}
-
-describe('the text paths kept warm', () => {
-  it('runs them after a full collection that no headline preceded, and only then', async () => {
-    const runs: number[] = [];
-    let used = 0;
-    const stop = keepTextPathsWarm({ rehearse: (inputs) => void runs.push(inputs.length) }, () => used);
-    try {
-      await fullCollection();
-      expect(runs).toHaveLength(1);
-      // Fewer items than at start: a few, every kind of event.
-      expect(runs[0]).toBeGreaterThan(5);
-      expect(runs[0]).toBeLessThan(20);
-
-      used += 1; // a headline was analysed since
-      await fullCollection();
-      expect(runs).toHaveLength(1);
-
-      await fullCollection();
-      expect(runs).toHaveLength(2);
-    } finally {
-      stop();
-    }
-    await fullCollection();
-    expect(runs).toHaveLength(2);
-  });
-
+describe('the text paths rehearsed', () => {
   it('rehearses the number of items and passes asked', () => {
     const runs: number[] = [];
     rehearseTextPaths({ rehearse: (inputs) => void runs.push(inputs.length) }, { items: 12, passes: 3 });

@@ -1,8 +1,8 @@
 import Decimal from 'decimal.js';
-import { applyEvent, emptyAccount, STARTING_BALANCE } from './account';
-import { planOrder, quoteSize, sizingOf, type FillConditions } from './orders';
-import { accountUpdate, orderTradeUpdate, toOrderResult } from './paper-events';
-import { balanceOf, positionRiskAt } from './projections';
+import { applyEvent, emptyAccount, STARTING_BALANCE } from '../modules/trading/paper/account';
+import { planOrder, quoteSize, sizingOf, type FillConditions } from '../modules/trading/paper/orders';
+import { accountUpdate, orderTradeUpdate, toOrderResult } from '../modules/trading/paper/paper-events';
+import { balanceOf, positionRiskAt } from '../modules/trading/paper/projections';
 
 export interface RehearsalDeps {
   now: () => number;

@@ -1,8 +1,8 @@
-import { rehearseInRollback, type StatementRehearsal, scratchUser } from '../../db/rehearse';
-import { IdempotencyRepo } from './idempotency.repo';
-import { applyEvent, emptyAccount, type LedgerEvent } from './paper/account';
-import { LedgerRepo } from './paper/ledger.repo';
-import { TradesRepo } from './trades.repo';
+import { IdempotencyRepo } from '../modules/trading/idempotency.repo';
+import { applyEvent, emptyAccount, type LedgerEvent } from '../modules/trading/paper/account';
+import { LedgerRepo } from '../modules/trading/paper/ledger.repo';
+import { TradesRepo } from '../modules/trading/trades.repo';
+import { rehearseInRollback, type StatementRehearsal, scratchUser } from './statement-rehearsal';
 
 /**
  * The statements of a headline's orders, rehearsed at start in a transaction that is rolled back

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TransactionRollbackError } from 'drizzle-orm';
-import type { Db } from './client';
-import { users } from './schema';
+import type { Db } from '../db/client';
+import { users } from '../db/schema';
 
 export interface RehearsalLog {
   warn(obj: object, msg: string): void;

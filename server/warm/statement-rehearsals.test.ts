@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db/client';
-import { rehearseInRollback, scratchUser } from '../../server/db/rehearse';
-import { signals } from '../../server/db/schema';
-import { rehearseSignalStatements } from '../../server/modules/news/rehearsal';
-import { rehearseDecisionStatements } from '../../server/modules/rules/rehearsal';
-import { rehearseOrderStatements } from '../../server/modules/trading/rehearsal';
-import { dbTargets } from '../helpers/db';
+import { dbTargets } from '../../tests/helpers/db';
+import type { Database } from '../db/client';
+import { signals } from '../db/schema';
+import { rehearseDecisionStatements } from './decision-statements';
+import { rehearseOrderStatements } from './order-statements';
+import { rehearseSignalStatements } from './signal-statements';
+import { rehearseInRollback, scratchUser } from './statement-rehearsal';
 
 const TABLES = [
   'users',
