@@ -9,7 +9,7 @@ import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
 import { riskSettings, ruleDecisions, rules, users } from '../server/db/schema';
-import { toSignal } from '../server/modules/news/news.mapper';
+import { toSignal } from '../server/modules/news/news-mapper';
 import { NewsRepo } from '../server/modules/news/news.repo';
 import { RuleIndex } from '../server/modules/rules/rule-index';
 import { report } from './lib/report';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import activityModule from './activity';
 import adminModule from './admin';
 import authModule from './auth';
-import socketTicketsPlugin from './auth/socket-tickets.plugin';
+import socketTicketsPlugin from './auth/socket-tickets-plugin';
 import billingModule from './billing';
 import plansPlugin from './billing/plans';
 import exchangesModule from './exchanges';

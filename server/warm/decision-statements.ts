@@ -2,7 +2,7 @@ import { rules } from '../db/schema';
 import { systemClock } from '../modules/market/clock';
 import { BOOK_REACH_MS, BOOK_RECENT_MS } from '../modules/rules/fired-book';
 import { RiskService, startOfUtcDay } from '../modules/rules/risk.service';
-import { firedUpdate } from '../modules/rules/rules.orders';
+import { firedUpdate } from '../modules/rules/rule-orders';
 import { RulesRepo } from '../modules/rules/rules.repo';
 import type { NewDecisionRow } from '../modules/rules/rules.types';
 import { rehearseInRollback, type StatementRehearsal, scratchUser } from './statement-rehearsal';

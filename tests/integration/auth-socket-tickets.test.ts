@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TICKET_LIMIT } from '../../server/modules/auth/socket-tickets.plugin';
+import { TICKET_LIMIT } from '../../server/modules/auth/socket-tickets-plugin';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { AuthClient, signedInClient } from './auth.support';

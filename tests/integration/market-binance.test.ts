@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FeedStatus, PriceItem } from '../../src/contracts/market';
-import { BinanceSource } from '../../server/modules/market/binance/binance.source';
-import { resolveMarketSource } from '../../server/modules/market/market.resolve';
+import { BinanceSource } from '../../server/modules/market/binance/binance-source';
+import { resolveMarketSource } from '../../server/modules/market/market-resolver';
 import { createFakeClock } from '../../src/services/testing/fakeClock';
 import { startBinanceDouble, type BinanceDouble } from '../fixtures/binance-double';
 import { freePort } from '../helpers/process';

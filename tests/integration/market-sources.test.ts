@@ -7,9 +7,9 @@ import {
   type PriceItem,
 } from '../../src/contracts/market';
 import { SYMBOLS } from '../../src/contracts/symbols';
-import { BinanceSource } from '../../server/modules/market/binance/binance.source';
+import { BinanceSource } from '../../server/modules/market/binance/binance-source';
 import { systemClock } from '../../server/modules/market/clock';
-import { createSim } from '../../server/modules/market/market.resolve';
+import { createSim } from '../../server/modules/market/market-resolver';
 import { SIM_PROFILES } from '../../server/modules/market/sim/profiles';
 import type { MarketSource } from '../../server/modules/market/source';
 import { createFakeClock } from '../../src/services/testing/fakeClock';

@@ -6,15 +6,15 @@ import { createFakeClock } from '../../src/services/testing/fakeClock';
 import { systemClock } from '../../server/modules/market/clock';
 import { ASSETS_DIR } from '../../server/modules/news/media.routes';
 import type { Clock, Disposer, NewsSource, RawItem } from '../../server/modules/news/news.types';
-import { BinanceAnnouncementsSource } from '../../server/modules/news/sources/binance.source';
+import { BinanceAnnouncementsSource } from '../../server/modules/news/sources/binance-source';
 import { pollBackoffMs } from '../../server/modules/news/sources/poller';
 import { REPLAY_AUTHORS, REPLAY_ITEMS, replayContent } from '../../server/modules/news/sources/replay-data';
 import { createLocalAnalyzer } from '../../server/modules/analysis/local-analyzer';
 import { normalizeItem } from '../../server/modules/news/normalize';
-import { gapMs, ReplaySource } from '../../server/modules/news/sources/replay.source';
-import { RssSource } from '../../server/modules/news/sources/rss.source';
-import { TelegramSource, updateItem } from '../../server/modules/news/sources/telegram.source';
-import { XSource, xBackoff } from '../../server/modules/news/sources/x.source';
+import { gapMs, ReplaySource } from '../../server/modules/news/sources/replay-source';
+import { RssSource } from '../../server/modules/news/sources/rss-source';
+import { TelegramSource, updateItem } from '../../server/modules/news/sources/telegram-source';
+import { XSource, xBackoff } from '../../server/modules/news/sources/x-source';
 import {
   startBinanceAnnouncementsDouble,
   startRssDouble,

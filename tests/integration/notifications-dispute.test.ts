@@ -4,7 +4,7 @@ import { Rule, type Decision } from '../../src/contracts/rules';
 import { IngestResponse } from '../../src/contracts/signals';
 import type { Position } from '../../src/contracts/trading';
 import { exchangeKeys } from '../../server/db/schema/exchanges';
-import { CLOSE_IN_APP } from '../../server/modules/notifications/telegram/telegram.bot';
+import { CLOSE_IN_APP } from '../../server/modules/notifications/telegram/telegram-bot';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { startPushDouble, type PushDouble } from '../helpers/push-double';

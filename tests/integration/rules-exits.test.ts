@@ -5,7 +5,7 @@ import { OrderResponse } from '../../src/contracts/trading';
 import type { Database } from '../../server/db/client';
 import { ruleDecisions, rules, users } from '../../server/db/schema';
 import { appError } from '../../server/plugins/errors';
-import { ExitWatcher, type ExitDeps } from '../../server/modules/rules/rules.exits';
+import { ExitWatcher, type ExitDeps } from '../../server/modules/rules/rule-exits';
 import { RulesRepo } from '../../server/modules/rules/rules.repo';
 import type { DecisionRow } from '../../server/modules/rules/rules.types';
 import { dbTargets } from '../helpers/db';

@@ -4,7 +4,7 @@ import { ExchangeKey } from '../../src/contracts/exchanges';
 import { Health } from '../../src/contracts/health';
 import { Rule, type Decision } from '../../src/contracts/rules';
 import { ruleDecisions } from '../../server/db/schema';
-import { TRIGGERS_PAUSED } from '../../server/modules/rules/rules.exits';
+import { TRIGGERS_PAUSED } from '../../server/modules/rules/rule-exits';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { BINANCE_ERRORS, startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';

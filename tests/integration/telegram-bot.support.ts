@@ -3,7 +3,7 @@ import type { OrderResponse } from '../../src/contracts/trading';
 import { appError } from '../../server/plugins/errors';
 import { systemClock, type Clock } from '../../server/modules/market/clock';
 import type { TelegramOverrides, TelegramPart } from '../../server/modules/notifications/telegram';
-import type { BotTrading } from '../../server/modules/notifications/telegram/telegram.bot';
+import type { BotTrading } from '../../server/modules/notifications/telegram/telegram-bot';
 import { startTestApp, type TestApp } from '../helpers/app';
 import type { DbTarget } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';

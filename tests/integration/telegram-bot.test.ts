@@ -6,7 +6,7 @@ import {
   BUTTON_USED,
   CODE_REFUSED,
   LIVE_ORDERS_OFF,
-} from '../../server/modules/notifications/telegram/telegram.bot';
+} from '../../server/modules/notifications/telegram/telegram-bot';
 import { HOW_TO_LINK } from '../../server/modules/notifications/telegram/format';
 import type { TelegramPart } from '../../server/modules/notifications/telegram';
 import type { TestApp } from '../helpers/app';

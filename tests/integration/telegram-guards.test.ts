@@ -8,7 +8,7 @@ import {
   CODE_REFUSED,
   NOT_THE_SENDER,
   PRIVATE_ONLY,
-} from '../../server/modules/notifications/telegram/telegram.bot';
+} from '../../server/modules/notifications/telegram/telegram-bot';
 import { TelegramRepo } from '../../server/modules/notifications/telegram/telegram.repo';
 import type { TelegramPart } from '../../server/modules/notifications/telegram';
 import type { TestApp } from '../helpers/app';

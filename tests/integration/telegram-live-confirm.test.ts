@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExchangeKey } from '../../src/contracts/exchanges';
 import { TelegramLinkAnswer } from '../../src/contracts/notifications';
 import { Rule, type Decision } from '../../src/contracts/rules';
-import { CONFIRM_IN_APP, CONFIRM_REFUSED } from '../../server/modules/notifications/telegram/telegram.bot';
+import { CONFIRM_IN_APP, CONFIRM_REFUSED } from '../../server/modules/notifications/telegram/telegram-bot';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets } from '../helpers/db';
 import { startTelegramBotDouble, type SentMessage, type TelegramBotDouble } from '../helpers/telegram-double';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { Me } from '../../src/contracts/auth';
 import { ExchangeKey } from '../../src/contracts/exchanges';
 import { Rule, RiskState } from '../../src/contracts/rules';
-import { ruleOrderKey } from '../../server/modules/rules/rules.engine';
+import { ruleOrderKey } from '../../server/modules/rules/rule-engine';
 import { clientIdFor } from '../../server/modules/trading/trading.service';
 import { startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
 import { Api, signUp } from './support/api';

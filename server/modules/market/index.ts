@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { systemClock, type Clock } from './clock';
 import { registerMarketRoutes } from './market.routes';
-import { resolveMarketSource } from './market.resolve';
+import { resolveMarketSource } from './market-resolver';
 import { MarketService } from './market.service';
 import type { PriceBook } from './price-book';
 import { PriceHub, type HubOptions } from './price-hub';

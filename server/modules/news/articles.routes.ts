@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { appError } from '../../plugins/errors';
 import { REPLAY_AUTHORS, REPLAY_ITEMS, type ReplayEntry } from './sources/replay-data';
-import { ASSET_BASE } from './sources/replay.source';
+import { ASSET_BASE } from './sources/replay-source';
 
 const ArticleParams = z.object({
   slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,80}$/, { error: 'an article name' }),

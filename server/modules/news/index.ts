@@ -18,7 +18,7 @@ import { SourceManager } from './source-manager';
 import { SourceLags } from './source-receipts';
 import { premiumViewer } from './viewer';
 import { buildSources } from './sources';
-import { TelegramHandoff } from './sources/telegram.source';
+import { TelegramHandoff } from './sources/telegram-source';
 
 declare module 'fastify' {
   interface FastifyInstance {

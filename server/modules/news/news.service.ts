@@ -1,7 +1,7 @@
 import type { Analyzer } from '../analysis/analysis.service';
 import type { Bus } from '../../plugins/bus';
 import type { IngestOutcome, NewsSourceKind, Signal, SignalsQuery } from '../../../src/contracts/signals';
-import { toSignal } from './news.mapper';
+import { toSignal } from './news-mapper';
 import { AnalysisRunner } from './news-analysis';
 import { NewsAdmission, type Admission } from './news-admission';
 import type { NewsRepo, SignalRow } from './news.repo';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAnalyzer } from '../analysis/analysis.service';
-import { evaluateRetractions, loadRetractionCases } from './retraction.eval';
+import { evaluateRetractions, loadRetractionCases } from './retraction-eval';
 import { findRetracted, retractionCue, type RetractionCandidate } from './retraction';
 
 describe('retractionCue', () => {

@@ -8,7 +8,7 @@ import { registerNotificationsRoutes } from './notifications.routes';
 import { hostOf, NotificationsService } from './notifications.service';
 import type { Resolver } from '../news/proxy/fetch-image';
 import { PushEndpointPolicy } from './push/endpoint-policy';
-import { PushChannel } from './push/push.channel';
+import { PushChannel } from './push/push-channel';
 import { pinnedSend } from './push/push-send';
 import { loadVapidKeys, type VapidKeys } from './push/vapid';
 import { registerTelegram, type TelegramPart } from './telegram';

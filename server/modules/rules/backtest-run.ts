@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { BacktestRequest, BacktestResult } from '../../../src/contracts/rules';
 import type { Clock } from '../market/clock';
 import type { RiskService } from './risk.service';
-import { backtest } from './rules.backtest';
+import { backtest } from './rule-backtest';
 import type { RulesService } from './rules.service';
 
 const BACKTEST_SIGNALS = 20_000;

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Disposer } from '../market/clock';
-import { toDecision } from './rules.mapper';
-import type { DecisionEvent, DecisionNews } from './rules.engine';
-import type { EngineLog } from './rules.orders';
+import { toDecision } from './rules-mapper';
+import type { DecisionEvent, DecisionNews } from './rule-engine';
+import type { EngineLog } from './rule-orders';
 import type { DecisionChange, DecisionRow } from './rules.types';
 
 export interface RulesBusDeps {

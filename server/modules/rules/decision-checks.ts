@@ -8,7 +8,7 @@ import type { FiredBook } from './fired-book';
 import { startOfUtcDay, type Headline, type RiskService } from './risk.service';
 import type { Match } from './rule-index';
 import type { DecisionRow, RuleRow } from './rules.types';
-import type { RuleOrders, RuleTrading } from './rules.orders';
+import type { RuleOrders, RuleTrading } from './rule-orders';
 
 export interface ChecksDeps {
   repo: Pick<DecisionsRepo, 'updateDecision'>;

@@ -3,9 +3,9 @@ import type { Signal } from '../../../src/contracts/signals';
 import { every, type Clock, type Disposer } from '../market/clock';
 import type { PlanBook } from './plan-book';
 import type { RiskService } from './risk.service';
-import type { RuleEngine } from './rules.engine';
-import type { ExitWatcher } from './rules.exits';
-import type { EngineLog } from './rules.orders';
+import type { RuleEngine } from './rule-engine';
+import type { ExitWatcher } from './rule-exits';
+import type { EngineLog } from './rule-orders';
 
 /** Seconds in a row the safety net may wait for decisions under way before it runs regardless. */
 const SWEEP_PUT_OFF = 2;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { firedUpdate } from './rules.orders';
+import { firedUpdate } from './rule-orders';
 import type { DecisionRow } from './rules.types';
-import { gapReport } from './rules.reports';
+import { gapReport } from './rule-reports';
 
 function decisionRow(over: Partial<DecisionRow>): DecisionRow {
   return {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { EngineLog } from './rules.orders';
+import type { EngineLog } from './rule-orders';
 
 /**
  * Says whether rules' take profit and stop loss on live and demo accounts act in the app now (Binance's

@@ -7,7 +7,7 @@ import type {
 } from '../../../src/contracts/rules';
 import type { DecisionsRepo } from './decisions.repo';
 import type { RiskService } from './risk.service';
-import { gapReport, promotionReport } from './rules.reports';
+import { gapReport, promotionReport } from './rule-reports';
 import type { RulesService } from './rules.service';
 
 export interface ReportsDeps {
@@ -22,7 +22,7 @@ export interface ReportsDeps {
 }
 
 /**
- * The reads each report on one of a user's rules is made from (`rules.reports.ts` makes them): its
+ * The reads each report on one of a user's rules is made from (`rule-reports.ts` makes them): its
  * decisions, and for its promotion to a key also the scorecard's prices, a backtest, the venue's preview
  * of its order and the user's risk envelope.
  */

@@ -1,5 +1,5 @@
 import type { DecisionsRepo } from './decisions.repo';
-import { retractedWhy, type ExitWatcher } from './rules.exits';
+import { retractedWhy, type ExitWatcher } from './rule-exits';
 import type { DecisionRow } from './rules.types';
 
 export interface RetractionDeps {

@@ -10,7 +10,7 @@ import { formatSpan } from '../../../src/contracts/timeline';
 import { appError } from '../../plugins/errors';
 import type { Clock } from '../market/clock';
 import { BalanceBook, defaultMaxOrder, type AccountBalanceRead, type MaxOrder } from './max-order';
-import { toRiskSettings } from './rules.mapper';
+import { toRiskSettings } from './rules-mapper';
 import type { RiskRepo } from './risk.repo';
 import type { FiredStats, RiskRow } from './rules.types';
 

@@ -12,8 +12,8 @@ import {
 import type { OrderVenue } from '../../../src/contracts/trading';
 import { appError } from '../../plugins/errors';
 import type { PlanReader } from '../billing/plans';
-import { decisionsCsv, toDecision, toRule } from './rules.mapper';
-import type { AnswerOutcome } from './rules.asks';
+import { decisionsCsv, toDecision, toRule } from './rules-mapper';
+import type { AnswerOutcome } from './rule-asks';
 import type { RulesRepo } from './rules.repo';
 import type { NewRuleRow } from './rules.types';
 

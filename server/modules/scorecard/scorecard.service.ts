@@ -7,7 +7,7 @@ import {
 } from '../../../src/contracts/scorecard';
 import type { Clock } from '../market/clock';
 import type { ScorecardRepo } from './scorecard.repo';
-import { scorecardOf } from './scorecard.stats';
+import { scorecardOf } from './scorecard-stats';
 
 const DAY_MS = 86_400_000;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closeReasonOf, retractedWhy } from '../rules/rules.exits';
+import { closeReasonOf, retractedWhy } from '../rules/rule-exits';
 import { closedTrades } from './closed-trades';
 import type { HistoryFill } from './trades.repo';
 

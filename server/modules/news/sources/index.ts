@@ -1,14 +1,14 @@
 import type { NewsSourceKind } from '../../../../src/contracts/signals';
 import type { Config } from '../../../config';
 import type { Disposer, NewsSource, SourceContext } from '../news.types';
-import { BinanceAnnouncementsSource } from './binance.source';
-import { ReplaySource } from './replay.source';
+import { BinanceAnnouncementsSource } from './binance-source';
+import { ReplaySource } from './replay-source';
 
 /** How many already-played items a fresh start feeds at once, with their original times. */
 export const REPLAY_BACKFILL = 50;
-import { RssSource } from './rss.source';
-import { TelegramSource, type TelegramHandoff } from './telegram.source';
-import { XSource } from './x.source';
+import { RssSource } from './rss-source';
+import { TelegramSource, type TelegramHandoff } from './telegram-source';
+import { XSource } from './x-source';
 
 export type SourcesConfig = Pick<
   Config,

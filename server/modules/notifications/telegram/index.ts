@@ -8,13 +8,13 @@ import { BotApi, parseUpdate } from './bot-api';
 import { noteText } from './format';
 import { logReason } from './log-reason';
 import { Outbox, type Outgoing } from './outbox';
-import { TelegramBot, type BotDeps, type BotTrading, type TelegramBotOptions } from './telegram.bot';
-import { ALLOWED_UPDATES, dispatch, startUpdatePolling, type UpdateSink } from './telegram.reader';
+import { TelegramBot, type BotDeps, type BotTrading, type TelegramBotOptions } from './telegram-bot';
+import { ALLOWED_UPDATES, dispatch, startUpdatePolling, type UpdateSink } from './telegram-reader';
 import { TelegramRepo } from './telegram.repo';
-import { TelegramUpdates } from './telegram.updates';
+import { TelegramUpdates } from './telegram-updates';
 import { BOT_UNKNOWN, registerTelegramRoutes } from './telegram.routes';
 
-export { ACTION_MS, CONFIRM_IN_APP, CONFIRM_REFUSED, LINK_CODE_MS, LIVE_ORDERS_OFF } from './telegram.bot';
+export { ACTION_MS, CONFIRM_IN_APP, CONFIRM_REFUSED, LINK_CODE_MS, LIVE_ORDERS_OFF } from './telegram-bot';
 
 /**
  * The USDT amount of the Long / Short buttons under an alert when the dispatcher has none of the user's

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dueReason, ExitWatcher, exitClientId, exitReason, type ExitRepo } from './rules.exits';
+import { dueReason, ExitWatcher, exitClientId, exitReason, type ExitRepo } from './rule-exits';
 import type { DecisionRow } from './rules.types';
 
 function opened(over: Partial<DecisionRow>): DecisionRow {

@@ -7,7 +7,7 @@ import type { PlanBook } from './plan-book';
 import type { Headline, RiskService } from './risk.service';
 import type { DecisionsRepo } from './decisions.repo';
 import type { DecisionRow } from './rules.types';
-import type { OrderStats, RuleOrders, RuleTrading } from './rules.orders';
+import type { OrderStats, RuleOrders, RuleTrading } from './rule-orders';
 
 /** The answer to a proposal: the decision after it, and the order when one was placed. */
 export interface AnswerOutcome {

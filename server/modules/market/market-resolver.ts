@@ -1,9 +1,9 @@
 import type { Config } from '../../config';
 import { SYMBOLS } from '../../../src/contracts/symbols';
-import { BinanceSource } from './binance/binance.source';
+import { BinanceSource } from './binance/binance-source';
 import type { StreamLog } from './binance/stream';
 import type { Clock } from './clock';
-import { SimSource } from './sim/sim.source';
+import { SimSource } from './sim/sim-source';
 import type { MarketSource } from './source';
 
 export type MarketConfig = Pick<

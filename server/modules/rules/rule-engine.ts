@@ -11,12 +11,12 @@ import type { RiskService } from './risk.service';
 import { RuleIndex } from './rule-index';
 import type { RulesRepo } from './rules.repo';
 import type { DecisionRow, RuleRow } from './rules.types';
-import { RuleOrders, type EngineLog, type RuleTrading } from './rules.orders';
-import { RuleAsks, type AnswerOutcome } from './rules.asks';
+import { RuleOrders, type EngineLog, type RuleTrading } from './rule-orders';
+import { RuleAsks, type AnswerOutcome } from './rule-asks';
 import { UserTurns } from './user-turns';
 import { EmbeddedUserLocks, type UserLocks } from '../../db/user-locks';
 
-export { ruleOrderKey, type EngineLog } from './rules.orders';
+export { ruleOrderKey, type EngineLog } from './rule-orders';
 
 /** What the engine needs of the other modules, through their services. */
 export interface EngineDeps {

@@ -97,7 +97,7 @@ const token = () => randomBytes(24).toString('base64url');
 /**
  * The bot as the rest of the app asks it: a link code for `/start`, an unlink from the browser, a note's
  * buttons kept to those the chat may run (Telegram live orders), and the single-use buttons themselves.
- * What it does with an update from a chat is telegram.updates.ts. Every message goes through the outbox.
+ * What it does with an update from a chat is telegram-updates.ts. Every message goes through the outbox.
  */
 export class TelegramBot {
   constructor(private readonly o: TelegramBotOptions) {}

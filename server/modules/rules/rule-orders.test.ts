@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../../src/services/testing/fakeClock';
 import type { OrderResponse } from '../../../src/contracts/trading';
 import { appError } from '../../plugins/errors';
-import { RuleOrders, type RuleTrading } from './rules.orders';
+import { RuleOrders, type RuleTrading } from './rule-orders';
 import type { RulesRepo } from './rules.repo';
 import type { DecisionRow } from './rules.types';
 

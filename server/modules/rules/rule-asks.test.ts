@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../../src/services/testing/fakeClock';
 import type { PlanReader } from '../billing/plans';
 import type { RiskService } from './risk.service';
-import { RuleEngine, type DecisionEvent } from './rules.engine';
+import { RuleEngine, type DecisionEvent } from './rule-engine';
 import type { RulesRepo } from './rules.repo';
 import type { DecisionRow } from './rules.types';
 

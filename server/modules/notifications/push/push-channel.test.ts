@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endpointOrigin, retryDelay } from './push.channel';
+import { endpointOrigin, retryDelay } from './push-channel';
 
 describe('Web Push details', () => {
   it("waits what the push service's Retry-After says (at most a minute), else 1 s, 4 s, 15 s", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Candle } from '../../../src/contracts/market';
 import type { Rule } from '../../../src/contracts/rules';
 import { completedSignal } from '../../../tests/integration/rules.support';
-import { backtest, intervalFor, spanWords } from './rules.backtest';
+import { backtest, intervalFor, spanWords } from './rule-backtest';
 
 const MIN = 60_000;
 const rule = (exit?: Rule['action']['exit']): Rule => ({

@@ -15,7 +15,7 @@ import {
   type BotAction,
   type TelegramBot,
   type TelegramBotOptions,
-} from './telegram.bot';
+} from './telegram-bot';
 
 /** The text of an AppError (`detail`) or of any error, as one line for the chat. */
 function problemText(err: unknown): string {
