@@ -6,7 +6,7 @@ import { signals } from '../../server/db/schema';
 import { rehearseSignalStatements } from '../../server/modules/news/rehearsal';
 import { rehearseDecisionStatements } from '../../server/modules/rules/rehearsal';
 import { rehearseOrderStatements } from '../../server/modules/trading/rehearsal';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
 const TABLES = [
   'users',
@@ -27,7 +27,8 @@ async function counts(database: Database): Promise<Record<string, number>> {
   return out;
 }
 
-describe.each(dbTargets())('statements rehearsed at start ($name)', (target) => {
+describe.each(dbTargets())('statements rehearsed at start (%s)', (name) => {
+  const target = useDatabase(name);
   let database: Database;
   beforeAll(async () => {
     database = await target.open();
