@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbTargets } from '../../tests/helpers/db';
+import { dbTargets, useDatabase } from '../../tests/helpers/db';
 import type { Database } from '../db/client';
 import { signals } from '../db/schema';
 import { rehearseDecisionStatements } from './decision-statements';
@@ -27,7 +27,8 @@ async function counts(database: Database): Promise<Record<string, number>> {
   return out;
 }
 
-describe.each(dbTargets())('statements rehearsed at start ($name)', (target) => {
+describe.each(dbTargets())('statements rehearsed at start (%s)', (name) => {
+  const target = useDatabase(name);
   let database: Database;
   beforeAll(async () => {
     database = await target.open();

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildOptions } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import type { Database } from '../../server/db/client';
-import type { DbTarget } from './db';
+import type { TestDatabase } from './db';
 import { OFFLINE_ENV } from './process';
 import {
   bodyText,
@@ -30,7 +30,7 @@ export interface TestApp {
 
 /** Builds the app against a test database and a temporary DATA_DIR; `env` overrides configuration. */
 export async function startTestApp(
-  target: DbTarget,
+  target: TestDatabase,
   env: Record<string, string> = {},
   opts: Omit<BuildOptions, 'database'> = {},
 ): Promise<TestApp> {

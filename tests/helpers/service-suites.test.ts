@@ -50,13 +50,13 @@ describe('the server test files CI runs again on PostgreSQL and Redis', () => {
     ]);
   });
 
-  it('selects every server test that takes its databases from dbTargets() or reads a service URL', async () => {
+  it('selects every server test that takes its databases from useDatabase() or reads a service URL', async () => {
     const all = serverTestFiles(ROOT);
     const selected = new Set(serviceSuites(ROOT));
     const usesService: string[] = [];
     for (const file of all) {
       const source = await readFile(file, 'utf8');
-      if (/\bdbTargets\(|TEST_(?:DATABASE|REDIS)_URL/.test(source))
+      if (/\buseDatabase\(|TEST_(?:DATABASE|REDIS)_URL/.test(source))
         usesService.push(path.relative(ROOT, file));
     }
     expect(usesService.length).toBeGreaterThan(0);

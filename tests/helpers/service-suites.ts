@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 /**
  * The server test files that reach a real service when they are pointed at one: those whose imports,
  * followed through the project's own files, lead to a file that reads TEST_DATABASE_URL or
- * TEST_REDIS_URL (tests/helpers/db.ts's `dbTargets()` for most; the bus, limit, lease and backup tests
+ * TEST_REDIS_URL (tests/helpers/db.ts's `useDatabase()` for most; the bus, limit and lease tests
  * read them directly). CI runs only these a second time against PostgreSQL and Redis: every other server
  * test does the same thing whatever those variables say, and `npm test` has run it once.
  *

@@ -7,7 +7,7 @@ import { ActivityList } from '../../src/contracts/activity';
 import { STEP_UP_DETAILS } from '../../src/contracts/auth';
 import { WEB3_DETAILS, shortAddress } from '../../src/contracts/web3';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import {
   AuthClient,
   decodeQuotedPrintable,
@@ -32,7 +32,8 @@ const KEY = {
  * account theirs: link their own wallet or authenticator, sign in with it as a "fresh" sign-in, and keep
  * it past the owner's password change and "revoke all".
  */
-describe.each(dbTargets())('account takeover with a stolen token on $name', (target) => {
+describe.each(dbTargets())('account takeover with a stolen token on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
 
   beforeAll(async () => {

@@ -3,12 +3,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActivityList } from '../../src/contracts/activity';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { AuthClient, decodeQuotedPrintable, enableTwoFactor, totpCode } from './auth.support';
 
 const PASSWORD = 'correct horse battery';
 
-describe.each(dbTargets())('a sign-in with a recovery code on $name', (target) => {
+describe.each(dbTargets())('a sign-in with a recovery code on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target);

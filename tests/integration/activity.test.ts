@@ -3,10 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActivityList } from '../../src/contracts/activity';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { AuthClient, decodeQuotedPrintable, enableTwoFactor } from './auth.support';
 
-describe.each(dbTargets())('account activity on $name', (target) => {
+describe.each(dbTargets())('account activity on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target);

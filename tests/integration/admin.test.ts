@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminSources, AdminUser, AuditEntry, SubscriptionView } from '../../src/contracts/billing';
 import { AuthClient } from './auth.support';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
 type Auth = { authorization: string };
 
-describe.each(dbTargets())('admin panel API on $name', (target) => {
+describe.each(dbTargets())('admin panel API on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let admin: Auth;
   let bob: Auth;

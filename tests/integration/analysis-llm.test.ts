@@ -7,7 +7,7 @@ import {
 } from '../../server/modules/analysis/analysis.service';
 import { startOpenAiDouble, type OpenAiDouble } from '../fixtures/openai-double';
 import { startTestApp } from '../helpers/app';
-import { pgliteTarget } from '../helpers/db';
+import { useDatabase } from '../helpers/db';
 
 /** ANALYZER=llm against a local double of the chat-completions API on 127.0.0.1. */
 let double: OpenAiDouble;
@@ -60,7 +60,7 @@ afterEach(async () => {
 
 describe('ANALYZER=llm', () => {
   it('rehearses the text paths at start without a request to the LLM', async () => {
-    const t = await startTestApp(pgliteTarget(), {
+    const t = await startTestApp(useDatabase('pglite'), {
       ANALYZER: 'llm',
       LLM_BASE_URL: double.baseUrl,
       LLM_API_KEY: double.apiKey,

@@ -4,9 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Health } from '../../src/contracts/health';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
-describe.each(dbTargets())('app on $name', (target) => {
+describe.each(dbTargets())('app on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let distDir: string;
 

@@ -2,12 +2,13 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_DETAILS } from '../../src/contracts/auth';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { AuthClient, enableTwoFactor, totpCode } from './auth.support';
 
 const NEXT_STEP = 30_000;
 
-describe.each(dbTargets())('two-factor login on $name', (target) => {
+describe.each(dbTargets())('two-factor login on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   const client = () => new AuthClient(t.app);
 

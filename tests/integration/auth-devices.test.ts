@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_DETAILS, DeviceList } from '../../src/contracts/auth';
 import { deviceInfoOf, placeFromTimeZone } from '../../src/contracts/userAgent';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { AuthClient } from './auth.support';
 
-describe.each(dbTargets())('remembered devices and password change on $name', (target) => {
+describe.each(dbTargets())('remembered devices and password change on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   const client = () => new AuthClient(t.app);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FREE_FAILURES } from '../../server/modules/auth/login-throttle';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { retryText } from '../../server/plugins/rate-limit';
 import { AuthClient, enableTwoFactor, totpCode } from './auth.support';
 
@@ -9,7 +9,8 @@ import { AuthClient, enableTwoFactor, totpCode } from './auth.support';
  * The back-off is judged before the slow password hash: parallel guesses are counted one by one as they
  * arrive, not all against the count from before any of them was checked.
  */
-describe.each(dbTargets())('login back-off under parallel guesses on $name', (target) => {
+describe.each(dbTargets())('login back-off under parallel guesses on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   const client = () => new AuthClient(t.app);
   beforeAll(async () => {

@@ -3,14 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActivityList } from '../../src/contracts/activity';
 import { WEB3_DETAILS } from '../../src/contracts/web3';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { startOAuthDouble, type OAuthDouble } from '../fixtures/oauth-double';
 import { IDENTITY_DETAILS } from '../../server/modules/auth/identity.service';
 import { AuthClient, enableTwoFactor } from './auth.support';
 
 const PUBLIC_URL = 'http://127.0.0.1:8080';
 
-describe.each(dbTargets())('Google and Twitter sign-in on $name', (target) => {
+describe.each(dbTargets())('Google and Twitter sign-in on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let bare: TestApp;
   let idp: OAuthDouble;

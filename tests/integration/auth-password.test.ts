@@ -4,10 +4,11 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_DETAILS, AUTH_MESSAGES } from '../../src/contracts/auth';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { AuthClient, decodeQuotedPrintable } from './auth.support';
 
-describe.each(dbTargets())('forgotten and reset passwords (outbox) on $name', (target) => {
+describe.each(dbTargets())('forgotten and reset passwords (outbox) on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   const client = () => new AuthClient(t.app);
   const outbox = () => path.join(t.dataDir, 'outbox');

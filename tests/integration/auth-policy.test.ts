@@ -8,7 +8,7 @@ import {
   passwordProblem,
 } from '../../server/modules/auth/password-policy';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { AuthClient, decodeQuotedPrintable } from './auth.support';
 
 describe('password policy', () => {
@@ -59,7 +59,8 @@ describe('password policy', () => {
   });
 });
 
-describe.each(dbTargets())('password policy over HTTP on $name', (target) => {
+describe.each(dbTargets())('password policy over HTTP on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   const client = () => new AuthClient(t.app);
   beforeAll(async () => {

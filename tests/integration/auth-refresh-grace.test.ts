@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { AuthClient } from './auth.support';
 
-describe.each(dbTargets())('the refresh grace window on $name', (target) => {
+describe.each(dbTargets())('the refresh grace window on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   const client = () => new AuthClient(t.app);
   beforeAll(async () => {

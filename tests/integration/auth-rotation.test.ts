@@ -11,7 +11,7 @@ import {
   type IssuedSession,
 } from '../../server/modules/auth/sessions.service';
 import { createAccessTokens } from '../../server/plugins/auth-guard';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
 /** A gate a test opens by hand: the first `wait` holds until `open`, later ones pass. */
 function gate() {
@@ -45,7 +45,8 @@ async function settle(p: Promise<IssuedSession>): Promise<IssuedSession | string
 const PASSWORD_SIGN_IN = { method: 'password', identityId: null, confirms: true } as const;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.each(dbTargets())('refresh rotation under concurrency on $name', (target) => {
+describe.each(dbTargets())('refresh rotation under concurrency on %s', (name) => {
+  const target = useDatabase(name);
   let database: Database;
   let userId = '';
   let clock = Date.parse('2026-01-01T00:00:00Z');

@@ -3,10 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_DETAILS, Me } from '../../src/contracts/auth';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { AuthClient } from './auth.support';
 
-describe.each(dbTargets())('sign-up, login, refresh and logout on $name', (target) => {
+describe.each(dbTargets())('sign-up, login, refresh and logout on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   const client = () => new AuthClient(t.app);
 

@@ -3,9 +3,9 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
-const [pglite] = dbTargets();
+const pglite = useDatabase(dbTargets()[0]);
 /** Short, so the test does not wait the production 30 s. */
 const TIMEOUT_MS = 600;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -15,7 +15,6 @@ describe('a request body that dribbles in', () => {
   let port: number;
 
   beforeAll(async () => {
-    if (pglite === undefined) throw new Error('no database target');
     t = await startTestApp(pglite, { MARKET_SIM_TICK_MS: '50' }, { requestTimeoutMs: TIMEOUT_MS });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;

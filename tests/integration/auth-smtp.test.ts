@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { AuthClient, decodeQuotedPrintable } from './auth.support';
 
 interface Received {
@@ -36,7 +36,8 @@ async function startSmtp(): Promise<{ port: number; inbox: Received[]; close(): 
   return { port, inbox, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-describe.each(dbTargets())('password reset mail over SMTP on $name', (target) => {
+describe.each(dbTargets())('password reset mail over SMTP on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
 

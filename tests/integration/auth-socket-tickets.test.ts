@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TICKET_LIMIT } from '../../server/modules/auth/socket-tickets-plugin';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { AuthClient, signedInClient } from './auth.support';
 
 const PASSWORD = 'correct horse battery';
@@ -14,7 +14,8 @@ function sameAccount(app: FastifyInstance, c: AuthClient): AuthClient {
   return other;
 }
 
-describe.each(dbTargets())('socket tickets are limited per account on $name', (target) => {
+describe.each(dbTargets())('socket tickets are limited per account on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
 
   beforeAll(async () => {

@@ -4,7 +4,7 @@ import { ActivityList } from '../../src/contracts/activity';
 import { AUTH_DETAILS, STEP_UP_DETAILS } from '../../src/contracts/auth';
 import { WEB3_DETAILS } from '../../src/contracts/web3';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
 import { AuthClient, enableTwoFactor, signedInClient, userIdOf } from './auth.support';
 import { newAccount, signWith } from './web3.support';
@@ -16,7 +16,8 @@ const KEY = {
 const PASSWORD = 'correct horse battery';
 const STEP_UP_REQUIRED = { detail: STEP_UP_DETAILS.required, code: 'step_up_required' };
 
-describe.each(dbTargets())('step-up for sensitive actions on $name', (target) => {
+describe.each(dbTargets())('step-up for sensitive actions on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let binance: SignedDouble;
 

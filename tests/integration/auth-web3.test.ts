@@ -4,11 +4,12 @@ import { NONCES_PER_WALLET } from '../../server/modules/auth/web3.service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB3_DETAILS } from '../../src/contracts/web3';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { AuthClient, enableTwoFactor, totpCode } from './auth.support';
 import { newAccount, signWith } from './web3.support';
 
-describe.each(dbTargets())('wallet sign-in (SIWE) on $name', (target) => {
+describe.each(dbTargets())('wallet sign-in (SIWE) on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   const client = () => new AuthClient(t.app);
 

@@ -3,8 +3,8 @@ import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbTargets, useDatabase, type DbTarget } from '../helpers/db';
 import { freePort, startServerProcess, waitForHealth } from '../helpers/process';
 import {
   nodeRun,
@@ -33,76 +33,51 @@ interface Places {
   cleanup(): Promise<void>;
 }
 
-interface Target {
-  name: 'pglite' | 'postgres';
-  places(root: string): Promise<Places>;
-}
-
 const newKey = () => randomBytes(32).toString('hex');
 
-const pglite: Target = {
-  name: 'pglite',
-  async places(root) {
-    const [a, b, c] = ['a', 'b', 'c'].map((d) => path.join(root, d)) as [string, string, string];
+/**
+ * Two fresh databases on the target: the one backed up and the one restored into. PGlite adds a place
+ * holding another key (`c`) and a decoy DATA_DIR under `root`; on PostgreSQL, where there is no key
+ * file to copy, the restored database's server runs with the source's SECRETS_KEY.
+ */
+async function placesOn(target: DbTarget, root: string): Promise<Places> {
+  const [source, restored] = await Promise.all([
+    useDatabase(target, { server: true }),
+    useDatabase(target, { server: true }),
+  ]);
+  const cleanup = async () => {
+    await Promise.all([source.cleanup(), restored.cleanup()]);
+  };
+  if (target === 'pglite') {
+    const [a, b] = [source.env.DATA_DIR ?? '', restored.env.DATA_DIR ?? ''];
+    const c = path.join(root, 'c');
     await mkdir(c);
     await writeFile(path.join(c, 'secrets.key'), `${newKey()}\n`, { mode: 0o600 });
     // Where DATA_DIR points while --data-dir names the real target: nothing may land there.
     const decoy = { DATA_DIR: path.join(root, 'decoy') };
     return {
-      source: { DATA_DIR: a },
-      restored: { DATA_DIR: b },
+      source: source.env,
+      restored: restored.env,
       restore: { args: ['--data-dir', b], env: decoy },
       wrongKey: { args: ['--data-dir', c], env: decoy },
       async beforeRestore() {
-        await mkdir(b);
         await copyFile(path.join(a, 'secrets.key'), path.join(b, 'secrets.key'));
       },
-      cleanup: async () => {},
+      cleanup,
     };
-  },
-};
-
-/** A fresh database per place on the server of TEST_DATABASE_URL (the server process has no schema setting). */
-function postgres(adminUrl: string): Target {
+  }
+  const sameKey = { ...restored.env, SECRETS_KEY: source.env.SECRETS_KEY ?? '' };
   return {
-    name: 'postgres',
-    async places(root) {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      const names = ['src', 'dst'].map((n) => `sc_backup_${randomBytes(4).toString('hex')}_${n}`);
-      for (const name of names) await admin.query(`CREATE DATABASE "${name}"`);
-      const [src, dst] = names.map((name) => {
-        const url = new URL(adminUrl);
-        url.pathname = `/${name}`;
-        return url.toString();
-      }) as [string, string];
-      const key = newKey();
-      const restored = { DATABASE_URL: dst, SECRETS_KEY: key, DATA_DIR: path.join(root, 'b') };
-      return {
-        source: { DATABASE_URL: src, SECRETS_KEY: key, DATA_DIR: path.join(root, 'a') },
-        restored,
-        restore: { args: [], env: restored },
-        wrongKey: { args: ['--force'], env: { ...restored, SECRETS_KEY: newKey() } },
-        beforeRestore: async () => {},
-        async cleanup() {
-          for (const name of names) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-          await admin.end();
-        },
-      };
-    },
+    source: source.env,
+    restored: sameKey,
+    restore: { args: [], env: sameKey },
+    wrongKey: { args: ['--force'], env: { ...sameKey, SECRETS_KEY: newKey() } },
+    beforeRestore: async () => {},
+    cleanup,
   };
 }
 
-/** PGlite always, PostgreSQL with TEST_DATABASE_URL; TEST_DB_TARGETS keeps some (as `dbTargets` does). */
-function chosenTargets(): Target[] {
-  const all = [pglite, ...(process.env.TEST_DATABASE_URL ? [postgres(process.env.TEST_DATABASE_URL)] : [])];
-  const only = process.env.TEST_DB_TARGETS?.split(',').map((s) => s.trim());
-  const chosen = only === undefined ? all : all.filter((t) => only.includes(t.name));
-  if (chosen.length === 0) throw new Error(`TEST_DB_TARGETS=${only?.join(',')} names no available database`);
-  return chosen;
-}
-
-describe.each(chosenTargets())('npm run backup and npm run restore on $name', (target) => {
+describe.each(dbTargets())('npm run backup and npm run restore on %s', (target) => {
   let root: string;
   let places: Places;
   let seeded: Seeded;
@@ -112,7 +87,7 @@ describe.each(chosenTargets())('npm run backup and npm run restore on $name', (t
 
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'sc-backup-'));
-    places = await target.places(root);
+    places = await placesOn(target, root);
     const port = await freePort();
     const server = startServerProcess({ ...places.source, PORT: String(port), LOG_LEVEL: 'warn' });
     try {
@@ -131,7 +106,7 @@ describe.each(chosenTargets())('npm run backup and npm run restore on $name', (t
   });
 
   it('backs up only a database no server has open (PostgreSQL is read from one snapshot)', async () => {
-    if (target.name === 'pglite') {
+    if (target === 'pglite') {
       expect(whileRunning.code).toBe(1);
       expect(whileRunning.stderr).toContain('Stop the server first');
       await expect(stat(path.join(root, 'live.backup'))).rejects.toThrow();
@@ -155,7 +130,7 @@ describe.each(chosenTargets())('npm run backup and npm run restore on $name', (t
       (await readFile(path.join(places.source.DATA_DIR ?? '', 'secrets.key'), 'utf8')).trim();
     expect(plain.includes(key)).toBe(false);
     // PGlite's pages hold text as is: the account is there, so the key would be found if it were.
-    if (target.name === 'pglite') expect(plain.includes('bella@example.com')).toBe(true);
+    if (target === 'pglite') expect(plain.includes('bella@example.com')).toBe(true);
   });
 
   it('restores into an empty place, reads it back and finds that the secrets key opens it', async () => {
@@ -186,7 +161,7 @@ describe.each(chosenTargets())('npm run backup and npm run restore on $name', (t
   }, 60_000);
 
   // PostgreSQL has no key file: the server does not start on it without SECRETS_KEY.
-  if (target.name === 'pglite') {
+  if (target === 'pglite') {
     it('warns when there is no key at all, and does not make one', async () => {
       const dir = path.join(root, 'keyless');
       const run = await npmRun('restore', [file, '--data-dir', dir], {});

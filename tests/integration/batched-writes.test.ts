@@ -8,7 +8,7 @@ import type { NewDecisionRow } from '../../server/modules/rules/rules.types';
 import { IdempotencyRepo } from '../../server/modules/trading/idempotency.repo';
 import { LedgerRepo } from '../../server/modules/trading/paper/ledger.repo';
 import { emptyAccount, applyEvent } from '../../server/modules/trading/paper/account';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
 describe('Batcher', () => {
   it('runs the calls of one moment as one batch, and the calls made meanwhile as the next', async () => {
@@ -42,7 +42,8 @@ describe('Batcher', () => {
   });
 });
 
-describe.each(dbTargets())('writes batched across users on $name', (target) => {
+describe.each(dbTargets())('writes batched across users on %s', (name) => {
+  const target = useDatabase(name);
   let database: Database;
   let userIds: string[] = [];
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { AnswerBook } from '../helpers/answers';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { pgliteTarget } from '../helpers/db';
+import { useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
 /**
@@ -14,7 +14,8 @@ import { signUpAndLogIn } from '../helpers/session';
  */
 const FILE = path.resolve(import.meta.dirname, '../../src/services/testing/billing-answers.json');
 
-describe.each([pgliteTarget()])('recorded billing answers ($name)', (target) => {
+describe('recorded billing answers (pglite)', () => {
+  const target = useDatabase('pglite');
   let t: TestApp;
   let book: AnswerBook;
   /** The sandbox's Pay button, as the browser posts its form. */

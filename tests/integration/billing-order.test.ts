@@ -4,7 +4,7 @@ import { ActivityList } from '../../src/contracts/activity';
 import { SubscriptionView } from '../../src/contracts/billing';
 import { stripeDouble, type StripeDouble } from '../fixtures/payment-doubles';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
 const WHSEC = 'whsec_order_secret';
@@ -15,7 +15,8 @@ type Auth = { authorization: string };
  * Stripe delivers events late, twice and out of order: an event older than the state already applied
  * must not undo it, and one checkout pays once whatever the event id.
  */
-describe.each(dbTargets())('Stripe events out of order on $name', (target) => {
+describe.each(dbTargets())('Stripe events out of order on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let stripeApi: StripeDouble;
   beforeAll(async () => {

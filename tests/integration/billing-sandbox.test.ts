@@ -3,12 +3,11 @@ import { Health } from '../../src/contracts/health';
 import { SubscriptionView } from '../../src/contracts/billing';
 import { ConfigError, loadConfig } from '../../server/config';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
 type Auth = { authorization: string };
-const [target] = dbTargets();
-if (target === undefined) throw new Error('no database target');
+const target = useDatabase(dbTargets()[0]);
 
 const session = (t: TestApp, auth: Auth, provider: 'card' | 'crypto', planType = 'yearly') =>
   t.app.inject({
@@ -75,7 +74,8 @@ describe('the sandbox payment provider in production', () => {
   });
 });
 
-describe.each(dbTargets())('the sandbox beside a real provider on $name', (target) => {
+describe.each(dbTargets())('the sandbox beside a real provider on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target, {
@@ -99,7 +99,8 @@ describe.each(dbTargets())('the sandbox beside a real provider on $name', (targe
   });
 });
 
-describe.each(dbTargets())('sandbox checkout in the offline demo on $name', (target) => {
+describe.each(dbTargets())('sandbox checkout in the offline demo on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target);

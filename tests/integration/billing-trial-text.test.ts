@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
-describe.each(dbTargets())('the checkout page says what the trial costs today on $name', (target) => {
+describe.each(dbTargets())('the checkout page says what the trial costs today on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target);

@@ -7,7 +7,7 @@ import { subscriptionPlanReader } from '../../server/modules/billing/plans';
 import { btcpaySignature } from '../../server/modules/billing/webhooks';
 import { btcpayDouble, stripeDouble, type Double, type StripeDouble } from '../fixtures/payment-doubles';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
 const WHSEC = 'whsec_trial_secret';
@@ -20,7 +20,8 @@ type Auth = { authorization: string };
  * One free trial per account, one card subscription per account, and a crypto period beside it: against
  * the Stripe and BTCPay doubles, with events signed as the providers sign them.
  */
-describe.each(dbTargets())('one trial, one subscription per way of paying, on $name', (target) => {
+describe.each(dbTargets())('one trial, one subscription per way of paying, on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let stripeApi: StripeDouble;
   let btcpayApi: Double;
@@ -401,7 +402,8 @@ describe.each(dbTargets())('one trial, one subscription per way of paying, on $n
   });
 });
 
-describe.each(dbTargets())('the sandbox gives the trial once too, on $name', (target) => {
+describe.each(dbTargets())('the sandbox gives the trial once too, on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target);

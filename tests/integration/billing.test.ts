@@ -7,7 +7,7 @@ import { subscriptionPlanReader } from '../../server/modules/billing/plans';
 import { btcpaySignature } from '../../server/modules/billing/webhooks';
 import { btcpayDouble, stripeDouble, type Double, type StripeDouble } from '../fixtures/payment-doubles';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
 const WHSEC = 'whsec_test_double_secret';
@@ -16,7 +16,8 @@ const stripe = new Stripe('sk_test_double');
 
 type Auth = { authorization: string };
 
-describe.each(dbTargets())('billing with Stripe and BTCPay doubles on $name', (target) => {
+describe.each(dbTargets())('billing with Stripe and BTCPay doubles on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let stripeApi: StripeDouble;
   let btcpayApi: Double;
@@ -412,7 +413,8 @@ describe.each(dbTargets())('billing with Stripe and BTCPay doubles on $name', (t
   });
 });
 
-describe.each(dbTargets())('billing with providers configured but unreachable on $name', (target) => {
+describe.each(dbTargets())('billing with providers configured but unreachable on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target, {
@@ -442,7 +444,8 @@ describe.each(dbTargets())('billing with providers configured but unreachable on
   });
 });
 
-describe.each(dbTargets())('sandbox checkout on $name', (target) => {
+describe.each(dbTargets())('sandbox checkout on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { TOKEN } from './news.support';
 
@@ -12,7 +12,7 @@ describe('control characters at the edge', () => {
   let t: TestApp;
   let authorization: string;
   beforeAll(async () => {
-    t = await startTestApp(dbTargets()[0]!, { NEWS_SOURCES: 'webhook', INGEST_TOKEN: TOKEN });
+    t = await startTestApp(useDatabase(dbTargets()[0]), { NEWS_SOURCES: 'webhook', INGEST_TOKEN: TOKEN });
     authorization = (await signUpAndLogIn(t.app, 'nul-tester')).authorization;
   });
   afterAll(() => t.close());

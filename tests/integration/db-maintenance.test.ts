@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { maintainEmbedded, tablesDue, vacuumDue } from '../../server/db/maintenance';
-import { dbTargets, pgliteTarget } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
 const deadRows = async (database: Database, table: string): Promise<number> => {
   const result = await database.db.execute(
@@ -26,7 +26,7 @@ async function flushStats(database: Database): Promise<void> {
 }
 
 describe('the embedded database vacuums what autovacuum would', () => {
-  const target = pgliteTarget();
+  const target = useDatabase('pglite');
   let database: Database;
   beforeAll(async () => {
     database = await target.open();
@@ -65,7 +65,8 @@ describe('the embedded database vacuums what autovacuum would', () => {
   });
 });
 
-describe.each(dbTargets().filter((t) => t.name === 'postgres'))('on $name', (target) => {
+describe.each(dbTargets().filter((t) => t === 'postgres'))('on %s', (name) => {
+  const target = useDatabase(name);
   it('leaves the vacuuming to the server: no timer, no statement', async () => {
     const database = await target.open();
     try {

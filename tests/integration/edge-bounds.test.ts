@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggable } from '../../server/plugins/errors';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
 /** Ids are bounded where requests come in: an out-of-range one is a 4xx, never a failed query. */
-describe.each(dbTargets())('ids and limits at the edge on $name', (target) => {
+describe.each(dbTargets())('ids and limits at the edge on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let auth: { authorization: string };
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { ruleDecisions, rules, users } from '../../server/db/schema';
 import { RulesRepo } from '../../server/modules/rules/rules.repo';
-import { pgliteTarget } from '../helpers/db';
+import { useDatabase } from '../helpers/db';
 
 interface Client {
   query(text: unknown, params?: unknown, ...rest: unknown[]): Promise<unknown>;
@@ -52,7 +52,7 @@ async function seqScans(database: Database, statement: { text: string; params: u
 // not grow with the ledger. The embedded database never gathers statistics, so the plans are the ones
 // a long-running `npm start` gets.
 describe("the engine's periodic reads find the few rows they want in a large ledger", () => {
-  const target = pgliteTarget();
+  const target = useDatabase('pglite');
   let database: Database;
   let repo: RulesRepo;
 

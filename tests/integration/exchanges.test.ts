@@ -12,7 +12,7 @@ import { ExchangesRepo } from '../../server/modules/exchanges/exchanges.repo';
 import { ExchangesService } from '../../server/modules/exchanges/exchanges.service';
 import { binanceKeyChecker } from '../../server/modules/exchanges/key-check';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
 
@@ -24,7 +24,8 @@ const SECRETS = [GOOD.secret, 'Wd9ithdrawSecret0123456789abcdefWd9ithdrawSecret0
 
 type Auth = { authorization: string };
 
-describe.each(dbTargets())('exchange keys API on $name', (target) => {
+describe.each(dbTargets())('exchange keys API on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let binance: SignedDouble;
   let ann: { authorization: string };

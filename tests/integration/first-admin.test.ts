@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { AuthClient } from './auth.support';
 
-describe.each(dbTargets())('who becomes admin by signing up, on $name', (target) => {
+describe.each(dbTargets())('who becomes admin by signing up, on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp | undefined;
   afterEach(async () => {
     await t?.close();

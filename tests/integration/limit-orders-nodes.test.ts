@@ -6,10 +6,10 @@ import { paperLedger, users } from '../../server/db/schema';
 import { Balance, OpenOrder, OrderResponse } from '../../src/contracts/trading';
 import { startBinanceDouble, type BinanceDouble } from '../fixtures/binance-double';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
-const [pglite] = dbTargets();
+const pglite = useDatabase(dbTargets()[0]);
 
 /**
  * Two servers on one database, as two processes, priced by one Binance double: limit orders sent to both
@@ -24,7 +24,6 @@ describe('limit orders on two nodes of one database', () => {
   let userId = '';
 
   beforeAll(async () => {
-    if (pglite === undefined) throw new Error('no database target');
     double = await startBinanceDouble({ BTCUSDT: 60_000, ETHUSDT: 3_000 });
     t = await startTestApp(pglite, {
       MARKET_SOURCE: 'binance',

@@ -11,10 +11,10 @@ import {
 } from '../../src/contracts/trading';
 import { startBinanceDouble, type BinanceDouble } from '../fixtures/binance-double';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
-const [pglite] = dbTargets();
+const pglite = useDatabase(dbTargets()[0]);
 
 /** Limit orders through the API on the paper exchange, priced by Binance's local double. */
 describe('limit orders through the API', () => {
@@ -25,7 +25,6 @@ describe('limit orders through the API', () => {
   let ws: WebSocket;
 
   beforeAll(async () => {
-    if (pglite === undefined) throw new Error('no database target');
     double = await startBinanceDouble({ BTCUSDT: 60_000, ETHUSDT: 3_000 });
     t = await startTestApp(pglite, {
       MARKET_SOURCE: 'binance',

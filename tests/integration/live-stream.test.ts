@@ -5,7 +5,7 @@ import { OrderPreview, OrderResponse, TradesPage, type PositionsMessage } from '
 import { BinanceClient } from '../../server/modules/exchanges/binance-client';
 import { UserDataStream } from '../../server/modules/trading/live/user-stream';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { BINANCE_ERRORS, startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
 
@@ -22,7 +22,8 @@ async function until<T>(read: () => T | undefined | false, ms = 15_000): Promise
   }
 }
 
-describe.each(dbTargets())('live account: user-data stream and venue previews on $name', (target) => {
+describe.each(dbTargets())('live account: user-data stream and venue previews on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let binance: SignedDouble;
   let auth: { authorization: string };

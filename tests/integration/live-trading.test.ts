@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ExchangeKey } from '../../src/contracts/exchanges';
 import { AccountState, Balance, OrderResponse, Position } from '../../src/contracts/trading';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { BINANCE_ERRORS, startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
 
@@ -14,7 +14,8 @@ const TIMEOUT_MS = 500;
 
 type Auth = { authorization: string };
 
-describe.each(dbTargets())('live Binance USD-M account on $name', (target) => {
+describe.each(dbTargets())('live Binance USD-M account on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let binance: SignedDouble;
   let ann: Auth;

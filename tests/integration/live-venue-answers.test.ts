@@ -9,7 +9,7 @@ import {
   TradesPage,
 } from '../../src/contracts/trading';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import {
   BINANCE_ERRORS,
@@ -40,7 +40,8 @@ async function until<T>(read: () => Promise<T | undefined>, ms = 10_000): Promis
  * happened: a clear 502 naming Binance for a read, an unknown outcome looked up for an order or a
  * close, a fee that is unknown rather than 0.
  */
-describe.each(dbTargets())('live account: answers Binance did not make clear, on $name', (target) => {
+describe.each(dbTargets())('live account: answers Binance did not make clear, on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let binance: SignedDouble;
   let ann: Auth;

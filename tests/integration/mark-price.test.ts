@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { Position, type PositionsMessage } from '../../src/contracts/trading';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { startBinanceDouble, type BinanceDouble } from '../fixtures/binance-double';
 
-const [pglite] = dbTargets();
+const pglite = useDatabase(dbTargets()[0]);
 
 /** The app on the Binance double: marks arrive as `!markPrice@arr@1s`, last prices as `!miniTicker@arr`. */
 describe('paper positions on the Binance mark price (local double)', () => {
@@ -19,7 +19,6 @@ describe('paper positions on the Binance mark price (local double)', () => {
   const lastTicks: number[] = [];
 
   beforeAll(async () => {
-    if (pglite === undefined) throw new Error('no database target');
     double = await startBinanceDouble({ BTCUSDT: 60_000, ETHUSDT: 3_000 });
     t = await startTestApp(pglite, {
       MARKET_SOURCE: 'binance',

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { CandleList, PriceQuote, SymbolList, type PriceSocketMessage } from '../../src/contracts/market';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { startBinanceDouble } from '../fixtures/binance-double';
 import { freePort } from '../helpers/process';
 
@@ -23,13 +23,12 @@ async function openSocket(url: string) {
   return { ws, frames, of, send: (o: unknown) => ws.send(JSON.stringify(o)) };
 }
 
-const [pglite] = dbTargets();
+const pglite = useDatabase(dbTargets()[0]);
 
 describe('market API (simulator)', () => {
   let t: TestApp;
   let wsUrl: string;
   beforeAll(async () => {
-    if (pglite === undefined) throw new Error('no database target');
     t = await startTestApp(pglite, { MARKET_SIM_TICK_MS: '50', MARKET_SIM_SEED: '5' });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     wsUrl = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/ws/prices`;
@@ -152,7 +151,6 @@ describe('market API (simulator)', () => {
 
 describe('market API on the binance source (MARKET_SOURCE=auto, local double)', () => {
   it('uses Binance when it answers, and reports it', async () => {
-    if (pglite === undefined) throw new Error('no database target');
     const double = await startBinanceDouble({ BTCUSDT: 101_234.5 });
     const ticking = setInterval(() => double.tick(), 20);
     const t = await startTestApp(pglite, {
@@ -181,7 +179,6 @@ describe('market API on the binance source (MARKET_SOURCE=auto, local double)', 
   });
 
   it('falls back to the simulator when Binance is unreachable', async () => {
-    if (pglite === undefined) throw new Error('no database target');
     const port = await freePort();
     const t = await startTestApp(pglite, {
       MARKET_SOURCE: 'auto',

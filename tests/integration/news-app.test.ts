@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignalList, type Signal } from '../../src/contracts/signals';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import {
   startBinanceAnnouncementsDouble,
   startRssDouble,
@@ -9,7 +9,7 @@ import {
   startXStreamDouble,
 } from '../fixtures/news-doubles';
 
-const [pglite] = dbTargets();
+const pglite = useDatabase(dbTargets()[0]);
 
 async function signalsWhere(t: TestApp, pred: (list: Signal[]) => boolean, ms = 10_000): Promise<Signal[]> {
   const deadline = Date.now() + ms;
@@ -24,7 +24,6 @@ async function signalsWhere(t: TestApp, pred: (list: Signal[]) => boolean, ms = 
 describe('replay source in the app (the offline default)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    if (pglite === undefined) throw new Error('no database target');
     t = await startTestApp(pglite, { REPLAY_INTERVAL_MS: '20' });
   });
   afterAll(async () => {
@@ -67,7 +66,6 @@ describe('remote sources in the app, each against its local double', () => {
   const closers: (() => Promise<void>)[] = [];
   let x: Awaited<ReturnType<typeof startXStreamDouble>>;
   beforeAll(async () => {
-    if (pglite === undefined) throw new Error('no database target');
     const rss = await startRssDouble([
       {
         guid: 'r1',

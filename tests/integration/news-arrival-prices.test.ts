@@ -13,7 +13,7 @@ import type { PriceSource } from '../../server/modules/news/prices-at';
 import { MemoryBus } from '../../server/plugins/bus/memory';
 import { startBinanceDouble, type BinanceDouble } from '../fixtures/binance-double';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { TOKEN, ingest, item, openSse } from './news.support';
 
 /** Lets the promises under way (a quote, an update and its publish) run. */
@@ -30,7 +30,8 @@ async function until(pred: () => boolean, ms = 5_000): Promise<void> {
   }
 }
 
-describe.each(dbTargets())('prices at arrival the market did not have yet ($name)', (target) => {
+describe.each(dbTargets())('prices at arrival the market did not have yet (%s)', (name) => {
+  const target = useDatabase(name);
   let database: Database;
   beforeAll(async () => {
     database = await target.open();
@@ -150,8 +151,7 @@ describe('prices at arrival through the app (binance double on loopback)', () =>
   let t: TestApp;
   let ticking: ReturnType<typeof setInterval>;
   beforeAll(async () => {
-    const pglite = dbTargets().find((d) => d.name === 'pglite') ?? dbTargets()[0];
-    if (pglite === undefined) throw new Error('no database target');
+    const pglite = useDatabase(dbTargets()[0]);
     double = await startBinanceDouble({ BTCUSDT: 97_000 });
     ticking = setInterval(() => double.tick(), 20);
     t = await startTestApp(pglite, {

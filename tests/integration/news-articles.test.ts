@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPLAY_AUTHORS, REPLAY_ITEMS } from '../../server/modules/news/sources/replay-data';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
-describe.each(dbTargets())('replay article pages on $name', (target) => {
+describe.each(dbTargets())('replay article pages on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target);

@@ -15,7 +15,7 @@ import { rawItem } from '../../server/modules/news/news.types';
 import { cleanUrl, normalizeText } from '../../server/modules/news/normalize';
 import type { PriceSource } from '../../server/modules/news/prices-at';
 import { MemoryBus } from '../../server/plugins/bus/memory';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
 describe('story matching', () => {
   const same: [string, string][] = [
@@ -51,7 +51,8 @@ describe('story matching', () => {
   });
 });
 
-describe.each(dbTargets())('news service with a fake clock and prices ($name)', (target) => {
+describe.each(dbTargets())('news service with a fake clock and prices (%s)', (name) => {
+  const target = useDatabase(name);
   let database: Database;
   beforeAll(async () => {
     database = await target.open();

@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IngestResponse, Signal, SignalList } from '../../src/contracts/signals';
 import { signals } from '../../server/db/schema/news';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { TOKEN, collectPublished, ingest, item } from './news.support';
 import { LOCAL_ENGINE_VERSION } from '../../server/modules/analysis/local-analyzer';
 
-describe.each(dbTargets())('news pipeline through the webhook ($name)', (target) => {
+describe.each(dbTargets())('news pipeline through the webhook (%s)', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target, {

@@ -11,9 +11,10 @@ import { rawItem } from '../../server/modules/news/news.types';
 import type { PriceSource } from '../../server/modules/news/prices-at';
 import { RETRACTION_WINDOW_MS } from '../../server/modules/news/retraction';
 import { MemoryBus } from '../../server/plugins/bus/memory';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
-describe.each(dbTargets())('retractions in the news pipeline ($name)', (target) => {
+describe.each(dbTargets())('retractions in the news pipeline (%s)', (name) => {
+  const target = useDatabase(name);
   let database: Database;
   beforeAll(async () => {
     database = await target.open();

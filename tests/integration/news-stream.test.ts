@@ -5,17 +5,18 @@ import type { Signal, StreamStatus } from '../../src/contracts/signals';
 import { createFakeClock } from '../../src/services/testing/fakeClock';
 import { SignalStream, type StreamSink } from '../../server/modules/news/signal-stream';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { TOKEN, ingest, item, openSse } from './news.support';
 
-const [pglite] = dbTargets();
+const pglite = useDatabase(dbTargets()[0]);
 
 async function listen(t: TestApp): Promise<string> {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/signals/stream`;
 }
 
-describe.each(dbTargets())('signal stream over HTTP ($name)', (target) => {
+describe.each(dbTargets())('signal stream over HTTP (%s)', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let url: string;
   beforeAll(async () => {
@@ -101,7 +102,6 @@ describe.each(dbTargets())('signal stream over HTTP ($name)', (target) => {
 
 describe('signal stream shutdown', () => {
   it('ends open streams when the server closes', async () => {
-    if (pglite === undefined) throw new Error('no database target');
     const t = await startTestApp(pglite, { NEWS_SOURCES: 'webhook', INGEST_TOKEN: TOKEN });
     const url = await listen(t);
     const sse = await openSse(url);

@@ -6,7 +6,7 @@ import type { Position } from '../../src/contracts/trading';
 import { exchangeKeys } from '../../server/db/schema/exchanges';
 import { CLOSE_IN_APP } from '../../server/modules/notifications/telegram/telegram-bot';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { startPushDouble, type PushDouble } from '../helpers/push-double';
 import { startTelegramBotDouble, type SentMessage, type TelegramBotDouble } from '../helpers/telegram-double';
 import { AuthClient } from './auth.support';
@@ -22,7 +22,8 @@ const PASSWORD = 'correct horse battery';
  * a trusted report of the same denial then retracts the story and the rule unwinds. Through the app as
  * `npm start` wires it, against the Telegram Bot API double and the Web Push double (both on loopback).
  */
-describe.each(dbTargets())('a disputed story asks those who traded it on $name', (target) => {
+describe.each(dbTargets())('a disputed story asks those who traded it on %s', (name) => {
+  const target = useDatabase(name);
   let tg: TelegramBotDouble;
   let push: PushDouble;
   let t: TestApp;

@@ -13,14 +13,15 @@ import { NotificationsRepo } from '../../server/modules/notifications/notificati
 import { PUSH_REFUSALS } from '../../server/modules/notifications/push/endpoint-policy';
 import { createSecrets } from '../../server/plugins/secrets';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { startPushDouble, type PushDouble } from '../helpers/push-double';
 import { signedInClient, userIdOf, type AuthClient } from './auth.support';
 import { completedSignal, freshSignalId, until } from './rules.support';
 
 const PASSWORD = 'correct horse battery';
 
-describe.each(dbTargets())('notifications API and Web Push on $name', (target) => {
+describe.each(dbTargets())('notifications API and Web Push on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let push: PushDouble;
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { OrderRequest } from '../../src/contracts/trading';
 import { zodToIssues } from '../../server/plugins/errors';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
 /** Routes under /api the document leaves out on purpose, each with the reason. */
@@ -83,7 +83,8 @@ function resolve(doc: unknown, ref: string): unknown {
     );
 }
 
-describe.each(dbTargets())('the OpenAPI document on $name', (target) => {
+describe.each(dbTargets())('the OpenAPI document on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   const routes: { method: string; url: string }[] = [];
   let doc: OpenApi;

@@ -6,10 +6,11 @@ import { PaperExchange } from '../../server/modules/trading/paper/paper-exchange
 import { lotFiltersFor, sizeOrder } from '../../src/contracts/sizing';
 import { OrderPreview, OrderResponse } from '../../src/contracts/trading';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
-describe.each(dbTargets())('order sizing: preview equals fill on $name', (target) => {
+describe.each(dbTargets())('order sizing: preview equals fill on %s', (name) => {
+  const target = useDatabase(name);
   describe('paper exchange at a fixed mark', () => {
     let database: Database;
     const marks = new Map<string, number>([['BTCUSDT', 100_700]]);

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
 /** A login form posted by another site (login CSRF) is refused; our own page, the CLI and scripts are not. */
 describe('cross-site requests', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(dbTargets()[0]!, { PUBLIC_URL: 'https://console.example' });
+    t = await startTestApp(useDatabase(dbTargets()[0]), { PUBLIC_URL: 'https://console.example' });
     await t.app.inject({
       method: 'POST',
       url: '/api/auth/signup',

@@ -12,7 +12,7 @@ import type { KeyClaim } from '../../server/modules/trading/exchange';
 import { LedgerRepo } from '../../server/modules/trading/paper/ledger.repo';
 import { MAX_ATTEMPTS, PaperExchange } from '../../server/modules/trading/paper/paper-exchange';
 import { toSnapshot } from '../../server/modules/trading/paper/snapshot';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
 /** A repository whose appends always lose the race, as when another process is always first. */
 class AlwaysBeatenRepo extends LedgerRepo {
@@ -76,7 +76,8 @@ class ConflictCountingRepo extends LedgerRepo {
  * PaperExchange instances sharing the database (on PostgreSQL through a pool of 4 connections, so their
  * statements really run at the same time).
  */
-describe.each(dbTargets())('paper exchanges of several processes on one account, on $name', (target) => {
+describe.each(dbTargets())('paper exchanges of several processes on one account, on %s', (name) => {
+  const target = useDatabase(name);
   let database: Database;
   const marks = new Map<string, number>([
     ['BTCUSDT', 60_000],

@@ -10,7 +10,7 @@ import type {
 import type { LedgerEvent } from '../../server/modules/trading/paper/account';
 import { LedgerRepo } from '../../server/modules/trading/paper/ledger.repo';
 import { PaperExchange } from '../../server/modules/trading/paper/paper-exchange';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
 type Fill = Extract<LedgerEvent, { type: 'fill' }>;
 
@@ -29,7 +29,8 @@ class CountingRepo extends LedgerRepo {
  * Conditional orders on the paper exchange, as Binance's algo service runs them: each test scripts the
  * mark and calls the check the server runs on each move of the marks.
  */
-describe.each(dbTargets())('paper conditional orders on $name', (db) => {
+describe.each(dbTargets())('paper conditional orders on %s', (name) => {
+  const db = useDatabase(name);
   let database: Database;
 
   /** One process's paper exchange over the test database, marked (and filled, no slippage) at `marks`. */

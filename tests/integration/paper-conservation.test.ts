@@ -9,7 +9,7 @@ import { rebuild, STARTING_BALANCE } from '../../server/modules/trading/paper/ac
 import { LedgerRepo } from '../../server/modules/trading/paper/ledger.repo';
 import { PaperExchange } from '../../server/modules/trading/paper/paper-exchange';
 import { balanceOf, positionRiskOf } from '../../server/modules/trading/paper/projections';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
 const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'] as const;
 const START_PRICES: Record<string, number> = { BTCUSDT: 60_000, ETHUSDT: 3_000, SOLUSDT: 150 };
@@ -124,7 +124,8 @@ const near = (actual: Decimal.Value, expected: Decimal.Value, within: Decimal, w
     `${what}: ${new Decimal(actual).toString()} vs ${new Decimal(expected).toString()}`,
   ).toBe(true);
 
-describe.each(dbTargets())('the paper exchange over random order sequences on $name', (target) => {
+describe.each(dbTargets())('the paper exchange over random order sequences on %s', (name) => {
+  const target = useDatabase(name);
   let database: Database;
   let accounts = 0;
 

@@ -5,9 +5,10 @@ import type { ExchangeEvent, PositionRisk } from '../../server/modules/trading/e
 import { ExchangeError } from '../../server/modules/trading/exchange-error';
 import { LedgerRepo } from '../../server/modules/trading/paper/ledger.repo';
 import { PaperExchange } from '../../server/modules/trading/paper/paper-exchange';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
-describe.each(dbTargets())('paper exchange on $name', (target) => {
+describe.each(dbTargets())('paper exchange on %s', (name) => {
+  const target = useDatabase(name);
   let database: Database;
   const marks = new Map<string, number>([
     ['BTCUSDT', 60_000],

@@ -6,7 +6,7 @@ import type { ExchangeEvent, LimitOrderRequest } from '../../server/modules/trad
 import type { LedgerEvent } from '../../server/modules/trading/paper/account';
 import { LedgerRepo } from '../../server/modules/trading/paper/ledger.repo';
 import { PaperExchange } from '../../server/modules/trading/paper/paper-exchange';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
 type Fill = Extract<LedgerEvent, { type: 'fill' }>;
 
@@ -14,7 +14,8 @@ type Fill = Extract<LedgerEvent, { type: 'fill' }>;
  * Limit orders on the paper exchange: each test scripts the last price and calls the check the server
  * runs on each move of the prices.
  */
-describe.each(dbTargets())('paper limit orders on $name', (db) => {
+describe.each(dbTargets())('paper limit orders on %s', (name) => {
+  const db = useDatabase(name);
   let database: Database;
 
   const exchange = (

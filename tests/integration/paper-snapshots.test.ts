@@ -12,7 +12,7 @@ import {
 } from '../../server/modules/trading/paper/snapshot';
 import { applyEvent, emptyAccount } from '../../server/modules/trading/paper/account';
 import type { SnapshotState } from '../../server/modules/trading/paper/snapshot';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
 /** The real repository, noting which rows each load asked for. */
 class RecordingRepo extends LedgerRepo {
@@ -29,7 +29,8 @@ class RecordingRepo extends LedgerRepo {
   }
 }
 
-describe.each(dbTargets())('paper ledger snapshots on $name', (target) => {
+describe.each(dbTargets())('paper ledger snapshots on %s', (name) => {
+  const target = useDatabase(name);
   let database: Database;
   const marks = new Map<string, number>([
     ['BTCUSDT', 60_000],

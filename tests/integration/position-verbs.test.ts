@@ -7,12 +7,13 @@ import {
   TradesPage,
 } from '../../src/contracts/trading';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
 type Auth = { authorization: string };
 
-describe.each(dbTargets())('position verbs on $name', (target) => {
+describe.each(dbTargets())('position verbs on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
 
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { PositionsMessage } from '../../src/contracts/trading';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
 /** Opens a socket and collects its messages; resolves once open, or rejects with the HTTP status. */
@@ -27,7 +27,8 @@ async function until<T>(read: () => T | undefined, ms = 5000): Promise<T> {
   }
 }
 
-describe.each(dbTargets())('positions socket on $name', (target) => {
+describe.each(dbTargets())('positions socket on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let base: string;
   let token: string;

@@ -2,14 +2,15 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignalList } from '../../src/contracts/signals';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { TOKEN, collectPublished, ingest, item, openSse } from './news.support';
 
 type Auth = { authorization: string };
 
 /** A source marked premium (`PREMIUM_NEWS_SOURCES`): its items reach Premium accounts only. */
-describe.each(dbTargets())('premium news sources on $name', (target) => {
+describe.each(dbTargets())('premium news sources on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let admin: Auth;
   let free: Auth;

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OrderResponse } from '../../src/contracts/trading';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { startBinanceDouble, type BinanceDouble } from '../fixtures/binance-double';
 import { TOKEN, collectPublished, ingest, item } from './news.support';
 
-const [pglite] = dbTargets();
+const pglite = useDatabase(dbTargets()[0]);
 const MAX_AGE_MS = 300;
 
 /**
@@ -19,7 +19,6 @@ describe('no order filled and no arrival priced on a price older than PRICE_MAX_
   let auth: { authorization: string };
 
   beforeAll(async () => {
-    if (pglite === undefined) throw new Error('no database target');
     double = await startBinanceDouble({ BTCUSDT: 60_000, ETHUSDT: 3_000 });
     t = await startTestApp(pglite, {
       MARKET_SOURCE: 'binance',

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
 /**
  * A hostile client on the unauthenticated price socket: it sends 10,000 subscribe requests naming 200
@@ -14,7 +14,7 @@ describe('price socket under a flood of requests', () => {
   let port = 0;
 
   beforeAll(async () => {
-    t = await startTestApp(dbTargets()[0]!);
+    t = await startTestApp(useDatabase(dbTargets()[0]));
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const addr = t.app.server.address();
     if (!addr || typeof addr === 'string') throw new Error('no address');

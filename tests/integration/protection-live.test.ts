@@ -6,12 +6,12 @@ import type { BusEventMap } from '../../src/contracts/events';
 import { ExchangeKey } from '../../src/contracts/exchanges';
 import { OrderResponse, Position } from '../../src/contracts/trading';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { BINANCE_ERRORS, startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
 
 const KEY = { apiKey: 'GuardKey0123456789abcdefghij', secret: 'guard-secret-0123456789abcd' };
-const [pglite] = dbTargets();
+const pglite = useDatabase(dbTargets()[0]);
 
 /**
  * Protection on a live Binance account, against the signed double: the legs rest on Binance's algo
@@ -25,7 +25,6 @@ describe('position protection on a live Binance account (local double)', () => {
   const told: BusEventMap['trading.protection'][] = [];
 
   beforeAll(async () => {
-    if (pglite === undefined) throw new Error('no database target');
     binance = await startSignedDouble();
     binance.keys.set(KEY.apiKey, { ...KEY, ipRestrict: true });
     t = await startTestApp(pglite, {

@@ -6,7 +6,7 @@ import { positionProtections, users } from '../../server/db/schema';
 import { LedgerRepo } from '../../server/modules/trading/paper/ledger.repo';
 import { PaperExchange } from '../../server/modules/trading/paper/paper-exchange';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
 /**
@@ -14,7 +14,8 @@ import { signUpAndLogIn } from '../helpers/session';
  * to both at once leave one row and exactly its legs resting on the paper exchange: never two stops,
  * never a position closed because the other server's leg took the client id.
  */
-describe.each(dbTargets())('protection on two nodes of one database on $name', (target) => {
+describe.each(dbTargets())('protection on two nodes of one database on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let other: FastifyInstance;
   let auth: { authorization: string };

@@ -5,11 +5,11 @@ import WebSocket from 'ws';
 import { positionProtections } from '../../server/db/schema';
 import { OrderResponse, Position, type PositionsMessage } from '../../src/contracts/trading';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { startBinanceDouble, type BinanceDouble } from '../fixtures/binance-double';
 
-const [pglite] = dbTargets();
+const pglite = useDatabase(dbTargets()[0]);
 
 /**
  * Protection on the paper exchange, marked to Binance's mark price (the local double): the legs rest on
@@ -23,7 +23,6 @@ describe('position protection on the paper exchange', () => {
   let ws: WebSocket;
 
   beforeAll(async () => {
-    if (pglite === undefined) throw new Error('no database target');
     double = await startBinanceDouble({ BTCUSDT: 60_000, ETHUSDT: 3_000, SOLUSDT: 150 });
     t = await startTestApp(pglite, {
       MARKET_SOURCE: 'binance',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPublicAddress } from '../../server/modules/news/proxy/address-filter';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { proxyApp, tableResolver } from './proxy.support';
 
 /**
@@ -145,8 +145,7 @@ describe('image proxy: SSRF payloads', () => {
 describe('image proxy in the app', () => {
   let t: TestApp;
   beforeAll(async () => {
-    const [pglite] = dbTargets();
-    if (pglite === undefined) throw new Error('no database target');
+    const pglite = useDatabase(dbTargets()[0]);
     t = await startTestApp(pglite);
   });
   afterAll(async () => {

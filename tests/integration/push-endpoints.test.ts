@@ -9,7 +9,7 @@ import type { ResolvedAddress } from '../../server/modules/news/proxy/fetch-imag
 import { MAX_PUSH_SUBSCRIPTIONS } from '../../server/modules/notifications/notifications.service';
 import { PUSH_REFUSALS } from '../../server/modules/notifications/push/endpoint-policy';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { startPushDouble, type PushDouble } from '../helpers/push-double';
 import { signedInClient, userIdOf, type AuthClient } from './auth.support';
 
@@ -43,7 +43,8 @@ async function counter(answer: (res: ServerResponse) => void) {
  * to a private address or not at all, and every connection the app makes is checked to be loopback, so
  * nothing in this file can reach past this machine.
  */
-describe.each(dbTargets())('Web Push endpoints on $name', (target) => {
+describe.each(dbTargets())('Web Push endpoints on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let push: PushDouble;
   let internal: Awaited<ReturnType<typeof counter>>;

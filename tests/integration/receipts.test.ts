@@ -4,7 +4,7 @@ import type { Rule } from '../../src/contracts/rules';
 import { SourceReceipts } from '../../src/contracts/signals';
 import { decisionReceipt } from '../../src/contracts/timeline';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { TOKEN, openSse } from './news.support';
 import { completedSignal, freshSignalId, ledger, until } from './rules.support';
@@ -12,7 +12,8 @@ import { completedSignal, freshSignalId, ledger, until } from './rules.support';
 /** A webhook source whose p95 lag past a minute is degraded. */
 const ENV = { NEWS_SOURCES: 'webhook', INGEST_TOKEN: TOKEN, SOURCE_LAG_DEGRADED_SECONDS: '60' };
 
-describe.each(dbTargets())('receipts and headline age on $name', (target) => {
+describe.each(dbTargets())('receipts and headline age on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let base: string;
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
 /** Routes that hold a connection open (sockets, the SSE stream), or would fetch what a caller names. */
@@ -32,7 +32,8 @@ const query = fc.dictionary(
   { maxKeys: 3 },
 );
 
-describe.each(dbTargets())('every JSON route, fuzzed, on $name', (target) => {
+describe.each(dbTargets())('every JSON route, fuzzed, on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   const routes: Route[] = [];
   let auth = '';

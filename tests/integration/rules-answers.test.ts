@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { AnswerBook } from '../helpers/answers';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { pgliteTarget } from '../helpers/db';
+import { useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
 /**
@@ -13,7 +13,8 @@ import { signUpAndLogIn } from '../helpers/session';
  */
 const FILE = path.resolve(import.meta.dirname, '../../src/services/rules/testing/server-answers.json');
 
-describe.each([pgliteTarget()])('recorded rules answers ($name)', (target) => {
+describe('recorded rules answers (pglite)', () => {
+  const target = useDatabase('pglite');
   let t: TestApp;
   let book: AnswerBook;
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STEP_UP_DETAILS } from '../../src/contracts/auth';
 import { RiskState, type Rule } from '../../src/contracts/rules';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { AuthClient, userIdOf } from './auth.support';
 
@@ -14,7 +14,8 @@ const RULE = {
   isActive: true,
 };
 
-describe.each(dbTargets())('rules API on $name', (target) => {
+describe.each(dbTargets())('rules API on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let alice: string;
   let bob: string;

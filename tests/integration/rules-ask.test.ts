@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { ruleDecisions } from '../../server/db/schema/rules';
 import { RulesRepo } from '../../server/modules/rules/rules.repo';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { completedSignal, freshSignalId, ledger } from './rules.support';
 
@@ -26,7 +26,8 @@ function skippingClock(): Clock & { skip(ms: number): void } {
   };
 }
 
-describe.each(dbTargets())('rules that ask first on $name', (target) => {
+describe.each(dbTargets())('rules that ask first on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   const clock = skippingClock();
   const told: BusEventMap['rules.decided'][] = [];

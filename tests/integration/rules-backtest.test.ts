@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BacktestResult, type Rule } from '../../src/contracts/rules';
 import { signals } from '../../server/db/schema/news';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets, type DbTarget } from '../helpers/db';
+import { dbTargets, useDatabase, type TestDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
 const MIN = 60_000;
 
-describe.each(dbTargets())('a backtest on the news stored here ($name)', (target) => {
+describe.each(dbTargets())('a backtest on the news stored here (%s)', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let auth: { authorization: string };
   let rule: Rule;
@@ -34,7 +35,7 @@ describe.each(dbTargets())('a backtest on the news stored here ($name)', (target
       initialPrices: { SOL: 150 },
       alsoReportedBy: [],
     });
-    const seeded: DbTarget = {
+    const seeded: TestDatabase = {
       ...target,
       async open() {
         const database = await target.open();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Rule } from '../../src/contracts/rules';
 import type { Position } from '../../src/contracts/trading';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { TOKEN } from './news.support';
 import { completedSignal, freshSignalId, ledger, until } from './rules.support';
@@ -15,7 +15,8 @@ import { eq } from 'drizzle-orm';
 
 const ENV = { NEWS_SOURCES: 'webhook', INGEST_TOKEN: TOKEN };
 
-describe.each(dbTargets())('rule engine on $name', (target) => {
+describe.each(dbTargets())('rule engine on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
 
   beforeAll(async () => {
@@ -410,7 +411,7 @@ describe.each(dbTargets())('rule engine on $name', (target) => {
 });
 
 // Two processes need a database server: this runs where TEST_DATABASE_URL names one (CI does).
-const pg = dbTargets().find((d) => d.name === 'postgres');
+const pg = dbTargets().includes('postgres') ? useDatabase('postgres') : undefined;
 if (pg !== undefined)
   describe('two server processes on one Postgres', () => {
     let a: TestApp;

@@ -8,7 +8,7 @@ import { appError } from '../../server/plugins/errors';
 import { ExitWatcher, type ExitDeps } from '../../server/modules/rules/rule-exits';
 import { RulesRepo } from '../../server/modules/rules/rules.repo';
 import type { DecisionRow } from '../../server/modules/rules/rules.types';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
 /** A venue's answer to one reduce: a fill, nothing left, a failure, or a wait held by the test. */
 type Step = 'fill' | 'gone' | Error | { fillThen: Error } | Promise<void>;
@@ -95,7 +95,8 @@ function testClock(): Clock & { skip(ms: number): void } {
   };
 }
 
-describe.each(dbTargets())('rule exits on one lifecycle, on $name', (target) => {
+describe.each(dbTargets())('rule exits on one lifecycle, on %s', (name) => {
+  const target = useDatabase(name);
   let database: Database;
   let repo: RulesRepo;
   let userId = '';

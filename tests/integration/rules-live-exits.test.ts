@@ -6,7 +6,7 @@ import { Rule, type Decision } from '../../src/contracts/rules';
 import { ruleDecisions } from '../../server/db/schema';
 import { TRIGGERS_PAUSED } from '../../server/modules/rules/rule-exits';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { BINANCE_ERRORS, startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
 import { AuthClient } from './auth.support';
 import { completedSignal, freshSignalId, ledger, until } from './rules.support';
@@ -19,7 +19,8 @@ const PASSWORD = 'correct horse battery';
  * rate-limits or leaves unanswered is tried again until the position is closed, with one reduce filled;
  * a simulated price never moves the stop of a position on a key.
  */
-describe.each(dbTargets())('exits of rules on a live key on $name', (target) => {
+describe.each(dbTargets())('exits of rules on a live key on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let binance: SignedDouble;
   let ann: AuthClient;

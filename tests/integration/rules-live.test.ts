@@ -6,7 +6,7 @@ import { ExchangeKey } from '../../src/contracts/exchanges';
 import { GapReport, PromotionReport, RiskState, Rule, type Decision } from '../../src/contracts/rules';
 import { OrderResponse } from '../../src/contracts/trading';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { BINANCE_ERRORS, startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
 import { AuthClient } from './auth.support';
 import { completedSignal, freshSignalId, ledger, until } from './rules.support';
@@ -15,7 +15,8 @@ const KEY = { apiKey: 'RuleLiveKey0123456789abcdefg', secret: 'rule-live-secret-
 const PASSWORD = 'correct horse battery';
 const SETTLE_MS = 300;
 
-describe.each(dbTargets())('rules on a live key on $name', (target) => {
+describe.each(dbTargets())('rules on a live key on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let binance: SignedDouble;
   let ann: AuthClient;

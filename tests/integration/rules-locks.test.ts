@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { EmbeddedUserLocks, userLocks, type UserLocks } from '../../server/db/user-locks';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
 const log = { warn: () => undefined };
 
@@ -15,7 +15,8 @@ function gate(): { open: () => void; opened: Promise<void> } {
 }
 
 /** Each user's lock around a rule decision, held by two servers of one database. */
-describe.each(dbTargets())('rule decision locks on $name', (target) => {
+describe.each(dbTargets())('rule decision locks on %s', (name) => {
+  const target = useDatabase(name);
   let database: Database;
   let one: UserLocks;
   let two: UserLocks;

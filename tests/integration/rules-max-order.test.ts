@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULE_DETAILS, type RiskState } from '../../src/contracts/rules';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
 type Auth = { authorization: string };
 
-describe.each(dbTargets())('the default max order fits the account on $name', (target) => {
+describe.each(dbTargets())('the default max order fits the account on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target);

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Rule } from '../../src/contracts/rules';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
 type Auth = { authorization: string };
 
-describe.each(dbTargets())("a rule's amount against its venue's minimum on $name", (target) => {
+describe.each(dbTargets())("a rule's amount against its venue's minimum on %s", (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let auth: Auth;
   beforeAll(async () => {

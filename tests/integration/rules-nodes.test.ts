@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Decision, Rule, RuleAnswerResult } from '../../src/contracts/rules';
 import { buildApp } from '../../server/app';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { completedSignal, freshSignalId, ledger } from './rules.support';
 
@@ -17,7 +17,8 @@ interface Node {
  * one while the other decides a headline. Their buses are apart, so that no message on the way between
  * them is what keeps a budget: a lost one must not make a second order pass.
  */
-describe.each(dbTargets())('rules on two nodes of one database on $name', (target) => {
+describe.each(dbTargets())('rules on two nodes of one database on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let a: Node;
   let b: Node;

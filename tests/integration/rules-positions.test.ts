@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Rule } from '../../src/contracts/rules';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { TOKEN } from './news.support';
 import { completedSignal, freshSignalId, ledger } from './rules.support';
 
 const ENV = { NEWS_SOURCES: 'webhook', INGEST_TOKEN: TOKEN };
 
-describe.each(dbTargets())('max positions opened by rules on $name', (target) => {
+describe.each(dbTargets())('max positions opened by rules on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target, ENV);

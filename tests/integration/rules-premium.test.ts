@@ -3,7 +3,7 @@ import { RULE_DETAILS, type Rule } from '../../src/contracts/rules';
 import type { Signal } from '../../src/contracts/signals';
 import type { Position } from '../../src/contracts/trading';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { completedSignal, freshSignalId, ledger, skippingClock } from './rules.support';
 
@@ -11,7 +11,8 @@ import { completedSignal, freshSignalId, ledger, skippingClock } from './rules.s
 const PLAN_KEPT_MS = 31_000;
 
 /** `PREMIUM_NEWS_SOURCES`: a rule sees what its owner's plan sees, no more. */
-describe.each(dbTargets())('rules and premium news sources on $name', (target) => {
+describe.each(dbTargets())('rules and premium news sources on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let admin: string;
   const clock = skippingClock();

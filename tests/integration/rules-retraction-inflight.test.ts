@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExchangeKey } from '../../src/contracts/exchanges';
 import { Rule, type Decision } from '../../src/contracts/rules';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { BINANCE_ERRORS, startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
 import { AuthClient } from './auth.support';
 import { completedSignal, freshSignalId, ledger, until } from './rules.support';
@@ -18,7 +18,8 @@ const HOLD_MS = 2_000;
  * Whatever the order was doing when the retraction came, the position on the retracted story ends closed
  * and nothing more is sent for it.
  */
-describe.each(dbTargets())('a retraction while the order is in flight, on a live key ($name)', (target) => {
+describe.each(dbTargets())('a retraction while the order is in flight, on a live key (%s)', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let binance: SignedDouble;
   let ann: AuthClient;

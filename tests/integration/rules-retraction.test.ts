@@ -5,14 +5,15 @@ import { IngestResponse } from '../../src/contracts/signals';
 import type { Position } from '../../src/contracts/trading';
 import { rawItem } from '../../server/modules/news/news.types';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { TOKEN } from './news.support';
 import { ledger, until } from './rules.support';
 
 const ENV = { NEWS_SOURCES: 'webhook', INGEST_TOKEN: TOKEN };
 
-describe.each(dbTargets())('rules unwind what a retracted story opened on $name', (target) => {
+describe.each(dbTargets())('rules unwind what a retracted story opened on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let authorization = '';
 
@@ -141,7 +142,8 @@ describe.each(dbTargets())('rules unwind what a retracted story opened on $name'
   });
 });
 
-describe.each(dbTargets())('a retracted story is never traded again, on $name', (target) => {
+describe.each(dbTargets())('a retracted story is never traded again, on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let authorization = '';
   let userId = '';

@@ -4,11 +4,12 @@ import { users } from '../../server/db/schema';
 import { RiskService, startOfUtcDay } from '../../server/modules/rules/risk.service';
 import { RulesRepo } from '../../server/modules/rules/rules.repo';
 import { createFakeClock } from '../../src/services/testing/fakeClock';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
 const MIN = 60_000;
 
-describe.each(dbTargets())('risk envelope with a fake clock on $name', (target) => {
+describe.each(dbTargets())('risk envelope with a fake clock on %s', (name) => {
+  const target = useDatabase(name);
   let database: Database;
   let repo: RulesRepo;
   let userId: string;

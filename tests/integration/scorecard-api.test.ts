@@ -5,7 +5,7 @@ import { SCORECARD_TEXTS, Scorecard, type ScoreGroup } from '../../src/contracts
 import { signalScores } from '../../server/db/schema/scorecard';
 import type { ScoreRow } from '../../server/modules/scorecard/scorecard.repo';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { TOKEN, ingest, item } from './news.support';
 
@@ -96,7 +96,8 @@ const SEEDS: Seed[] = [
   { id: 8, sourceName: 'Wire C', sentiment: 'positive', impact: 90, prices: { ETH: [null, 5, 6, 7] } },
 ];
 
-describe.each(dbTargets())('GET /api/signals/scorecard ($name)', (target) => {
+describe.each(dbTargets())('GET /api/signals/scorecard (%s)', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let paid: Auth;
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { Scorecard } from '../../src/contracts/scorecard';
 import { signalScoreRoles, signalScores } from '../../server/db/schema/scorecard';
 import type { ScoreRow } from '../../server/modules/scorecard/scorecard.repo';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
 const HOUR = 3_600_000;
 
@@ -32,7 +32,8 @@ function rows(
   ];
 }
 
-describe.each(dbTargets())('the scorecard counts retractions apart ($name)', (target) => {
+describe.each(dbTargets())('the scorecard counts retractions apart (%s)', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target, { NEWS_SOURCES: 'webhook', INGEST_TOKEN: 'test-ingest-token-1234567890' });

@@ -7,7 +7,7 @@ import type { Database } from '../../server/db/client';
 import { signalScores } from '../../server/db/schema/scorecard';
 import { ScorecardRepo } from '../../server/modules/scorecard/scorecard.repo';
 import { SNAPSHOT_TOLERANCE_MS, Snapshots } from '../../server/modules/scorecard/snapshots';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
 const T0 = Date.parse('2026-03-02T10:00:00Z');
 const MIN = 60_000;
@@ -31,7 +31,8 @@ function signalAt(
   );
 }
 
-describe.each(dbTargets())('scorecard snapshots on a fake clock ($name)', (target) => {
+describe.each(dbTargets())('scorecard snapshots on a fake clock (%s)', (name) => {
+  const target = useDatabase(name);
   let database: Database;
   beforeAll(async () => {
     database = await target.open();

@@ -2,9 +2,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { signals } from '../../server/db/schema/news';
 import { signalScores } from '../../server/db/schema/scorecard';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets, type DbTarget } from '../helpers/db';
+import { dbTargets, useDatabase, type TestDatabase } from '../helpers/db';
 
-describe.each(dbTargets())('the scorecard at start ($name)', (target) => {
+describe.each(dbTargets())('the scorecard at start (%s)', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   afterAll(() => t?.close());
 
@@ -29,7 +30,7 @@ describe.each(dbTargets())('the scorecard at start ($name)', (target) => {
       alsoReportedBy: [],
     });
     // Stored by a process that stopped: one whose 1-minute price is due just now, one long past it.
-    const seeded: DbTarget = {
+    const seeded: TestDatabase = {
       ...target,
       async open() {
         const database = await target.open();

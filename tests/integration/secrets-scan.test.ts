@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { ROOT, runProcess } from '../helpers/process';
 import type { AnswerRecord, SecretRecord } from '../secrets/record';
 import { productText, scan } from '../secrets/scan';
@@ -159,7 +159,8 @@ describe('the secrets scan', () => {
   });
 });
 
-describe.each(dbTargets())('recording a test app for the scan on $name', (target) => {
+describe.each(dbTargets())('recording a test app for the scan on %s', (name) => {
+  const target = useDatabase(name);
   it('keeps its answers, log, data and secrets; the scan passes it, then finds a password it leaks', async () => {
     const recording = await mkdtemp(path.join(tmpdir(), 'sc-scan-rec-'));
     const before = process.env.SECRET_SCAN_DIR;

@@ -5,7 +5,7 @@ import type { Database } from '../../server/db/client';
 import { FREE_FAILURES } from '../../server/modules/auth/login-throttle';
 import { AUTH_LIMIT } from '../../server/plugins/rate-limit';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets, type DbTarget } from '../helpers/db';
+import { dbTargets, useDatabase, type TestDatabase } from '../helpers/db';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
@@ -28,7 +28,8 @@ const freshIp = () => `10.9.${Math.floor(nextIp / 250)}.${(nextIp++ % 250) + 1}`
  * Server processes behind one load balancer: several apps on one database (one opened PGlite, or one
  * PostgreSQL schema), each with its own limits unless they share a Redis.
  */
-describe.each(dbTargets())('limits of two server processes on $name', (target) => {
+describe.each(dbTargets())('limits of two server processes on %s', (name) => {
+  const target = useDatabase(name);
   const nodes: TestApp[] = [];
   let database: Database | undefined;
   const prefixes: string[] = [];
@@ -37,7 +38,7 @@ describe.each(dbTargets())('limits of two server processes on $name', (target) =
   async function node(env: Record<string, string> = {}): Promise<TestApp> {
     if (database === undefined) throw new Error('the database is not open');
     const opened = database;
-    const shared: DbTarget = { name: target.name, open: async () => opened, cleanup: async () => {} };
+    const shared: TestDatabase = { name: target.name, open: async () => opened, cleanup: async () => {} };
     const t = await startTestApp(shared, env);
     nodes.push(t);
     return t;

@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { refreshTokens, users } from '../../server/db/schema';
 import { SESSION_CLOSE_CODE } from '../../server/plugins/session-watch';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { AuthClient } from './auth.support';
 
 /** Resolves with the close code and reason, or 'open' if the socket is still open after `ms`. */
@@ -18,7 +18,8 @@ function closed(ws: WebSocket, ms = 3000): Promise<{ code: number; reason: strin
   });
 }
 
-describe.each(dbTargets())('positions sockets end with their sign-in on $name', (target) => {
+describe.each(dbTargets())('positions sockets end with their sign-in on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let base = '';
   let n = 0;

@@ -5,7 +5,7 @@ import { systemClock, type Clock } from '../../server/modules/market/clock';
 import type { TelegramOverrides, TelegramPart } from '../../server/modules/notifications/telegram';
 import type { BotTrading } from '../../server/modules/notifications/telegram/telegram-bot';
 import { startTestApp, type TestApp } from '../helpers/app';
-import type { DbTarget } from '../helpers/db';
+import type { TestDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
 export const TOKEN = '777001:AAF-telegram-double-token_xyz';
@@ -54,7 +54,7 @@ export const LIVE_FILL: Omit<OrderResponse, 'side' | 'symbol'> = {
  * trading the paper exchange's (users in `liveUsers` are on a live key, answered by a stand-in).
  */
 export async function startBotApp(
-  target: DbTarget,
+  target: TestDatabase,
   env: Record<string, string>,
   opts: { clock?: Clock; logs?: string[] } = {},
 ): Promise<{ t: TestApp; part: () => TelegramPart; fakes: Fakes }> {

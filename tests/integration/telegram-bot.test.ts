@@ -10,13 +10,14 @@ import {
 import { HOW_TO_LINK } from '../../server/modules/notifications/telegram/format';
 import type { TelegramPart } from '../../server/modules/notifications/telegram';
 import type { TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { startTelegramBotDouble, type SentMessage, type TelegramBotDouble } from '../helpers/telegram-double';
 import { skewedClock, startBotApp, TOKEN, until, userOf, type Fakes } from './telegram-bot.support';
 
 const LINK = '/api/notifications/telegram/link';
 
-describe.each(dbTargets())('telegram bot (long polling) on $name', (target) => {
+describe.each(dbTargets())('telegram bot (long polling) on %s', (name) => {
+  const target = useDatabase(name);
   let tg: TelegramBotDouble;
   let t: TestApp;
   let part: () => TelegramPart;

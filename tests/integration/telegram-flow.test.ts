@@ -3,7 +3,7 @@ import { TelegramLinkAnswer } from '../../src/contracts/notifications';
 import { IngestResponse } from '../../src/contracts/signals';
 import type { Position } from '../../src/contracts/trading';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { startTelegramBotDouble, type SentMessage, type TelegramBotDouble } from '../helpers/telegram-double';
 import { TOKEN as INGEST } from './news.support';
@@ -15,7 +15,8 @@ import { TOKEN, until } from './telegram-bot.support';
  * (the notifications module's own Telegram part, the rules engine, the news webhook): nothing in between
  * is a stand-in except Telegram itself, a local double of the Bot API.
  */
-describe.each(dbTargets())('Telegram from headline to order on $name', (target) => {
+describe.each(dbTargets())('Telegram from headline to order on %s', (name) => {
+  const target = useDatabase(name);
   let tg: TelegramBotDouble;
   let t: TestApp;
 

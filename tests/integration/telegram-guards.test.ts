@@ -12,7 +12,7 @@ import {
 import { TelegramRepo } from '../../server/modules/notifications/telegram/telegram.repo';
 import type { TelegramPart } from '../../server/modules/notifications/telegram';
 import type { TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { startTelegramBotDouble, type SentMessage, type TelegramBotDouble } from '../helpers/telegram-double';
 import { startBotApp, TOKEN, until, userOf, type Fakes } from './telegram-bot.support';
 
@@ -20,7 +20,8 @@ const LINK = '/api/notifications/telegram/link';
 /** What the malformed updates carry: none of it may reach a log line. */
 const MARK = 'PAYLOAD-MARK-93f1';
 
-describe.each(dbTargets())('telegram bot guards on $name', (target) => {
+describe.each(dbTargets())('telegram bot guards on %s', (name) => {
+  const target = useDatabase(name);
   let tg: TelegramBotDouble;
   let t: TestApp;
   let part: () => TelegramPart;

@@ -5,7 +5,7 @@ import { TelegramLinkAnswer } from '../../src/contracts/notifications';
 import { Rule, type Decision } from '../../src/contracts/rules';
 import { CONFIRM_IN_APP, CONFIRM_REFUSED } from '../../server/modules/notifications/telegram/telegram-bot';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { startTelegramBotDouble, type SentMessage, type TelegramBotDouble } from '../helpers/telegram-double';
 import { startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
 import { AuthClient } from './auth.support';
@@ -21,7 +21,8 @@ const CHAT = 7301;
  * Telegram: through the app as `npm start` wires it, against the Telegram Bot API double and the signed
  * Binance double (both on loopback).
  */
-describe.each(dbTargets())('Confirm in Telegram on a live key on $name', (target) => {
+describe.each(dbTargets())('Confirm in Telegram on a live key on %s', (name) => {
+  const target = useDatabase(name);
   let tg: TelegramBotDouble;
   let binance: SignedDouble;
   let t: TestApp;

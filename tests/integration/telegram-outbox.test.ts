@@ -6,12 +6,13 @@ import { BotApi, BotApiError, BotApiUnreachable } from '../../server/modules/not
 import { Outbox } from '../../server/modules/notifications/telegram/outbox';
 import { LOW_QUEUE_MAX, TelegramRepo } from '../../server/modules/notifications/telegram/telegram.repo';
 import { createFakeClock, type FakeClock } from '../../src/services/testing/fakeClock';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { startTelegramBotDouble, type TelegramBotDouble } from '../helpers/telegram-double';
 
 const TOKEN = '4242:outbox-token';
 
-describe.each(dbTargets())('telegram outbox on $name', (target) => {
+describe.each(dbTargets())('telegram outbox on %s', (name) => {
+  const target = useDatabase(name);
   let database: Database;
   let repo: TelegramRepo;
   let tg: TelegramBotDouble;

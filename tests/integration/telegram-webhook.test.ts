@@ -3,14 +3,15 @@ import { HOW_TO_LINK } from '../../server/modules/notifications/telegram/format'
 import { NOT_CONFIGURED } from '../../server/modules/notifications/telegram/telegram.routes';
 import type { TelegramPart } from '../../server/modules/notifications/telegram';
 import type { TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { startTelegramBotDouble, type TelegramBotDouble } from '../helpers/telegram-double';
 import { startBotApp, TOKEN, until, userOf } from './telegram-bot.support';
 
 const HOOK = '/api/notifications/telegram/webhook';
 const PUBLIC_URL = 'https://console.example.com/api/notifications/telegram/webhook';
 
-describe.each(dbTargets())('telegram bot by webhook on $name', (target) => {
+describe.each(dbTargets())('telegram bot by webhook on %s', (name) => {
+  const target = useDatabase(name);
   let tg: TelegramBotDouble;
   let t: TestApp;
 
@@ -86,7 +87,8 @@ describe.each(dbTargets())('telegram bot by webhook on $name', (target) => {
   });
 });
 
-describe.each(dbTargets())('telegram bot without a token on $name', (target) => {
+describe.each(dbTargets())('telegram bot without a token on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let part: () => TelegramPart;
 

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloseResponse, OrderResponse, TradesPage } from '../../src/contracts/trading';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { completedSignal, freshSignalId, until } from './rules.support';
 
-describe.each(dbTargets())('trade history on $name', (target) => {
+describe.each(dbTargets())('trade history on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let ann: { authorization: string };
   let bob: { authorization: string };

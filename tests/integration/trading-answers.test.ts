@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
 /**
@@ -56,7 +56,8 @@ function form(value: unknown): unknown {
   return value;
 }
 
-describe.each(dbTargets().slice(0, 1))('recorded trading answers ($name)', (target) => {
+describe.each(dbTargets().slice(0, 1))('recorded trading answers (%s)', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   const answers: Record<string, Answer> = {};
 

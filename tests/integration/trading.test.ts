@@ -12,10 +12,11 @@ import {
   Position,
 } from '../../src/contracts/trading';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
-describe.each(dbTargets())('trading API on $name', (target) => {
+describe.each(dbTargets())('trading API on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let auth: { authorization: string };
   let userId: string;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 
 /** Eleven failed logins for eleven different names, each claiming another client address. */
 async function loginsFrom(t: TestApp): Promise<number[]> {
@@ -33,7 +33,8 @@ describe('TRUST_PROXY', () => {
   });
 });
 
-describe.each(dbTargets())('client addresses behind a proxy on $name', (target) => {
+describe.each(dbTargets())('client addresses behind a proxy on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp | undefined;
   afterEach(async () => {
     await t?.close();

@@ -6,7 +6,7 @@ import { AccountState, OrderResponse, Position, Trade } from '../../src/contract
 import { decisionReceipt } from '../../src/contracts/timeline';
 import { VENUE_LABELS } from '../../src/contracts/venues';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { completedSignal, freshSignalId, ledger, until } from './rules.support';
 import { startBinanceVenueDouble } from '../fixtures/binance-venue-double';
@@ -35,7 +35,7 @@ const TIMEOUT_MS = 500;
 type Auth = { authorization: string };
 
 describe.each(VENUES)('venue contract: $name', ({ start }) => {
-  const [target] = dbTargets();
+  const target = useDatabase(dbTargets()[0]);
   let t: TestApp;
   let venue: VenueDouble;
   let auth: Auth;
@@ -48,7 +48,7 @@ describe.each(VENUES)('venue contract: $name', ({ start }) => {
     venue = await start();
     adapter = adapterOn(venue, { ...key, passphrase: 'Contract-pass-1' });
     label = VENUE_LABELS[venue.venue];
-    t = await startTestApp(target!, {
+    t = await startTestApp(target, {
       MARKET_SOURCE: 'sim',
       ...venue.settings,
       BINANCE_TIMEOUT_MS: String(TIMEOUT_MS),

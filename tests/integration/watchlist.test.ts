@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WatchlistItems } from '../../src/contracts/watchlist';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { dbTargets } from '../helpers/db';
+import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 
-describe.each(dbTargets())('watchlist API on $name', (target) => {
+describe.each(dbTargets())('watchlist API on %s', (name) => {
+  const target = useDatabase(name);
   let t: TestApp;
   let ann: { authorization: string };
   let bob: { authorization: string };

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { Signal } from '../../src/contracts/signals';
 import { startBinanceDouble, type BinanceDouble } from '../fixtures/binance-double';
 import { startOpenAiDouble, type OpenAiDouble } from '../fixtures/openai-double';
+import { dbTargets, useDatabase, type ServerDatabase } from '../helpers/db';
 import { Api, describe as describe_ } from './support/api';
 import { recordFigures } from './support/figures';
 import { readHealth, until, untilCleared, untilDegraded } from './support/health';
@@ -16,7 +17,6 @@ import { newsItem, settleItem, type SentItem } from './support/news';
 import { CrashableServer } from './support/server';
 import { openSignalStream } from './support/sse';
 import { TcpProxy, throughProxy } from './support/tcp-proxy';
-import { busTargets, createTarget, targetNames, type Target } from './support/target';
 
 /** The market watchdog's limit in this run (MARKET_STALE_MS): 15 s in production. */
 const STALE_MS = 2_000;
@@ -27,11 +27,17 @@ const LLM_TIMEOUT_MS = 800;
 const TICK_MS = 250;
 
 /**
+ * The shared event bus the bus scenarios run on: Redis when TEST_REDIS_URL is set, else none (the
+ * in-process bus has no connection to lose).
+ */
+const busTargets = (): 'redis'[] => (process.env.TEST_REDIS_URL ? ['redis'] : []);
+
+/**
  * The live feeds going bad while the real server runs: Binance's market stream stalls or drops, the LLM
  * endpoint stops answering. One server process on PGlite for both, faults run side by side.
  */
 describe('faults in the live feeds: market stream and AI analyzer', () => {
-  let target: Target;
+  let target: ServerDatabase;
   let server: CrashableServer;
   let binance: BinanceDouble;
   let llm: OpenAiDouble;
@@ -41,7 +47,7 @@ describe('faults in the live feeds: market stream and AI analyzer', () => {
 
   beforeAll(async () => {
     [target, binance, llm] = await Promise.all([
-      createTarget('pglite'),
+      useDatabase('pglite', { server: true }),
       startBinanceDouble({ BTCUSDT: 97_000.1, ETHUSDT: 3_400.25 }),
       startOpenAiDouble(),
     ]);
@@ -205,14 +211,14 @@ describe.each(busTargets())('faults in the event bus: %s cut off for 5 s', () =>
   const CUT_MS = 5_000;
   const token = 'bus-ingest-token-0123456789';
   const tag = randomBytes(4).toString('hex');
-  let target: Target;
+  let target: ServerDatabase;
   let proxy: TcpProxy;
   let nodes: CrashableServer[] = [];
   let webhook: Api;
 
   beforeAll(async () => {
-    const shared = targetNames().includes('postgres');
-    target = await createTarget(shared ? 'postgres' : 'pglite');
+    const shared = dbTargets().includes('postgres');
+    target = await useDatabase(shared ? 'postgres' : 'pglite', { server: true });
     const redis = new URL(process.env.TEST_REDIS_URL ?? '');
     proxy = await TcpProxy.start({ host: redis.hostname, port: Number(redis.port || 6379) });
     const env = {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ExchangeKey } from '../../src/contracts/exchanges';
 import { UNKNOWN_SETTLE_MS } from '../../server/modules/trading/trading.service';
 import { BINANCE_ERRORS, startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
+import { dbTargets, useDatabase, type ServerDatabase } from '../helpers/db';
 import { describe as say, signUp, type Answer, type Api } from './support/api';
 import { recordFigures } from './support/figures';
 import { readHealth, until, untilCleared, untilDegraded } from './support/health';
@@ -14,7 +15,6 @@ import { netBySymbol, signedPositions } from './support/reads';
 import { CrashableServer } from './support/server';
 import { storedOrders } from './support/stored';
 import { TcpProxy, throughProxy } from './support/tcp-proxy';
-import { createTarget, targetNames, type Target } from './support/target';
 
 /**
  * Faults on the trading path, each against the real server process: the exchange misbehaving under a
@@ -38,7 +38,7 @@ const Detail = z
  * browser does; each key ends as exactly one order on the exchange.
  */
 describe('faults at the exchange: a live key while Binance answers 5xx, 429/418 or nothing', () => {
-  let target: Target;
+  let target: ServerDatabase;
   let server: CrashableServer;
   let binance: SignedDouble;
   let user: Api;
@@ -48,7 +48,7 @@ describe('faults at the exchange: a live key while Binance answers 5xx, 429/418 
   const figures: Record<string, Record<string, number | string>> = {};
 
   beforeAll(async () => {
-    [target, binance] = await Promise.all([createTarget('pglite'), startSignedDouble()]);
+    [target, binance] = await Promise.all([useDatabase('pglite', { server: true }), startSignedDouble()]);
     binance.keys.set(KEY.apiKey, { ...KEY, ipRestrict: true });
     const streams = binance.url.replace('http://', 'ws://');
     server = await CrashableServer.create({
@@ -229,17 +229,17 @@ const FAST_MS = 6_500;
  * every connection and refuses new ones for a few seconds while users keep placing paper orders. Only on
  * PostgreSQL (TEST_DATABASE_URL): the embedded database runs inside the server process.
  */
-describe.each(targetNames().filter((n) => n === 'postgres'))(
+describe.each(dbTargets().filter((n) => n === 'postgres'))(
   'faults in the database: %s cut off for 5 s under load',
   (name) => {
-    let target: Target;
+    let target: ServerDatabase;
     let proxy: TcpProxy;
     let server: CrashableServer;
     let users: Api[] = [];
     const book = new OrderBook();
 
     beforeAll(async () => {
-      target = await createTarget(name);
+      target = await useDatabase(name, { server: true });
       const direct = new URL(target.env.DATABASE_URL ?? '');
       proxy = await TcpProxy.start({ host: direct.hostname, port: Number(direct.port || 5432) });
       server = await CrashableServer.create({

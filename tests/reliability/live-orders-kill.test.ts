@@ -1,20 +1,19 @@
 import { performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Me } from '../../src/contracts/auth';
 import { ExchangeKey } from '../../src/contracts/exchanges';
 import { AccountState } from '../../src/contracts/trading';
 import { clientIdFor } from '../../server/modules/trading/trading.service';
 import { startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
+import { dbTargets } from '../helpers/db';
 import { signUp, type Api } from './support/api';
 import { recordFigures } from './support/figures';
-import { between, sample, SHORT, sleep } from './support/mode';
+import { KILL_ROUNDS, kills, midBurst, runKillScenario, useKillServer } from './support/kill-scenario';
+import { between } from './support/mode';
 import { OrderBook, orderClient, startBurst } from './support/orders';
-import { CrashableServer } from './support/server';
-import { createTarget, targetNames, type Target } from './support/target';
 import { auditVenue, readPositions } from './support/venue-audit';
-import { binancePlaced, binancePositions } from './support/venues';
+import { binancePlaced, binancePositions, signedDoubleSettings } from './support/venues';
 
-const ROUNDS = SHORT ? 1 : 3;
 const USERS = 6;
 const IN_FLIGHT_PER_USER = 3;
 /** The server's wait before an order of unknown outcome may be sent again (BINANCE_ORDER_SETTLE_MS). */
@@ -27,16 +26,40 @@ const keyOf = (user: number) => ({
   secret: `kill-live-secret-${user}-0123456789`,
 });
 
-describe.each(targetNames())('kill -9 during a burst of live orders, on %s', (name) => {
-  let target: Target;
+describe.each(dbTargets())('kill -9 during a burst of live orders, on %s', (name) => {
   let binance: SignedDouble;
-  let server: CrashableServer;
   let users: Api[] = [];
   let userIds: string[] = [];
   const book = new OrderBook();
   const problems: string[] = [];
 
-  const { retry, replay } = orderClient({
+  const scenario = useKillServer(name, {
+    // The exchange lives in this process: it outlives every kill of the server, as Binance would.
+    env: async () => {
+      binance = await startSignedDouble();
+      return { ...signedDoubleSettings(binance), BINANCE_ORDER_SETTLE_MS: String(SETTLE_MS) };
+    },
+    setup: async (server) => {
+      users = await Promise.all(Array.from({ length: USERS }, (_, i) => signUp(server.base, `live${i}`)));
+      userIds = [];
+      for (const [i, api] of users.entries()) {
+        const key = keyOf(i);
+        binance.keys.set(key.apiKey, { ...key, ipRestrict: true });
+        const saved = await api.must(ExchangeKey, 'POST', '/exchanges/', {
+          exchangeName: 'binance',
+          apiKey: key.apiKey,
+          secretKey: key.secret,
+        });
+        const chosen = await api.must(AccountState, 'PUT', '/account', { account: saved.id });
+        if (chosen.mode !== 'live') throw new Error(`live${i} is on ${chosen.mode}`);
+        userIds.push((await api.must(Me, 'GET', '/users/me')).id);
+      }
+    },
+    teardown: async () => {
+      await binance?.close();
+    },
+  });
+  const client = orderClient({
     book,
     problems,
     users: () => users,
@@ -44,80 +67,15 @@ describe.each(targetNames())('kill -9 during a burst of live orders, on %s', (na
     retries: 3,
   });
 
-  beforeAll(async () => {
-    // The exchange lives in this process: it outlives every kill of the server, as Binance would.
-    binance = await startSignedDouble();
-    const streams = binance.url.replace('http://', 'ws://');
-    target = await createTarget(name);
-    server = await CrashableServer.create({
-      ...target.env,
-      BINANCE_FAPI_URL: binance.url,
-      BINANCE_API_URL: binance.url,
-      BINANCE_DEMO_FAPI_URL: binance.url,
-      BINANCE_USER_STREAM_URL: `${streams}/private/ws?listenKey={listenKey}`,
-      BINANCE_DEMO_USER_STREAM_URL: `${streams}/ws/{listenKey}`,
-      BINANCE_ORDER_SETTLE_MS: String(SETTLE_MS),
-    });
-    await server.start();
-    users = await Promise.all(Array.from({ length: USERS }, (_, i) => signUp(server.base, `live${i}`)));
-    userIds = [];
-    for (const [i, api] of users.entries()) {
-      const key = keyOf(i);
-      binance.keys.set(key.apiKey, { ...key, ipRestrict: true });
-      const saved = await api.must(ExchangeKey, 'POST', '/exchanges/', {
-        exchangeName: 'binance',
-        apiKey: key.apiKey,
-        secretKey: key.secret,
-      });
-      const chosen = await api.must(AccountState, 'PUT', '/account', { account: saved.id });
-      if (chosen.mode !== 'live') throw new Error(`live${i} is on ${chosen.mode}`);
-      userIds.push((await api.must(Me, 'GET', '/users/me')).id);
-    }
-  }, 180_000);
-  afterAll(async () => {
-    await server?.stop();
-    await binance?.close();
-    await target?.cleanup();
-  });
-
-  it(`places every acknowledged live order exactly once through ${ROUNDS} kill${ROUNDS > 1 ? 's' : ''}`, async () => {
+  it(`places every acknowledged live order exactly once through ${kills(KILL_ROUNDS)}`, async () => {
     const started = performance.now();
-    const rounds: Record<string, number>[] = [];
-    const killedAt: number[] = [];
-
-    for (let round = 1; round <= ROUNDS; round += 1) {
-      const burst = startBurst({ users, book, perUser: IN_FLIGHT_PER_USER, round, symbols: SYMBOLS });
-      const burstStarted = performance.now();
-      await burst.acknowledged(between(30, 120));
-      await sleep(between(0, 100));
-      burst.stop();
-      const inFlightAtKill = burst.inFlight();
-      const killMs = Math.round(performance.now() - burstStarted);
-      killedAt.push(Date.now());
-      const onVenueAtKill = binance.orders.length;
-      await server.kill();
-      await burst.done;
-      const restartMs = await server.start();
-
-      const thisRound = [...book.orders.values()].filter((o) => o.round === round);
-      const unacknowledged = thisRound.filter((o) => o.order === null);
-      const retried = await Promise.all(unacknowledged.map(retry));
-      const replays = sample(book.acknowledged(), 40);
-      await Promise.all(replays.map(replay));
-      rounds.push({
-        round,
-        sent: thisRound.length,
-        acknowledged: thisRound.length - unacknowledged.length,
-        inFlightAtKill,
-        onVenueAtKill,
-        killMs,
-        restartMs,
-        recovered: retried.filter((r) => r.read.kind === 'order').length,
-        refused: retried.filter((r) => r.read.kind === 'refused').length,
-        answered503: retried.filter((r) => r.waited).length,
-        replayed: replays.length,
-      });
-    }
+    const { rounds, killedAt } = await runKillScenario({
+      server: scenario.server,
+      burst: (round) => startBurst({ users, book, perUser: IN_FLIGHT_PER_USER, round, symbols: SYMBOLS }),
+      killAt: (burst) => midBurst(burst, between(30, 120)),
+      atKill: (burst) => ({ inFlightAtKill: burst.inFlight(), onVenueAtKill: binance.orders.length }),
+      restart: ({ round }) => client.recover(round, 40),
+    });
 
     const all = [...book.orders.values()];
     expect(problems, 'retries and replays').toEqual([]);
@@ -160,7 +118,7 @@ describe.each(targetNames())('kill -9 during a burst of live orders, on %s', (na
     const recovered = all.filter((o) => o.order !== null && o.first?.status !== 200);
     recordFigures(`live-orders-kill9-${name}`, {
       db: name,
-      rounds: ROUNDS,
+      rounds: KILL_ROUNDS,
       users: USERS,
       sent: all.length,
       acknowledged: acknowledged.length,

@@ -1,28 +1,30 @@
 import { performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UNKNOWN_SETTLE_MS } from '../../server/modules/trading/trading.service';
+import { dbTargets } from '../helpers/db';
 import { signUp, type Api } from './support/api';
 import { netBySymbol, signedPositions } from './support/reads';
 import { recordFigures } from './support/figures';
-import { between, sample, SHORT, sleep } from './support/mode';
+import { KILL_ROUNDS, kills, midBurst, runKillScenario, useKillServer } from './support/kill-scenario';
+import { between } from './support/mode';
 import { OrderBook, orderClient, startBurst } from './support/orders';
-import { CrashableServer } from './support/server';
 import { storedOrders } from './support/stored';
-import { createTarget, targetNames, type Target } from './support/target';
 
-const ROUNDS = SHORT ? 1 : 3;
 const USERS = 8;
 const IN_FLIGHT_PER_USER = 3;
 
-describe.each(targetNames())('kill -9 during an order burst, on %s', (name) => {
-  let target: Target;
-  let server: CrashableServer;
+describe.each(dbTargets())('kill -9 during an order burst, on %s', (name) => {
   let users: Api[] = [];
   const book = new OrderBook();
   const problems: string[] = [];
 
+  const scenario = useKillServer(name, {
+    setup: async (server) => {
+      users = await Promise.all(Array.from({ length: USERS }, (_, i) => signUp(server.base, `burst${i}`)));
+    },
+  });
   // The server's default BINANCE_ORDER_SETTLE_MS, which paper orders keep to as well.
-  const { retry, replay } = orderClient({
+  const client = orderClient({
     book,
     problems,
     users: () => users,
@@ -30,53 +32,15 @@ describe.each(targetNames())('kill -9 during an order burst, on %s', (name) => {
     retries: 2,
   });
 
-  beforeAll(async () => {
-    target = await createTarget(name);
-    server = await CrashableServer.create(target.env);
-    await server.start();
-    users = await Promise.all(Array.from({ length: USERS }, (_, i) => signUp(server.base, `burst${i}`)));
-  }, 180_000);
-  afterAll(async () => {
-    await server?.stop();
-    await target?.cleanup();
-  });
-
-  it(`keeps every acknowledged order exactly once through ${ROUNDS} kill${ROUNDS > 1 ? 's' : ''}`, async () => {
+  it(`keeps every acknowledged order exactly once through ${kills(KILL_ROUNDS)}`, async () => {
     const started = performance.now();
-    const rounds: Record<string, number>[] = [];
-    const killedAt: number[] = [];
-
-    for (let round = 1; round <= ROUNDS; round += 1) {
-      const burst = startBurst({ users, book, perUser: IN_FLIGHT_PER_USER, round });
-      const burstStarted = performance.now();
-      await burst.acknowledged(between(30, 120));
-      await sleep(between(0, 100)); // so that the kill lands anywhere in a request, not just after an answer
-      burst.stop();
-      const inFlightAtKill = burst.inFlight();
-      const killMs = Math.round(performance.now() - burstStarted);
-      killedAt.push(Date.now());
-      await server.kill();
-      await burst.done;
-      const restartMs = await server.start();
-
-      const thisRound = [...book.orders.values()].filter((o) => o.round === round);
-      const unacknowledged = thisRound.filter((o) => o.order === null);
-      const retried = await Promise.all(unacknowledged.map(retry));
-      const replays = sample(book.acknowledged(), 40);
-      await Promise.all(replays.map(replay));
-      rounds.push({
-        round,
-        sent: thisRound.length,
-        acknowledged: thisRound.length - unacknowledged.length,
-        inFlightAtKill,
-        killMs,
-        restartMs,
-        recovered: retried.filter((r) => r.read.kind === 'order').length,
-        refused: retried.filter((r) => r.read.kind === 'refused').length,
-        answered503: retried.filter((r) => r.waited).length,
-        replayed: replays.length,
-      });
-    }
+    const { rounds, killedAt } = await runKillScenario({
+      server: scenario.server,
+      burst: (round) => startBurst({ users, book, perUser: IN_FLIGHT_PER_USER, round }),
+      killAt: (burst) => midBurst(burst, between(30, 120)),
+      atKill: (burst) => ({ inFlightAtKill: burst.inFlight() }),
+      restart: ({ round }) => client.recover(round, 40),
+    });
 
     const all = [...book.orders.values()];
     expect(problems, 'retries and replays').toEqual([]);
@@ -106,8 +70,8 @@ describe.each(targetNames())('kill -9 during an order burst, on %s', (name) => {
     }
 
     // What the database holds: one fill per key that answered with an order, and no other fill.
-    await server.stop();
-    const stored = await storedOrders(target.open);
+    await scenario.server.stop();
+    const stored = await storedOrders(scenario.database.open);
     const fillsPerClientId = new Map<string, number>();
     for (const f of stored.fills) {
       const id = `${f.username}|${f.clientOrderId}`;
@@ -135,7 +99,7 @@ describe.each(targetNames())('kill -9 during an order burst, on %s', (name) => {
     const recovered = all.filter((o) => o.order !== null && o.first?.status !== 200);
     recordFigures(`orders-kill9-${name}`, {
       db: name,
-      rounds: ROUNDS,
+      rounds: KILL_ROUNDS,
       users: USERS,
       sent: all.length,
       acknowledged: acknowledged.length,

@@ -1,17 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ExchangeKey } from '../../src/contracts/exchanges';
 import { Rule, RiskState, type Decision } from '../../src/contracts/rules';
 import { startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
+import { dbTargets } from '../helpers/db';
 import { Api, signUp } from './support/api';
 import { recordFigures } from './support/figures';
+import { runKillScenario, useKillServer } from './support/kill-scenario';
 import { sleep } from './support/mode';
 import { newsItem } from './support/news';
 import { allDecisions } from './support/reads';
-import { CrashableServer } from './support/server';
-import { createTarget, targetNames, type Target } from './support/target';
+import { signedDoubleSettings } from './support/venues';
 
 const KEY = { apiKey: 'RulesExitKillKey0123456789abcdef', secret: 'rules-exit-kill-secret-0123456789' };
 const PASSWORD = 'reliable Pa55word!';
@@ -27,60 +28,52 @@ const RECOVER_MS = 90_000;
  * ends closed, with exactly one reduce on the venue, whether the reduce had filled (its answer lost) or
  * had not been sent yet.
  */
-describe.each(targetNames())('kill -9 while a rule exit closes on a live key, on %s', (name) => {
+describe.each(dbTargets())('kill -9 while a rule exit closes on a live key, on %s', (name) => {
   const token = randomBytes(16).toString('hex');
-  let target: Target;
   let binance: SignedDouble;
-  let server: CrashableServer;
   let api: Api;
   let webhook: Api;
   let item = 0;
 
-  beforeAll(async () => {
-    binance = await startSignedDouble();
-    binance.prices.set('SOLUSDT', 150);
-    binance.symbols.SOLUSDT = { step: '1', minQty: '1', maxQty: '100000', minNotional: '5' };
-    binance.keys.set(KEY.apiKey, { ...KEY, ipRestrict: true });
-    const streams = binance.url.replace('http://', 'ws://');
-    target = await createTarget(name);
-    server = await CrashableServer.create({
-      ...target.env,
-      NEWS_SOURCES: 'webhook',
-      INGEST_TOKEN: token,
-      BINANCE_FAPI_URL: binance.url,
-      BINANCE_API_URL: binance.url,
-      BINANCE_DEMO_FAPI_URL: binance.url,
-      BINANCE_USER_STREAM_URL: `${streams}/private/ws?listenKey={listenKey}`,
-      BINANCE_DEMO_USER_STREAM_URL: `${streams}/ws/{listenKey}`,
-      BINANCE_TIMEOUT_MS: String(TIMEOUT_MS),
-      BINANCE_ORDER_SETTLE_MS: String(SETTLE_MS),
-    });
-    await server.start();
-    webhook = new Api(server.base);
-    webhook.token = token;
-    api = await signUp(server.base, 'exitkill');
-    const saved = await api.must(ExchangeKey, 'POST', '/exchanges/', {
-      exchangeName: 'binance',
-      apiKey: KEY.apiKey,
-      secretKey: KEY.secret,
-    });
-    await api.must(z.unknown(), 'POST', '/auth/step-up', { password: PASSWORD });
-    await api.must(RiskState, 'PUT', '/rules/risk', {
-      live_max_order_usd: 1_000,
-      cooldown_minutes: 0,
-      max_age_seconds: 3600,
-    });
-    await api.must(Rule, 'POST', '/rules/', {
-      ruleName: 'SOL any news, live',
-      conditions: { asset: 'SOL' },
-      action: { type: 'trade', side: 'long', amount_usd: 300, account: saved.id },
-      isActive: true,
-    });
-  }, 180_000);
-  afterAll(async () => {
-    await server?.stop();
-    await binance?.close();
-    await target?.cleanup();
+  const scenario = useKillServer(name, {
+    env: async () => {
+      binance = await startSignedDouble();
+      binance.prices.set('SOLUSDT', 150);
+      binance.symbols.SOLUSDT = { step: '1', minQty: '1', maxQty: '100000', minNotional: '5' };
+      binance.keys.set(KEY.apiKey, { ...KEY, ipRestrict: true });
+      return {
+        NEWS_SOURCES: 'webhook',
+        INGEST_TOKEN: token,
+        ...signedDoubleSettings(binance),
+        BINANCE_TIMEOUT_MS: String(TIMEOUT_MS),
+        BINANCE_ORDER_SETTLE_MS: String(SETTLE_MS),
+      };
+    },
+    setup: async (server) => {
+      webhook = new Api(server.base);
+      webhook.token = token;
+      api = await signUp(server.base, 'exitkill');
+      const saved = await api.must(ExchangeKey, 'POST', '/exchanges/', {
+        exchangeName: 'binance',
+        apiKey: KEY.apiKey,
+        secretKey: KEY.secret,
+      });
+      await api.must(z.unknown(), 'POST', '/auth/step-up', { password: PASSWORD });
+      await api.must(RiskState, 'PUT', '/rules/risk', {
+        live_max_order_usd: 1_000,
+        cooldown_minutes: 0,
+        max_age_seconds: 3600,
+      });
+      await api.must(Rule, 'POST', '/rules/', {
+        ruleName: 'SOL any news, live',
+        conditions: { asset: 'SOL' },
+        action: { type: 'trade', side: 'long', amount_usd: 300, account: saved.id },
+        isActive: true,
+      });
+    },
+    teardown: async () => {
+      await binance?.close();
+    },
   });
 
   /** A SOL story through the webhook; answers the decision it fired (2 SOL bought on the key). */
@@ -112,13 +105,21 @@ describe.each(targetNames())('kill -9 while a rule exit closes on a live key, on
       .reduce((sum, o) => sum + (o.side === 'BUY' ? 1 : -1) * Number(o.executed), 0);
     return Math.round(net * 1e8) / 1e8;
   };
-  /** Flattens without waiting, kills the server once `ready` says so, starts it again; the restart's ms. */
+  /**
+   * Flattens and, once `ready` says the close is under way, kills the server (the flatten's answer is
+   * cut) and starts it again; answers the restart's ms.
+   */
   const killDuringClose = async (ready: () => boolean): Promise<number> => {
-    void api.send('POST', '/rules/flatten');
-    for (let i = 0; i < 1_000 && !ready(); i++) await sleep(5);
-    expect(ready(), 'the close reached the venue').toBe(true);
-    await server.kill();
-    return server.start();
+    const { rounds } = await runKillScenario({
+      server: scenario.server,
+      rounds: 1,
+      burst: () => ({ done: api.send('POST', '/rules/flatten') }),
+      killAt: async () => {
+        for (let i = 0; i < 1_000 && !ready(); i++) await sleep(5);
+        expect(ready(), 'the close reached the venue').toBe(true);
+      },
+    });
+    return rounds[0]?.restartMs ?? NaN;
   };
   const closedAfterRestart = async (d: Decision): Promise<{ decision: Decision; ms: number }> => {
     const started = performance.now();
@@ -128,7 +129,7 @@ describe.each(targetNames())('kill -9 while a rule exit closes on a live key, on
         return { decision: now, ms: Math.round(performance.now() - started) };
       if (performance.now() - started > RECOVER_MS)
         throw new Error(
-          `not closed after the restart: ${JSON.stringify(now)}\n${server.output().slice(-4000)}`,
+          `not closed after the restart: ${JSON.stringify(now)}\n${scenario.server.output().slice(-4000)}`,
         );
       await sleep(250);
     }

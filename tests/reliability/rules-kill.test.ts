@@ -1,19 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Rule, RiskState } from '../../src/contracts/rules';
 import { OrderResponse, pairOf } from '../../src/contracts/trading';
+import { dbTargets } from '../helpers/db';
 import { Api, describe as answerText, signUp } from './support/api';
 import { allDecisions, netBySymbol, signedPositions } from './support/reads';
 import { recordFigures } from './support/figures';
-import { between, SHORT, sleep } from './support/mode';
+import { KILL_ROUNDS, kills, midBurst, runKillScenario, useKillServer } from './support/kill-scenario';
+import { between } from './support/mode';
 import { ASSETS, startNewsBurst, type SentItem } from './support/news';
 import { catchUp, decidedTwice, resendCut } from './support/rules';
-import { CrashableServer } from './support/server';
 import { storedOrders } from './support/stored';
-import { createTarget, targetNames, type Target } from './support/target';
 
-const ROUNDS = SHORT ? 1 : 3;
 const USERS = 4;
 const AMOUNT_USD = 150;
 /**
@@ -22,82 +21,68 @@ const AMOUNT_USD = 150;
  */
 const CATCH_UP_MS = 150_000;
 
-describe.each(targetNames())('kill -9 while rules fire, on %s', (name) => {
+describe.each(dbTargets())('kill -9 while rules fire, on %s', (name) => {
   const token = randomBytes(16).toString('hex');
-  let target: Target;
-  let server: CrashableServer;
   let users: Api[] = [];
   let webhook: Api;
 
-  beforeAll(async () => {
-    target = await createTarget(name);
-    server = await CrashableServer.create({ ...target.env, NEWS_SOURCES: 'webhook', INGEST_TOKEN: token });
-    await server.start();
-    webhook = new Api(server.base);
-    webhook.token = token;
-    users = await Promise.all(Array.from({ length: USERS }, (_, i) => signUp(server.base, `rules${i}`)));
-    await Promise.all(
-      users.map(async (api) => {
-        // Wide enough that every match fires: no cooldown, a budget and an age limit the run stays within.
-        await api.must(RiskState, 'PUT', '/rules/risk', {
-          daily_budget_usd: 10_000_000,
-          cooldown_minutes: 0,
-          max_positions: 10,
-          max_age_seconds: 3600,
-        });
-        for (const asset of ASSETS) {
-          await api.must(Rule, 'POST', '/rules/', {
-            ruleName: `${asset.ticker} any news`,
-            conditions: { asset: asset.ticker },
-            action: { type: 'trade', side: asset.side, amount_usd: AMOUNT_USD },
-            isActive: true,
+  const scenario = useKillServer(name, {
+    env: () => ({ NEWS_SOURCES: 'webhook', INGEST_TOKEN: token }),
+    setup: async (server) => {
+      webhook = new Api(server.base);
+      webhook.token = token;
+      users = await Promise.all(Array.from({ length: USERS }, (_, i) => signUp(server.base, `rules${i}`)));
+      await Promise.all(
+        users.map(async (api) => {
+          // Wide enough that every match fires: no cooldown, a budget and an age limit the run stays within.
+          await api.must(RiskState, 'PUT', '/rules/risk', {
+            daily_budget_usd: 10_000_000,
+            cooldown_minutes: 0,
+            max_positions: 10,
+            max_age_seconds: 3600,
           });
-        }
-      }),
-    );
-  }, 180_000);
-  afterAll(async () => {
-    await server?.stop();
-    await target?.cleanup();
+          for (const asset of ASSETS) {
+            await api.must(Rule, 'POST', '/rules/', {
+              ruleName: `${asset.ticker} any news`,
+              conditions: { asset: asset.ticker },
+              action: { type: 'trade', side: asset.side, amount_usd: AMOUNT_USD },
+              isActive: true,
+            });
+          }
+        }),
+      );
+    },
   });
 
-  it(`fires each rule once per signal through ${ROUNDS} kill${ROUNDS > 1 ? 's' : ''}`, async () => {
+  it(`fires each rule once per signal through ${kills(KILL_ROUNDS)}`, async () => {
     const started = performance.now();
     const sent: SentItem[] = [];
-    const rounds: Record<string, number>[] = [];
-    const killedAt: number[] = [];
     const problems: string[] = [];
+    let from = 0;
 
-    for (let round = 1; round <= ROUNDS; round += 1) {
-      const from = sent.length;
-      const burst = startNewsBurst({ webhook, sent, concurrency: 3 });
-      const burstStarted = performance.now();
-      await burst.acknowledged(between(15, 45));
-      await sleep(between(0, 100)); // so that the kill lands anywhere in a request, not just after an answer
-      burst.stop();
-      const killMs = Math.round(performance.now() - burstStarted);
-      killedAt.push(Date.now());
-      await server.kill();
-      await burst.done;
-      const restartMs = await server.start();
-      const pendingAfterRestart = (await Promise.all(users.map(allDecisions)))
-        .flat()
-        .filter((d) => d.outcome === 'pending').length;
-
-      // Every item whose answer the kill cut is sent again once, with its external id.
-      const unacknowledged = await resendCut(webhook, sent.slice(from), problems);
-      rounds.push({
-        round,
-        sent: sent.length - from,
-        acknowledged: sent.length - from - unacknowledged.length,
-        unacknowledged: unacknowledged.length,
-        retriedCreated: unacknowledged.filter((s) => s.outcome?.result === 'created').length,
-        retriedDuplicate: unacknowledged.filter((s) => s.outcome?.result === 'duplicate').length,
-        pendingAfterRestart,
-        killMs,
-        restartMs,
-      });
-    }
+    const { rounds, killedAt } = await runKillScenario({
+      server: scenario.server,
+      burst: () => {
+        from = sent.length;
+        return startNewsBurst({ webhook, sent, concurrency: 3 });
+      },
+      killAt: (burst) => midBurst(burst, between(15, 45)),
+      restart: async () => {
+        const pendingAfterRestart = (await Promise.all(users.map(allDecisions)))
+          .flat()
+          .filter((d) => d.outcome === 'pending').length;
+        // Every item whose answer the kill cut is sent again once, with its external id.
+        const unacknowledged = await resendCut(webhook, sent.slice(from), problems);
+        return {
+          sent: sent.length - from,
+          acknowledged: sent.length - from - unacknowledged.length,
+          unacknowledged: unacknowledged.length,
+          retriedCreated: unacknowledged.filter((s) => s.outcome?.result === 'created').length,
+          retriedDuplicate: unacknowledged.filter((s) => s.outcome?.result === 'duplicate').length,
+          pendingAfterRestart,
+        };
+      },
+    });
     expect(problems, 'retried items').toEqual([]);
 
     // The engine catches up: every signal analysed, every match decided (none left pending).
@@ -148,8 +133,8 @@ describe.each(targetNames())('kill -9 while rules fire, on %s', (name) => {
     expect(problems, 'fired decisions whose key does not answer their order').toEqual([]);
 
     // The database: one fill per fired decision, and no other.
-    await server.stop();
-    const { fills } = await storedOrders(target.open);
+    await scenario.server.stop();
+    const { fills } = await storedOrders(scenario.database.open);
     expect(fills.map((f) => f.orderId).sort(), 'fills in the ledger vs fired decisions').toEqual(
       fired.map((d) => d.order_id).sort(),
     );
@@ -157,7 +142,7 @@ describe.each(targetNames())('kill -9 while rules fire, on %s', (name) => {
     const acknowledged = sent.filter((s) => s.first !== null && s.first.status === 202).length;
     recordFigures(`rules-kill9-${name}`, {
       db: name,
-      rounds: ROUNDS,
+      rounds: KILL_ROUNDS,
       users: USERS,
       rulesPerUser: ASSETS.length,
       itemsSent: sent.length,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Me } from '../../src/contracts/auth';
 import { ExchangeKey } from '../../src/contracts/exchanges';
@@ -8,15 +8,15 @@ import { Rule, RiskState } from '../../src/contracts/rules';
 import { ruleOrderKey } from '../../server/modules/rules/rule-engine';
 import { clientIdFor } from '../../server/modules/trading/trading.service';
 import { startSignedDouble, type SignedDouble } from '../fixtures/binance-signed-double';
+import { dbTargets } from '../helpers/db';
 import { Api, signUp } from './support/api';
 import { recordFigures } from './support/figures';
-import { between, SHORT, sleep } from './support/mode';
+import { KILL_ROUNDS, kills, midBurst, runKillScenario, useKillServer } from './support/kill-scenario';
+import { between } from './support/mode';
 import { ASSETS, startNewsBurst, type SentItem } from './support/news';
 import { catchUp, decidedTwice, resendCut } from './support/rules';
-import { CrashableServer } from './support/server';
-import { createTarget, targetNames, type Target } from './support/target';
+import { signedDoubleSettings } from './support/venues';
 
-const ROUNDS = SHORT ? 1 : 3;
 const USERS = 3;
 const AMOUNT_USD = 400;
 /** The server's wait before an order of unknown outcome is looked up again (BINANCE_ORDER_SETTLE_MS). */
@@ -39,99 +39,88 @@ const keyOf = (user: number) => ({
  * would) fire through kill -9 of the server: each (rule, signal) is at most one order on the venue, the
  * ledger names it, and nothing the ledger does not know of was placed.
  */
-describe.each(targetNames())('kill -9 while rules fire on live keys, on %s', (name) => {
+describe.each(dbTargets())('kill -9 while rules fire on live keys, on %s', (name) => {
   const token = randomBytes(16).toString('hex');
-  let target: Target;
   let binance: SignedDouble;
-  let server: CrashableServer;
   let users: Api[] = [];
   let userIds: string[] = [];
   let webhook: Api;
 
-  beforeAll(async () => {
-    binance = await startSignedDouble();
-    for (const [symbol, { price, filters }] of Object.entries(LISTED)) {
-      binance.prices.set(symbol, price);
-      binance.symbols[symbol] = filters;
-    }
-    const streams = binance.url.replace('http://', 'ws://');
-    target = await createTarget(name);
-    server = await CrashableServer.create({
-      ...target.env,
-      NEWS_SOURCES: 'webhook',
-      INGEST_TOKEN: token,
-      BINANCE_FAPI_URL: binance.url,
-      BINANCE_API_URL: binance.url,
-      BINANCE_DEMO_FAPI_URL: binance.url,
-      BINANCE_USER_STREAM_URL: `${streams}/private/ws?listenKey={listenKey}`,
-      BINANCE_DEMO_USER_STREAM_URL: `${streams}/ws/{listenKey}`,
-      BINANCE_ORDER_SETTLE_MS: String(SETTLE_MS),
-    });
-    await server.start();
-    webhook = new Api(server.base);
-    webhook.token = token;
-    users = await Promise.all(Array.from({ length: USERS }, (_, i) => signUp(server.base, `liverules${i}`)));
-    userIds = [];
-    for (const [i, api] of users.entries()) {
-      const key = keyOf(i);
-      binance.keys.set(key.apiKey, { ...key, ipRestrict: true });
-      const saved = await api.must(ExchangeKey, 'POST', '/exchanges/', {
-        exchangeName: 'binance',
-        apiKey: key.apiKey,
-        secretKey: key.secret,
-      });
-      // Going live and loosening the live limits both ask "Confirm it's you".
-      await api.must(z.unknown(), 'POST', '/auth/step-up', { password: 'reliable Pa55word!' });
-      await api.must(RiskState, 'PUT', '/rules/risk', {
-        daily_budget_usd: 10_000_000,
-        live_daily_budget_usd: 10_000_000,
-        live_max_order_usd: 1_000,
-        cooldown_minutes: 0,
-        max_positions: 10,
-        max_age_seconds: 3600,
-      });
-      for (const asset of ASSETS) {
-        await api.must(Rule, 'POST', '/rules/', {
-          ruleName: `${asset.ticker} any news, live`,
-          conditions: { asset: asset.ticker },
-          action: { type: 'trade', side: asset.side, amount_usd: AMOUNT_USD, account: saved.id },
-          isActive: true,
-        });
+  const scenario = useKillServer(name, {
+    env: async () => {
+      binance = await startSignedDouble();
+      for (const [symbol, { price, filters }] of Object.entries(LISTED)) {
+        binance.prices.set(symbol, price);
+        binance.symbols[symbol] = filters;
       }
-      userIds.push((await api.must(Me, 'GET', '/users/me')).id);
-    }
-  }, 180_000);
-  afterAll(async () => {
-    await server?.stop();
-    await binance?.close();
-    await target?.cleanup();
+      return {
+        NEWS_SOURCES: 'webhook',
+        INGEST_TOKEN: token,
+        ...signedDoubleSettings(binance),
+        BINANCE_ORDER_SETTLE_MS: String(SETTLE_MS),
+      };
+    },
+    setup: async (server) => {
+      webhook = new Api(server.base);
+      webhook.token = token;
+      users = await Promise.all(
+        Array.from({ length: USERS }, (_, i) => signUp(server.base, `liverules${i}`)),
+      );
+      userIds = [];
+      for (const [i, api] of users.entries()) {
+        const key = keyOf(i);
+        binance.keys.set(key.apiKey, { ...key, ipRestrict: true });
+        const saved = await api.must(ExchangeKey, 'POST', '/exchanges/', {
+          exchangeName: 'binance',
+          apiKey: key.apiKey,
+          secretKey: key.secret,
+        });
+        // Going live and loosening the live limits both ask "Confirm it's you".
+        await api.must(z.unknown(), 'POST', '/auth/step-up', { password: 'reliable Pa55word!' });
+        await api.must(RiskState, 'PUT', '/rules/risk', {
+          daily_budget_usd: 10_000_000,
+          live_daily_budget_usd: 10_000_000,
+          live_max_order_usd: 1_000,
+          cooldown_minutes: 0,
+          max_positions: 10,
+          max_age_seconds: 3600,
+        });
+        for (const asset of ASSETS) {
+          await api.must(Rule, 'POST', '/rules/', {
+            ruleName: `${asset.ticker} any news, live`,
+            conditions: { asset: asset.ticker },
+            action: { type: 'trade', side: asset.side, amount_usd: AMOUNT_USD, account: saved.id },
+            isActive: true,
+          });
+        }
+        userIds.push((await api.must(Me, 'GET', '/users/me')).id);
+      }
+    },
+    teardown: async () => {
+      await binance?.close();
+    },
   });
 
-  it(`places each (rule, signal) once on the venue through ${ROUNDS} kill${ROUNDS > 1 ? 's' : ''}`, async () => {
+  it(`places each (rule, signal) once on the venue through ${kills(KILL_ROUNDS)}`, async () => {
     const started = performance.now();
     const sent: SentItem[] = [];
     const problems: string[] = [];
-    const rounds: Record<string, number>[] = [];
+    let from = 0;
 
-    for (let round = 1; round <= ROUNDS; round += 1) {
-      const from = sent.length;
-      const burst = startNewsBurst({ webhook, sent, concurrency: 3 });
-      await burst.acknowledged(between(10, 30));
-      await sleep(between(0, 100)); // the kill lands anywhere: mid-request, mid-order, mid-ledger write
-      burst.stop();
-      const ordersAtKill = binance.orders.length;
-      await server.kill();
-      await burst.done;
-      const restartMs = await server.start();
-      const unacknowledged = await resendCut(webhook, sent.slice(from), problems);
-      rounds.push({
-        round,
-        sent: sent.length - from,
-        unacknowledged: unacknowledged.length,
-        ordersAtKill,
-        restartMs,
-      });
-    }
+    const { rounds } = await runKillScenario({
+      server: scenario.server,
+      burst: () => {
+        from = sent.length;
+        return startNewsBurst({ webhook, sent, concurrency: 3 });
+      },
+      // The kill lands anywhere: mid-request, mid-order, mid-ledger write.
+      killAt: (burst) => midBurst(burst, between(10, 30)),
+      atKill: () => ({ ordersAtKill: binance.orders.length }),
+      restart: async () => {
+        const unacknowledged = await resendCut(webhook, sent.slice(from), problems);
+        return { sent: sent.length - from, unacknowledged: unacknowledged.length };
+      },
+    });
     expect(problems, 'retried items').toEqual([]);
 
     const { snapshot, missing, catchUpMs } = await catchUp(webhook, users, CATCH_UP_MS);
@@ -188,7 +177,7 @@ describe.each(targetNames())('kill -9 while rules fire on live keys, on %s', (na
 
     recordFigures(`rules-kill9-live-${name}`, {
       db: name,
-      rounds: ROUNDS,
+      rounds: KILL_ROUNDS,
       users: USERS,
       rulesPerUser: ASSETS.length,
       itemsSent: sent.length,

@@ -9,6 +9,7 @@ import { PriceQuote } from '../../src/contracts/market';
 import { IngestResponse } from '../../src/contracts/signals';
 import { ConfigError, loadConfig } from '../../server/config';
 import { Decision, Rule, RiskState } from '../../src/contracts/rules';
+import { useDatabase, type ServerDatabase } from '../helpers/db';
 import { Api, describe as answerText, signUp } from './support/api';
 import { recordFigures } from './support/figures';
 import { readHealth, until } from './support/health';
@@ -16,7 +17,6 @@ import { sleep } from './support/mode';
 import { newsItem } from './support/news';
 import { CrashableServer } from './support/server';
 import { openSignalStream } from './support/sse';
-import { createTarget, type Target } from './support/target';
 
 /**
  * Several machines, played on this one: two api nodes and two workers as separate processes, on one
@@ -45,7 +45,7 @@ describe('roles', () => {
 describe.each(scaleTargets())('two api nodes and two workers on %s', () => {
   const token = 'scale-ingest-token-0123456789';
   const tag = randomBytes(4).toString('hex');
-  let target: Target;
+  let target: ServerDatabase;
   const dirs: string[] = [];
   let apiA: CrashableServer;
   let apiB: CrashableServer;
@@ -58,7 +58,7 @@ describe.each(scaleTargets())('two api nodes and two workers on %s', () => {
   };
 
   beforeAll(async () => {
-    target = await createTarget('postgres');
+    target = await useDatabase('postgres', { server: true });
     const env = {
       ...target.env,
       REDIS_URL: process.env.TEST_REDIS_URL ?? '',

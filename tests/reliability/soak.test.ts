@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { OrderResponse } from '../../src/contracts/trading';
+import { dbTargets, useDatabase, type ServerDatabase } from '../helpers/db';
 import { ROOT } from '../helpers/process';
 import { signUp, type Api } from './support/api';
 import { now, type ClientKind, type CrowdFigures, type CrowdProcessOptions } from './support/crowd';
@@ -10,7 +11,6 @@ import { SHORT, sleep } from './support/mode';
 import { newsItem } from './support/news';
 import { median, readProc, sampleProc, type ProcSample } from './support/proc';
 import { CrashableServer } from './support/server';
-import { createTarget, targetNames, type Target } from './support/target';
 
 const DURATION_MS = SHORT ? 60_000 : 600_000;
 /** Samples before this are the warm-up (caches, JIT, the story window filling) and are not compared. */
@@ -142,14 +142,14 @@ function startCrowd(options: CrowdProcessOptions) {
   };
 }
 
-describe.each(targetNames())('soak: clients joining, leaving and stalling, on %s', (name) => {
+describe.each(dbTargets())('soak: clients joining, leaving and stalling, on %s', (name) => {
   const token = randomBytes(16).toString('hex');
-  let target: Target;
+  let target: ServerDatabase;
   let server: CrashableServer;
   let users: Api[] = [];
 
   beforeAll(async () => {
-    target = await createTarget(name);
+    target = await useDatabase(name, { server: true });
     server = await CrashableServer.create({ ...target.env, NEWS_SOURCES: 'webhook', INGEST_TOKEN: token });
     await server.start();
     users = await Promise.all(Array.from({ length: USERS }, (_, i) => signUp(server.base, `soak${i}`)));

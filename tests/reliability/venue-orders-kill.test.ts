@@ -1,18 +1,26 @@
 import { performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Me } from '../../src/contracts/auth';
 import { ExchangeKey } from '../../src/contracts/exchanges';
 import { AccountState } from '../../src/contracts/trading';
 import type { VenueName } from '../../src/contracts/venues';
 import { clientIdFor } from '../../server/modules/trading/trading.service';
+import { dbTargets } from '../helpers/db';
 import { signUp, type Api } from './support/api';
 import { recordFigures } from './support/figures';
-import { between, sample, SHORT, sleep } from './support/mode';
+import { KILL_ROUNDS, kills, runKillScenario, useKillServer } from './support/kill-scenario';
+import { between, sleep } from './support/mode';
 import { OrderBook, orderClient, startBurst } from './support/orders';
-import { CrashableServer } from './support/server';
-import { createTarget, targetNames, type Target } from './support/target';
 import { auditVenue, readPositions } from './support/venue-audit';
 import { KILL_SYMBOLS, startVenue, VENUE_NAMES, type VenueUnderTest } from './support/venues';
+
+/** Three per venue: nine sign-ups, within the server's ten a minute from one address. */
+const USERS_PER_VENUE = 3;
+const IN_FLIGHT_PER_USER = 4;
+/** The server's wait before an order of unknown outcome may be sent again (BINANCE_ORDER_SETTLE_MS). */
+const SETTLE_MS = 2_000;
+/** Orders per venue and round the venue fills and never answers before the kill. */
+const HELD = 2;
 
 /**
  * The live-order burst of live-orders-kill.test.ts on the three venues at once: users on Binance, Bybit
@@ -22,26 +30,15 @@ import { KILL_SYMBOLS, startVenue, VENUE_NAMES, type VenueUnderTest } from './su
  * every venue and never answered: on OKX, whose clOrdId is unique only among open orders, only a look-up
  * before sending again keeps their retries from being second orders.
  */
-const ROUNDS = SHORT ? 1 : 3;
-/** Three per venue: nine sign-ups, within the server's ten a minute from one address. */
-const USERS_PER_VENUE = 3;
-const IN_FLIGHT_PER_USER = 4;
-/** The server's wait before an order of unknown outcome may be sent again (BINANCE_ORDER_SETTLE_MS). */
-const SETTLE_MS = 2_000;
-/** Orders per venue and round the venue fills and never answers before the kill. */
-const HELD = 2;
-
-describe.each(targetNames())('kill -9 during a burst of live orders on three venues, on %s', (name) => {
-  let target: Target;
-  let server: CrashableServer;
+describe.each(dbTargets())('kill -9 during a burst of live orders on three venues, on %s', (name) => {
   const venues = new Map<VenueName, VenueUnderTest>();
   let users: Api[] = [];
   const venueOf: VenueName[] = [];
   const userIds: string[] = [];
   const book = new OrderBook();
   const problems: string[] = [];
-  const killedAt: number[] = [];
-  const rounds: Record<string, unknown>[] = [];
+  let killedAt: number[] = [];
+  let rounds: Record<string, number>[] = [];
   let ranMs: number | null = null;
   const keyOf = (user: number) => ({
     apiKey: `Kill9${venueOf[user] ?? ''}${user}0123456789abcdef`,
@@ -53,48 +50,49 @@ describe.each(targetNames())('kill -9 during a burst of live orders on three ven
     return found;
   };
 
-  const { retry, replay } = orderClient({
+  const scenario = useKillServer(name, {
+    env: async () => {
+      for (const [v, started] of await Promise.all(
+        VENUE_NAMES.map(async (v) => [v, await startVenue(v)] as const),
+      )) {
+        venues.set(v, started);
+      }
+      return {
+        ...Object.assign(
+          {},
+          ...[...venues.values()].map((v) => ({ ...v.double.settings, ...v.demoSettings })),
+        ),
+        BINANCE_ORDER_SETTLE_MS: String(SETTLE_MS),
+      };
+    },
+    setup: async (server) => {
+      venueOf.push(...VENUE_NAMES.flatMap((v) => Array.from({ length: USERS_PER_VENUE }, () => v)));
+      users = await Promise.all(venueOf.map((v, i) => signUp(server.base, `kill9${v}${i}`)));
+      for (const [i, api] of users.entries()) {
+        const v = venue(venueOf[i] ?? 'binance');
+        const body = v.double.addKey({
+          ...keyOf(i),
+          balance: 100_000,
+          ...v.keyExtras,
+        });
+        const saved = await api.must(ExchangeKey, 'POST', '/exchanges/', body);
+        const chosen = await api.must(AccountState, 'PUT', '/account', { account: saved.id });
+        if (chosen.mode !== 'live' || chosen.venue !== v.double.venue) {
+          throw new Error(`user ${i} is on ${chosen.venue} ${chosen.mode}, not ${v.double.venue} live`);
+        }
+        userIds.push((await api.must(Me, 'GET', '/users/me')).id);
+      }
+    },
+    teardown: async () => {
+      await Promise.all([...venues.values()].map((v) => v.double.close()));
+    },
+  });
+  const client = orderClient({
     book,
     problems,
     users: () => users,
     settleMs: SETTLE_MS,
     retries: 3,
-  });
-
-  beforeAll(async () => {
-    for (const [v, started] of await Promise.all(
-      VENUE_NAMES.map(async (v) => [v, await startVenue(v)] as const),
-    )) {
-      venues.set(v, started);
-    }
-    target = await createTarget(name);
-    server = await CrashableServer.create({
-      ...target.env,
-      ...Object.assign({}, ...[...venues.values()].map((v) => ({ ...v.double.settings, ...v.demoSettings }))),
-      BINANCE_ORDER_SETTLE_MS: String(SETTLE_MS),
-    });
-    await server.start();
-    venueOf.push(...VENUE_NAMES.flatMap((v) => Array.from({ length: USERS_PER_VENUE }, () => v)));
-    users = await Promise.all(venueOf.map((v, i) => signUp(server.base, `kill9${v}${i}`)));
-    for (const [i, api] of users.entries()) {
-      const v = venue(venueOf[i] ?? 'binance');
-      const body = v.double.addKey({
-        ...keyOf(i),
-        balance: 100_000,
-        ...v.keyExtras,
-      });
-      const saved = await api.must(ExchangeKey, 'POST', '/exchanges/', body);
-      const chosen = await api.must(AccountState, 'PUT', '/account', { account: saved.id });
-      if (chosen.mode !== 'live' || chosen.venue !== v.double.venue) {
-        throw new Error(`user ${i} is on ${chosen.venue} ${chosen.mode}, not ${v.double.venue} live`);
-      }
-      userIds.push((await api.must(Me, 'GET', '/users/me')).id);
-    }
-  }, 180_000);
-  afterAll(async () => {
-    await server?.stop();
-    await Promise.all([...venues.values()].map((v) => v.double.close()));
-    await target?.cleanup();
   });
 
   /** Makes the next HELD orders on each venue fill without an answer; resolves once they are placed. */
@@ -115,40 +113,20 @@ describe.each(targetNames())('kill -9 during a burst of live orders on three ven
     }
   };
 
-  it(`answers every live order once on every venue through ${ROUNDS} kill${ROUNDS > 1 ? 's' : ''}`, async () => {
+  it(`answers every live order once on every venue through ${kills(KILL_ROUNDS)}`, async () => {
     const started = performance.now();
-    for (let round = 1; round <= ROUNDS; round += 1) {
-      const burst = startBurst({ users, book, perUser: IN_FLIGHT_PER_USER, round, symbols: KILL_SYMBOLS });
-      const burstStarted = performance.now();
-      await burst.acknowledged(between(60, 150));
-      await holdAnswers();
-      await sleep(between(0, 100));
-      burst.stop();
-      const inFlightAtKill = burst.inFlight();
-      const killMs = Math.round(performance.now() - burstStarted);
-      killedAt.push(Date.now());
-      await server.kill();
-      await burst.done;
-      const restartMs = await server.start();
-
-      const thisRound = [...book.orders.values()].filter((o) => o.round === round);
-      const unacknowledged = thisRound.filter((o) => o.order === null);
-      const retried = await Promise.all(unacknowledged.map(retry));
-      const replays = sample(book.acknowledged(), 60);
-      await Promise.all(replays.map(replay));
-      rounds.push({
-        round,
-        sent: thisRound.length,
-        acknowledged: thisRound.length - unacknowledged.length,
-        inFlightAtKill,
-        killMs,
-        restartMs,
-        recovered: retried.filter((r) => r.read.kind === 'order').length,
-        refused: retried.filter((r) => r.read.kind === 'refused').length,
-        answered503: retried.filter((r) => r.waited).length,
-        replayed: replays.length,
-      });
-    }
+    ({ rounds, killedAt } = await runKillScenario({
+      server: scenario.server,
+      burst: (round) =>
+        startBurst({ users, book, perUser: IN_FLIGHT_PER_USER, round, symbols: KILL_SYMBOLS }),
+      killAt: async (burst) => {
+        await burst.acknowledged(between(60, 150));
+        await holdAnswers();
+        await sleep(between(0, 100));
+      },
+      atKill: (burst) => ({ inFlightAtKill: burst.inFlight() }),
+      restart: ({ round }) => client.recover(round, 60),
+    }));
     ranMs = Math.round(performance.now() - started);
 
     const all = [...book.orders.values()];
@@ -202,13 +180,13 @@ describe.each(targetNames())('kill -9 during a burst of live orders on three ven
       expect(
         audit.recoveredPlacedBeforeKill,
         'orders placed before a kill, answered after it',
-      ).toBeGreaterThanOrEqual(HELD * ROUNDS);
+      ).toBeGreaterThanOrEqual(HELD * KILL_ROUNDS);
 
       const acknowledged = sent.filter((o) => o.first?.status === 200);
       recordFigures(`venue-orders-kill9-${v}-${name}`, {
         db: name,
         venue: v,
-        rounds: ROUNDS,
+        rounds: KILL_ROUNDS,
         users: USERS_PER_VENUE,
         sent: sent.length,
         acknowledged: acknowledged.length,

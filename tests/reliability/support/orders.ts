@@ -1,6 +1,6 @@
 import { OrderResponse } from '../../../src/contracts/trading';
 import type { Answer, Api } from './api';
-import { sleep } from './mode';
+import { sample, sleep } from './mode';
 
 /** One order the test sent: its user, its Idempotency-Key and body, and what each try of it answered. */
 export interface SentOrder {
@@ -165,7 +165,7 @@ export function startBurst(opts: {
  * A burst's client: sends a key, sends it again as a client whose try got no answer would (a 503
  * "outcome unknown", the documented answer while an interrupted order may still appear, is asked again
  * after the server's settle time, up to `retries` times), and replays acknowledged keys (the same order,
- * never a new one). What goes wrong is added to `problems`.
+ * never a new one); `recover` does both for a round a kill cut. What goes wrong is added to `problems`.
  */
 export function orderClient(opts: {
   book: OrderBook;
@@ -203,5 +203,24 @@ export function orderClient(opts: {
       );
     }
   };
-  return { send, retry, replay };
+  /**
+   * After a kill: every key of `round` the kill left unanswered sent again, and up to `replays`
+   * acknowledged keys of any round replayed; answers the round's figures.
+   */
+  const recover = async (round: number, replays: number) => {
+    const thisRound = [...book.orders.values()].filter((o) => o.round === round);
+    const unacknowledged = thisRound.filter((o) => o.order === null);
+    const retried = await Promise.all(unacknowledged.map(retry));
+    const replayed = sample(book.acknowledged(), replays);
+    await Promise.all(replayed.map(replay));
+    return {
+      sent: thisRound.length,
+      acknowledged: thisRound.length - unacknowledged.length,
+      recovered: retried.filter((r) => r.read.kind === 'order').length,
+      refused: retried.filter((r) => r.read.kind === 'refused').length,
+      answered503: retried.filter((r) => r.waited).length,
+      replayed: replayed.length,
+    };
+  };
+  return { send, retry, replay, recover };
 }

@@ -47,6 +47,21 @@ export const VENUE_NAMES = ['binance', 'bybit', 'okx'] as const satisfies readon
 /** The pairs every venue's double lists. */
 export const KILL_SYMBOLS = ['ETH/USDT', 'BTC/USDT'] as const;
 
+/**
+ * What a server runs with to trade on the Binance signed double: REST and user streams, live and demo
+ * alike, all on the double.
+ */
+export function signedDoubleSettings(binance: SignedDouble): Record<string, string> {
+  const streams = binance.url.replace('http://', 'ws://');
+  return {
+    BINANCE_FAPI_URL: binance.url,
+    BINANCE_API_URL: binance.url,
+    BINANCE_DEMO_FAPI_URL: binance.url,
+    BINANCE_USER_STREAM_URL: `${streams}/private/ws?listenKey={listenKey}`,
+    BINANCE_DEMO_USER_STREAM_URL: `${streams}/ws/{listenKey}`,
+  };
+}
+
 /** Every order the Binance signed double took. */
 export function binancePlaced(binance: SignedDouble): PlacedOrder[] {
   return binance.orders.map((o) => ({
