@@ -6,7 +6,8 @@ import { useServices } from '../app/AppContext';
 import type { Candle } from '../contracts/market';
 import type { ChartModel } from '../services/market/chartModel';
 import { DOWN, UP, toBar, toVolume, type ChartMarker } from '../services/market/candles';
-import { formatPrice, pricePrecision } from '../services/market/format';
+import { pricePrecision } from '../services/market/format';
+import { formatPrice } from '../services/trading/format';
 import { ChartPositionOverlay } from './ChartPositionOverlay';
 import { TradingViewChart } from './TradingViewChart';
 import { useChartPosition, type AttachLayer } from './useChartPosition';
@@ -166,7 +167,7 @@ export function ChartPane() {
           {stores.ui.symbol.value}
         </span>
         <span className="chart-last" data-testid="chart-last">
-          {last === null || !local ? '' : formatPrice(last)}
+          {last === null || !local ? '' : formatPrice(stores.ui.symbol.value, last)}
         </span>
         <span className="chart-spacer" />
         <div className="chart-intervals" role="group" aria-label="Interval">

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Candle } from '../../contracts/market';
 import type { ChartSignal } from '../stores/market';
 import { applyCandle, applyPrice, chartMarkers, toBar, toVolume } from './candles';
-import { formatPrice } from './format';
+import { formatPrice } from '../trading/format';
 import { searchSymbols } from './search';
 
 const M15 = 15 * 60_000;
@@ -96,10 +96,9 @@ describe('symbol search and prices', () => {
     expect(searchSymbols('zzzz')).toEqual([]);
   });
 
-  it('formats prices with 4 decimals, more for tiny prices, $-- for none', () => {
-    expect(formatPrice(97_123.4)).toBe('97,123.4000');
-    expect(formatPrice(0.95)).toBe('0.9500');
-    expect(formatPrice(0.0068)).toBe('0.006800');
-    expect(formatPrice(0)).toBe('$--');
+  it("shows the chart's last price at the symbol's tick, $-- for none", () => {
+    expect(formatPrice('BTC/USDT', 97_123.4)).toBe('97,123.4');
+    expect(formatPrice('ZIL/USDT', 0.02305)).toBe('0.02305');
+    expect(formatPrice('BTC/USDT', 0)).toBe('$--');
   });
 });
