@@ -1,69 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { firedUpdate } from './rule-orders';
-import type { DecisionRow } from './rules.types';
+import { decisionRow } from '../../../tests/fixtures/decision-row';
 import { gapReport } from './rule-reports';
-
-function decisionRow(over: Partial<DecisionRow>): DecisionRow {
-  return {
-    id: 1,
-    userId: 'u',
-    ruleId: 'r',
-    ruleName: 'n',
-    ruleVersion: 1,
-    signalId: 1,
-    asset: 'SOL',
-    symbol: 'SOLUSDT',
-    side: 'long',
-    amountUsd: '100',
-    outcome: 'fired',
-    reason: null,
-    detail: null,
-    engine: 'local',
-    sentiment: 'positive',
-    impact: 80,
-    price: '100',
-    orderId: '1',
-    quantity: '1',
-    notional: '100',
-    latencyMs: 3,
-    exitPlan: { take_profit_pct: 3, stop_loss_pct: 2, max_hold_minutes: 30 },
-    exitState: 'open',
-    exitNote: null,
-    exitReason: null,
-    exitAttempts: 0,
-    exitNextAt: null,
-    exitClientId: null,
-    exitStartedAt: null,
-    exitOnVenue: false,
-    decidedAt: new Date(0),
-    account: 'paper',
-    accountMode: 'paper',
-    accountVenue: 'paper',
-    venueMs: null,
-    venueOwnMs: null,
-    arrivalPrice: '100',
-    fee: '0.05',
-    signalPublishedAt: null,
-    signalReceivedAt: null,
-    signalAnalysedAt: null,
-    sentAt: null,
-    ackedAt: null,
-    askExpiresAt: null,
-    answeredVia: null,
-    answeredAt: null,
-    twinPrice: null,
-    twinQuantity: null,
-    twinFee: null,
-    twinRefused: null,
-    slippageEstimatedPct: null,
-    slippageActualPct: null,
-    exitOrderId: null,
-    exitPnl: null,
-    retractedBy: null,
-    signalSource: null,
-    ...over,
-  };
-}
 
 describe("the reality gap's slippage guard", () => {
   const live = { account: 'k1', accountMode: 'live', accountVenue: 'bybit' } as const;
