@@ -152,7 +152,7 @@ describe('impact', () => {
       ['Hackers drain $230 million from hot wallets of an Asian exchange', 'Blockwire News'],
       ['Binance Will List Kaito (KAITO) with Seed Tag Applied', 'Binance Announcements'],
       ['Binance Will Delist CVC, IDEX, LOOM and SNT on 2026-03-01', 'Binance Announcements'],
-      ['Crypto exchange files for bankruptcy after failed rescue deal', 'Reuters'],
+      ['Crypto exchange FTX files for bankruptcy after failed rescue deal', 'Reuters'],
       ['Crypto lender suspends all withdrawals, citing a liquidity crunch', 'Reuters'],
       ['SEC approves spot Solana ETFs', 'Bloomberg'],
       ['SEC sues crypto exchange for operating an unregistered securities exchange', 'Reuters'],

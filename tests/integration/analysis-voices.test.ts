@@ -72,12 +72,21 @@ describe('gap between the held-out sets', () => {
 
 describe('other voices', () => {
   it('reads regulators and courts in their own words', () => {
+    // A decision on a major venue is the high band (docs/labelling.md §3); the same charge against a
+    // platform nobody names is notable.
     const charged = one(
-      'The Securities and Exchange Commission today charged a trading platform with operating an unregistered exchange',
+      'The Securities and Exchange Commission today charged Coinbase with operating an unregistered exchange',
       'SEC.gov',
     );
     expect([charged.event_type, charged.sentiment]).toEqual(['regulation', 'negative']);
     expect(charged.impact_score).toBeGreaterThanOrEqual(80);
+    const unnamed = one(
+      'The Securities and Exchange Commission today charged a trading platform with operating an unregistered exchange',
+      'SEC.gov',
+    );
+    expect(unnamed.sentiment).toBe('negative');
+    expect(unnamed.impact_score).toBeGreaterThanOrEqual(50);
+    expect(unnamed.impact_score).toBeLessThan(80);
     const closed = one(
       'The Commission has concluded its investigation and does not intend to recommend enforcement action',
       'SEC.gov',

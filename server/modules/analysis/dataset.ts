@@ -24,16 +24,23 @@ export type LabelledItem = z.infer<typeof LabelledItem>;
  * `holdout` was written with the newer training items, each batch before the analyzer ran on it, and is
  * never tuned on. `replay` is the bundled replay feed (`server/modules/news/sources/replay.jsonl`, the one file
  * the replay source plays), written by another author and labelled afterwards under the same guideline:
- * an out-of-author check, never trained on.
+ * an out-of-author check, never trained on. `outside` was written apart from all of these, by a writer who
+ * read only docs/labelling.md and never saw the analyzer, its data or its answers, after real events as
+ * other outlets reported them; it is never tuned on. Sets kept outside the repository are read with
+ * `loadFile`.
  */
-export type Split = 'train' | 'dev' | 'dev-voices' | 'test' | 'replay' | 'holdout' | 'voices';
+export type Split = 'train' | 'dev' | 'dev-voices' | 'test' | 'replay' | 'holdout' | 'voices' | 'outside';
 
 export const DATA_DIR = fromRoot('server/modules/analysis/data');
 
 /** Reads and validates one split; a bad line throws with its file and line number. */
 export function loadSplit(split: Split, dir = DATA_DIR): LabelledItem[] {
   if (split === 'replay') return replaySplit();
-  const file = path.join(dir, `${split}.jsonl`);
+  return loadFile(path.join(dir, `${split}.jsonl`));
+}
+
+/** Reads and validates a labelled file anywhere (one JSON item per line). */
+export function loadFile(file: string): LabelledItem[] {
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')

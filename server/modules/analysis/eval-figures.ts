@@ -1,6 +1,7 @@
 import type { Sentiment } from '../../../src/contracts/analysis';
 import type { LabelledItem } from './dataset';
 import { createLocalAnalyzer, type LocalAnalyzer } from './local-analyzer';
+import { trainImpactModel } from './impact-training';
 import { trainFromItems } from './train';
 import { assetFigures, sentimentFigures, spearman, type SentimentFigures } from './metrics';
 
@@ -25,6 +26,11 @@ export interface Figures {
   topDecileAt80: number;
   /** Share of the items labelled low-impact (≤ 30) that score 80 or more: false alerts. */
   lowAt80: number;
+  /** Items labelled in the high band (≥ 80), and the share of them that reach the alert threshold. */
+  highBand: number;
+  highBandAt80: number;
+  /** Share of the items labelled low-impact (≤ 30) that score above 60. */
+  lowAbove60: number;
 }
 
 export const ALERT_THRESHOLD = 80;
@@ -91,16 +97,22 @@ export function figuresOf(
     highAt80: share(scoresWhere((l) => l >= HIGH)),
     topDecileAt80: share(scoresWhere((l) => l >= cut)),
     lowAt80: share(scoresWhere((l) => l <= LOW)),
+    highBand: scoresWhere((l) => l >= ALERT_THRESHOLD).length,
+    highBandAt80: share(scoresWhere((l) => l >= ALERT_THRESHOLD)),
+    lowAbove60: ((low) => (low.length === 0 ? 0 : low.filter((x) => x > 60).length / low.length))(
+      scoresWhere((l) => l <= LOW),
+    ),
   };
 }
 
-/** k-fold cross-validation: the rules stay, the model is retrained without the fold it is scored on. */
+/** k-fold cross-validation: the rules stay, both models are retrained without the fold they score. */
 export function crossValidate(items: readonly LabelledItem[], k = 5, baseline?: Labeller): Figures {
   const byFold: LabelledItem[][] = Array.from({ length: k }, () => []);
   items.forEach((it, i) => byFold[i % k]?.push(it));
   const pooled: { item: LabelledItem; analyzer: LocalAnalyzer }[] = [];
   for (let f = 0; f < k; f++) {
-    const analyzer = createLocalAnalyzer(trainFromItems(byFold.filter((_, j) => j !== f).flat()));
+    const rest = byFold.filter((_, j) => j !== f).flat();
+    const analyzer = createLocalAnalyzer(trainFromItems(rest), trainImpactModel(rest));
     for (const item of byFold[f] ?? []) pooled.push({ item, analyzer });
   }
   // Score each fold with its own model, pooled into one set of figures.
@@ -146,5 +158,29 @@ export function gapRows(styled: Figures, voices: Figures, baseline: GapBaseline)
     const gap = GAP_FIGURES[figure](styled) - GAP_FIGURES[figure](voices);
     const allowed = baseline.gap[figure] + baseline.tolerance;
     return { figure, gap, allowed, widened: gap > allowed };
+  });
+}
+
+/** The goals on news written by others (docs/analysis.md "Figures"). */
+export const OUTSIDE_GOALS: readonly {
+  name: string;
+  value: (f: Figures) => number;
+  min?: number;
+  max?: number;
+}[] = [
+  { name: 'sentiment accuracy', value: (f) => f.ours.accuracy, min: 0.85 },
+  { name: 'lowest recall', value: (f) => Math.min(...Object.values(f.ours.recall)), min: 0.8 },
+  { name: 'asset precision', value: (f) => f.assets.precision, min: 0.95 },
+  { name: 'asset recall', value: (f) => f.assets.recall, min: 0.9 },
+  { name: 'impact AUC', value: (f) => f.impactAuc, min: 0.92 },
+  { name: 'high band at 80+', value: (f) => f.highBandAt80, min: 0.6 },
+  { name: 'low items above 60', value: (f) => f.lowAbove60, max: 0.05 },
+];
+
+export function goalRows(f: Figures): { name: string; value: number; goal: string; met: boolean }[] {
+  return OUTSIDE_GOALS.map((g) => {
+    const value = g.value(f);
+    const met = (g.min === undefined || value >= g.min) && (g.max === undefined || value <= g.max);
+    return { name: g.name, value, goal: g.min !== undefined ? `≥ ${g.min}` : `≤ ${g.max ?? 0}`, met };
   });
 }

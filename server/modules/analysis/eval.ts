@@ -2,8 +2,16 @@ import { readFileSync } from 'node:fs';
 import { SentimentIntensityAnalyzer } from 'vader-sentiment';
 import type { Sentiment } from '../../../src/contracts/analysis';
 import path from 'node:path';
-import { DATA_DIR, loadSplit, type Split } from './dataset';
-import { crossValidate, figuresOf, gapRows, inputOf, type Figures, type GapBaseline } from './eval-figures';
+import { DATA_DIR, loadFile, loadSplit, type LabelledItem, type Split } from './dataset';
+import {
+  crossValidate,
+  figuresOf,
+  gapRows,
+  goalRows,
+  inputOf,
+  type Figures,
+  type GapBaseline,
+} from './eval-figures';
 import { createLocalAnalyzer } from './local-analyzer';
 import { LABELS, percentile, type SentimentFigures } from './metrics';
 
@@ -14,7 +22,8 @@ import { LABELS, percentile, type SentimentFigures } from './metrics';
  * styles, data/voices.jsonl in voices the training items lack; no rule or weight was tuned on either) and
  * the out-of-author replay set (news/sources/replay.jsonl). Then the gap between the two held-out sets:
  * wider than `data/gap-baseline.json` allows is a regression (the tuning fits one writing style), printed
- * as such and failing the run with exit code 1. Prints a table, then one JSON line per figure; lines of the
+ * as such and failing the run with exit code 1. Last, the sets written by others (data/outside.jsonl and any
+ * given with `--outside <file>` or ANALYSIS_OUTSIDE_SETS), each against the goals for such news. Prints a table, then one JSON line per figure; lines of the
  * other sets carry their `split` and a prefix (`cv_`, `holdout_`, `voices_`, `replay_`, `gap_`).
  */
 const split: Split = process.argv.includes('--split')
@@ -65,8 +74,9 @@ const printTable = (f: Figures) => {
       `AUC high vs low ${f.impactAuc.toFixed(3)}; ${f.impactAt80} items ≥ 80, ${f.impactAt50} in 50-80`,
   );
   console.log(
-    `alerts   ${pct(f.highAt80)} of high-impact items (≥ 70) and ${pct(f.topDecileAt80)} of the top tenth reach 80; ` +
-      `${pct(f.lowAt80)} of low-impact items (≤ 30) do`,
+    `alerts   ${pct(f.highBandAt80)} of the ${f.highBand} high-band items (≥ 80), ${pct(f.highAt80)} of items ≥ 70 and ` +
+      `${pct(f.topDecileAt80)} of the top tenth reach 80; of low-impact items (≤ 30) ${pct(f.lowAt80)} do, ` +
+      `${pct(f.lowAbove60)} score above 60`,
   );
 };
 
@@ -93,6 +103,21 @@ const printLines = (name: string, f: Figures, prefix: string) => {
   line(name, `${prefix}high_at_80`, f.highAt80);
   line(name, `${prefix}top_decile_at_80`, f.topDecileAt80);
   line(name, `${prefix}low_at_80`, f.lowAt80);
+  line(name, `${prefix}high_band_at_80`, f.highBandAt80);
+  line(name, `${prefix}low_above_60`, f.lowAbove60);
+};
+
+/** A set written by others, with the goals for such news met or missed. */
+const printOutside = (title: string, name: string, items: readonly LabelledItem[]) => {
+  const f = figuresOf(items, analyzer, vader);
+  console.log(`\n${title} (${f.n} items, never tuned on)`);
+  printTable(f);
+  printLines(name, f, `${name}_`);
+  const rows = goalRows(f);
+  console.log(
+    `goals    ${rows.map((r) => `${r.name} ${r.value.toFixed(3)} ${r.goal} ${r.met ? 'met' : 'MISSED'}`).join(' · ')}`,
+  );
+  line(name, `${name}_goals_missed`, rows.filter((r) => !r.met).length, 'goals');
 };
 
 console.log(`split: ${split} (${main.n} items)`);
@@ -122,6 +147,16 @@ if (split !== 'replay') {
   console.log(`\nout-of-author: replay feed (news/sources/replay.jsonl, ${replay.n} items, another author)`);
   printTable(replay);
   printLines('replay', replay, 'replay_');
+
+  printOutside('written by others: data/outside.jsonl', 'outside', loadSplit('outside'));
+  // Sets kept outside the repository: `--outside <file>` (repeatable) or ANALYSIS_OUTSIDE_SETS=a.jsonl:b.jsonl.
+  const external = [
+    ...process.argv.flatMap((arg, i) => (arg === '--outside' ? [process.argv[i + 1] ?? ''] : [])),
+    ...(process.env.ANALYSIS_OUTSIDE_SETS ?? '').split(':'),
+  ].filter((file) => file !== '');
+  external.forEach((file, i) =>
+    printOutside(`written by others: ${path.basename(file)}`, `external${i + 1}`, loadFile(file)),
+  );
 
   const baseline = JSON.parse(readFileSync(path.join(DATA_DIR, 'gap-baseline.json'), 'utf8')) as GapBaseline;
   console.log('\ngap between the held-out sets (training styles minus other voices; wider is worse)');

@@ -40,7 +40,7 @@ export const EVENT_RULES: readonly EventRule[] = [
   {
     type: 'withdrawals_halted',
     trigger:
-      /\b(?:halt|paus|suspend|freez|froze|resum|reopen|restor)\w*\b[^.;]{0,40}\bwithdrawals?\b|\bwithdrawals?\b[^.;]{0,25}\b(?:halted|paused|suspended|frozen|reopen\w*|resum\w*)|\bsuspends trading, deposits and withdrawals\b/,
+      /\b(?:halt|paus|suspend|freez|froze|resum|reopen|restor)\w*\b[^.;]{0,40}\bwithdrawals?\b|\bwithdrawals?\b[^.;]{0,25}\b(?:halted|paused|suspended|frozen|reopen\w*|resum\w*)|\bsuspends trading, deposits and withdrawals\b|\bstop(?:s|ped)? (?:processing )?withdrawals\b/,
     dir: -1,
     neutral: /\bmaintenance\b|\bnetwork upgrade\b|\bscheduled\b|\bupgrade\b|\bhard fork\b/,
     pos: /\breopen\w*|\bresum\w*|\brestored\b|\bintact\b|\blifts?\b|\blifted\b/,
@@ -67,7 +67,7 @@ export const EVENT_RULES: readonly EventRule[] = [
   {
     type: 'hack',
     trigger:
-      /\bhack(?!athon)\w*|\bexploit\w*|\bdrain\w*|\bstole\b|\bstolen\b|\bsteal(?:s|ing)?\b|\bheist\b|\bbreach\w*|\bcompromised\b|\bphish\w*|\brugged\b|\brug pull\b|\bbackdoor\w*|\bhijack\w*|\battacker\b|\btheft\b|\bmalware\b|\bkey leak\b|\bsecurity incident\b|\bunauthori[sz]ed access\b|\bsupply-chain attack\b|\b(?:flash[- ]loan|oracle|reentrancy|governance|51%|dns|front-?end|price[- ]manipulation) (?:attack|manipulation|hijack)\w*|\bsuspicious (?:transactions|outflows|transfers)\b|\b(?:taken|siphoned|lost|missing) from (?:a|its|the|their) (?:hot|cold) wallets?\b|\bkeys? [^.;]{0,40}\bleaked\b|\bbad debt\b/,
+      /\bhack(?!athon)\w*|\bexploit\w*|\bdrain\w*|\bstole\b|\bstolen\b|\bsteal(?:s|ing)?\b|\bheist\b|\bbreach\w*|\bcompromised\b|\bphish\w*|\brugged\b|\brug pull\b|\bbackdoor\w*|\bhijack\w*|\battackers?\b|\btheft\b|\bmalware\b|\bkey leak\b|\bsecurity incident\b|\bunauthori[sz]ed access\b|\bsupply-chain attack\b|\b(?:flash[- ]loan|oracle|reentrancy|governance|51%|dns|front-?end|price[- ]manipulation) (?:attack|manipulation|hijack)\w*|\bsuspicious (?:transactions|outflows|transfers)\b|\b(?:taken|siphoned|lost|missing) from (?:a|its|the|their) (?:hot|cold) wallets?\b|\bkeys? [^.;]{0,40}\bleaked\b|\bbad debt\b/,
     dir: -1,
     neutral:
       /\bi got hacked lol\b|\bpostmortem\b|\bimpersonat\w+|\bdo not share\b|\bnever been hacked\b|\bscam cost a user\b|\bmoved [^.;]{0,30}\bthrough a mixer\b/,
@@ -99,7 +99,7 @@ export const EVENT_RULES: readonly EventRule[] = [
   {
     type: 'listing',
     trigger: new RegExp(
-      `\\bwill list\\b|\\blists?\\b|\\blisted\\b|\\blisting\\b|\\brelist\\w*|\\blaunchpool\\b|\\bnow (?:available|live|tradable)\\b|\\bis launching on\\b|\\bis (?:now )?live on (?:${EXCHANGES})\\b|\\btrading will begin\\b|\\bgoes live on (?:${EXCHANGES})\\b|\\b(?:adds?|adding|launch\\w*|open\\w*)\\b[^.;]{0,60}\\b(?:trading|pairs?|markets?|futures|perps?|perpetual|spot|margin|support for|krw|options|copy trading|convert|earn|custody)\\b|\\bperps? (?:just )?(?:live|listed)\\b|\\bgets [^.;]{0,20}(?:futures|perps|listing)\\b|\\blands on\\b|\\b(?:perps|futures) (?:now )?on\\b|\\badded to (?:${EXCHANGES})\\b|\\badding \\$|\\bmarket support\\b|\\bnew digital assets?\\b|\\badded to (?:the |its )?(?:listing )?roadmap\\b|\\b(?:to|on) (?:the |its )?(?:listing )?roadmap\\b|\\btrading support\\b|\\bspot trading live\\b|\\bsupports? [^.;]{0,40}\\b(?:spot )?trading\\b`,
+      `\\bwill list\\b|\\blists?\\b|\\blisted\\b|\\blisting\\b|\\brelist\\w*|\\blaunchpool\\b|\\bnow (?:available|live|tradable)\\b|\\bis launching on\\b|\\bis (?:now )?live on (?:${EXCHANGES})\\b|\\btrading will begin\\b|\\bgoes live on (?:${EXCHANGES})\\b|\\b(?:adds?|adding|launch\\w*|open\\w*)\\b[^.;]{0,60}\\b(?:trading|pairs?|markets?|futures|perps?|perpetual|spot|margin|support for|krw|options|copy trading|convert|earn|custody)\\b|\\bperps? (?:just )?(?:live|listed)\\b|\\bgets [^.;]{0,20}(?:futures|perps|listing)\\b|\\blands on\\b|\\b(?:perps|futures) (?:now )?on\\b|\\badded to (?:${EXCHANGES})\\b|\\badding \\$|\\bmarket support\\b|\\bnew digital assets?\\b|\\badded to (?:the |its )?(?:listing )?roadmap\\b|\\b(?:to|on) (?:the |its )?(?:listing )?roadmap\\b|\\btrading support\\b|\\bspot trading live\\b|\\bfull[- ]trading mode\\b|\\badds? [^.;]{0,40}\\bto (?:${EXCHANGES})\\b|\\bsupports? [^.;]{0,40}\\b(?:spot )?trading\\b`,
     ),
     dir: 1,
     neutral:
@@ -161,7 +161,7 @@ export const EVENT_RULES: readonly EventRule[] = [
   {
     type: 'outage',
     trigger:
-      /\boutage\b|\bgoes down\b|\bwent down\b|\bhalts? block production\b|\bhalt(?:s|ed)? (?:the )?network\b|\bnetwork (?:stall|halt|pause)\w*|\bstalls?\b|\bloses? finality\b|\bfinality issue\b|\bsequencer down\b|\boffline\b|\bdown again\b|\bdowntime\b|\bhalted for\b|\bconsensus (?:issue|bug|paused)\b|\bsubnet [^.;]{0,20}halted\b|\bback online\b|\bpaused \d+ min|\binterruption\b|\bfinality (?:is )?back\b|\b(?:app|site|website|api|infura|dapps?) (?:is |are )?down\b|\bdown for (?:many|some|all)\b|\bblocks are being produced again\b|\bstopped (?:processing|producing)\b|\bnot producing blocks\b|\bblock production (?:stopped|halted|stalled)\b|\bblocks? stall\w*/,
+      /\boutage\b|\bgoes down\b|\bwent down\b|\bhalts? block production\b|\bhalt(?:s|ed)? (?:the )?network\b|\bnetwork (?:stall|halt|pause)\w*|\bstalls?\b|\bloses? finality\b|\bfinality issue\b|\bsequencer down\b|\boffline\b|\bdown again\b|\bdowntime\b|\bhalted for\b|\bconsensus (?:issue|bug|paused)\b|\bsubnet [^.;]{0,20}halted\b|\bback online\b|\bpaused \d+ min|\binterruption\b|\bfinality (?:is )?back\b|\b(?:app|site|website|api|infura|dapps?) (?:is |are )?down\b|\bdown for (?:many|some|all)\b|\bblocks are being produced again\b|\bstopped (?:processing|producing)\b|\bnot producing blocks\b|\bblock production (?:stopped|halted|stalled|halts?)\b|\bblocks? stall\w*/,
     dir: -1,
     neutral: /\bresolved\b|\bno action needed\b|\bnvm\b|\bscheduled\b|\bunaffected\b/,
     pos: /\bback online\b|\brestart complete\b|\bprocessing normally\b|\bresum\w*|\bback up\b|\b(?:produc\w* blocks|working|up) again\b|\bpatched\b/,
@@ -188,7 +188,7 @@ export const EVENT_RULES: readonly EventRule[] = [
     type: 'regulation',
     unless: /\b(?:chosen|picked|selected|tapped) by\b|\btaps\b|\bpartners? with\b/,
     trigger:
-      /\bsec\b|\bcftc\b|\bdoj\b|\bsecurities and exchange commission\b|\bthe commission\b|\b(?:fca|esma|sfc|finma|bafin|fincen|ofac|finra|mas|fsc|asic|amf|consob)\b|\bregulat\w+|\bcourt\b|\bjudge\b|\blaw(?:s|makers)?\b|\bbill\b|\bcongress\b|\bsenat\w+|(?<!tether |usdc |usdt )\btreasury\b(?! yields?| management| reserve| compan\w+| firm| strateg\w+| assets?| income| bills?| holdings| bonds?)|\bban(?:s|ned)?\b|\blawsuit\b|\bsues?\b|\bgensler\b|\bmica\b|\baml\b|\bexecutive order\b|\blegal tender\b|\blicen[cs]e\w*|\bsubpoena\b|\bprobe\b|\bclass action\b|\bcentral bank\b|\bgovernment\b(?! shutdown)|\barrest\w*|\bdetain\w*|\bpolice\b|\bprosecutors?\b|\bsentenced\b|\bpardon\w*|\bsanction\w*|\bindict\w*|\bextradit\w*|\blegal framework\b|\bframework for\b|\bplead\w* guilty\b|\bregulators?\b|\bclarity act\b|\bwells notice\b|\bprison\b|\bguilty\b|\bsettlement\b|\btax\b|\bblock access\b|\bcaps? altcoin\b|\bfreeze\b|\bdepartment of justice\b|\bfdic\b|\bguidance\b|\bsued\b|\bunlicensed\b|\bcharged\b|\bcharges? (?:against|\w+ with)\b|\bdismiss\w*|\bjury\b|\bverdict\b|\bconvicted\b|\benforcement action\b|\brevok\w*|\blicen[cs]\w*/,
+      /\bsec\b|\bcftc\b|\bdoj\b|\bsecurities and exchange commission\b|\bthe commission\b|\b(?:fca|esma|sfc|finma|bafin|fincen|ofac|finra|mas|fsc|asic|amf|consob)\b|\bregulat\w+|\bcourt\b|\bjudge\b|\blaw(?:s|makers)?\b|\bbill\b|\bcongress\b|\bsenat\w+|(?<!tether |usdc |usdt )\btreasury\b(?! yields?| management| reserve| compan\w+| firm| strateg\w+| assets?| income| bills?| holdings| bonds?)|\bban(?:s|ned)?\b|\blawsuit\b|\bsues?\b|\bgensler\b|\bmica\b|\baml\b|\bexecutive order\b|\blegal tender\b|\blicen[cs]e\w*|\bsubpoena\b|\bprobe\b|\bclass action\b|\bcentral bank\b|\bgovernment\b(?! shutdown)|\barrest\w*|\bdetain\w*|\bpolice\b|\bprosecutors?\b|\bsentenced\b|\bpardon\w*|\bsanction\w*|\bindict\w*|\bextradit\w*|\blegal framework\b|\bframework for\b|\bplead\w* guilty\b|\bregulators?\b|\bclarity act\b|\bwells notice\b|\bprison\b|\bguilty\b|\bsettlement\b|\btax\b|\bblock access\b|\bcaps? altcoin\b|\bfreeze\b|\bdepartment of justice\b|\bjustice department\b|\bpenalt(?:y|ies)\b|\bfdic\b|\bguidance\b|\bsued\b|\bunlicensed\b|\bcharged\b|\bcharges? (?:against|\w+ with)\b|\bdismiss\w*|\bjury\b|\bverdict\b|\bconvicted\b|\benforcement action\b|\brevok\w*|\blicen[cs]\w*/,
     dir: 0,
     neutral:
       /\bhearing (?:scheduled|today)\b|\bstatus conference\b|\bno vote\b|\bmay or may not\b|\bmostly clarifications\b|\bno policy\b|\bconsultation\b|\broundtable\b|\bnot charged\b|\bhas not charged\b|\b(?:to hold|schedules?) (?:a )?hearing\b|\bhearing on\b/,

@@ -1,7 +1,28 @@
 import type { EventType } from '../../../src/contracts/analysis';
 import { SYMBOLS } from '../../../src/contracts/symbols';
 import type { EventMatch } from './events';
-import { largestUsdAmount, signedPercents } from './normalize';
+import {
+  DELISTING_MINOR,
+  ETF_DECISION,
+  ETF_HOLDINGS,
+  HACK_MINOR,
+  INSOLVENCY_CORE,
+  INSOLVENCY_TAIL,
+  LISTING_FULL,
+  LISTING_MINOR,
+  MACRO_SURPRISE,
+  MARKET_WIDE,
+  NOT_PRICE,
+  PENALTY,
+  PERP_ONLY,
+  PRICE_MOVE,
+  RECORD,
+  REGULATOR_DECISION,
+  ROADMAP,
+  SCHEDULED,
+  SPOT,
+} from './impact-cues';
+import { largestUsdAmount, signedPercents, type NormalizedText } from './normalize';
 
 /**
  * Impact 0-100, a calibrated scale (docs/labelling.md §3, docs/analysis.md): 80+ is worth an alert
@@ -96,7 +117,7 @@ export function sourceAuthority(sourceName: string): Authority {
   return 'unknown';
 }
 
-const RANK = new Map(SYMBOLS.map((s, i) => [s.ticker.replace(/^1000(?=[A-Z])/, ''), i]));
+export const RANK = new Map(SYMBOLS.map((s, i) => [s.ticker.replace(/^1000(?=[A-Z])/, ''), i]));
 
 function sizeFactor(asset: string | null, type: EventType): number {
   if (asset === null) return type === 'other' ? 0.8 : 1;
@@ -109,54 +130,12 @@ function sizeFactor(asset: string | null, type: EventType): number {
   return 1.1;
 }
 
-function venueFactor(lower: string): number {
+export function venueFactor(lower: string): number {
   if (/\b(?:binance|coinbase|upbit)\b/.test(lower)) return 1.25;
   if (/\b(?:okx|bybit|bithumb)\b/.test(lower)) return 0.8;
   if (/\b(?:robinhood|revolut|kraken|gemini)\b/.test(lower)) return 0.7;
   return 0.6;
 }
-
-/** Product additions for coins already trading (margin, earn, loans, new quote pairs): far from a listing. */
-const LISTING_MINOR =
-  /\b(?:margin|borrowable|simple earn|earn products?|loans?|collateral|fiat pairs|new (?:fiat |spot )?pairs|usdc pairs|copy[- ]trading|convert|launchpool|hodler airdrops|options|trading bots|order types|support for|staking product)\b/;
-/** A spot listing announced beside those products ("will list X on HODLer Airdrops and open spot trading"). */
-const LISTING_FULL = /\bwill (?:list|add)\b[^.;]*\b(?:spot|seed tag)\b|\bopens? spot trading\b/;
-/** A coin added to a venue's listing roadmap: often most of a listing's move, but not yet trading. */
-const ROADMAP = /\broadmap\b/;
-/** Wallet maintenance and network upgrades announced in advance: transfers pause, nothing is wrong. */
-const SCHEDULED =
-  /\bscheduled\b|\bmaintenance\b|\b(?:network|system|wallet) upgrade\b|\bhard fork\b|\bbriefly\b/;
-/** A hack of a front-end, a mailbox or an account rather than of funds, with no amount stated. */
-const HACK_MINOR =
-  /\bfront-?end\b|\bdns\b|\bphish\w*|\bimpersonat\w*|\bemail\b|\b(?:x|twitter|discord|telegram) account\b/;
-/** A sum a firm must pay: the dollar amount of a regulation item counts only then. */
-const PENALTY = /\bfine[sd]?\b|\bpenalt\w+|\bforfeit\w*|\bto pay\b|\bpays?\b|\bsettle\w*|\bdisgorge\w*/;
-/** Totals held, not money moving: an ETF's assets are no flow. */
-const ETF_HOLDINGS = /\bin assets\b|\bassets under management\b|\baum\b/;
-/** A watch label or a partial removal rather than a delisting. */
-const DELISTING_MINOR =
-  /\bremoval of (?:spot )?trading pairs\b(?![^.;]*\bdelist)|\bmonitoring tag\b|\binvestment (?:caution|warning)\b|\blimit-only\b|\bmargin pairs\b|\bstablecoin pairs\b/;
-/** Filings, collapses and freezes, as against the long tail of estates, repayments and deadlines. */
-const INSOLVENCY_CORE =
-  /\bbankrupt\w*|\binsolven\w*|\bchapter 11\b|\bliquidation\b|\bcollapses?\b|\bin default\b/;
-const INSOLVENCY_TAIL = /\bestate\b|\btrustee\b|\bcreditors?\b|\brepay\w*|\bdistribution\b|\binvestigation\b/;
-/** Percent moves of something other than a price (volume, addresses, open interest). */
-const NOT_PRICE =
-  /\bvolume\b|\baddresses\b|\bopen interest\b|\bhashrate\b|\bimbalanced\b|\bfunding\b|\bsupply\b|\btvl\b/;
-
-/** "jumps 14%", "down 9%": a price move stated beside another event. */
-const PRICE_MOVE =
-  /\b(?:jumps?|surges?|soars?|falls?|drops?|plunges?|slides?|tumbles?|rall\w*|sinks?|climbs?|rises?|gains?|up|down|rips?|dumps?|pumps?)\b[^.;\d]{0,12}[+-]?(\d+(?:\.\d+)?)%/g;
-/** A perpetual contract for a coin, without a spot market. */
-const PERP_ONLY = /\b(?:perpetual|perps?|futures|swap)\b/;
-
-/** Decisions by a regulator or a court, against or for a firm or a market. */
-const REGULATOR_DECISION =
-  /\b(?:sec|cftc|doj|justice department|securities and exchange commission|the commission|fca|esma|sfc|court|judge|jury|regulators?|treasury|government|prosecutors|police)\b[^.;]{0,60}\b(?:sues?|sued|charges?|charged|approv\w*|bans?|banned|dismiss\w*|drops?|rul\w+|fines?|orders?|sanctions?|arrest\w*|raid\w*|sentenc\w*|grants?|licen[cs]\w*)\b|\b(?:arrested|detained|sentenced|pleads? guilty|convicted|pardoned|bans? crypto|ban on)\b|\bfound [^.;]{0,30}\bguilty\b|\bdismissed\b/;
-const ETF_DECISION =
-  /\bapprov\w*|\breject\w*|\bgreen light\b|\bgreen-?lit\b|\bsigned off\b|\bden(?:y|ies|ied)\b|\bgrant(?:s|ed|ing)\b/;
-const MACRO_SURPRISE =
-  /\bunexpected\w*|\bsurpris\w*|\b(?:bigger|larger|smaller|hotter|cooler|more|less|higher|lower|worse|better) than (?:expected|forecasts?|estimates)\b|\bthan forecast\b|\bmiss(?:es|ed)? (?:estimates|expectations)\b|\bbeats? (?:estimates|expectations)\b|\b\d+ basis points\b|\bhikes?\b|\bcuts rates\b|\b\d+% tariffs?\b/;
 
 /** Piecewise-linear in ln(move): the bands of docs/labelling.md §3 (~1% → 25, 4% → 60, 8% → 82). */
 const ANCHORS: readonly (readonly [number, number])[] = [
@@ -198,6 +177,24 @@ export interface ImpactInput {
   source?: string;
 }
 
+/** What the impact model reads of an item, from what the analyzer found in it. */
+export function impactInputOf(
+  text: NormalizedText,
+  assets: readonly string[],
+  event: EventMatch,
+  sourceName: string,
+): ImpactInput {
+  return {
+    event,
+    lower: text.lower,
+    text: text.text,
+    asset: assets[0] ?? null,
+    assetCount: assets.length,
+    authority: sourceAuthority(sourceName),
+    source: sourceName.toLowerCase(),
+  };
+}
+
 const NEGATIVE_TYPES: ReadonlySet<EventType> = new Set([
   'hack',
   'withdrawals_halted',
@@ -236,7 +233,7 @@ export function expectedMove({
   // A new venue for a top-ten coin adds little to a market that is already deep.
   if (event.type === 'listing' && asset !== null && (RANK.get(asset) ?? 80) < 10) move *= 0.6;
   if (event.type === 'listing' && asset === null) move *= 0.5;
-  if (event.type === 'listing' && PERP_ONLY.test(lower) && !/\bspot\b/.test(lower)) move *= 0.7;
+  if (event.type === 'listing' && PERP_ONLY.test(lower) && !SPOT.test(lower)) move *= 0.7;
   if (event.type === 'delisting' && DELISTING_MINOR.test(lower)) move *= 0.5;
   if (event.type === 'insolvency' && (!INSOLVENCY_CORE.test(lower) || INSOLVENCY_TAIL.test(lower)))
     move *= 0.35;
@@ -256,8 +253,8 @@ export function expectedMove({
   if (ref !== undefined && usd > 0 && !notAnAmount)
     move *= Math.min(3, Math.max(0.4, (usd / ref[0]) ** ref[1]));
   if (event.type === 'hack' && usd === 0 && HACK_MINOR.test(lower)) move *= 0.5;
-  if (/\b(?:largest|biggest|record|first-ever|all-time|historic|landmark)\b/.test(lower)) move *= 1.2;
-  if (/\b(?:all crypto|entire market|crypto market|across the bloc|nationwide)\b/.test(lower)) move *= 1.2;
+  if (RECORD.test(lower)) move *= 1.2;
+  if (MARKET_WIDE.test(lower)) move *= 1.2;
   if (assetCount > 2) move *= 1.1;
   // The way back from a bad event (funds recovered, withdrawals reopened) moves less than the event.
   if (NEGATIVE_TYPES.has(event.type) && event.dir === 1) move *= 0.45;
@@ -267,8 +264,4 @@ export function expectedMove({
   // Flows, however large, are notable (50-79); a regulator's ruling on a fund is what alerts.
   if (event.type === 'etf' && !etfDecision) move = Math.min(move, 6);
   return move;
-}
-
-export function impactScore(input: ImpactInput): number {
-  return Math.round(moveToScore(expectedMove(input)));
 }

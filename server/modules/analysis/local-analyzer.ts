@@ -3,7 +3,8 @@ import type { AnalysisInput, AnalysisResult, Sentiment } from '../../../src/cont
 import { tagAssets } from './assets';
 import { detectEvent, type EventMatch } from './events';
 import { featurize } from './features';
-import { impactScore, sourceAuthority } from './impact';
+import { impactInputOf } from './impact';
+import { impactScoreOf, loadImpactModel, type ImpactModel } from './impact-model';
 import { SentimentModel, type ModelWeights } from './model';
 import { normalizeText } from './normalize';
 import { buildReasoning } from './reasoning';
@@ -44,7 +45,10 @@ export interface LocalAnalyzer {
   explain(input: AnalysisInput): LocalDetail;
 }
 
-export function createLocalAnalyzer(weights: ModelWeights = loadWeights()): LocalAnalyzer {
+export function createLocalAnalyzer(
+  weights: ModelWeights = loadWeights(),
+  impactModel: ImpactModel = loadImpactModel(),
+): LocalAnalyzer {
   const model = new SentimentModel(weights);
   const explain = (input: AnalysisInput): LocalDetail => {
     const raw = input.quote ? `${input.content}\n${input.quote.content}` : input.content;
@@ -53,17 +57,10 @@ export function createLocalAnalyzer(weights: ModelWeights = loadWeights()): Loca
     const event = detectEvent(text);
     const prediction = model.predict(featurize(text, event));
     const sentiment = event.confident ? DIR_TO_SENTIMENT[event.dir] : prediction.label;
-    const authority = sourceAuthority(input.source_name);
-    const asset = assets[0] ?? null;
-    const impact = impactScore({
-      event,
-      lower: text.lower,
-      text: text.text,
-      asset,
-      assetCount: assets.length,
-      authority,
-      source: input.source_name.toLowerCase(),
-    });
+    const impactInput = impactInputOf(text, assets, event, input.source_name);
+    const asset = impactInput.asset;
+    const authority = impactInput.authority;
+    const impact = impactScoreOf(impactModel, impactInput);
     const result: AnalysisResult = {
       assets,
       asset,
