@@ -45,9 +45,7 @@ export const TRADABILITY_TEXT = {
 
 /** The title a tag that does not trade shows. */
 export function untradedTitle(ticker: string): string {
-  return isStablecoin(ticker)
-    ? TRADABILITY_TEXT.stablecoinTitle(ticker)
-    : TRADABILITY_TEXT.noContractTitle;
+  return isStablecoin(ticker) ? TRADABILITY_TEXT.stablecoinTitle(ticker) : TRADABILITY_TEXT.noContractTitle;
 }
 
 /** One detail per tag, in the tags' order: whether it trades here and whether it is a stablecoin. */
