@@ -58,12 +58,28 @@ export const AnalysisInput = z.object({
 });
 export type AnalysisInput = z.infer<typeof AnalysisInput>;
 
+/** What the product can do with one tag (src/contracts/tradability.ts decides both flags). */
+export const AssetDetail = z.object({
+  symbol: z.string().regex(/^[0-9A-Z]+$/),
+  /** The product has a futures contract for it: the tag may be traded. */
+  tradable: z.boolean(),
+  /** A stablecoin (`USDC`): tagged when the news is about it, shown, never traded. */
+  stablecoin: z.boolean(),
+});
+export type AssetDetail = z.infer<typeof AssetDetail>;
+
 export const AnalysisResult = z.object({
   /**
-   * The coins' tickers (`BTC`, `PEPE`, `FTT`), uppercase, never a stablecoin; a coin need not trade here
-   * (`PEPE` trades on the `1000PEPEUSDT` contract: that mapping belongs to trading and pricing).
+   * The coins' tickers (`BTC`, `PEPE`, `FTT`, `USDC`), uppercase; a stablecoin only when the news is
+   * about it (docs/labelling.md §5). A coin need not trade here (`PEPE` trades on the `1000PEPEUSDT`
+   * contract: that mapping belongs to trading and pricing; `FTT` and `USDC` do not trade at all).
    */
   assets: z.array(z.string().regex(/^[0-9A-Z]+$/)),
+  /**
+   * One per tag, in the same order: whether it trades here and whether it is a stablecoin. Optional so
+   * rows stored before it existed still parse.
+   */
+  asset_details: z.array(AssetDetail).optional(),
   /** The primary asset (the subject of the item), or null when none is named (e.g. macro news). */
   asset: z.string().nullable(),
   sentiment: Sentiment,

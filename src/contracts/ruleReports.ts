@@ -22,6 +22,8 @@ export const SKIP_REASONS = [
   'live_account',
   'account_missing',
   'retracted',
+  /** The signal's asset has no futures contract here (a stablecoin, FTT): a tag is shown, not traded. */
+  'not_tradable',
   /** An ask rule's proposal the user rejected, or left unanswered for its window. */
   'rejected',
   'no_answer',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Decision } from './ruleReports';
 import { findTicker } from './symbols';
+import { isStablecoin, TRADABILITY_TEXT } from './tradability';
 
 /**
  * Auto-trade rules on the wire (docs/product.md §3 auto-trade rule, §5 rule validation, §7 `/rules/`): when a
@@ -39,7 +40,11 @@ export const RuleConditions = z
         .trim()
         .toUpperCase()
         .refine((t) => findTicker(t) !== undefined, {
-          error: 'Asset must be a supported ticker such as BTC.',
+          // A stablecoin is tagged on the news but never traded: said so, not "unsupported".
+          error: (issue) =>
+            typeof issue.input === 'string' && isStablecoin(issue.input)
+              ? TRADABILITY_TEXT.noContract(issue.input.toUpperCase())
+              : 'Asset must be a supported ticker such as BTC.',
         })
         .optional(),
     ),

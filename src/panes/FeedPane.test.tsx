@@ -85,9 +85,35 @@ describe('feed pane', () => {
       ['PEPE', 'true'],
       ['CAKEX', 'false'],
     ]);
-    expect(tags[2]?.getAttribute('title')).toBe('CAKEX is not traded here');
+    expect(tags[2]?.getAttribute('title')).toBe('Not tradable here: no futures contract');
     expect(within(tags[2]!).queryByTestId('tag-change')).toBeNull();
     // BTC is on the symbol list; PEPE trades as 1000PEPE, whose ticker the watchlist keeps; CAKEX not at all.
+    expect(
+      within(card!)
+        .getAllByTestId('watch-toggle')
+        .map((b) => b.getAttribute('data-ticker')),
+    ).toEqual(['BTC']);
+  });
+
+  it('shows a stablecoin the news is about muted, without a change, a toggle or a popover', () => {
+    const { services } = renderWithServices(<FeedPane />);
+    act(() => {
+      services.stores.session.setToken('t');
+      services.stores.feed.receive(
+        completed(makeSignal(4), 'negative', 90, ['USDC', 'BTC'], { BTC: 100_000 }),
+      );
+    });
+    const [card] = cards();
+    const [usdc, btc] = within(card!).getAllByTestId('asset-tag');
+    expect(usdc?.tagName).toBe('SPAN');
+    expect(usdc?.className).toBe('tag untraded stablecoin');
+    expect(usdc?.getAttribute('data-tradable')).toBe('false');
+    expect(usdc?.getAttribute('title')).toBe('USDC is a stablecoin: shown, not traded');
+    expect(within(usdc!).queryByTestId('tag-change')).toBeNull();
+    expect(btc?.tagName).toBe('BUTTON');
+    fireEvent.mouseEnter(usdc!);
+    act(() => services.feed.quickTrade.openRow('4', 'USDC', 'long'));
+    expect(services.feed.quickTrade.popover.value).toBeNull();
     expect(
       within(card!)
         .getAllByTestId('watch-toggle')

@@ -1,6 +1,7 @@
 import { useComputed, useSignals } from '@preact/signals-react/runtime';
 import { useServices } from '../app/AppContext';
 import { contractSymbolOf, findTicker } from '../contracts/symbols';
+import { isStablecoin, untradedTitle } from '../contracts/tradability';
 import { changeDirection, changeSince, formatChange } from '../services/feed/priceChange';
 import { tagSymbolLine } from '../services/feed/tagActions';
 import type { FeedSignal } from '../services/feed/types';
@@ -24,8 +25,8 @@ function TagChange({ ticker, initial }: { ticker: string; initial: number | unde
 /**
  * The footer's asset tags. A coin traded here is a button: hovering it (logged in) shows the quick-trade
  * popover; a click, Enter or a tap puts it on the chart and opens the popover, Esc closes it. It gets its
- * watchlist toggle; any other known coin is tagged too, plainly, with a title that says it is not
- * traded here.
+ * watchlist toggle; any other tag (a coin without a contract, a stablecoin the news is about) is shown
+ * muted, without a price change, with a title that says why it is not traded.
  */
 export function SignalTags({ signal }: { signal: FeedSignal }) {
   useSignals();
@@ -51,11 +52,11 @@ export function SignalTags({ signal }: { signal: FeedSignal }) {
           <span key={ticker} className="tag-wrap">
             {symbolLine === null ? (
               <span
-                className="tag untraded"
+                className={isStablecoin(ticker) ? 'tag untraded stablecoin' : 'tag untraded'}
                 data-testid="asset-tag"
                 data-ticker={ticker}
                 data-tradable={tradable}
-                title={`${ticker} is not traded here`}
+                title={untradedTitle(ticker)}
               >
                 <span className="tag-ticker">${ticker}</span>
               </span>

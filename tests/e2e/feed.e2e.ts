@@ -232,6 +232,29 @@ describe('the feed in the browser', () => {
       .toBe(1);
   });
 
+  it('shows a stablecoin the news is about muted, with no change and no popover, and refuses to trade it', async () => {
+    // The replay's stablecoin news (Circle's IPO, a USDT mint, USDC payouts) keeps coming round.
+    const stable = ui.feed().locator('[data-testid="asset-tag"].stablecoin').first();
+    await stable.waitFor({ timeout: 30_000 });
+    const [ticker, id] = await stable.evaluate((t) => [
+      t.getAttribute('data-ticker') ?? '',
+      t.closest('[data-testid="signal-card"]')?.getAttribute('data-id') ?? '',
+    ]);
+    const card = ui.card(id);
+    const tag = card.locator(`[data-testid="asset-tag"][data-ticker="${ticker}"]`);
+    expect(await tag.getAttribute('title')).toBe(`${ticker} is a stablecoin: shown, not traded`);
+    expect(await tag.getAttribute('data-tradable')).toBe('false');
+    expect(await tag.getByTestId('tag-change').count()).toBe(0);
+    await tag.hover();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await ui.feed().getByTestId('quick-trade').count()).toBe(0);
+    await card.screenshot({ path: path.join(ARTIFACTS, 'feed-stablecoin-tag.png') });
+    await ui.run(`#${id} long 100 ${ticker.toLowerCase()}`);
+    await expect
+      .poll(() => ui.log(), { timeout: 5_000 })
+      .toContain(`${ticker} has no futures contract here.`);
+  });
+
   it('fires a high-impact alert: highlight and a browser notification', async () => {
     await ui.feed().getByRole('button', { name: 'Alerts' }).click();
     const modal = page.getByRole('dialog', { name: 'Notifications & Alerts' });

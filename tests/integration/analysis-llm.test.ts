@@ -78,14 +78,23 @@ describe('ANALYZER=llm', () => {
     double.script({ kind: 'ok', content: answer() });
     const r = await start().analyze(listing);
     expect(AnalysisResult.parse(r)).toEqual({
-      assets: ['SOL', 'PEPE', 'ETH', 'SHIB'],
+      // A stablecoin the model names is kept (it judges whether the item is about it), shown untradable.
+      assets: ['SOL', 'PEPE', 'ETH', 'USDT', 'SHIB', 'USDC'],
+      asset_details: [
+        { symbol: 'SOL', tradable: true, stablecoin: false },
+        { symbol: 'PEPE', tradable: true, stablecoin: false },
+        { symbol: 'ETH', tradable: true, stablecoin: false },
+        { symbol: 'USDT', tradable: false, stablecoin: true },
+        { symbol: 'SHIB', tradable: true, stablecoin: false },
+        { symbol: 'USDC', tradable: false, stablecoin: true },
+      ],
       asset: 'SOL',
       sentiment: 'positive',
       impact_score: 64,
       reasoning: 'Binance listing of SOL perpetuals adds demand.',
       event_type: 'listing',
       engine: 'llm',
-      engine_version: 'llm-prompt-2',
+      engine_version: 'llm-prompt-3',
       disagreement: false,
     });
     const req = double.requests[0];
@@ -117,7 +126,7 @@ describe('ANALYZER=llm', () => {
     const r = await start().analyze(listing);
     expect(r).toMatchObject({
       engine: 'local-fallback',
-      engine_version: 'local-3',
+      engine_version: 'local-4',
       asset: 'SOL',
       event_type: 'listing',
       sentiment: 'positive',

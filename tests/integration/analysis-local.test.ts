@@ -3,6 +3,8 @@ import { AnalysisResult, type AnalysisInput } from '../../src/contracts/analysis
 import { SYMBOLS } from '../../src/contracts/symbols';
 import { createAnalyzer } from '../../server/modules/analysis/analysis.service';
 import { COINS, contractOf, tagAssets } from '../../server/modules/analysis/assets';
+import { normalizeTickers } from '../../server/modules/analysis/llm-analyzer';
+import { STABLECOINS } from '../../src/contracts/tradability';
 import { createLocalAnalyzer } from '../../server/modules/analysis/local-analyzer';
 import { moveToScore } from '../../server/modules/analysis/impact';
 import { normalizeText } from '../../server/modules/analysis/normalize';
@@ -36,14 +38,14 @@ describe('asset tagging', () => {
     ['coffee, charts, emails, etc. before the open', []],
     ['$PEPE and SHIB lead the memecoin rally', ['PEPE', 'SHIB']],
     ['1000PEPEUSDT funding flips negative as $1000BONK rips', ['PEPE', 'BONK']],
-    ['USDT, USDC and USDD supply all grew this week', []],
-    ['$USDC depegs to 0.97 as Circle reports bank exposure', []],
+    ['USDT, USDC and USDD supply all grew this week', ['USDT', 'USDC', 'USDD']],
+    ['$USDC depegs to 0.97 as Circle reports bank exposure', ['USDC']],
     ['FTX files for Chapter 11 bankruptcy', ['FTT']],
     ['Celsius Network pauses all withdrawals', ['CEL']],
     ['Binance Will Delist BTT, JST and SUN on 2025-08-01', ['BTT', 'JST', 'SUN']],
     ['Binance Will Add Monitoring Tag to MEME, ACT and DOGS', ['MEME', 'ACT', 'DOGS']],
     ['Venus Protocol on BNB Chain suffers $30 million exploit', ['XVS']],
-    ['USDT deposits on the Tron network are delayed', []],
+    ['USDT deposits on the Tron network are delayed', ['USDT']],
     ['Binance will perform wallet maintenance on the Ethereum network', ['ETH']],
     ['the sun will still come up tomorrow, people', []],
     ['AI agents are the only narrative. ME TOO', []],
@@ -75,7 +77,8 @@ describe('asset tagging', () => {
     expect(contractOf('PEPE')).toBe('1000PEPE');
     expect(contractOf('FTT')).toBeUndefined();
     expect(COINS.size).toBeGreaterThan(10_000);
-    expect(tags('USDT and USDC supply grows')).toEqual([]);
+    expect(tags('ETH/USDT and SOLUSDC pairs see record volume')).toEqual(['ETH', 'SOL']);
+    expect(tags('USD and EUR weaken as $TRY slides')).toEqual([]);
   });
 
   it('makes the first-named asset the primary one and reads a quoted post', () => {
@@ -86,6 +89,61 @@ describe('asset tagging', () => {
     });
     expect(r.assets).toEqual(['SOL', 'JTO', 'ETH']);
     expect(r.asset).toBe('SOL');
+  });
+});
+
+describe('stablecoins (docs/labelling.md §5)', () => {
+  it.each([
+    ['USDC slips to $0.87 as Circle discloses its SVB exposure', ['USDC']],
+    ['Tether mints 1B USDT on Tron', ['USDT']],
+    ['TerraUSD (UST) loses its peg, trading at $0.65', ['UST']],
+    ["Circle's reserves pass a monthly attestation", ['USDC']],
+    ['Tether freezes $225M of USDT tied to scams', ['USDT']],
+    ['Binance Will Delist BUSD on 2024-12-31', ['BUSD']],
+    ['Ethena USDe supply passes $5B', ['USDE']],
+    ['Kraken lists Ripple USD (RLUSD) and PYUSD', ['RLUSD', 'PYUSD']],
+    ['DAI holds its peg while FRAX wobbles to $0.97', ['DAI', 'FRAX']],
+  ])('about the stablecoin: %s → %j', (text, want) => {
+    expect(tags(text)).toEqual(want);
+  });
+
+  it.each([
+    ['$12M in USDC stolen from a bridge', []],
+    ['The startup raised 40M USDT in its seed round', []],
+    ['ETH/USDT breaks 4,000 as $SOL rallies', ['ETH', 'SOL']],
+    ['SOL-USDC pool drained on a Solana DEX', ['SOL']],
+    ['Binance launches USDT-margined WIF perpetual', ['WIF']],
+    ['Binance Futures Will Launch USDⓈ-M GPS Perpetual Contract', ['GPS']],
+    ['Binance adds new USDC trading pairs for SOL and XRP', ['SOL', 'XRP']],
+    ['Hackers take $5M worth of USDC from Radiant Capital', ['RDNT']],
+    ['Contributors are now paid in USDC', []],
+    ['the inner circle of traders', []],
+  ])('only a unit, pair or margin: %s → %j', (text, want) => {
+    expect(tags(text)).toEqual(want);
+  });
+
+  it('gives every tag its details: a stablecoin and an untraded coin are not tradable', () => {
+    const r = run('USDC depegs to $0.87; FTT and BTC slide');
+    expect(r.assets).toEqual(['USDC', 'FTT', 'BTC']);
+    expect(r.asset_details).toEqual([
+      { symbol: 'USDC', tradable: false, stablecoin: true },
+      { symbol: 'FTT', tradable: false, stablecoin: false },
+      { symbol: 'BTC', tradable: true, stablecoin: false },
+    ]);
+    expect(AnalysisResult.parse(r).asset_details).toHaveLength(3);
+    // A row stored before the details existed still parses.
+    const { asset_details: _, ...stored } = r;
+    expect(AnalysisResult.parse(stored).asset_details).toBeUndefined();
+    for (const ticker of Object.keys(STABLECOINS)) expect(COINS.get(ticker)?.stablecoin).toBe(true);
+  });
+
+  it('keeps the stablecoins the LLM names and drops fiat', () => {
+    expect(normalizeTickers(['usdc', '$USDT', 'USD', 'EUR', 'DAI', 'ETHUSDT'])).toEqual([
+      'USDC',
+      'USDT',
+      'DAI',
+      'ETH',
+    ]);
   });
 });
 

@@ -141,7 +141,9 @@ describe('other voices', () => {
   it('does not read stablecoin mints, burns and moves as a direction', () => {
     const mint = one('🚨 2,000,000,000 #USDT minted at Tether Treasury', 'Whale Alert');
     expect(mint.sentiment).toBe('neutral');
-    expect(mint.assets).toEqual([]);
+    // A mint is news about the stablecoin's supply: tagged, and shown without a trade.
+    expect(mint.assets).toEqual(['USDT']);
+    expect(mint.asset_details).toEqual([{ symbol: 'USDT', tradable: false, stablecoin: true }]);
     expect(
       one('🚨 150,000,000 #USDC transferred from #Coinbase to unknown wallet', 'Whale Alert').sentiment,
     ).toBe('neutral');

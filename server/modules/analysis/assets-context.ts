@@ -1,5 +1,5 @@
 import { CONTEXT_WORDS } from './assets-table';
-import type { Token } from './normalize';
+import { isNumberToken, type Token } from './normalize';
 
 /**
  * What the words around a ticker say about it (docs/labelling.md §5): a chain named only as the venue,
@@ -118,4 +118,37 @@ export function afterListingVerb(tokens: Token[], i: number): boolean {
   // "USDⓈ-M GPS Perpetual Contract": the same for the symbol a perpetual contract is named after.
   if (/^(?:perpetual|perp)$/.test(tokens[i + 1]?.lower ?? '')) return true;
   return /^(?:lists?|listed|listing|delists?|delisted|delisting)$/.test(tokens[i - 1]?.lower ?? '');
+}
+
+/** Words after a stablecoin that make it a quote or a margin type: "USDT-margined", "USDC pairs", "USDⓈ-M". */
+const UNIT_AFTER =
+  /^(?:margined|margin|m|pairs?|markets?|quoted|denominated|perpetuals?|perps?|futures|contracts?)$/;
+/** Words before "in" that make the stablecoin the currency of a payment: "paid in USDC". */
+const PAID_IN = /^(?:paid|pays?|denominated|settled|priced|payouts?|rewards?|salar(?:y|ies)|payments?)$/;
+/** The stablecoin's own supply: "mints 1B USDT", "2,000,000,000 #USDT minted", "froze 3M USDT". */
+const SUPPLY =
+  /^(?:mints?|minted|minting|burns?|burned|burnt|burning|freezes?|froze|frozen|freezing|blacklist\w*|issues?|issued|issuing|printed|prints?|redeem\w*|redemptions?)$/;
+
+/**
+ * A stablecoin named only as a unit, not as what the item is about (docs/labelling.md §5): the amount
+ * it denominates ("$12M in USDC stolen", "raised 40M USDT"), the quote of a pair or market ("USDT
+ * pairs", `SOL-USDC`), a margin type ("USDT-margined", "USDC-M"). Its own supply ("mints 1B USDT") is about it.
+ */
+export function stablecoinAsUnit(tokens: Token[], text: string, i: number, span: number): boolean {
+  // The quote side of `SOL-USDC` (the side after `/` never reaches here).
+  if (i > 0 && text[(tokens[i]?.start ?? 0) - 1] === '-') return true;
+  const after = tokens[i + span]?.lower ?? '';
+  if (UNIT_AFTER.test(after)) return true;
+  if (after === 'trading' && /^(?:pairs?|markets?)$/.test(tokens[i + span + 1]?.lower ?? '')) return true;
+  const before = tokens[i - 1]?.lower ?? '';
+  const before2 = tokens[i - 2]?.lower ?? '';
+  const amount =
+    isNumberToken(tokens[i - 1]) ||
+    (/^(?:in|of)$/.test(before) &&
+      (isNumberToken(tokens[i - 2]) || /^(?:worth|millions|billions)$/.test(before2)));
+  if (/^in$/.test(before) && PAID_IN.test(before2)) return true;
+  if (!amount) return false;
+  for (let j = Math.max(0, i - 4); j < Math.min(tokens.length, i + span + 3); j++)
+    if (SUPPLY.test(tokens[j]?.lower ?? '')) return false;
+  return true;
 }

@@ -292,6 +292,31 @@ export const EXTRA_TABLE: Readonly<Record<string, readonly [SymbolGuard, ...stri
   LIBRA: ['s'],
 };
 
+/**
+ * The stablecoins (src/contracts/tradability.ts), tagged only when the item is about the stablecoin
+ * itself and never when it only denominates an amount, quotes a pair or names a margin type
+ * (docs/labelling.md §5; `stablecoinAsUnit` in assets-context.ts). Same guards as above; the issuer
+ * named for its coin ("Circle's reserves") tags it.
+ */
+export const STABLE_TABLE: Readonly<Record<string, readonly [SymbolGuard, ...string[]]>> = {
+  USDT: ['a', 'tether'],
+  USDC: ['a', 'usd coin', '=Circle'],
+  DAI: ['u'],
+  USDE: ['a', 'ethena usde'],
+  FDUSD: ['a', 'first digital usd'],
+  TUSD: ['u', 'trueusd'],
+  USDD: ['u'],
+  PYUSD: ['a', 'paypal usd'],
+  UST: ['u', 'terrausd'],
+  BUSD: ['a', 'binance usd'],
+  FRAX: ['u', '=Frax'],
+  LUSD: ['u', 'liquity usd'],
+  GUSD: ['u', 'gemini dollar'],
+  USDP: ['u', 'pax dollar', 'paxos dollar'],
+  EURC: ['u', 'euro coin'],
+  RLUSD: ['a', 'ripple usd'],
+};
+
 /** Symbols that stand for a coin, besides its own symbol. */
 export const SYMBOL_ALIASES: Readonly<Record<string, string>> = { MATIC: 'POL', RNDR: 'RENDER', XBT: 'BTC' };
 

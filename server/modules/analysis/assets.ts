@@ -5,10 +5,11 @@ import {
   EXTRA_TABLE,
   NOT_ASSETS,
   QUOTES,
+  STABLE_TABLE,
   SYMBOL_ALIASES,
   type SymbolGuard,
 } from './assets-table';
-import { afterListingVerb, inList, inNotice, isVenueChain } from './assets-context';
+import { afterListingVerb, inList, inNotice, isVenueChain, stablecoinAsUnit } from './assets-context';
 import { isNumberToken, type NormalizedText, type Token } from './normalize';
 import { fromRoot } from '../../paths';
 
@@ -18,7 +19,9 @@ import { fromRoot } from '../../paths';
  * aliases of the curated tables (longest first, so "Bitcoin Cash" is BCH and never also BTC), symbols
  * with their guards, and for ambiguous symbols and names the evidence of a trading word, a pair, a price
  * or another ticker nearby. A symbol that is an English word or a common acronym is tagged only from a
- * cashtag, a pair, or in brackets after the coin's name. Stablecoins are never tagged.
+ * cashtag, a pair, or in brackets after the coin's name. A stablecoin is tagged when the item is about
+ * it (its peg, supply, issuer, a freeze, a listing), never when it only denominates an amount, quotes a
+ * pair or names a margin type.
  */
 
 type NameGuard = 'any' | 'cap' | 'context';
@@ -45,6 +48,8 @@ interface CoinRow {
   word: boolean;
   /** The futures contract's base here (`1000PEPE` for PEPE), when the coin is tradable. */
   contract: string | undefined;
+  /** A stablecoin (flag `s`): tagged only when the item is about it, never tradable. */
+  stablecoin: boolean;
 }
 
 export const COINS_FILE = fromRoot('server/modules/analysis/coins.json');
@@ -55,12 +60,12 @@ function loadCoins(): Map<string, CoinRow> {
   for (const [symbol, [name, flags]] of Object.entries(table.coins)) {
     const parts = flags.split(' ');
     const contract = parts.find((f) => f.startsWith('t:'))?.slice(2);
-    out.set(symbol, { name, word: parts.includes('w'), contract });
+    out.set(symbol, { name, word: parts.includes('w'), contract, stablecoin: parts.includes('s') });
   }
   return out;
 }
 
-/** Every coin that may be tagged (coins.json: stablecoins already left out). */
+/** Every coin that may be tagged (coins.json: the stablecoins of src/contracts/tradability.ts among them). */
 export const COINS: ReadonlyMap<string, CoinRow> = loadCoins();
 
 /** The coins that trade here (a contract on the symbol list). */
@@ -80,7 +85,7 @@ const NAMES = new Map<string, NameEntry[]>();
 const SYMBOL_MAP = new Map<string, SymbolEntry>();
 const nameWordsOf = (name: string) => name.toLowerCase().split(/\s+/);
 
-for (const table of [ASSET_TABLE, EXTRA_TABLE]) {
+for (const table of [ASSET_TABLE, EXTRA_TABLE, STABLE_TABLE]) {
   for (const [ticker, [guard, ...names]] of Object.entries(table)) {
     const coin = COINS.get(ticker);
     if (!coin) continue;
@@ -122,12 +127,11 @@ for (const [ticker, coin] of COINS) {
   if (target && coin.contract !== undefined && coin.contract !== ticker)
     SYMBOL_MAP.set(coin.contract, target);
 }
-/** Quote currencies and stablecoins: never tagged, even as a cashtag. */
-const NEVER = new Set([
-  ...QUOTES.filter((q) => q !== 'PERP'),
-  ...['DAI', 'USDD', 'USDE', 'PYUSD', 'USDP', 'USDS', 'FRAX', 'LUSD', 'GUSD', 'TUSD', 'RLUSD', 'EURC'],
-]);
+/** Fiat quote currencies: never tagged, even as a cashtag. */
+const NEVER = new Set(QUOTES.filter((q) => q !== 'PERP' && COINS.get(q)?.stablecoin !== true));
 for (const q of NEVER) SYMBOL_MAP.delete(q);
+/** The quotes a chain's deposits are named for ("USDT deposits on the Tron network"). */
+const QUOTE_OR_STABLE = new Set([...NEVER, ...[...COINS].filter(([, c]) => c.stablecoin).map(([s]) => s)]);
 
 const QUOTE_SET = new Set(QUOTES);
 const FUTURES_QUOTES = new Set(['USDT', 'USDC', 'FDUSD', 'BUSD', 'PERP']);
@@ -268,6 +272,9 @@ export function tagAssets(text: NormalizedText): string[] {
   for (let i = 0; i < tokens.length; i++) {
     const hit = matchName(tokens, i, shouting) ?? matchSymbol(tokens, text.text, i);
     if (!hit) continue;
+    // "$12M in USDC", "USDT-margined": a stablecoin as a unit names nothing the item is about.
+    if (COINS.get(hit.ticker)?.stablecoin === true && stablecoinAsUnit(tokens, text.text, hit.pos, hit.span))
+      hit.ticker = '';
     if (hit.ticker !== '') hit.venueChain = isVenueChain(tokens, hit.pos, hit.span, hit.ticker);
     hits.push(hit);
     i += hit.span - 1;
@@ -297,8 +304,10 @@ export function tagAssets(text: NormalizedText): string[] {
   }
   const kept = hits.filter((h) => accepted.has(h));
   const subjects = new Set(kept.filter((h) => h.venueChain === undefined).map((h) => h.ticker));
-  // "USDT deposits on the Tron network": a stablecoin is the subject, never tagged itself.
-  const stable = tokens.some((t) => NEVER.has(t.raw.replace(/^[$#]/, '')) && /^[$#]?[A-Z]+$/.test(t.raw));
+  // "USDT deposits on the Tron network": the stablecoin is the subject, the chain only where it moves.
+  const stable = tokens.some(
+    (t) => QUOTE_OR_STABLE.has(t.raw.replace(/^[$#]/, '')) && /^[$#]?[A-Z]+$/.test(t.raw),
+  );
   const out: string[] = [];
   for (const h of kept) {
     const other = [...subjects].some((x) => x !== h.ticker);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { words as popularWords } from 'popular-english-words/words.js';
 import { SYMBOLS } from '../../../src/contracts/symbols';
+import { STABLECOINS } from '../../../src/contracts/tradability';
 
 /**
  * `npm run build:coins`: writes coins.json, the table of every known coin the analyzer may tag, from the
@@ -12,9 +13,9 @@ import { SYMBOLS } from '../../../src/contracts/symbols';
  *
  * - `w`: the symbol is an English word or a common acronym (ONE, NOT, ME, AI, SEC, CPI): tagged only with
  *   a cashtag, a pair, the coin's name or crypto context (docs/labelling.md §5);
- * - `t:CONTRACT`: tradable here, on the futures contract `CONTRACT`USDT (`PEPE` → `1000PEPE`).
- *
- * Stablecoins are left out: they are never tagged.
+ * - `t:CONTRACT`: tradable here, on the futures contract `CONTRACT`USDT (`PEPE` → `1000PEPE`);
+ * - `s`: a stablecoin, tagged only when the news is about it and never tradable
+ *   (src/contracts/tradability.ts lists them; every other stablecoin and fiat code is left out).
  */
 const OUT = path.join(import.meta.dirname, 'coins.json');
 const require = createRequire(import.meta.url);
@@ -26,7 +27,7 @@ const version = (
   }
 ).version;
 
-/** Stablecoins and fiat codes (never tagged). */
+/** Stablecoins and fiat codes: left out of the package's list (the tagged stablecoins are added after). */
 const STABLE = new Set(
   (
     'USDT USDC USDD DAI BUSD TUSD FDUSD USDP PYUSD USDE USDS GUSD FRAX LUSD SUSD USDJ USDK USDN UST USTC ' +
@@ -116,6 +117,9 @@ for (const [symbol, name] of Object.entries(NEWER)) {
         .trim(),
     ];
 }
+
+// The stablecoins the analyzer tags when the news is about them: never tradable.
+for (const [symbol, name] of Object.entries(STABLECOINS)) coins[symbol] = [name, 's'];
 
 // A tradable coin missing from the package still gets a row.
 for (const s of SYMBOLS) {

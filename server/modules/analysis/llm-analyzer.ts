@@ -5,6 +5,7 @@ import {
   type AnalysisInput,
   type AnalysisResult,
 } from '../../../src/contracts/analysis';
+import { assetDetailsOf, isStablecoin } from '../../../src/contracts/tradability';
 import { COINS } from './assets';
 import { QUOTES, SYMBOL_ALIASES } from './assets-table';
 import type { LlmClient } from './llm-client';
@@ -46,7 +47,7 @@ export const RESPONSE_FORMAT = {
 } as const;
 
 /** Recorded on every LLM result (`engine_version`); bump it with any change to the prompt or examples. */
-export const PROMPT_VERSION = 'llm-prompt-2';
+export const PROMPT_VERSION = 'llm-prompt-3';
 
 const SYSTEM = [
   'You analyse one crypto news item for traders and answer only with JSON matching the schema.',
@@ -55,7 +56,7 @@ const SYSTEM = [
   'negative: delistings, hacks, depegs, halted withdrawals, insolvency, bans/lawsuits, ETF rejections/outflows, outages, unlocks, hawkish macro, longs liquidated, coins sent to exchanges, a denied or delayed good event.',
   'neutral: scheduled events without surprise, chatter, explainers, transfers between unknown wallets, a denied bad rumour.',
   'Hedges ("reportedly", "considering", "rumour") keep the direction and lower the impact.',
-  'assets: the tickers of every coin the item is about (BTC, ETH, PEPE, SHIB, FTT, CEL), never a futures contract name (not 1000PEPE), never a stablecoin (USDT, USDC, DAI), never an exchange; a chain named only as where something happens ("on the Tron network") is not an asset when another coin is the subject; ambiguous words (link, one, near, op, not, ai, trump the person) only when they clearly mean the coin.',
+  'assets: the tickers of every coin the item is about (BTC, ETH, PEPE, SHIB, FTT, CEL), never a futures contract name (not 1000PEPE), never fiat (USD, EUR), never an exchange; a stablecoin (USDT, USDC, DAI) only when the item is about it (its peg, supply, issuer or reserves, a freeze, its listing or delisting), never when it only denominates an amount ("$12M in USDC stolen"), quotes a pair (ETH/USDT) or names a margin type (USDT-margined); a chain named only as where something happens ("on the Tron network") is not an asset when another coin is the subject; ambiguous words (link, one, near, op, not, ai, trump the person) only when they clearly mean the coin.',
   "impact_score 0-100, calibrated for alerts: 80+ for a listing or delisting on a major exchange, a hack of $100M or more, an insolvency or withdrawal freeze, a stablecoin depeg, a regulator's or court's decision, an ETF approval or rejection, a macro surprise; 50-80 for notable news (smaller hacks, minor-venue listings, large unlocks, big ETF flows or liquidations); below 50 for background (partnerships, upgrades, routine notices, price chatter, opinion). The event, its size (dollar amounts, % moves) and the asset size count more than the source's name.",
   'reasoning: one sentence naming the event, the key phrase, the assets and why it matters.',
 ].join('\n');
@@ -117,7 +118,7 @@ export function buildRequest(input: AnalysisInput): Record<string, unknown> {
   return { messages, temperature: 0, response_format: RESPONSE_FORMAT };
 }
 
-/** `pepe`, `$SOL`, `ETHUSDT`, `1000PEPE` → coin tickers; stablecoins and unknown symbols are dropped. */
+/** `pepe`, `$SOL`, `ETHUSDT`, `1000PEPE`, `USDC` → coin tickers; fiat and unknown symbols are dropped. */
 export function normalizeTickers(raw: readonly string[]): string[] {
   const out: string[] = [];
   for (const r of raw) {
@@ -125,10 +126,10 @@ export function normalizeTickers(raw: readonly string[]): string[] {
       .trim()
       .replace(/^[$#]/, '')
       .toUpperCase()
-      .replace(/[/-]?USDT$/, '');
+      .replace(/(?<=.)[/-]?USDT$/, '');
     t = SYMBOL_ALIASES[t] ?? t;
     if (!COINS.has(t) && /^1000[A-Z]/.test(t)) t = t.slice(4);
-    if (COINS.has(t) && !QUOTES.includes(t) && !out.includes(t)) out.push(t);
+    if (COINS.has(t) && (isStablecoin(t) || !QUOTES.includes(t)) && !out.includes(t)) out.push(t);
   }
   return out;
 }
@@ -141,6 +142,7 @@ export function parseAnswer(content: string): Omit<AnalysisResult, 'engine'> {
   const reasoning = answer.reasoning.replace(/\s+/g, ' ').trim();
   return {
     assets,
+    asset_details: assetDetailsOf(assets),
     asset: assets[0] ?? null,
     sentiment: answer.sentiment,
     impact_score: Math.round(answer.impact_score),

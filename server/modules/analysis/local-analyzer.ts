@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AnalysisInput, AnalysisResult, Sentiment } from '../../../src/contracts/analysis';
+import { assetDetailsOf } from '../../../src/contracts/tradability';
 import { tagAssets } from './assets';
 import { detectEvent, type EventMatch } from './events';
 import { featurize } from './features';
@@ -18,7 +19,7 @@ import { fromRoot } from '../../paths';
 export const WEIGHTS_FILE = fromRoot('server/modules/analysis/weights.json');
 
 /** Bumped whenever the rules, the coin table or the impact scale change what the engine answers. */
-export const LOCAL_ENGINE_VERSION = 'local-3';
+export const LOCAL_ENGINE_VERSION = 'local-4';
 
 export function loadWeights(file = WEIGHTS_FILE): ModelWeights {
   try {
@@ -63,6 +64,7 @@ export function createLocalAnalyzer(
     const impact = impactScoreOf(impactModel, impactInput);
     const result: AnalysisResult = {
       assets,
+      asset_details: assetDetailsOf(assets),
       asset,
       sentiment,
       impact_score: impact,

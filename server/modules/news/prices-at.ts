@@ -16,7 +16,8 @@ export interface PriceSource {
 export const symbolOf = (ticker: string): string => `${contractOf(ticker) ?? ticker}USDT`;
 
 /**
- * The USDT price of each ticker: from the arrival snapshot, else asked now; unknown ones are left out.
+ * The USDT price of each ticker that trades here: from the arrival snapshot, else asked now; unknown
+ * ones are left out.
  * A coin is priced on its contract here (`PEPE` on `1000PEPEUSDT`, the price of 1,000 PEPE).
  */
 export async function pricesAt(
@@ -27,6 +28,8 @@ export async function pricesAt(
   const out: Record<string, number> = {};
   await Promise.all(
     tickers.map(async (ticker) => {
+      // A tag without a contract here (a stablecoin, FTT) has no price: it is shown without a change.
+      if (contractOf(ticker) === undefined) return;
       const symbol = symbolOf(ticker);
       const known = snapshot.get(symbol);
       if (known !== undefined) {

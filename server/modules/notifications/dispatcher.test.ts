@@ -176,6 +176,17 @@ describe('notifications dispatcher', () => {
     dispatcher.stop();
   });
 
+  it('alerts on a stablecoin depeg without a Long or Short: the tag has no contract here', async () => {
+    const { dispatcher, channel } = setup({ users: { ann: {} } });
+    await dispatcher.start();
+    dispatcher.onSignal(signal('7', 90, { asset: 'USDC', assets: ['USDC', 'BTC'] }));
+    await dispatcher.idle();
+    expect(channel.notes).toHaveLength(1);
+    expect(channel.notes[0]?.actions).toEqual([]);
+    expect(channel.notes[0]?.body).toBe('Positive · impact 90\nUSDC, BTC +1.00% since arrival\nETF inflows');
+    dispatcher.stop();
+  });
+
   it('works only for users a channel reaches, and re-reads a user whose settings changed', async () => {
     const { dispatcher, channel, settings } = setup({ users: { ann: {}, bob: {} }, reach: ['ann'] });
     await dispatcher.start();

@@ -3,6 +3,7 @@ import type { NotificationSettings } from '../../../src/contracts/notifications'
 import type { Decision } from '../../../src/contracts/ruleReports';
 import type { RetractionKind, Signal } from '../../../src/contracts/signals';
 import { findTicker } from '../../../src/contracts/symbols';
+import { isTradable } from '../../../src/contracts/tradability';
 import { VENUE_LABELS } from '../../../src/contracts/venues';
 import type { Note, NoteAction } from './channels';
 
@@ -59,7 +60,8 @@ export function alertNote(
     return `${asset} ${change >= 0 ? '+' : ''}${change.toFixed(2)}% since arrival`;
   });
   const actions: NoteAction[] = [];
-  if (signal.asset !== null) {
+  // A stablecoin or a coin without a contract is named in the alert, never offered as a Long/Short.
+  if (signal.asset !== null && isTradable(signal.asset)) {
     const symbol = findTicker(signal.asset)?.symbol ?? `${signal.asset}USDT`;
     for (const side of ['long', 'short'] as const) {
       actions.push({

@@ -1,5 +1,6 @@
 import type { Signal } from '../../../src/contracts/signals';
 import { publishedMs } from '../../../src/contracts/timeline';
+import { isTradable, TRADABILITY_TEXT } from '../../../src/contracts/tradability';
 import type { Clock } from '../market/clock';
 import { PLAN_LIMITS, type PlanReader } from '../billing/plans';
 import type { DecisionsRepo } from './decisions.repo';
@@ -33,9 +34,9 @@ const LOWEST_RULE_LIMIT = Math.min(
 );
 
 /**
- * What a claimed decision goes through in its user's turn: the plan's limit of active rules, the rule's
- * account and its venue, the risk envelope against the book of fired totals; then an ask rule's proposal
- * goes out, or the order.
+ * What a claimed decision goes through in its user's turn: an asset that trades here, the plan's limit
+ * of active rules, the rule's account and its venue, the risk envelope against the book of fired
+ * totals; then an ask rule's proposal goes out, or the order.
  */
 export class DecisionChecks {
   constructor(private readonly d: ChecksDeps) {}
@@ -46,6 +47,9 @@ export class DecisionChecks {
     claimed: DecisionRow,
     alone: boolean,
   ): Promise<void> {
+    // A stablecoin or a coin without a contract is shown on the card, never opened as a position.
+    if (!isTradable(asset))
+      return this.d.orders.skip(claimed, 'not_tradable', TRADABILITY_TEXT.noContract(asset));
     const amount = Number(rule.amountUsd);
     const receivedAt = Date.parse(signal.received_at);
     const rank = this.d.rank(rule.id);

@@ -1,5 +1,6 @@
 import type { AnswerChannel } from '../../../src/contracts/rules';
 import { findTicker } from '../../../src/contracts/symbols';
+import { isTradable } from '../../../src/contracts/tradability';
 import type { Signal } from '../../../src/contracts/signals';
 import type { Clock } from '../market/clock';
 import type { PlanReader } from '../billing/plans';
@@ -301,7 +302,8 @@ export class RuleEngine {
       impact: signal.analysis.impact_score,
     });
     this.stats.matchNs += Number(process.hrtime.bigint() - started);
-    let tradable = matches.filter((m) => findTicker(m.asset) !== undefined);
+    // A tag with no contract here (a stablecoin, FTT) is never traded: its matches are decided, skipped.
+    let tradable = matches.filter((m) => findTicker(m.asset) !== undefined || !isTradable(m.asset));
     // A premium source's item reaches only the rules of accounts whose plan receives it: a rule sees
     // what its owner sees. Nothing is recorded for the others (their ledger would show the item).
     const premium = this.d.premium;

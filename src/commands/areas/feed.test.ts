@@ -219,4 +219,32 @@ describe('cards addressed by id, and numbers that moved while typing', () => {
     expect(await s.answering('1 long 100', null)).toEqual(['muted: Cancelled.']);
     expect(s.asked).toEqual(['Card 1 is now BTC #9, was no card: place? [y/N] ']);
   });
+
+  it('shows a stablecoin tag without a change and refuses to trade it, by card, by name or as an order', async () => {
+    const s = session();
+    s.stores.feed.receive(
+      completed(makeSignal(5, { content: 'USDC slips to $0.87' }), 'negative', 88, ['USDC', 'BTC'], {
+        BTC: 100_000,
+      }),
+    );
+    s.stores.market.applyPrices([{ s: 'BTCUSDT', p: 99_000, t: 2 }]);
+    // `feed usdc` lists the news about it; the tag has no price here, so no change either.
+    expect(await s.type('feed usdc')).toEqual([
+      expect.stringMatching(
+        /^info:\s+1 {2}#5 .*NEG\s+88\.00 {2}\$USDC \$BTC -1\.00% +Blockwire News: USDC slips/,
+      ),
+    ]);
+    const refused = 'error: USDC has no futures contract here.';
+    expect(await s.type('#5 long 500')).toEqual([refused]);
+    expect(await s.type('1 short 500')).toEqual([refused]);
+    expect(await s.type('#5 long 500 usdc')).toEqual([refused]);
+    expect(await s.type('usdc long 100')).toEqual([refused]);
+    expect(await s.type('symbol usdc')).toEqual([refused, 'muted: Usage: symbol <ticker>']);
+    // A stablecoin the card does not name is refused the same way; an unknown word stays unknown.
+    expect(await s.type('#4 long 500 dai')).toEqual(['error: DAI has no futures contract here.']);
+    expect(await s.type('#4 long 500 nocoin')).toEqual([
+      'error: Unknown symbol: NOCOIN. Type a ticker such as BTC or ETH.',
+    ]);
+    expect(s.server.requests).toEqual([]);
+  });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { contractOf, findTicker } from '../../contracts/symbols';
+import { isStablecoin, isTradable, TRADABILITY_TEXT } from '../../contracts/tradability';
 import { matchesFilters } from '../../services/feed/feedView';
 import { summarize } from '../../services/feed/format';
 import { CARD_TEXT, chooseTicker, findCard, parseCardRef } from '../../services/feed/cardAddress';
@@ -72,7 +73,8 @@ export const feed = defineCommand({
   args: z.object({
     asset: z
       .string()
-      .refine((t) => findTicker(t) !== undefined, {
+      // A stablecoin is tagged when the news is about it: its signals can be listed, not traded.
+      .refine((t) => findTicker(t) !== undefined || isStablecoin(t), {
         error: (issue) =>
           `Unknown symbol: ${String(issue.input).toUpperCase()}. Type a ticker such as BTC or ETH.`,
       })
@@ -148,6 +150,9 @@ export const tradeSignal = defineCommand({
     const choice = chooseTicker(s, asset);
     if (!choice.ok) return [failure(choice.message, 'invalid-args')];
     const ticker = choice.ticker;
+    // A card about a stablecoin (or a coin without a contract) shows the tag; it is not traded.
+    if (ticker !== null && !isTradable(ticker))
+      return [failure(TRADABILITY_TEXT.noContract(ticker), 'invalid-args')];
     // The card's coin on the contract it trades on ($FLOKI → 1000FLOKI), as its tag's quick trade does.
     const parsed = parseOrderWords(
       [side, amount],

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { INTERVALS, PriceQuote } from '../../contracts/market';
 import { findTicker } from '../../contracts/symbols';
+import { isStablecoin, TRADABILITY_TEXT } from '../../contracts/tradability';
 import type { ChartShown } from '../../services/market/chartSource';
 import { formatPrice } from '../../services/trading/format';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
@@ -14,9 +15,17 @@ export const Ticker = z
   .regex(/^[A-Za-z0-9]{1,12}$/, 'A ticker is 1 to 12 letters or digits, e.g. BTC.')
   .transform((t) => t.toUpperCase());
 
+/** What a command answers for a ticker it cannot trade: a stablecoin has no contract, anything else is unknown. */
+export function untradedTickerMessage(word: string): string {
+  const upper = word.toUpperCase();
+  return isStablecoin(upper)
+    ? TRADABILITY_TEXT.noContract(upper)
+    : `Unknown symbol: ${upper}. Type a ticker such as BTC or ETH.`;
+}
+
 /** A ticker from the supported list (docs/product.md §9), e.g. `eth` → `ETH`. */
 export const KnownTicker = Ticker.refine((t) => findTicker(t) !== undefined, {
-  error: (issue) => `Unknown symbol: ${String(issue.input).toUpperCase()}. Type a ticker such as BTC or ETH.`,
+  error: (issue) => untradedTickerMessage(String(issue.input)),
 });
 
 export const symbol = defineCommand({

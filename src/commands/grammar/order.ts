@@ -1,5 +1,6 @@
 import { protectionAsked, type ProtectionInput } from '../../contracts/protection';
 import { findTicker } from '../../contracts/symbols';
+import { isStablecoin, TRADABILITY_TEXT } from '../../contracts/tradability';
 import type { TimeInForce } from '../../contracts/trading';
 import { isProtectionWord, parseProtectionWords, PROTECTION_MESSAGES } from './protection';
 
@@ -99,6 +100,9 @@ function parseOrderBody(words: readonly string[], currentTicker: string): OrderP
   }
   const amount = parseAmount(amountWord ?? '');
   const info = findTicker(assetWord ?? '');
+  // `usdc long 100`: a stablecoin is tagged on the news, never traded.
+  if (amount !== null && info === undefined && isStablecoin(assetWord ?? ''))
+    return { ok: false, message: TRADABILITY_TEXT.noContract((assetWord ?? '').toUpperCase()) };
   if (amount === null || info === undefined) return { ok: false, message: ORDER_MESSAGES.assetOrAmount };
   const order: ParsedOrder = { ticker: info.ticker, pair: info.pair, side, amount };
   if (limit !== null) return { ok: true, order: { ...order, limit: limit.limit } };

@@ -1,4 +1,5 @@
 import { contractOf } from '../../contracts/symbols';
+import { isStablecoin, TRADABILITY_TEXT } from '../../contracts/tradability';
 import type { FeedStore } from './feedStore';
 import type { FeedView } from './feedView';
 import type { FeedSignal } from './types';
@@ -75,9 +76,13 @@ export type TickerChoice = { ok: true; ticker: string | null } | { ok: false; me
  */
 export function chooseTicker(s: FeedSignal, named: string | undefined): TickerChoice {
   if (named === undefined) return { ok: true, ticker: cardTicker(s) };
-  const info = contractOf(named);
-  if (info === undefined) return { ok: false, message: CARD_TEXT.unknownTicker(named) };
   const about = s.asset === null ? s.assets : [s.asset, ...s.assets.filter((a) => a !== s.asset)];
+  const info = contractOf(named);
+  const upper = named.toUpperCase();
+  // A tag of the card, or a stablecoin, that has no contract: said so, not "unknown".
+  if (info === undefined && (about.includes(upper) || isStablecoin(upper)))
+    return { ok: false, message: TRADABILITY_TEXT.noContract(upper) };
+  if (info === undefined) return { ok: false, message: CARD_TEXT.unknownTicker(named) };
   // The coin as the signal names it, whether typed so or as its contract (floki or 1000floki for $FLOKI).
   const ticker = about.find((a) => contractOf(a)?.symbol === info.symbol);
   if (ticker === undefined) {

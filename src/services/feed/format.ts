@@ -20,7 +20,7 @@ export interface SignalSummary {
   sentiment: string;
   tone: 'positive' | 'negative' | 'neutral' | 'analyzing';
   impact: string;
-  /** `$BTC +1.20%`, … or `GENERAL`. */
+  /** `$BTC +1.20%`, `$USDC` (not traded here), … or `GENERAL`. */
   tags: string[];
   source: string;
   headline: string;
@@ -41,10 +41,12 @@ export function summarize(
       ? []
       : s.assets.length === 0
         ? ['GENERAL']
-        : s.assets.map(
-            (a) =>
-              `$${a} ${formatChange(changeSince(s.initial_prices[a], priceOf(contractSymbolOf(a) ?? `${a}USDT`)))}`,
-          );
+        : s.assets.map((a) => {
+            // A tag without a contract (a stablecoin, FTT) has no price here: shown without a change.
+            const symbol = contractSymbolOf(a);
+            if (symbol === undefined) return `$${a}`;
+            return `$${a} ${formatChange(changeSince(s.initial_prices[a], priceOf(symbol)))}`;
+          });
   return {
     age: timeAgo(s.client_received_at, now),
     sentiment: sentiment === null ? '…' : SHORT[sentiment],

@@ -91,8 +91,14 @@ describe('a trade from a signal (docs/product.md §5, §8)', () => {
       ok: false,
       message: 'Asset ticker not found.',
     });
-    expect(await placeSignalTrade(guest.deps, 'NOTACOIN', 'long', 100)).toMatchObject({
-      message: 'Asset ticker not found.',
+    // A tag the card shows without a contract (a stablecoin, FTT) is refused before the login.
+    expect(await placeSignalTrade(guest.deps, 'USDC', 'long', 100)).toMatchObject({
+      ok: false,
+      message: 'USDC has no futures contract here.',
+      reason: 'not-tradable',
+    });
+    expect(await placeSignalTrade(guest.deps, 'FTT', 'long', 100)).toMatchObject({
+      message: 'FTT has no futures contract here.',
     });
     expect(guest.ui.authModal.value).toBeNull();
     expect(await placeSignalTrade(guest.deps, 'ETH', 'short', 100)).toMatchObject({
@@ -154,6 +160,23 @@ describe('the quick-trade popover', () => {
     expect(t.ui.authModal.value).toBe('login');
     expect(t.toasts).toEqual([['You must be logged in.', 'error']]);
     expect(t.printed).toEqual([]);
+  });
+
+  it('never opens for a tag without a contract: hover shows nothing, the keyboard row says why', async () => {
+    const t = setup();
+    t.model.hover('1', 'USDC');
+    expect(t.model.popover.value).toBeNull();
+    t.model.openRow('1', 'USDC', 'long');
+    expect(t.model.popover.value).toBeNull();
+    t.model.openRow('1', 'FTT', 'short');
+    expect(t.model.popover.value).toBeNull();
+    expect(t.toasts).toEqual([
+      ['USDC has no futures contract here.', 'error'],
+      ['FTT has no futures contract here.', 'error'],
+    ]);
+    await t.model.trade('long', 100);
+    expect(t.server.requests).toEqual([]);
+    expect(t.ui.authModal.value).toBeNull();
   });
 
   it('trades from the open row, closes on success, and says so in a toast and in the terminal', async () => {

@@ -1,4 +1,5 @@
 import { signal, type ReadonlySignal } from '@preact/signals-core';
+import { isTradable, TRADABILITY_TEXT } from '../../contracts/tradability';
 import type { Clock } from '../clock';
 import type { SessionStore } from '../stores/session';
 import type { OutputLine } from '../terminal/output';
@@ -31,11 +32,14 @@ export interface CardTradeReports {
 export interface QuickTradeModel {
   readonly popover: ReadonlySignal<PopoverState | null>;
   readonly placing: ReadonlySignal<boolean>;
-  /** The mouse is on a tag (or the popover): show it for this signal's ticker. Guests get nothing. */
+  /**
+   * The mouse is on a tag (or the popover): show it for this signal's ticker. Guests get nothing, nor
+   * does a tag without a contract.
+   */
   hover(signalId: string, ticker: string): void;
   /** The mouse left the tag or the popover: hide after 700 ms unless it comes back. */
   leave(): void;
-  /** The keyboard's `l`/`s` on a focused card. */
+  /** The keyboard's `l`/`s` on a focused card; a card whose asset has no contract says so instead. */
   openRow(signalId: string, ticker: string, row: 'long' | 'short'): void;
   close(): void;
   trade(side: 'long' | 'short', amount: number): Promise<void>;
@@ -71,7 +75,7 @@ export function createQuickTradeModel(
     placing,
     hover(signalId, ticker) {
       cancelHide();
-      if (!deps.session.isLoggedIn.peek()) return;
+      if (!deps.session.isLoggedIn.peek() || !isTradable(ticker)) return;
       const open = popover.peek();
       if (open?.signalId === signalId && open.ticker === ticker) return;
       popover.value = { signalId, ticker, row: null };
@@ -85,6 +89,10 @@ export function createQuickTradeModel(
       if (!deps.session.isLoggedIn.peek()) {
         deps.ui.openAuthModal('login');
         deps.toast?.(SIGNAL_TRADE_TEXT.mustLogIn, 'error');
+        return;
+      }
+      if (!isTradable(ticker)) {
+        deps.toast?.(TRADABILITY_TEXT.noContract(ticker), 'error');
         return;
       }
       popover.value = { signalId, ticker, row };

@@ -1,6 +1,7 @@
 import type { ReadonlySignal } from '@preact/signals-core';
 import type { ProtectionInput } from '../../contracts/protection';
 import { contractOf } from '../../contracts/symbols';
+import { TRADABILITY_TEXT } from '../../contracts/tradability';
 import { ErrorBody } from '../../contracts/errors';
 import type { OrderResponse } from '../../contracts/trading';
 import type { ApiClient } from '../api/client';
@@ -67,7 +68,11 @@ export type SignalTradeResult =
       /** What the order's protection did, as the answer says; none when it asked for none. */
       protection: OutputLine[];
     }
-  | { ok: false; message: string; reason: 'no-ticker' | 'login' | 'rejected' | 'cancelled' };
+  | {
+      ok: false;
+      message: string;
+      reason: 'no-ticker' | 'not-tradable' | 'login' | 'rejected' | 'cancelled';
+    };
 
 /** The trading client, remembering the last error a call threw (placeOrder answers only its text). */
 function observed(trading: ApiClient): { client: ApiClient; lastError: () => unknown } {
@@ -99,8 +104,12 @@ export async function placeSignalTrade(
   amount: number,
 ): Promise<SignalTradeResult> {
   // A news tag trades on its coin's pair or its 1000-unit contract ($FLOKI → 1000FLOKI/USDT).
-  const known = ticker === null || ticker === undefined ? undefined : contractOf(ticker);
-  if (known === undefined) return { ok: false, message: SIGNAL_TRADE_TEXT.noTicker, reason: 'no-ticker' };
+  if (ticker === null || ticker === undefined)
+    return { ok: false, message: SIGNAL_TRADE_TEXT.noTicker, reason: 'no-ticker' };
+  // A tag without a contract (a stablecoin, FTT) is shown on the card, never traded.
+  const known = contractOf(ticker);
+  if (known === undefined)
+    return { ok: false, message: TRADABILITY_TEXT.noContract(ticker.toUpperCase()), reason: 'not-tradable' };
   if (!deps.session.isLoggedIn.peek()) {
     deps.ui.openAuthModal('login');
     return { ok: false, message: SIGNAL_TRADE_TEXT.mustLogIn, reason: 'login' };
