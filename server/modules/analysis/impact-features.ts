@@ -152,10 +152,12 @@ export function impactFeatures(input: ImpactInput): Float64Array {
   const peg = SUB_DOLLAR.exec(lower);
   x[i++] = peg === null ? 0 : 100 - Number(peg[1]);
   x[i++] = lower.includes('?') ? 1 : 0;
-  x[i++] = lower.split(' ').length;
+  let words = 1;
+  for (let c = 0; c < lower.length; c++) if (lower.charCodeAt(c) === 32) words += 1;
+  x[i++] = words;
   for (const [, re] of CUES) x[i++] = re.test(lower) ? 1 : 0;
   const rank = asset === null ? 200 : (RANK.get(asset) ?? 200);
   for (const [, is] of HIGH_KINDS) x[i++] = is(input, rank) ? 1 : 0;
-  x[i++] = moveToScore(expectedMove(input));
+  x[i] = moveToScore(expectedMove(input));
   return x;
 }
