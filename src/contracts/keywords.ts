@@ -34,7 +34,7 @@ function tokens(text: string): Token[] {
 const hasWord = (term: string) => /[\p{L}\p{N}]/u.test(term);
 
 /** One term as typed: trimmed, inner spaces collapsed, at most 60 characters, with a letter or digit. */
-const Term = (list: string) =>
+const Term = (list: 'include' | 'exclude') =>
   z
     .string({ error: `Each ${list} word must be text.` })
     .transform((t) => t.trim().replace(/\s+/g, ' '))
@@ -44,7 +44,8 @@ const Term = (list: string) =>
     })
     .refine(hasWord, { error: `Each ${list} word or phrase must contain a letter or a digit.` });
 
-const TermList = (list: string) =>
+/** One list of terms (`include` or `exclude`), validated and with repeats dropped. */
+export const TermList = (list: 'include' | 'exclude') =>
   z
     .array(Term(list), { error: `${list[0]?.toUpperCase()}${list.slice(1)} must be a list of words.` })
     .max(KEYWORD_LIMITS.terms, {

@@ -2,6 +2,7 @@ import type { AnswerChannel } from '../../../src/contracts/rules';
 import { findTicker } from '../../../src/contracts/symbols';
 import type { Signal } from '../../../src/contracts/signals';
 import type { Clock } from '../market/clock';
+import { keywordTexts } from '../../../src/contracts/keywords';
 import type { PlanReader } from '../billing/plans';
 import { DecisionChecks } from './decision-checks';
 import { changeOf, claimOf } from './decision-rows';
@@ -299,6 +300,7 @@ export class RuleEngine {
       assets: signal.assets,
       sentiment: signal.analysis.nlp.sentiment,
       impact: signal.analysis.impact_score,
+      texts: keywordTexts(signal),
     });
     this.stats.matchNs += Number(process.hrtime.bigint() - started);
     let tradable = matches.filter((m) => findTicker(m.asset) !== undefined);
