@@ -68,6 +68,13 @@ export const KeywordFilter = z.object({
 });
 export type KeywordFilter = z.infer<typeof KeywordFilter>;
 
+/**
+ * `GET/PUT /api/users/me/feed-filter`: what the feed leaves out for this account (the list, the live
+ * stream and the browser's store). No filter saved answers two empty lists; saving two empty lists clears it.
+ */
+export const FeedFilter = z.object({ include: z.array(z.string()), exclude: z.array(z.string()) });
+export type FeedFilter = z.infer<typeof FeedFilter>;
+
 export const NO_KEYWORDS: KeywordFilter = { include: [], exclude: [] };
 
 export const isEmptyFilter = (f: KeywordFilter): boolean => f.include.length === 0 && f.exclude.length === 0;
