@@ -60,6 +60,7 @@ function matchingAlone(rows: ReturnType<typeof ruleRows>): number {
     assets: [pick(ASSETS)],
     sentiment: pick(SENTIMENTS),
     impact: rand() * 100,
+    texts: ['Binance will list the asset', 'Binance Announcements'],
   }));
   let matched = 0;
   const started = process.hrtime.bigint();

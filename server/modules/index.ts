@@ -28,10 +28,11 @@ export const MODULES: { name: string; plugin: FastifyPluginAsync }[] = [
   { name: 'activity', plugin: activityModule },
   { name: 'auth', plugin: authModule },
   { name: 'plans', plugin: plansPlugin },
+  // Before news: the feed's list and stream leave out what each account's feed filter hides.
+  { name: 'users', plugin: usersModule },
   { name: 'market', plugin: marketModule },
   { name: 'news', plugin: newsModule },
   { name: 'scorecard', plugin: scorecardModule },
-  { name: 'users', plugin: usersModule },
   { name: 'socket-tickets', plugin: socketTicketsPlugin },
   // Before trading: orders go to the account each user chose, which may be one of their exchange keys.
   { name: 'exchanges', plugin: exchangesModule },

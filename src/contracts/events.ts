@@ -66,6 +66,8 @@ export const BusEvents = {
    * dispatching notifications re-reads who it may reach.
    */
   'notifications.changed': z.object({ userId: z.string() }),
+  /** A user saved or cleared their feed filter: every process's copy of it is dropped. */
+  'users.feedFilter': z.object({ userId: z.string() }),
   /**
    * Channel posts the Telegram bot read (it is the one reader of the bot's updates), for the news
    * source, as the Bot API sent them. `backlog_before` (ms): posts made before it were waiting unread.

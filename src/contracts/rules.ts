@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { splitTerms, TermList } from './keywords';
 import { Decision } from './ruleReports';
 import { findTicker } from './symbols';
 import { isStablecoin, TRADABILITY_TEXT } from './tradability';
@@ -31,6 +32,16 @@ const Impact = (name: string) =>
       .optional(),
   );
 
+/**
+ * A rule's words (keywords.ts): a list, or one comma-separated string as a form or a command gives it;
+ * an empty one means "any" and is left out.
+ */
+const Words = (list: 'include' | 'exclude') =>
+  z.preprocess((v) => {
+    const terms = typeof v === 'string' ? splitTerms(v) : v;
+    return terms === null || (Array.isArray(terms) && terms.length === 0) ? undefined : terms;
+  }, TermList(list).optional());
+
 export const RuleConditions = z
   .object({
     asset: z.preprocess(
@@ -51,6 +62,10 @@ export const RuleConditions = z
     sentiment: z.preprocess(blank, RuleSentiment.optional()),
     min_impact: Impact('Minimum impact'),
     max_impact: Impact('Maximum impact'),
+    /** At least one of these words or phrases must be in the headline (its text, quote or source). */
+    include: Words('include'),
+    /** None of these may be. */
+    exclude: Words('exclude'),
   })
   .refine((c) => c.min_impact === undefined || c.max_impact === undefined || c.min_impact <= c.max_impact, {
     error: 'Minimum impact must not be above maximum impact.',
@@ -168,6 +183,8 @@ export const Rule = z.object({
     sentiment: RuleSentiment.optional(),
     min_impact: z.number().optional(),
     max_impact: z.number().optional(),
+    include: z.array(z.string()).optional(),
+    exclude: z.array(z.string()).optional(),
   }),
   action: z.object({
     type: z.literal('trade'),

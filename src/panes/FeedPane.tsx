@@ -4,6 +4,7 @@ import { useServices } from '../app/AppContext';
 import { handleFeedKey } from '../services/feed/feedKeys';
 import { MIN_IMPACT } from '../services/feed/feedView';
 import { AlertsModal } from './AlertsModal';
+import { FeedFilterControl } from './FeedFilterControl';
 import { ImpactSlider } from './ImpactSlider';
 import { SignalCard } from './SignalCard';
 import { useFeedHold } from './useFeedHold';
@@ -158,6 +159,7 @@ export function FeedPane() {
           {list.length === all ? all : `${list.length} / ${all}`}
         </span>
         <span className="feed-header-actions">
+          <FeedFilterControl />
           <button
             type="button"
             className="feed-header-button"

@@ -180,6 +180,24 @@ export function RulesModal() {
           <span>Max impact</span>
           <input type="number" min={0} max={100} value={form.maxImpact} onChange={set('maxImpact')} />
         </label>
+        <label className="field">
+          <span>Include words (one of)</span>
+          <input
+            value={form.include}
+            onChange={set('include')}
+            placeholder="listing, list*, spot etf"
+            aria-label="Include words"
+          />
+        </label>
+        <label className="field">
+          <span>Exclude words</span>
+          <input
+            value={form.exclude}
+            onChange={set('exclude')}
+            placeholder="perpetual"
+            aria-label="Exclude words"
+          />
+        </label>
         <label className="field narrow">
           <span>Side</span>
           <select value={form.side} onChange={set('side')}>

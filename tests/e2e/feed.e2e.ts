@@ -198,6 +198,29 @@ describe('the feed in the browser', () => {
     await expect.poll(() => ui.log()).toContain('Your watchlist is empty.');
   });
 
+  it('feed filter --exclude hides the cards with the word at once, and feed filter clear brings them back', async () => {
+    // Signed in (fay, above): the filter is saved on the account.
+    const card = ui.cards().first();
+    const id = (await card.getAttribute('data-id')) as string;
+    const text = await card.getByTestId('card-content').innerText();
+    const word = (text.match(/\p{L}{5,}/gu) ?? []).sort((a, b) => b.length - a.length)[0] as string;
+    expect(word).toBeDefined();
+    await ui.run(`feed filter --exclude ${word.toLowerCase()}`);
+    await expect.poll(() => ui.log()).toContain(`Feed filter saved: exclude "${word.toLowerCase()}"`);
+    await expect.poll(() => ui.card(id).count()).toBe(0);
+    await expect
+      .poll(() => ui.feed().getByTestId('feed-filter-button').innerText())
+      .toMatch(/^Words · \d+ hidden$/);
+    await ui.feed().getByTestId('feed-filter-button').click();
+    expect(await ui.feed().getByLabel('Exclude words').inputValue()).toBe(word.toLowerCase());
+    await ui.feed().screenshot({ path: path.join(ARTIFACTS, 'feed-word-filter.png') });
+    await ui.feed().getByTestId('feed-filter-button').click();
+    await ui.run('feed filter clear');
+    await expect.poll(() => ui.log()).toContain('Feed filter cleared: every signal shows.');
+    await expect.poll(() => ui.card(id).count()).toBe(1);
+    expect(await ui.feed().getByTestId('feed-filter-button').innerText()).toBe('Words');
+  });
+
   it('places a paper order from the quick-trade popover of an asset tag', async () => {
     const message = page.getByTestId('toast').filter({ hasText: 'Successfully placed' });
     for (let attempt = 0; attempt < 5 && (await message.count()) === 0; attempt += 1) {

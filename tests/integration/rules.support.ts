@@ -10,13 +10,14 @@ export function completedSignal(over: {
   sentiment?: 'positive' | 'negative' | 'neutral';
   impact?: number;
   receivedAt?: number;
+  content?: string;
 }): Signal {
   return {
     id: over.id,
     signal_id: over.id,
     asset: over.assets[0] ?? null,
     assets: over.assets,
-    content: `test signal ${over.id}`,
+    content: over.content ?? `test signal ${over.id}`,
     metadata: { url: null, icon: null, source_name: 'Test', username: null, media_urls: [] },
     quote_data: null,
     analysis: {

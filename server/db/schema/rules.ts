@@ -30,6 +30,9 @@ export const rules = pgTable(
     sentiment: text('sentiment', { enum: ['positive', 'negative', 'neutral'] }),
     minImpact: real('min_impact'),
     maxImpact: real('max_impact'),
+    /** Words or phrases of which one must be in the headline, and those none may be; null: any. */
+    include: jsonb('include').$type<string[]>(),
+    exclude: jsonb('exclude').$type<string[]>(),
     side: text('side', { enum: ['long', 'short'] }).notNull(),
     amountUsd: numeric('amount_usd').notNull(),
     exit: jsonb('exit').$type<RuleExit>(),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /** Accounts (module users); sign-in data is added by the auth module's own tables. */
 export const users = pgTable(
@@ -25,3 +25,16 @@ export const users = pgTable(
     uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
   ],
 );
+
+/**
+ * Module users: each account's feed filter (src/contracts/keywords.ts), one row per account; no row is
+ * no filter.
+ */
+export const feedFilters = pgTable('feed_filters', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  include: jsonb('include').$type<string[]>().notNull(),
+  exclude: jsonb('exclude').$type<string[]>().notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

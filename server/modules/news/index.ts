@@ -16,7 +16,7 @@ import { ImageProxy } from './proxy/image-proxy';
 import { SignalStream } from './signal-stream';
 import { SourceManager } from './source-manager';
 import { SourceLags } from './source-receipts';
-import { premiumViewer } from './viewer';
+import { premiumViewer, viewerId } from './viewer';
 import { buildSources } from './sources';
 import { TelegramHandoff } from './sources/telegram-source';
 
@@ -156,6 +156,8 @@ export default fp(
       webhook: { enabled: app.config.NEWS_SOURCES.includes('webhook'), token: app.config.INGEST_TOKEN },
       premiumSources: [...premiumSources],
       viewerIsPremium: premiumViewer(app),
+      viewerId: viewerId(app),
+      feedFilters: app.feedFilters,
     });
     registerMediaRoutes(app, proxy);
     registerArticleRoutes(app);
@@ -207,5 +209,5 @@ export default fp(
       await analyzer.close();
     });
   },
-  { name: 'news', dependencies: ['market'] },
+  { name: 'news', dependencies: ['market', 'users'] },
 );

@@ -18,6 +18,7 @@ import { validatedInForm } from '../../plugins/schemas';
 import type { NewsService } from './news.service';
 import { rawItem } from './news.types';
 import type { SignalStream } from './signal-stream';
+import type { FeedFiltersService } from '../users/feed-filters.service';
 import type { SourceLags } from './source-receipts';
 
 export const INGEST_BODY_LIMIT = 256 * 1024;
@@ -34,6 +35,9 @@ export interface NewsRouteDeps {
   premiumSources: readonly string[];
   /** Whether the request carries the token of a Premium account (no token: no). */
   viewerIsPremium: (request: FastifyRequest) => Promise<boolean>;
+  /** The account whose token the request carries (none: null): its feed filter applies. */
+  viewerId: (request: FastifyRequest) => Promise<string | null>;
+  feedFilters: Pick<FeedFiltersService, 'testFor' | 'hold'>;
 }
 
 const StreamQuery = z.object({
@@ -60,7 +64,10 @@ export function registerNewsRoutes(instance: FastifyInstance, deps: NewsRouteDep
   // The history is public; the items of premium sources are in it only for a Premium account's token.
   const historySchema = {
     summary: 'Signals, newest first',
-    description: "Public; the items of premium sources are in it only for a Premium account's token.",
+    description:
+      "Public; the items of premium sources are in it only for a Premium account's token, and a " +
+      "signed-in account's feed filter leaves out what it hides (up to 1,000 items are looked through " +
+      'for a page, which may then hold fewer).',
     querystring: SignalsQuery,
     response: { 200: SignalList },
   };
@@ -68,7 +75,8 @@ export function registerNewsRoutes(instance: FastifyInstance, deps: NewsRouteDep
     const query = request.query;
     const hidden =
       deps.premiumSources.length > 0 && !(await deps.viewerIsPremium(request)) ? deps.premiumSources : [];
-    return service.list(query, hidden);
+    const userId = await deps.viewerId(request);
+    return service.list(query, hidden, userId === null ? undefined : await deps.feedFilters.testFor(userId));
   });
 
   const sourcesSchema = {
@@ -145,7 +153,8 @@ export function registerNewsRoutes(instance: FastifyInstance, deps: NewsRouteDep
     summary: 'Live signals (server-sent events)',
     description:
       '`event: status` first (a StreamStatus), then `event: signal` frames (a Signal each) with an `id:` ' +
-      'to resume from, and `: heartbeat` comments.',
+      "to resume from, and `: heartbeat` comments. With an account's bearer token, only the signals its " +
+      'feed filter passes (the filter as it is saved, followed while the stream is open).',
     querystring: StreamQuery,
     headers: StreamHeaders,
     response: {
@@ -154,6 +163,8 @@ export function registerNewsRoutes(instance: FastifyInstance, deps: NewsRouteDep
   };
   app.get('/signals/stream', { schema: streamSchema }, async (request, reply) => {
     const cursor = resumeCursor(request);
+    const userId = await deps.viewerId(request);
+    const filter = userId === null ? null : await deps.feedFilters.hold(userId);
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -168,12 +179,21 @@ export function registerNewsRoutes(instance: FastifyInstance, deps: NewsRouteDep
     res.on('close', () => {
       closed = true;
       dispose?.();
+      filter?.release();
     });
     try {
       // The stream is public: a resume replays what anyone may see, like the live frames.
       const premium = new Set(deps.premiumSources);
-      dispose = await stream.connect(res, deps.status, cursor, async (rev) =>
-        (await service.changedSince(rev, 50)).filter((c) => !premium.has(c.signal.source)),
+      const passes = filter === null ? null : filter.passes;
+      dispose = await stream.connect(
+        res,
+        deps.status,
+        cursor,
+        async (rev) =>
+          (await service.changedSince(rev, 50)).filter(
+            (c) => !premium.has(c.signal.source) && (passes === null || passes(c.signal)),
+          ),
+        passes,
       );
     } catch (err) {
       request.log.warn({ err }, 'stream resume failed');

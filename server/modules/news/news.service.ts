@@ -11,6 +11,9 @@ import type { PriceSource } from './prices-at';
 export { CLUSTER_WINDOW_MS, lockedAdmission, type Admission } from './news-admission';
 export { RESUME_PRICE_MS } from './news-analysis';
 
+/** At most this many stored signals are looked through for one page of a filtered list. */
+export const FILTERED_SCAN = 1_000;
+
 export interface NewsServiceDeps {
   repo: NewsRepo;
   analyzer: Analyzer;
@@ -132,8 +135,31 @@ export class NewsService {
   }
 
   /** History, without the items of `hidden` sources (the premium ones, for a viewer on the free plan). */
-  async list(query: SignalsQuery, hidden: readonly string[] = []): Promise<Signal[]> {
-    return (await this.deps.repo.list(query, hidden)).map(toSignal);
+  /**
+   * A page of history, newest first. With `keep` (an account's feed filter) pages are read on until
+   * `limit` signals pass or {@link FILTERED_SCAN} were looked at: a page may then hold fewer.
+   */
+  async list(
+    query: SignalsQuery,
+    hidden: readonly string[] = [],
+    keep?: (signal: Signal) => boolean,
+  ): Promise<Signal[]> {
+    if (keep === undefined) return (await this.deps.repo.list(query, hidden)).map(toSignal);
+    const out: Signal[] = [];
+    let before = query.before;
+    for (let scanned = 0; scanned < FILTERED_SCAN;) {
+      const rows = await this.deps.repo.list({ ...query, before }, hidden);
+      for (const row of rows) {
+        const signal = toSignal(row);
+        if (keep(signal)) out.push(signal);
+        if (out.length === query.limit) return out;
+      }
+      const last = rows.at(-1);
+      if (rows.length < query.limit || last === undefined) break;
+      scanned += rows.length;
+      before = String(last.id);
+    }
+    return out;
   }
 
   /**

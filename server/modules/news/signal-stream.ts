@@ -23,10 +23,18 @@ export interface StreamOptions {
   defer?: (flush: () => void) => void;
 }
 
+interface Frame {
+  rev: number;
+  frame: string;
+  signal: Signal;
+}
+
 interface Client {
   sink: StreamSink;
   /** Live frames held while the client's missed signals are being replayed; null once live. */
-  held: { rev: number; frame: string }[] | null;
+  held: Frame[] | null;
+  /** The account's feed filter: only the signals it passes are written (none: every signal). */
+  passes: ((signal: Signal) => boolean) | null;
 }
 
 export const STREAM_DEFAULTS = { heartbeatMs: 15_000, maxBufferedBytes: 512 * 1024 } as const;
@@ -61,7 +69,7 @@ export class SignalStream {
   private readonly defer: (flush: () => void) => void;
   private stopHeartbeat: Disposer = () => undefined;
   /** Frames published in this turn of the event loop, written together by `flush`. */
-  private readonly pending: { rev: number; frame: string }[] = [];
+  private readonly pending: Frame[] = [];
   /** The highest revision broadcast so far: the id of a `status` frame sent mid-stream. */
   private lastRev = 0;
   readonly stats = { dropped: 0, frames: 0 };
@@ -86,15 +94,17 @@ export class SignalStream {
 
   /**
    * Adds a client. Frames published while `replay` runs are held and sent after the replayed ones (those
-   * already replayed are skipped), so a resume neither misses nor repeats a change.
+   * already replayed are skipped), so a resume neither misses nor repeats a change. With `passes` (a
+   * signed-in account's feed filter) only the live signals it passes are written; `replay` filters its own.
    */
   async connect(
     sink: StreamSink,
     status: (cursor: number, resumed: number) => StreamStatus,
     resumeFrom: number | null,
     replay: (rev: number) => Promise<{ rev: number; signal: Signal }[]>,
+    passes: ((signal: Signal) => boolean) | null = null,
   ): Promise<Disposer> {
-    const client: Client = { sink, held: [] };
+    const client: Client = { sink, held: [], passes };
     this.clients.add(client);
     const missed = resumeFrom === null ? [] : await replay(resumeFrom);
     if (!this.clients.has(client)) return () => undefined;
@@ -110,7 +120,7 @@ export class SignalStream {
     }
     const held = client.held ?? [];
     client.held = null;
-    for (const h of held) if (!sent.has(h.rev)) this.write(client, h.frame);
+    for (const h of held) if (!sent.has(h.rev) && this.wanted(client, h)) this.write(client, h.frame);
     return () => this.disconnect(client);
   }
 
@@ -121,7 +131,7 @@ export class SignalStream {
   publish(rev: number, signal: Signal): void {
     this.lastRev = Math.max(this.lastRev, rev);
     if (this.clients.size === 0) return;
-    this.pending.push({ rev, frame: signalFrame(rev, stamped(signal, this.o.clock.now())) });
+    this.pending.push({ rev, frame: signalFrame(rev, stamped(signal, this.o.clock.now())), signal });
     if (this.pending.length === 1) this.defer(() => this.flush());
   }
 
@@ -137,8 +147,17 @@ export class SignalStream {
     const batch = Buffer.from(frames.map((f) => f.frame).join(''));
     for (const client of this.clients) {
       if (client.held !== null) client.held.push(...frames);
-      else this.write(client, batch);
+      else if (client.passes === null) this.write(client, batch);
+      else {
+        // A filtered client gets its own write, of the frames its filter passes.
+        const mine = frames.filter((f) => this.wanted(client, f));
+        if (mine.length > 0) this.write(client, mine.map((f) => f.frame).join(''));
+      }
     }
+  }
+
+  private wanted(client: Client, frame: Frame): boolean {
+    return client.passes === null || client.passes(frame.signal);
   }
 
   status(status: (cursor: number) => StreamStatus): void {

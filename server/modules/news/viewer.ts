@@ -10,6 +10,15 @@ export function premiumViewer(app: FastifyInstance): (request: FastifyRequest) =
   };
 }
 
+/** The account whose access token the request carries, or null (no token, or one not valid). */
+export function viewerId(app: FastifyInstance): (request: FastifyRequest) => Promise<string | null> {
+  return async (request) => {
+    const token = bearerToken(request);
+    const principal = token === null ? null : await app.accessTokens.verify(token);
+    return principal?.userId ?? null;
+  };
+}
+
 /**
  * The news sources a request may not see: those of `PREMIUM_NEWS_SOURCES`, unless it comes from a
  * Premium account. What the history hides, every other view of the signals hides too.

@@ -92,6 +92,41 @@ describe('backtest', () => {
     expect(result.note).toContain('1 match is too recent to have closed.');
   });
 
+  it("replays only the headlines that pass the rule's words, as the engine would", async () => {
+    const t0 = 1_700_000_000_000;
+    const series = candles(
+      t0,
+      Array.from({ length: 60 }, (_, i) => 100 + i),
+    );
+    const worded = rule();
+    worded.conditions = { ...worded.conditions, include: ['listing'], exclude: ['perpetual'] };
+    const result = await backtest({
+      rule: worded,
+      days: 30,
+      holdMinutes: 5,
+      now: t0 + 2 * 86_400_000,
+      signals: [
+        completedSignal({
+          id: '1',
+          assets: ['SOL'],
+          content: 'SOL perpetual listing',
+          receivedAt: t0 + 1000,
+        }),
+        completedSignal({ id: '2', assets: ['SOL'], content: 'SOL rallies', receivedAt: t0 + 10 * MIN }),
+        completedSignal({
+          id: '3',
+          assets: ['SOL'],
+          content: 'Spot listing: SOL',
+          receivedAt: t0 + 20 * MIN,
+        }),
+      ],
+      since: new Date(t0),
+      candles: async () => series,
+      priceSource: 'test prices',
+    });
+    expect(result.trades.map((t) => t.signal_id)).toEqual(['3']);
+  });
+
   it('replays all the news stored by default, on minute candles, and names the rule', async () => {
     const t0 = 1_700_000_000_000;
     const series = candles(

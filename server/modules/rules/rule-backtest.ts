@@ -2,6 +2,7 @@ import type { Candle, Interval } from '../../../src/contracts/market';
 import type { BacktestResult, BacktestTrade, Rule } from '../../../src/contracts/rules';
 import type { Signal } from '../../../src/contracts/signals';
 import { findTicker } from '../../../src/contracts/symbols';
+import { keywordTexts } from '../../../src/contracts/keywords';
 import { RuleIndex, type IndexedRule } from './rule-index';
 
 /** The paper exchange's costs: 0.05 % taker fee each way and 2 bps of slippage against the trader. */
@@ -140,6 +141,7 @@ async function replaySignals(
       assets: signal.assets,
       sentiment: signal.analysis.nlp.sentiment,
       impact: signal.analysis.impact_score,
+      texts: keywordTexts(signal),
     });
     const info = m === undefined ? undefined : findTicker(m.asset);
     if (m === undefined || info === undefined) continue;
@@ -170,6 +172,8 @@ function indexedOf(rule: Rule): IndexedRule {
     sentiment: rule.conditions.sentiment ?? null,
     minImpact: rule.conditions.min_impact ?? null,
     maxImpact: rule.conditions.max_impact ?? null,
+    include: rule.conditions.include ?? null,
+    exclude: rule.conditions.exclude ?? null,
     createdAt: new Date(0),
   };
 }

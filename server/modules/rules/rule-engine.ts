@@ -3,6 +3,7 @@ import { findTicker } from '../../../src/contracts/symbols';
 import { isTradable } from '../../../src/contracts/tradability';
 import type { Signal } from '../../../src/contracts/signals';
 import type { Clock } from '../market/clock';
+import { keywordTexts } from '../../../src/contracts/keywords';
 import type { PlanReader } from '../billing/plans';
 import { DecisionChecks } from './decision-checks';
 import { changeOf, claimOf } from './decision-rows';
@@ -300,6 +301,7 @@ export class RuleEngine {
       assets: signal.assets,
       sentiment: signal.analysis.nlp.sentiment,
       impact: signal.analysis.impact_score,
+      texts: keywordTexts(signal),
     });
     this.stats.matchNs += Number(process.hrtime.bigint() - started);
     // A tag with no contract here (a stablecoin, FTT) is never traded: its matches are decided, skipped.

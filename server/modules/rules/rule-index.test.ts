@@ -26,25 +26,38 @@ describe('rule index', () => {
   const ids = (m: { rule: IndexedRule; asset: string }[]) => m.map((x) => `${x.rule.id}:${x.asset}`).sort();
 
   it('matches asset, sentiment and impact range, inclusive at both ends', () => {
-    expect(ids(index.match({ assets: ['SOL'], sentiment: 'positive', impact: 70 }))).toEqual(
+    expect(ids(index.match({ assets: ['SOL'], sentiment: 'positive', impact: 70, texts: [] }))).toEqual(
       [`${sol.id}:SOL`, `${solAny.id}:SOL`, `${anyPositive.id}:SOL`, `${anything.id}:SOL`].sort(),
     );
-    expect(ids(index.match({ assets: ['SOL'], sentiment: 'positive', impact: 69.9 }))).not.toContain(
-      `${sol.id}:SOL`,
-    );
-    expect(ids(index.match({ assets: ['SOL'], sentiment: 'negative', impact: 90 }))).toEqual(
+    expect(
+      ids(index.match({ assets: ['SOL'], sentiment: 'positive', impact: 69.9, texts: [] })),
+    ).not.toContain(`${sol.id}:SOL`);
+    expect(ids(index.match({ assets: ['SOL'], sentiment: 'negative', impact: 90, texts: [] }))).toEqual(
       [`${solAny.id}:SOL`, `${anything.id}:SOL`].sort(),
     );
   });
 
   it("trades a rule without asset on the signal's first asset, and a signal's other assets for their rules", () => {
-    expect(ids(index.match({ assets: ['ETH', 'SOL'], sentiment: 'negative', impact: 10 }))).toEqual(
-      [`${eth.id}:ETH`, `${solAny.id}:SOL`, `${anything.id}:ETH`].sort(),
-    );
+    expect(
+      ids(index.match({ assets: ['ETH', 'SOL'], sentiment: 'negative', impact: 10, texts: [] })),
+    ).toEqual([`${eth.id}:ETH`, `${solAny.id}:SOL`, `${anything.id}:ETH`].sort());
   });
 
   it('never fires anything on a GENERAL signal (no assets)', () => {
-    expect(index.match({ assets: [], sentiment: 'positive', impact: 100 })).toEqual([]);
+    expect(index.match({ assets: [], sentiment: 'positive', impact: 100, texts: [] })).toEqual([]);
+  });
+
+  it('matches only the rules whose words the headline passes, once per rule whatever its assets', () => {
+    const listing = rule({ include: ['listing', 'list*'], exclude: ['perpetual'] });
+    const plain = rule({});
+    const worded = new RuleIndex([listing, plain]);
+    const on = (texts: string[], assets = ['SOL']) =>
+      ids(worded.match({ assets, sentiment: 'positive', impact: 50, texts }));
+    expect(on(['Binance listing: SOL'])).toEqual([`${listing.id}:SOL`, `${plain.id}:SOL`].sort());
+    expect(on(['Binance lists SOL', 'Binance'])).toEqual([`${listing.id}:SOL`, `${plain.id}:SOL`].sort());
+    expect(on(['Binance listing of SOL perpetual'])).toEqual([`${plain.id}:SOL`]);
+    expect(on(['SOL rallies'])).toEqual([`${plain.id}:SOL`]);
+    expect(on(['SOL, ETH listing'], ['SOL', 'ETH'])).toEqual([`${listing.id}:SOL`, `${plain.id}:SOL`].sort());
   });
 
   it("ranks each user's active rules oldest first, for the plan limit", () => {

@@ -18,6 +18,8 @@ export function toRule(row: RuleRow): Rule {
   if (row.sentiment !== null) conditions.sentiment = row.sentiment;
   if (row.minImpact !== null) conditions.min_impact = row.minImpact;
   if (row.maxImpact !== null) conditions.max_impact = row.maxImpact;
+  if (row.include !== null && row.include.length > 0) conditions.include = row.include;
+  if (row.exclude !== null && row.exclude.length > 0) conditions.exclude = row.exclude;
   return {
     id: row.id,
     ruleName: row.name,

@@ -35,6 +35,8 @@ function columns(
     sentiment: c.sentiment ?? null,
     minImpact: c.min_impact ?? null,
     maxImpact: c.max_impact ?? null,
+    include: c.include ?? null,
+    exclude: c.exclude ?? null,
     side: a.side,
     amountUsd: String(a.amount_usd),
     exit: a.exit !== undefined && Object.keys(a.exit).length > 0 ? a.exit : null,
@@ -111,7 +113,10 @@ export class RulesService {
             : { ...patch.action, account: patch.action.account ?? current.account },
       });
       if (patch.conditions !== undefined)
-        Object.assign(set, pick(merged, ['asset', 'sentiment', 'minImpact', 'maxImpact']));
+        Object.assign(
+          set,
+          pick(merged, ['asset', 'sentiment', 'minImpact', 'maxImpact', 'include', 'exclude']),
+        );
       if (patch.action !== undefined)
         Object.assign(set, pick(merged, ['side', 'amountUsd', 'exit', 'account']));
     }

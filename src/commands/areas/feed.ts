@@ -19,6 +19,7 @@ import { formatAmount, parseOrderWords } from '../grammar/order';
 import { savedAmounts, tickerCompletion } from '../providers';
 import { defineCommand, type CommandContext } from '../types';
 import { CANCELLED, approveAtPrompt } from './authShared';
+import feedFilterCommands from './feedFilter';
 
 const AREA = 'feed';
 
@@ -92,8 +93,10 @@ export const feed = defineCommand({
       return [failure('Choose --pos or --neg, not both.', 'invalid-args')];
     const sentiment = args.pos === true ? 'positive' : args.neg === true ? 'negative' : null;
     const visible = ctx.stores.feedView.visible.peek();
+    const passes = ctx.stores.feedFilter.passes.peek();
     const matched = ctx.stores.feed.signals
       .peek()
+      .filter(passes)
       .filter((s) => args.asset === undefined || s.assets.includes(args.asset))
       .filter((s) => matchesFilters(s, { tab: 'all', sentiment, minImpact: args.min ?? 0 }, new Set()));
     if (matched.length === 0) {
@@ -193,4 +196,4 @@ export const tradeSignal = defineCommand({
   },
 });
 
-export default [feed, open, tradeSignal];
+export default [feed, open, tradeSignal, ...feedFilterCommands];

@@ -78,6 +78,31 @@ describe('rules commands', () => {
     expect([...s.complete('rule rm ')].sort()).toEqual([short(SOL), short(ANY)].sort());
   });
 
+  it('adds a rule with words to look for and words to avoid, and checks them first', async () => {
+    const s = createTestConsole({ token: 'tok' });
+    s.server.on('POST /rules/', (r) => {
+      const body = RuleCreate.parse(JSON.parse(r.body ?? '{}'));
+      return { status: 201, body: { ...SOL, ruleName: body.ruleName, conditions: body.conditions } };
+    });
+    const out = await s.type(
+      'rule add sol positive 70-100 long 500 Listings --include "listing, list*,  spot etf" --exclude perpetual',
+    );
+    expect(out).toEqual([
+      `success: Rule ${short(SOL)} saved: Listings — SOL positive 70-100 with "listing" or "list*" or "spot etf" without "perpetual" → long 500 USDT (TP 3%, SL 2%, hold 120m)`,
+    ]);
+    expect(JSON.parse(s.server.requests.at(-1)?.body ?? '{}')).toMatchObject({
+      conditions: { include: ['listing', 'list*', 'spot etf'], exclude: ['perpetual'] },
+    });
+    const many = Array.from({ length: 21 }, (_, i) => `w${i}`).join(',');
+    expect(await s.type(`rule add sol any any long 500 --include ${many}`)).toEqual([
+      'error: Include may hold at most 20 words or phrases.',
+    ]);
+    expect(await s.type('rule add sol any any long 500 --exclude "$!"')).toEqual([
+      'error: Each exclude word or phrase must contain a letter or a digit.',
+    ]);
+    expect(s.server.count('POST /rules/')).toBe(1);
+  });
+
   it('explains a bad line without calling the server', async () => {
     const s = session();
     expect(await s.type('rule add sol happy 70-100 long 500')).toEqual([

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keywordFlags } from './keywordFlags';
 import { RuleSentiment, SENTIMENTS, type Decision } from '../../contracts/rules';
 import { describeRule, latencyText, outcomeText, shortId } from '../../services/rules/rules';
 import { failure, info, muted, success, type OutputLine } from '../../services/terminal/output';
@@ -57,6 +58,7 @@ export const ruleAdd = defineCommand({
     'rule add any negative 80-100 short 1k --sl 2 --tp 4',
     'rule add btc any any long 250 --hold 30m',
     'rule add btc positive 80-100 long 200 --ask --window 90',
+    'rule add any positive any long 300 --include "listing,list*" --exclude perpetual',
   ],
   options: [
     { flags: '--tp <pct>', description: 'take profit at this gain, in %' },
@@ -65,6 +67,11 @@ export const ruleAdd = defineCommand({
     { flags: '--off', description: 'save it turned off' },
     { flags: '--ask', description: 'ask first: propose each order and wait for your answer' },
     { flags: '--window <seconds>', description: 'how long a proposal waits (10-600 s, default 60)' },
+    {
+      flags: '--include <words>',
+      description: 'only headlines with one of these words or phrases (comma-separated; list* for a prefix)',
+    },
+    { flags: '--exclude <words>', description: 'never headlines with any of these words or phrases' },
   ],
   args: z.object({
     asset: z.string().describe('a ticker, or any for the signal’s first asset'),
@@ -84,6 +91,8 @@ export const ruleAdd = defineCommand({
       .min(10, { error: 'The window is a whole number of seconds from 10 to 600.' })
       .max(600, { error: 'The window is a whole number of seconds from 10 to 600.' })
       .optional(),
+    include: z.string().optional(),
+    exclude: z.string().optional(),
   }),
   complete: { asset: ruleAddWords, sentiment: ruleAddWords, range: ruleAddWords, side: ruleAddWords },
   loginRequired: true,
@@ -102,10 +111,19 @@ export const ruleAdd = defineCommand({
     const sentiment = parsed.success ? parsed.data : undefined;
     const name =
       a.name?.join(' ').trim() || [asset?.toUpperCase() ?? 'Any', sentiment ?? 'any', a.side].join(' ');
+    const words = keywordFlags(a.include, a.exclude);
+    if (typeof words === 'string') return [failure(words)];
     const exit = { take_profit_pct: a.tp, stop_loss_pct: a.sl, max_hold_minutes: hold };
     const created = await rulesApiOf(ctx).create({
       ruleName: name,
-      conditions: { asset, sentiment, min_impact: range.min, max_impact: range.max },
+      conditions: {
+        asset,
+        sentiment,
+        min_impact: range.min,
+        max_impact: range.max,
+        ...(words.include.length > 0 ? { include: words.include } : {}),
+        ...(words.exclude.length > 0 ? { exclude: words.exclude } : {}),
+      },
       action: { type: 'trade', side: a.side, amount_usd: amount, exit, account: 'paper' },
       isActive: a.off !== true,
       ...(a.ask === true ? { mode: 'ask' as const } : {}),

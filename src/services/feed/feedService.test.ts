@@ -193,6 +193,41 @@ describe('the feed service', () => {
     stop();
   });
 
+  it("follows the account's feed filter: hidden cards neither show nor alert, and a change reads history again", async () => {
+    const storage = memoryStorage({
+      'signal-console.feedFilter': JSON.stringify({ include: [], exclude: ['rumour'] }),
+    });
+    const t = setup({ storage });
+    t.server.on('GET /users/me/feed-filter', () => ({
+      status: 200,
+      body: { include: [], exclude: ['hack*'] },
+    }));
+    t.server.on('GET /signals', () => ({ status: 200, body: [] }));
+    const stop = t.feed.start();
+    await flush();
+    expect(t.stores.feedFilter.filter.value.exclude).toEqual(['rumour']);
+    t.stores.session.setToken('tok');
+    await flush();
+    await flush();
+    expect(t.stores.feedFilter.filter.value).toEqual({ include: [], exclude: ['hack*'] });
+    const hack = makeSignal(1, { content: 'Exchange hacked' });
+    t.stream.signal(hack);
+    t.stream.signal(completed(hack, 'negative', 95, ['ETH'], { ETH: 3000 }));
+    expect(t.stores.feed.signals.value).toHaveLength(1);
+    expect(t.stores.feedView.visible.value).toEqual([]);
+    expect(t.stores.feedView.hiddenByWords.value).toBe(1);
+    expect(t.sounds).toEqual([]);
+    const history = t.server.count('GET /signals');
+    t.stores.feedFilter.set({ include: [], exclude: [] });
+    await flush();
+    expect(t.server.count('GET /signals')).toBe(history + 1);
+    expect(t.stores.feedView.visible.value.map((x) => x.id)).toEqual(['1']);
+    // Signed out, this browser's own filter is back.
+    t.stores.session.clear();
+    expect(t.stores.feedFilter.filter.value.exclude).toEqual(['rumour']);
+    stop();
+  });
+
   it('ticks the time-ago clock every second and leaves no timer after dispose', () => {
     const t = setup();
     const stop = t.feed.start();

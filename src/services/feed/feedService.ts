@@ -18,6 +18,7 @@ import {
 } from './signalChannel';
 import { sentimentOf, FEED_CAP, type FeedSignal } from './types';
 import { createWatchlistToggles, loadWatchlist, type WatchlistToggles } from './watchlist';
+import { loadFeedFilter } from './feedFilter';
 
 export interface FeedServiceDeps {
   stores: Stores;
@@ -88,6 +89,8 @@ export function createFeedService(deps: FeedServiceDeps): FeedService {
     if (change.kind === 'ignored') return;
     const s = change.signal;
     if (s.analysis.status !== 'completed') return;
+    // What the feed filter hides neither alerts nor sounds (docs/product.md, the feed filter).
+    if (!stores.feedFilter.passes.peek()(s)) return;
     // Prices at arrival come from the server only (a later update fills one it lacked), so every
     // browser measures "% since arrival" from the same price.
     if (change.kind === 'added' || (change.kind === 'replaced' && change.completedNow)) alerts.completed(s);
@@ -106,10 +109,10 @@ export function createFeedService(deps: FeedServiceDeps): FeedService {
     },
   });
 
-  const seed = async (): Promise<void> => {
+  const seed = async (always = false): Promise<void> => {
     // A fresh browser is seeded; a returning one asks only when a saved card was left analyzing.
     const stuck = stores.feed.signals.peek().some((s) => s.analysis.status === 'analyzing');
-    if (!stores.feed.fresh && !stuck) return;
+    if (!always && !stores.feed.fresh && !stuck) return;
     try {
       stores.feed.seed(await deps.main.call(SignalList, '/signals', { query: { limit: FEED_CAP } }));
     } catch {
@@ -141,6 +144,29 @@ export function createFeedService(deps: FeedServiceDeps): FeedService {
       else stores.watchlist.clear();
     });
 
+  /**
+   * The account's feed filter while signed in (this browser's otherwise). The server leaves out of the
+   * history what the filter hides, so a changed filter reads the history again: what it lets back in
+   * comes back.
+   */
+  const followFeedFilter = (): Disposer => {
+    const stopAccount = effect(() => {
+      if (stores.session.isLoggedIn.value) void loadFeedFilter(deps.main, stores.feedFilter);
+      else stores.feedFilter.useLocal();
+    });
+    let last = stores.feedFilter.filter.peek();
+    const stopReseed = effect(() => {
+      const next = stores.feedFilter.filter.value;
+      const changed = JSON.stringify(next) !== JSON.stringify(last);
+      last = next;
+      if (changed && stores.session.isLoggedIn.peek()) void seed(true);
+    });
+    return () => {
+      stopReseed();
+      stopAccount();
+    };
+  };
+
   const quickTrade = createQuickTradeModel({
     trading: deps.trading,
     session: stores.session,
@@ -170,6 +196,7 @@ export function createFeedService(deps: FeedServiceDeps): FeedService {
         watchPrices(),
         effect(() => stores.market.showSignals(stores.feed.signals.value.map(toChartSignal))),
         followWatchlist(),
+        followFeedFilter(),
         every(clock, 1000, () => (now.value = clock.now())),
       ];
       return () => {

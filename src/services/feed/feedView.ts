@@ -37,6 +37,8 @@ export interface FeedViewDeps {
   feed: FeedStore;
   watched: ReadonlySignal<ReadonlySet<string>>;
   loggedIn: ReadonlySignal<boolean>;
+  /** The keyword filter's test (src/services/feed/feedFilter.ts); none lets every signal through. */
+  keywords?: ReadonlySignal<(s: FeedSignal) => boolean>;
 }
 
 export interface FeedView {
@@ -50,6 +52,8 @@ export interface FeedView {
   readonly visible: ReadonlySignal<readonly FeedSignal[]>;
   /** How many cards match the filters but wait off screen while the feed is held: the "N new ↑" pill. */
   readonly waiting: ReadonlySignal<number>;
+  /** How many of the feed's signals the keyword filter hides, whatever the other filters show. */
+  readonly hiddenByWords: ReadonlySignal<number>;
   /**
    * Holds the cards on screen where they are (true: the user scrolled down or focused the feed), or lets
    * new cards in at the top again (false: back at the top, focus elsewhere).
@@ -91,11 +95,22 @@ export function createFeedView(deps: FeedViewDeps): FeedView {
   );
   const focusedId = signal<string | null>(null, { name: 'feed.focusedId' });
   const tab = computed(() => (deps.loggedIn.value ? filters.value.tab : 'all'), { name: 'feed.tab' });
+  const worded = computed(
+    () => {
+      const passes = deps.keywords?.value;
+      const all = deps.feed.signals.value;
+      return passes === undefined ? all : all.filter(passes);
+    },
+    { name: 'feed.worded' },
+  );
+  const hiddenByWords = computed(() => deps.feed.signals.value.length - worded.value.length, {
+    name: 'feed.hiddenByWords',
+  });
   const matching = computed(
     () => {
       const f = { ...filters.value, tab: tab.value };
       const watched = deps.watched.value;
-      return deps.feed.signals.value.filter((s) => matchesFilters(s, f, watched));
+      return worded.value.filter((s) => matchesFilters(s, f, watched));
     },
     { name: 'feed.matching' },
   );
@@ -125,6 +140,7 @@ export function createFeedView(deps: FeedViewDeps): FeedView {
     tab,
     visible,
     waiting,
+    hiddenByWords,
     hold(on) {
       if (!on) pinned.value = null;
       else if (pinned.peek() === null) pinNow();

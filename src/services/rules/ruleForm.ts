@@ -8,6 +8,10 @@ export interface RuleFormFields {
   sentiment: '' | 'positive' | 'negative' | 'neutral';
   minImpact: string;
   maxImpact: string;
+  /** Comma-separated words or phrases: one must be in the headline (blank: any). */
+  include: string;
+  /** Comma-separated words or phrases none of which may be. */
+  exclude: string;
   side: 'long' | 'short';
   amount: string;
   takeProfit: string;
@@ -25,6 +29,8 @@ export const EMPTY_RULE_FORM: RuleFormFields = {
   sentiment: 'positive',
   minImpact: '70',
   maxImpact: '100',
+  include: '',
+  exclude: '',
   side: 'long',
   amount: '100',
   takeProfit: '',
@@ -48,6 +54,8 @@ export function formOf(rule: Rule): RuleFormFields {
     sentiment: c.sentiment ?? '',
     minImpact: text(c.min_impact),
     maxImpact: text(c.max_impact),
+    include: (c.include ?? []).join(', '),
+    exclude: (c.exclude ?? []).join(', '),
     side: rule.action.side,
     amount: String(rule.action.amount_usd),
     takeProfit: text(e.take_profit_pct),
@@ -71,6 +79,8 @@ export function bodyOf(f: RuleFormFields): { ok: true; body: RuleCreate } | { ok
       sentiment: f.sentiment,
       min_impact: numberOrBlank(f.minImpact),
       max_impact: numberOrBlank(f.maxImpact),
+      include: f.include,
+      exclude: f.exclude,
     },
     action: {
       type: 'trade',

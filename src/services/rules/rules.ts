@@ -267,8 +267,13 @@ export function describeRule(rule: Rule): string {
       ].filter((x) => x !== null)
     : [];
   const ask = rule.mode === 'ask' ? `, ask first (${rule.ask_window_sec ?? 60} s)` : '';
+  const words = [
+    c.include === undefined ? null : `with ${c.include.map((w) => `"${w}"`).join(' or ')}`,
+    c.exclude === undefined ? null : `without ${c.exclude.map((w) => `"${w}"`).join(', ')}`,
+  ].filter((x) => x !== null);
   return (
-    `${c.asset ?? 'any asset'} ${c.sentiment ?? 'any sentiment'} ${range} → ` +
+    `${c.asset ?? 'any asset'} ${c.sentiment ?? 'any sentiment'} ${range}` +
+    `${words.length > 0 ? ` ${words.join(' ')}` : ''} → ` +
     `${rule.action.side} ${rule.action.amount_usd} USDT${exits.length > 0 ? ` (${exits.join(', ')})` : ''}${ask}`
   );
 }

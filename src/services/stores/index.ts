@@ -2,6 +2,7 @@ import { systemClock, type Clock } from '../clock';
 import type { NotificationPort } from '../feed/alerts';
 import { createAlertsStore, type AlertsStore } from '../feed/alertsStore';
 import { createFeedStore, type FeedStore } from '../feed/feedStore';
+import { createFeedFilterStore, type FeedFilterStore } from '../feed/feedFilter';
 import { createFeedView, type FeedView } from '../feed/feedView';
 import { createQuickAmountsStore, type QuickAmountsStore } from '../feed/quickAmounts';
 import { createQuickBracketStore, type QuickBracketStore } from '../feed/quickBracket';
@@ -41,6 +42,8 @@ export interface Stores {
   feed: FeedStore;
   /** The feed pane's tabs, filters and focus ring, and the cards on screen. */
   feedView: FeedView;
+  /** The feed's keyword filter: the account's (from the server) or, signed out, this browser's. */
+  feedFilter: FeedFilterStore;
   watchlist: WatchlistStore;
   /** Notification settings (`notificationSettings`) and the browser permission. */
   alerts: AlertsStore;
@@ -77,6 +80,7 @@ export function createStores(deps: StoresDeps = {}): Stores {
   const watchlist = createWatchlistStore();
   const ui = createUiStore(storage);
   const market = createMarketStore();
+  const feedFilter = createFeedFilterStore(storage);
   return {
     session,
     ui,
@@ -94,7 +98,13 @@ export function createStores(deps: StoresDeps = {}): Stores {
     openOrders: createOpenOrdersStore(),
     account: createAccountStore(),
     feed,
-    feedView: createFeedView({ feed, watched: watchlist.watched, loggedIn: session.isLoggedIn }),
+    feedView: createFeedView({
+      feed,
+      watched: watchlist.watched,
+      loggedIn: session.isLoggedIn,
+      keywords: feedFilter.passes,
+    }),
+    feedFilter,
     watchlist,
     alerts: createAlertsStore(storage, deps.notifications),
     quickAmounts: createQuickAmountsStore(storage),
