@@ -26,13 +26,14 @@ describe('auto-trade rules in the browser', () => {
     const form = modal.getByRole('form', { name: 'Add rule' });
     await form.getByLabel('Name').fill('SOL listings');
     await form.getByLabel('Asset (blank: any)').fill('sol');
-    await form.getByLabel('Min impact').fill('50');
+    // Low enough that the rule matches whatever the model scores a perpetual listing (notable, ~50).
+    await form.getByLabel('Min impact').fill('20');
     await form.getByLabel('Amount (USDT)').fill('200');
     await form.getByRole('button', { name: 'Add rule' }).click();
     await expect.poll(() => page.getByTestId('rules-notice').innerText()).toBe('Saved: SOL listings.');
     await expect
       .poll(() => modal.getByTestId('rule-row').innerText())
-      .toContain('SOL positive 50-100 → long 200 USDT');
+      .toContain('SOL positive 20-100 → long 200 USDT');
     await expect.poll(() => modal.getByTestId('kill-state').innerText()).toContain('Automated trading is on');
 
     // Esc closes the modal and gives focus back to the button that opened it.

@@ -37,7 +37,8 @@ describe('what a trader sees', () => {
     await signUpAndLogInThroughUi(page, 'ada@example.com', 'ada', 'trader pass 1');
     expect(await ui.chip().count()).toBe(0);
 
-    await ui.run('rule add sol positive 50-100 long 200 "SOL listings"');
+    // 20: low enough that the rule matches whatever the model scores a perpetual listing (notable, ~50).
+    await ui.run('rule add sol positive 20-100 long 200 "SOL listings"');
     await expect.poll(() => ui.log()).toMatch(/Rule [0-9a-f]{8} saved: SOL listings/);
     await expect.poll(() => ui.chip().innerText()).toBe('AUTO · 1 rule · 0 / 5,000 USDT today');
 
