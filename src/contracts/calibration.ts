@@ -8,8 +8,7 @@ import { EventType } from './analysis';
  */
 
 export const CALIBRATION_TEXTS = {
-  simulated:
-    'Prices are simulated: their moves say nothing about the news, so impact is not calibrated.',
+  simulated: 'Prices are simulated: their moves say nothing about the news, so impact is not calibrated.',
 } as const;
 
 /** Raw scores at which the terminal shows a type's curve. */
