@@ -45,9 +45,9 @@ export class CalibrationService {
   }
 
   /**
-   * Fits again from the recorded outcomes unless a fit younger than `maxAgeMs` is stored (the daily job
-   * passes nearly a day; the first start, infinity: only when none is stored). Stores, applies and
-   * announces a new fit; answers it, or null when none was made.
+   * Fits again from the recorded outcomes unless a fit younger than `maxAgeMs` (nearly a day) is stored:
+   * the daily job and a start both call it, and whichever process comes second finds the fit made. Stores,
+   * applies and announces a new fit; answers it, or null when none was made.
    */
   async refit(maxAgeMs = REFIT_AFTER_MS): Promise<CalibrationFit | null> {
     if (this.offReason !== null) return null;

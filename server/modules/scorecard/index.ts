@@ -82,7 +82,8 @@ export default fp(
     const unsubscribeCalibrated = app.bus.subscribe('impact.calibrated', (e) => {
       if (e.priceSource === app.market.kind) calibration.load().catch(calibrationFailed);
     });
-    // One process fits once a day, and at once when no fit is stored yet; none on simulated prices.
+    // One process fits once a day, and at start when no fit is stored or the stored one is a day old (a
+    // process restarted more often than daily still refreshes it); none on simulated prices.
     let daily: NodeJS.Timeout | undefined;
     const noLease = async () => undefined;
     const releaseCalibration =
@@ -92,7 +93,7 @@ export default fp(
             async start() {
               daily = setInterval(() => void calibration.refit().catch(calibrationFailed), DAY_MS);
               daily.unref();
-              const fit = await calibration.refit(Number.POSITIVE_INFINITY).catch(calibrationFailed);
+              const fit = await calibration.refit().catch(calibrationFailed);
               if (fit) log.info({ types: fit.types.length }, 'impact calibration fitted');
             },
             stop: () => clearInterval(daily),
