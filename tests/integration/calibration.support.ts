@@ -19,17 +19,21 @@ export interface Outcome {
  * each score stands for, with a fixed wobble so that the curves are not straight lines.
  */
 export function marketOutcomes(): Outcome[] {
-  const wobble = (i: number) => 0.6 + ((i * 37) % 10) / 12.5;
-  const series = (eventType: EventType, n: number, lo: number, hi: number, share: number): Outcome[] =>
-    Array.from({ length: n }, (_, i) => {
-      const score = Math.round(lo + ((hi - lo) * i) / Math.max(1, n - 1));
-      return { eventType, score, move: scoreToMove(score) * share * wobble(i), fiveOnly: i % 7 === 0 };
-    });
   return [
     ...series('listing', 60, 40, 85, 0.3),
     ...series('partnership', 60, 15, 55, 0.03),
     ...series('hack', 8, 40, 80, 0.1),
   ];
+}
+
+const wobble = (i: number) => 0.6 + ((i * 37) % 10) / 12.5;
+
+/** `n` outcomes of a type at scores spread over [lo, hi], each moving `share` of what its score promised. */
+export function series(eventType: EventType, n: number, lo: number, hi: number, share: number): Outcome[] {
+  return Array.from({ length: n }, (_, i) => {
+    const score = Math.round(lo + ((hi - lo) * i) / Math.max(1, n - 1));
+    return { eventType, score, move: scoreToMove(score) * share * wobble(i), fiveOnly: i % 7 === 0 };
+  });
 }
 
 const BASE_ID = 70_000;
@@ -39,12 +43,13 @@ export function rowsOf(
   outcomes: readonly Outcome[],
   priceSource: 'sim' | 'binance',
   now: number,
+  firstId = BASE_ID,
 ): ScoreRow[] {
   return outcomes.flatMap((o, i) => {
     const receivedAt = new Date(now - 3_600_000 - i * 60_000);
     const at = (s: number) => new Date(receivedAt.getTime() + s * 1000);
     const facts = {
-      signalId: BASE_ID + i,
+      signalId: firstId + i,
       priceSource,
       receivedAt,
       source: 'replay',

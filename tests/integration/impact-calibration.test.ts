@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CALIBRATION_TEXTS, CalibrationView } from '../../src/contracts/calibration';
 import { IngestResponse, SignalList, type Signal } from '../../src/contracts/signals';
 import { buildApp } from '../../server/app';
-import { impactCalibrations } from '../../server/db/schema/scorecard';
+import { impactCalibrations, signalScores } from '../../server/db/schema/scorecard';
 import { MemoryBus } from '../../server/plugins/bus/memory';
 import { CalibrationRepo } from '../../server/modules/scorecard/calibration.repo';
 import { calibratedScore } from '../../server/modules/scorecard/impact-curve';
@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { dbTargets, useDatabase } from '../helpers/db';
 import { signUpAndLogIn } from '../helpers/session';
 import { startBinanceDouble, type BinanceDouble } from '../fixtures/binance-double';
-import { marketOutcomes, rowsOf, seeded } from './calibration.support';
+import { marketOutcomes, rowsOf, seeded, series } from './calibration.support';
 import { TOKEN, ingest, item } from './news.support';
 
 const MIN = 20;
@@ -27,7 +27,7 @@ async function view(app: FastifyInstance, authorization: string): Promise<Calibr
   return CalibrationView.parse(res.json());
 }
 
-async function analysed(t: TestApp, content: string): Promise<Signal> {
+async function analysed(t: Pick<TestApp, 'app' | 'api'>, content: string): Promise<Signal> {
   const id = IngestResponse.parse((await ingest(t.app, item(content))).json()).results[0]?.id;
   await t.api.news.drain();
   const listed = SignalList.parse((await t.app.inject('/api/signals?limit=20')).json());
@@ -125,7 +125,7 @@ describe.each(dbTargets())('impact calibration on Binance prices (%s)', (name) =
     expect(anonymous.statusCode).toBe(401);
   });
 
-  it('fits once when two more processes start on a database with no fit stored', async () => {
+  it('fits once when two more processes start with no fit stored, and each applies the next fit announced', async () => {
     await t.database.db.delete(impactCalibrations);
     const bus = new MemoryBus();
     const announced: string[] = [];
@@ -134,9 +134,16 @@ describe.each(dbTargets())('impact calibration on Binance prices (%s)', (name) =
     });
     const nodes = await Promise.all(
       [0, 1].map(async () => {
-        const app = await buildApp(t.config, { logger: false, database: t.database, bus });
+        let api: FastifyInstance | undefined;
+        const app = await buildApp(t.config, {
+          logger: false,
+          database: t.database,
+          bus,
+          onApi: (scope) => (api = scope),
+        });
         await app.ready();
-        return app;
+        if (api === undefined) throw new Error('no /api scope');
+        return { app, api };
       }),
     );
     try {
@@ -145,9 +152,28 @@ describe.each(dbTargets())('impact calibration on Binance prices (%s)', (name) =
       const rows = await t.database.db.select().from(impactCalibrations);
       expect(rows).toHaveLength(3);
       expect(rows.every((r) => r.fittedAt.toISOString() === announced[0])).toBe(true);
-      for (const node of nodes) expect((await view(node, auth.authorization)).fitted_at).toBe(announced[0]);
+      // Both score with it: the one that fitted, and the other from the announcement.
+      const listings = [
+        'Upbit will list Aptos (APT) for KRW trading',
+        'Coinbase will list Render (RENDER) spot trading',
+      ];
+      for (const [i, node] of nodes.entries()) {
+        expect((await view(node.app, auth.authorization)).fitted_at).toBe(announced[0]);
+        const signal = await analysed(node, listings[i] ?? '');
+        if (signal.analysis.status !== 'completed') throw new Error('not completed');
+        expect(signal.analysis.impact_raw).toBeDefined();
+      }
+      // A later fit on one reaches the other through the bus: adoptions, now recorded enough, count.
+      const adoptions = series('adoption', MIN, 20, 70, 0.5);
+      await t.database.db.insert(signalScores).values(rowsOf(adoptions, 'binance', Date.now(), 80_000));
+      await nodes[0]?.api.impactCalibration.refit(0);
+      await vi.waitFor(() => expect(announced).toHaveLength(2));
+      const adoption = await analysed(nodes[1]!, 'Solana announces partnership with Visa for payments');
+      expect(adoption.event_type).toBe('adoption');
+      if (adoption.analysis.status !== 'completed') throw new Error('not completed');
+      expect(adoption.analysis.impact_raw).toBeDefined();
     } finally {
-      await Promise.all(nodes.map((app) => app.close()));
+      await Promise.all(nodes.map((node) => node.app.close()));
     }
   });
 });
