@@ -168,6 +168,9 @@ describe.each(dbTargets())('impact calibration on Binance prices (%s)', (name) =
       await t.database.db.insert(signalScores).values(rowsOf(adoptions, 'binance', Date.now(), 80_000));
       await nodes[0]?.api.impactCalibration.refit(0);
       await vi.waitFor(() => expect(announced).toHaveLength(2));
+      await vi.waitFor(() =>
+        expect(nodes[1]?.api.impactCalibration.applied?.toISOString()).toBe(announced[1]),
+      );
       const adoption = await analysed(nodes[1]!, 'Solana announces partnership with Visa for payments');
       expect(adoption.event_type).toBe('adoption');
       if (adoption.analysis.status !== 'completed') throw new Error('not completed');

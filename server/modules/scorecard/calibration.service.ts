@@ -37,7 +37,21 @@ export interface CalibrationDeps {
  * recorded moves at most once a day across processes, applied by every process from the stored fit.
  */
 export class CalibrationService {
+  private inForce: Date | null = null;
+
   constructor(private readonly deps: CalibrationDeps) {}
+
+  /** When the fit this process scores with was made (null: none, the raw scores stand). */
+  get applied(): Date | null {
+    return this.inForce;
+  }
+
+  private apply(fit: CalibrationFit | null): void {
+    // Two loads under way at once may end in either order: an older fit never replaces a newer one.
+    if (fit !== null && this.inForce !== null && fit.fittedAt < this.inForce) return;
+    this.inForce = fit?.fittedAt ?? null;
+    this.deps.apply(fit === null ? null : calibratorOf(fit, this.deps.minSamples));
+  }
 
   /** Why calibration is off here, or null when it is on. */
   get offReason(): string | null {
@@ -63,7 +77,7 @@ export class CalibrationService {
       return made;
     });
     if (fit === null) return null;
-    this.deps.apply(calibratorOf(fit, this.deps.minSamples));
+    this.apply(fit);
     await this.deps.announce(fit);
     return fit;
   }
@@ -71,11 +85,11 @@ export class CalibrationService {
   /** Applies the latest stored fit of this market source (none on the simulator). */
   async load(): Promise<CalibrationFit | null> {
     if (this.offReason !== null) {
-      this.deps.apply(null);
+      this.apply(null);
       return null;
     }
     const fit = await this.deps.repo.latest(this.deps.market.kind);
-    this.deps.apply(fit === null ? null : calibratorOf(fit, this.deps.minSamples));
+    this.apply(fit);
     return fit;
   }
 
