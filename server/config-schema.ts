@@ -170,6 +170,7 @@ export const ConfigSchema = z.object({
   MARKET_SIM_SEED: decimal(z.number({ error: 'an integer' }).int({ error: 'an integer' })),
   MARKET_SIM_TICK_MS: intBetween(20, 60_000),
   PRICE_MAX_AGE_MS: intBetween(250, 60_000),
+  IMPACT_CALIBRATION_MIN_SAMPLES: intBetween(1, 1_000_000),
   NEWS_SOURCES: newsSources,
   PREMIUM_NEWS_SOURCES: premiumSources,
   RSS_FEEDS: commaList,

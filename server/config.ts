@@ -128,6 +128,10 @@ export const CONFIG_DOCS: Record<keyof Env, { default: string; help: string }> =
     default: '5000',
     help: 'the oldest last price that may size or fill an order, move an exit or price a signal’s arrival; older, the market is asked',
   },
+  IMPACT_CALIBRATION_MIN_SAMPLES: {
+    default: '50',
+    help: 'recorded signals of an event type (on Binance prices) before its impact scores follow what the market did',
+  },
   NEWS_SOURCES: { default: 'replay', help: `comma list of ${NEWS_SOURCE_NAMES.join(', ')}` },
   PREMIUM_NEWS_SOURCES: {
     default: '',

@@ -51,6 +51,7 @@ export const rehearseSignalStatements: StatementRehearsal = (db, log) =>
         assets: ['BTC'],
         eventType: 'other',
         impactScore: 50,
+        impactRaw: null,
         sentiment: 'positive',
         reasoning: 'rehearsal',
         engine: 'rehearsal',

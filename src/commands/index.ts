@@ -7,6 +7,7 @@ import alertsCommands from './areas/alerts';
 import amountsCommands from './areas/amounts';
 import authCommands from './areas/auth';
 import billingCommands from './areas/billing';
+import calibrationCommands from './areas/calibration';
 import coreCommands from './areas/core';
 import feedCommands from './areas/feed';
 import keysCommands from './areas/keys';
@@ -52,6 +53,7 @@ export const AREAS: readonly (readonly CommandDefinition[])[] = [
   feedCommands,
   receiptsCommands,
   scorecardCommands,
+  calibrationCommands,
   watchlistCommands,
   alertsCommands,
   notifyCommands,

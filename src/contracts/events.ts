@@ -97,6 +97,11 @@ export const BusEvents = {
     receivedAt: z.string(),
   }),
   /**
+   * A new impact calibration was stored for this market source: every news module loads it and scores
+   * the next analyses with it.
+   */
+  'impact.calibrated': z.object({ priceSource: MarketSourceKind, fittedAt: z.string() }),
+  /**
    * A stored, analysed signal from a less trusted source reads as retracting an earlier one: the story
    * is marked disputed and nothing is closed on it; those who hold positions on `disputedId` are to be
    * asked whether to close them ("A weaker source disputes …: close?"). Once per disputed signal.

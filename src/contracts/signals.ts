@@ -50,8 +50,10 @@ export const AnalyzingState = z.object({
 
 export const CompletedState = z.object({
   status: z.literal('completed'),
-  /** 0-100. */
+  /** 0-100: the analyzer's score, or once its event type is calibrated, what the market made of it. */
   impact_score: z.number().min(0).max(100),
+  /** The analyzer's own score, when a calibration changed it (docs/analysis.md#calibration). */
+  impact_raw: z.number().min(0).max(100).optional(),
   nlp: z.object({ sentiment: Sentiment, reasoning: z.string() }),
   engine: AnalysisEngine,
   /** Which version of that engine (the local model's, or the LLM prompt's). */

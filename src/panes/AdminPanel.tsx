@@ -2,24 +2,28 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import { useServices } from '../app/AppContext';
 import type { AdminSources, AdminUser, AuditEntry } from '../contracts/billing';
+import type { CalibrationView } from '../contracts/calibration';
 import { adminApi, describeAudit } from '../services/admin';
 import { sourceFigures } from '../services/feed/receipt';
 import { formatDay, isActive } from '../services/premium';
+import { loadCalibration } from '../services/scorecard/calibration';
+import { CalibrationCharts } from './CalibrationCharts';
 import { Dialog } from './Dialog';
 import './PremiumModals.css';
 
-type Tab = 'users' | 'sources' | 'audit';
+type Tab = 'users' | 'sources' | 'calibration' | 'audit';
 const TABS: { id: Tab; label: string }[] = [
   { id: 'users', label: 'Users' },
   { id: 'sources', label: 'Sources' },
+  { id: 'calibration', label: 'Calibration' },
   { id: 'audit', label: 'Audit log' },
 ];
 type Notice = { tone: 'error' | 'success'; text: string } | null;
 
 /**
  * The admin panel (role admin): accounts with their Premium status (grant, revoke), disabling an
- * account, the health of the sources with their ingestion counts, and the audit log. The `admin`
- * commands make the same calls.
+ * account, the health of the sources with their ingestion counts, the impact calibration's curves, and
+ * the audit log. The `admin` and `analysis calibration` commands make the same calls.
  */
 export function AdminPanel() {
   useSignals();
@@ -31,6 +35,7 @@ export function AdminPanel() {
   const [users, setUsers] = useState<AdminUser[] | null>(null);
   const [sources, setSources] = useState<AdminSources | null>(null);
   const [audit, setAudit] = useState<AuditEntry[] | null>(null);
+  const [calibration, setCalibration] = useState<CalibrationView | null>(null);
   const [days, setDays] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<Notice>(null);
 
@@ -39,6 +44,12 @@ export function AdminPanel() {
       if (which === 'sources') {
         const got = await calls.sources();
         if (got.ok) setSources(got.value);
+        else setNotice({ tone: 'error', text: got.message });
+        return;
+      }
+      if (which === 'calibration') {
+        const got = await loadCalibration(api.main);
+        if (got.ok) setCalibration(got.value);
         else setNotice({ tone: 'error', text: got.message });
         return;
       }
@@ -51,7 +62,7 @@ export function AdminPanel() {
         else setNotice({ tone: 'error', text: log.message });
       }
     },
-    [calls],
+    [calls, api.main],
   );
 
   useEffect(() => {
@@ -272,6 +283,12 @@ export function AdminPanel() {
                 </table>
               </div>
             </div>
+          ))}
+        {tab === 'calibration' &&
+          (calibration === null ? (
+            <p className="muted">Loading the calibration...</p>
+          ) : (
+            <CalibrationCharts view={calibration} />
           ))}
         {tab === 'audit' &&
           (audit === null ? (

@@ -51,6 +51,8 @@ export const signals = pgTable(
     assets: jsonb('assets').$type<string[]>().notNull(),
     eventType: text('event_type'),
     impactScore: real('impact_score'),
+    /** The analyzer's own score when a calibration changed it (null: the score is the analyzer's). */
+    impactRaw: real('impact_raw'),
     sentiment: text('sentiment'),
     reasoning: text('reasoning'),
     engine: text('engine'),

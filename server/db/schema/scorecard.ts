@@ -1,5 +1,7 @@
 import {
   bigint,
+  jsonb,
+  primaryKey,
   doublePrecision,
   index,
   integer,
@@ -35,6 +37,10 @@ export const signalScores = pgTable(
     sourceName: text('source_name').notNull(),
     sentiment: text('sentiment', { enum: ['positive', 'negative', 'neutral'] }).notNull(),
     impact: real('impact').notNull(),
+    /** The analyzer's score before any calibration, the event type and the primary asset (null before). */
+    impactRaw: real('impact_raw'),
+    eventType: text('event_type'),
+    primaryAsset: text('primary_asset'),
   },
   (t) => [
     uniqueIndex('signal_scores_key_idx').on(t.signalId, t.asset, t.horizonS),
@@ -51,3 +57,23 @@ export const signalScoreRoles = pgTable('signal_score_roles', {
   signalId: bigint('signal_id', { mode: 'number' }).primaryKey(),
   role: text('role', { enum: ['retracted', 'retraction'] }).notNull(),
 });
+
+/**
+ * The latest impact calibration per market source and event type: an isotonic curve of the realised
+ * |move| at `horizon_s` on the raw score (`points`, [[score, move %]…], increasing), fitted from the rows
+ * above, and the global ratio of realised to expected moves it was fitted with. One fit replaces the rows
+ * of its source at once; `fitted_at` is the same on every row of a fit.
+ */
+export const impactCalibrations = pgTable(
+  'impact_calibrations',
+  {
+    priceSource: text('price_source').notNull(),
+    eventType: text('event_type').notNull(),
+    horizonS: integer('horizon_s').notNull(),
+    points: jsonb('points').$type<[number, number][]>().notNull(),
+    sampleCount: integer('sample_count').notNull(),
+    ratio: doublePrecision('ratio').notNull(),
+    fittedAt: timestamp('fitted_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.priceSource, t.eventType] })],
+);

@@ -2,7 +2,7 @@ import type { Analyzer } from '../analysis/analysis.service';
 import type { Bus } from '../../plugins/bus';
 import { ARRIVAL_PRICE_MS, ArrivalPrices } from './arrival-prices';
 import type { NewsRepo, SignalRow } from './news.repo';
-import type { Clock, NewsLog } from './news.types';
+import type { Clock, ImpactCalibrator, NewsLog } from './news.types';
 import { pricesAt, type PriceSource } from './prices-at';
 import { Retractions, type Reporter } from './retraction.service';
 
@@ -44,6 +44,8 @@ export class AnalysisRunner {
   private readonly arrival: ArrivalPrices;
   /** Completes analyses, linking a retraction to the story it retracts. */
   private readonly retractions: Retractions;
+  /** The impact calibration in force (null: the analyzer's scores stand). */
+  calibrator: ImpactCalibrator | null = null;
 
   constructor(private readonly deps: AnalysisRunnerDeps) {
     this.retractions = new Retractions({
@@ -147,11 +149,14 @@ export class AnalysisRunner {
     this.deps.stats.analysisMs += performance.now() - started;
     this.deps.stats.analysed += 1;
     const initialPrices = priceNow ? await pricesAt(result.assets, snapshot, this.deps.prices) : {};
+    // The score every reader sees is the calibrated one; the analyzer's own stays beside it.
+    const calibrated = this.calibrator?.(result.event_type, result.impact_score) ?? null;
     const { done, retracted, disputed } = await this.retractions.complete(row, {
       asset: result.asset,
       assets: result.assets,
       eventType: result.event_type,
-      impactScore: result.impact_score,
+      impactScore: calibrated ?? result.impact_score,
+      impactRaw: calibrated === null ? null : result.impact_score,
       sentiment: result.sentiment,
       reasoning: result.reasoning,
       engine: result.engine,

@@ -17,6 +17,7 @@ function analysisOf(row: SignalRow): SignalAnalysis {
   return {
     status: 'completed',
     impact_score: Math.round(row.impactScore * 10) / 10,
+    ...(row.impactRaw === null ? {} : { impact_raw: Math.round(row.impactRaw * 10) / 10 }),
     nlp: { sentiment: sentiment.data, reasoning: row.reasoning ?? '' },
     engine: engine.success ? engine.data : 'local',
     ...(row.engineVersion === null ? {} : { engine_version: row.engineVersion }),

@@ -5,7 +5,7 @@ import { toSignal } from './news-mapper';
 import { AnalysisRunner } from './news-analysis';
 import { NewsAdmission, type Admission } from './news-admission';
 import type { NewsRepo, SignalRow } from './news.repo';
-import type { Clock, NewsLog, RawItem } from './news.types';
+import type { Clock, ImpactCalibrator, NewsLog, RawItem } from './news.types';
 import type { PriceSource } from './prices-at';
 
 export { CLUSTER_WINDOW_MS, lockedAdmission, type Admission } from './news-admission';
@@ -73,6 +73,14 @@ export class NewsService {
       stored: (row, snapshot) => this.stored(row, snapshot),
       reportedRetraction: (row, reporter) => this.analysis.reported(row, reporter),
     });
+  }
+
+  /**
+   * Scores the next analyses with this impact calibration (null: the analyzer's scores stand). The
+   * scorecard, which records what prices did after each signal, fits it and sets it.
+   */
+  setImpactCalibration(calibrator: ImpactCalibrator | null): void {
+    this.analysis.calibrator = calibrator;
   }
 
   /** Loads the last 30 minutes of stories so that clustering survives a restart. */

@@ -1,3 +1,4 @@
+import type { EventType } from '../../../src/contracts/analysis';
 import type { NewsSourceKind, SourceState } from '../../../src/contracts/signals';
 import type { Clock, Disposer } from '../market/clock';
 
@@ -74,3 +75,9 @@ export function rawItem(fields: Partial<RawItem> & Pick<RawItem, 'content' | 'so
     ...fields,
   };
 }
+
+/**
+ * Maps the analyzer's raw impact score of an event type to the calibrated one (what the market made of
+ * such scores); null where the raw score stands. The scorecard fits it and hands it over.
+ */
+export type ImpactCalibrator = (eventType: EventType, raw: number) => number | null;

@@ -12,6 +12,7 @@ export type AnalysisColumns = Pick<
   | 'assets'
   | 'eventType'
   | 'impactScore'
+  | 'impactRaw'
   | 'sentiment'
   | 'reasoning'
   | 'engine'

@@ -1,8 +1,10 @@
 import { inArray, sql } from 'drizzle-orm';
+import { EventType } from '../../../src/contracts/analysis';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { RetractionRole } from '../../../src/contracts/scorecard';
 import { signalScoreRoles, signalScores } from '../../db/schema/scorecard';
+import type { CalibrationSample } from './impact-curve';
 
 export type ScoreRow = typeof signalScores.$inferInsert;
 
@@ -140,5 +142,36 @@ export class ScorecardRepo {
     `);
     const rows = (result as unknown as { rows: unknown[] }).rows;
     return z.array(ScoreAggregate).parse(rows);
+  }
+
+  /**
+   * What the impact calibration learns from: per signal of a known event type received since `since`
+   * on `priceSource`'s prices (retracted stories and retractions left out), the raw score and the
+   * |move| % of its primary asset at 30 minutes, or at 5 where the 30-minute price is missing.
+   */
+  async calibrationSamples(priceSource: string, since: Date, limit: number): Promise<CalibrationSample[]> {
+    const result = await this.db.execute(sql`
+      select a.event_type, coalesce(a.impact_raw, a.impact) as score,
+        abs(coalesce(m30.price, m5.price) - a.price) / a.price * 100 as move
+      from ${signalScores} a
+      left join ${signalScores} m30 on m30.signal_id = a.signal_id and m30.asset = a.asset
+        and m30.horizon_s = 1800 and m30.price_source = a.price_source
+      left join ${signalScores} m5 on m5.signal_id = a.signal_id and m5.asset = a.asset
+        and m5.horizon_s = 300 and m5.price_source = a.price_source
+      left join ${signalScoreRoles} r on r.signal_id = a.signal_id
+      where a.horizon_s = 0 and a.price > 0 and a.price_source = ${priceSource}
+        and a.event_type is not null and a.asset = a.primary_asset and r.role is null
+        and coalesce(m30.price, m5.price) is not null
+        and a.received_at >= ${since.toISOString()}
+      order by a.received_at desc
+      limit ${limit}
+    `);
+    const rows = z
+      .array(z.object({ event_type: z.string(), score: z.coerce.number(), move: z.coerce.number() }))
+      .parse((result as unknown as { rows: unknown[] }).rows);
+    return rows.flatMap((r) => {
+      const type = EventType.safeParse(r.event_type);
+      return type.success ? [{ eventType: type.data, score: r.score, move: r.move }] : [];
+    });
   }
 }

@@ -35,6 +35,10 @@ function factsOf(s: Signal): Facts | null {
     sourceName: s.metadata.source_name,
     sentiment: s.analysis.nlp.sentiment,
     impact: s.analysis.impact_score,
+    // What the calibration learns from: the analyzer's own score, the event, the primary asset.
+    impactRaw: s.analysis.impact_raw ?? s.analysis.impact_score,
+    eventType: s.event_type,
+    primaryAsset: s.asset ?? s.assets[0] ?? null,
   };
 }
 
