@@ -1,3 +1,4 @@
+import { CALIBRATION_TEXTS, type CalibrationView } from '../../src/contracts/calibration';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +8,37 @@ import { signUpAndLogInThroughUi } from './support/session';
 
 const WIDE = { width: 1280, height: 720 };
 const NARROW = { width: 390, height: 844 };
+
+const point = (score: number, predicted: number, realised: number) => ({
+  score,
+  predicted_move: predicted,
+  realised_move: realised,
+});
+/** A fitted calibration as the server answers it on Binance prices (listings moved more than promised). */
+const FITTED: CalibrationView = {
+  state: 'on',
+  min_samples: 50,
+  fitted_at: '2026-12-01T04:00:00.000Z',
+  horizon_s: 1800,
+  ratio: 0.2,
+  types: [
+    {
+      event_type: 'listing',
+      samples: 64,
+      active: true,
+      probes: [point(20, 0.1, 0.3), point(50, 0.6, 1.8), point(80, 1.5, 4)],
+      points: [point(30, 0.2, 0.5), point(55, 0.7, 2.1), point(80, 1.5, 4), point(92, 2.6, 5.2)],
+    },
+    {
+      event_type: 'partnership',
+      samples: 12,
+      active: false,
+      probes: [point(20, 0.1, 0.02), point(50, 0.6, 0.05), point(80, 1.5, 0.05)],
+      points: [point(15, 0.08, 0.02), point(40, 0.4, 0.05)],
+    },
+    { event_type: 'etf', samples: 0, active: false, probes: [], points: [] },
+  ],
+};
 
 /** One screenshot at each of the two sizes the product is checked at. */
 async function shots(page: Page, name: string): Promise<void> {
@@ -298,6 +330,19 @@ describe('Premium in the browser (sandbox checkout)', () => {
     await shots(page, 'admin-sources');
     // Resizing to the phone width rebuilds the dashboard behind the panel: focus the tab again.
     await panel.getByRole('tab', { name: 'Sources' }).focus();
+    await page.keyboard.press('ArrowRight');
+    // On the simulator the impact calibration is off, and says why.
+    await expect
+      .poll(() => panel.getByTestId('calibration-off').innerText())
+      .toBe(CALIBRATION_TEXTS.simulated);
+    // The charts as an admin sees them on real prices: the same tab with a fitted answer recorded.
+    await page.route('**/api/analysis/calibration', (route) => route.fulfill({ json: FITTED }));
+    await panel.getByRole('tab', { name: 'Users' }).click();
+    await panel.getByRole('tab', { name: 'Calibration' }).click();
+    await expect.poll(() => panel.getByTestId('calibration-chart').count()).toBe(2);
+    await shots(page, 'admin-calibration');
+    await page.unroute('**/api/analysis/calibration');
+    await panel.getByRole('tab', { name: 'Calibration' }).focus();
     await page.keyboard.press('ArrowRight');
     await expect
       .poll(() => panel.getByTestId('audit-row').first().innerText())

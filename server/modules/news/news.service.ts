@@ -142,9 +142,9 @@ export class NewsService {
     return this.analysis.missingArrivalPrices;
   }
 
-  /** History, without the items of `hidden` sources (the premium ones, for a viewer on the free plan). */
   /**
-   * A page of history, newest first. With `keep` (an account's feed filter) pages are read on until
+   * A page of history, newest first, without the items of `hidden` sources (the premium ones, for a
+   * viewer on the free plan). With `keep` (an account's feed filter) pages are read on until
    * `limit` signals pass or {@link FILTERED_SCAN} were looked at: a page may then hold fewer.
    */
   async list(
