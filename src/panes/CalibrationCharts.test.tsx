@@ -46,7 +46,7 @@ describe('CalibrationCharts', () => {
     ]);
     // Scaled to the largest move (4%): the realised line of listings reaches the top at score 80.
     const realised = charts[0]?.querySelectorAll('path')[1]?.getAttribute('d');
-    expect(realised).toBe('M68.0,61.0 L132.0,4.0');
+    expect(realised).toBe('M98.8,70.0 L163.6,4.0');
     expect(screen.getByRole('img', { name: /^listing: promised and realised move by score, up to 4\.00%$/ }));
   });
 

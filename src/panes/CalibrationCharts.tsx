@@ -1,16 +1,22 @@
 import type { CalibrationPoint, CalibrationView } from '../contracts/calibration';
 import { calibrationStatus } from '../services/scorecard/calibration';
 
-const W = 168;
-const H = 84;
+const W = 200;
+const H = 108;
+/** Room for the move's labels on the left and the score's below. */
+const LEFT = 34;
+const BOTTOM = 16;
 const PAD = 4;
+
+const xOf = (score: number) => LEFT + (score / 100) * (W - LEFT - PAD);
+const yOf = (move: number, top: number) => H - BOTTOM - (move / top) * (H - BOTTOM - PAD);
 
 /** A type's points as an SVG path on the shared scale: score 0-100 across, move 0-`top` up. */
 function pathOf(points: readonly CalibrationPoint[], top: number, pick: (p: CalibrationPoint) => number) {
   return points
     .map((p, i) => {
-      const x = PAD + (p.score / 100) * (W - 2 * PAD);
-      const y = H - PAD - (pick(p) / top) * (H - 2 * PAD);
+      const x = xOf(p.score);
+      const y = yOf(pick(p), top);
       return `${i === 0 ? 'M' : 'L'}${x.toFixed(1)},${y.toFixed(1)}`;
     })
     .join(' ');
@@ -34,7 +40,7 @@ export function CalibrationCharts({ view }: { view: CalibrationView }) {
       <p className="muted">
         {view.fitted_at === null
           ? 'Not fitted yet: no recorded moves on Binance prices.'
-          : `Fitted ${view.fitted_at.slice(0, 16).replace('T', ' ')} from moves ${(view.horizon_s ?? 0) / 60} min after arrival. Dashed: the move the score promised; solid: the move made. A type is calibrated from ${view.min_samples} signals.`}
+          : `Fitted ${view.fitted_at.slice(0, 16).replace('T', ' ')} from moves ${(view.horizon_s ?? 0) / 60} min after arrival. Across: the raw score (0-100, dotted at the alert threshold 80); up: the move. Dashed: the move the score promised; solid: the move made. A type is calibrated from ${view.min_samples} signals.`}
       </p>
       <div className="calibration-grid">
         {shown.map((t) => {
@@ -50,7 +56,35 @@ export function CalibrationCharts({ view }: { view: CalibrationView }) {
                 role="img"
                 aria-label={`${t.event_type}: promised and realised move by score, up to ${top.toFixed(2)}%`}
               >
-                <rect x={0.5} y={0.5} width={W - 1} height={H - 1} fill="none" stroke="var(--border)" />
+                <rect
+                  x={LEFT + 0.5}
+                  y={PAD + 0.5}
+                  width={W - LEFT - PAD - 1}
+                  height={H - BOTTOM - PAD - 1}
+                  fill="none"
+                  stroke="var(--border)"
+                />
+                <g className="calibration-axis" fill="var(--text-dim)" fontSize="9">
+                  <text x={LEFT - 3} y={PAD + 8} textAnchor="end">
+                    {`${top.toFixed(top < 1 ? 2 : 1)}%`}
+                  </text>
+                  <text x={LEFT - 3} y={H - BOTTOM} textAnchor="end">
+                    0%
+                  </text>
+                  {[0, 50, 100].map((score) => (
+                    <text key={score} x={xOf(score)} y={H - 4} textAnchor="middle">
+                      {score}
+                    </text>
+                  ))}
+                  <line
+                    x1={xOf(80)}
+                    x2={xOf(80)}
+                    y1={PAD}
+                    y2={H - BOTTOM}
+                    stroke="var(--border)"
+                    strokeDasharray="1 2"
+                  />
+                </g>
                 <path
                   d={pathOf(points, top, (p) => p.predicted_move)}
                   fill="none"
