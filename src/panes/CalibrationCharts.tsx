@@ -72,7 +72,12 @@ export function CalibrationCharts({ view }: { view: CalibrationView }) {
                     0%
                   </text>
                   {[0, 50, 100].map((score) => (
-                    <text key={score} x={xOf(score)} y={H - 4} textAnchor="middle">
+                    <text
+                      key={score}
+                      x={xOf(score)}
+                      y={H - 4}
+                      textAnchor={score === 0 ? 'start' : score === 100 ? 'end' : 'middle'}
+                    >
                       {score}
                     </text>
                   ))}
