@@ -6,7 +6,9 @@ import { loadSplit } from '../../server/modules/analysis/dataset';
 import { createLocalAnalyzer, WEIGHTS_FILE } from '../../server/modules/analysis/local-analyzer';
 import { assetFigures, sentimentFigures, spearman } from '../../server/modules/analysis/metrics';
 import { DEFAULT_TRAIN_OPTIONS } from '../../server/modules/analysis/model';
-import { serializeWeights, trainFromItems } from '../../server/modules/analysis/train';
+import { serializeJson, serializeWeights, trainFromItems } from '../../server/modules/analysis/train';
+import { DEFAULT_IMPACT_OPTIONS, trainImpactModel } from '../../server/modules/analysis/impact-training';
+import { IMPACT_MODEL_FILE } from '../../server/modules/analysis/impact-model';
 import { ROOT } from '../helpers/process';
 
 describe('labelled data', () => {
@@ -29,6 +31,16 @@ describe('training', () => {
     expect(await serializeWeights(trainFromItems(train))).toBe(a);
     expect(readFileSync(WEIGHTS_FILE, 'utf8')).toBe(a);
     expect(await serializeWeights(trainFromItems(train, { ...DEFAULT_TRAIN_OPTIONS, seed: 8 }))).not.toBe(a);
+  });
+
+  it('ships the impact model `npm run train:analysis` makes from train.jsonl and train-impact.jsonl', async () => {
+    const model = trainImpactModel(loadSplit('train'), DEFAULT_IMPACT_OPTIONS, loadSplit('train-impact'));
+    expect(readFileSync(IMPACT_MODEL_FILE, 'utf8')).toBe(await serializeJson(model, IMPACT_MODEL_FILE));
+    expect(model.stretch.every(([x], i, all) => i === 0 || x > (all[i - 1]?.[0] ?? x))).toBe(true);
+    // The extra items teach the trees; the high-band classifier keeps the labels' own odds.
+    const alone = trainImpactModel(loadSplit('train'));
+    expect(alone.band).toEqual(model.band);
+    expect(alone.trees).not.toEqual(model.trees);
   });
 });
 

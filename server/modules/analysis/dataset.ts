@@ -29,7 +29,8 @@ export type LabelledItem = z.infer<typeof LabelledItem>;
  * other outlets reported them; it is never tuned on. Sets kept outside the repository are read with
  * `loadFile`.
  */
-export type Split = 'train' | 'dev' | 'dev-voices' | 'test' | 'replay' | 'holdout' | 'voices' | 'outside';
+export type Split =
+  'train' | 'train-impact' | 'dev' | 'dev-voices' | 'test' | 'replay' | 'holdout' | 'voices' | 'outside';
 
 export const DATA_DIR = fromRoot('server/modules/analysis/data');
 

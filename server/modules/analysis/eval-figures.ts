@@ -1,7 +1,7 @@
 import type { Sentiment } from '../../../src/contracts/analysis';
 import type { LabelledItem } from './dataset';
 import { createLocalAnalyzer, type LocalAnalyzer } from './local-analyzer';
-import { trainImpactModel } from './impact-training';
+import { DEFAULT_IMPACT_OPTIONS, trainImpactModel } from './impact-training';
 import { trainFromItems } from './train';
 import { assetFigures, sentimentFigures, spearman, type SentimentFigures } from './metrics';
 
@@ -106,13 +106,21 @@ export function figuresOf(
 }
 
 /** k-fold cross-validation: the rules stay, both models are retrained without the fold they score. */
-export function crossValidate(items: readonly LabelledItem[], k = 5, baseline?: Labeller): Figures {
+export function crossValidate(
+  items: readonly LabelledItem[],
+  k = 5,
+  baseline?: Labeller,
+  impactExtra: readonly LabelledItem[] = [],
+): Figures {
   const byFold: LabelledItem[][] = Array.from({ length: k }, () => []);
   items.forEach((it, i) => byFold[i % k]?.push(it));
   const pooled: { item: LabelledItem; analyzer: LocalAnalyzer }[] = [];
   for (let f = 0; f < k; f++) {
     const rest = byFold.filter((_, j) => j !== f).flat();
-    const analyzer = createLocalAnalyzer(trainFromItems(rest), trainImpactModel(rest));
+    const analyzer = createLocalAnalyzer(
+      trainFromItems(rest),
+      trainImpactModel(rest, DEFAULT_IMPACT_OPTIONS, impactExtra),
+    );
     for (const item of byFold[f] ?? []) pooled.push({ item, analyzer });
   }
   // Score each fold with its own model, pooled into one set of figures.

@@ -131,7 +131,7 @@ line(split, 'items_per_second', itemsPerSecond, 'items/s');
 
 const regressions: string[] = [];
 if (split !== 'replay') {
-  const cv = crossValidate([...loadSplit('train'), ...loadSplit('dev')], 5, vader);
+  const cv = crossValidate([...loadSplit('train'), ...loadSplit('dev')], 5, vader, loadSplit('train-impact'));
   console.log(`\n5-fold cross-validation over train+dev (${cv.n} items; rules fixed, model refit per fold)`);
   printTable(cv);
   printLines('cv', cv, 'cv_');

@@ -83,24 +83,35 @@ export function fitStretch(
   return out;
 }
 
+/**
+ * `items` are the labelled items the scores' spread and the high band's odds are taken from; `extra`
+ * (data/train-impact.jsonl, written for the high band's kinds, so high-heavy) teach the trees only: in
+ * the stretch or the classifier they would pass on their share of 80+ labels as the odds of any news
+ * (tried: the same alerts caught fewer high-band items in cross-validation).
+ */
 export function trainImpactModel(
   items: readonly LabelledItem[],
   opts: ImpactTrainOptions = DEFAULT_IMPACT_OPTIONS,
+  extra: readonly LabelledItem[] = [],
 ): ImpactModel {
   const X = items.map(itemFeatures);
   const y = items.map((it) => it.impact);
+  const extraX = extra.map(itemFeatures);
+  const extraY = extra.map((it) => it.impact);
   const outOfFold = new Array<number>(X.length).fill(0);
   for (let f = 0; f < opts.stretchFolds; f++) {
     const rows = X.map((_, i) => i).filter((i) => i % opts.stretchFolds !== f);
     const trees = fitTrees(
-      rows.map((i) => X[i] ?? new Float64Array()),
-      rows.map((i) => y[i] ?? 0),
+      [...rows.map((i) => X[i] ?? new Float64Array()), ...extraX],
+      [...rows.map((i) => y[i] ?? 0), ...extraY],
       opts,
     );
     for (let i = f; i < X.length; i += opts.stretchFolds)
       outOfFold[i] = predict(trees, X[i] ?? new Float64Array());
   }
-  const trees = fitTrees(X, y, opts);
+  const allX = [...X, ...extraX];
+  const allY = [...y, ...extraY];
+  const trees = fitTrees(allX, allY, opts);
   const band = fitEnsemble(
     X,
     y.map((label) => (label >= HIGH_BAND ? 1 : 0)),
@@ -109,7 +120,7 @@ export function trainImpactModel(
   );
   return {
     ...trees,
-    training: { ...trees.training, ...opts },
+    training: { ...trees.training, ...opts, examples: allX.length },
     stretch: fitStretch(outOfFold, y, opts.stretchKnots),
     band: { base: band.base, learningRate: band.learningRate, trees: band.trees },
     bandThreshold: opts.bandThreshold,

@@ -5,7 +5,7 @@ import { loadSplit, type LabelledItem } from './dataset';
 import { detectEvent } from './events';
 import { featurize } from './features';
 import { IMPACT_MODEL_FILE } from './impact-model';
-import { trainImpactModel } from './impact-training';
+import { DEFAULT_IMPACT_OPTIONS, trainImpactModel } from './impact-training';
 import { WEIGHTS_FILE } from './local-analyzer';
 import {
   DEFAULT_TRAIN_OPTIONS,
@@ -17,8 +17,8 @@ import {
 import { normalizeText } from './normalize';
 
 /**
- * `npm run train:analysis`: trains the sentiment model and the impact model on data/train.jsonl only and
- * writes weights.json and impact-model.json. Deterministic: the same data and options give
+ * `npm run train:analysis`: trains the sentiment model on data/train.jsonl and the impact model on it and
+ * data/train-impact.jsonl, and writes weights.json and impact-model.json. Deterministic: the same data and options give
  * byte-identical files.
  */
 export function toExample(item: LabelledItem): Example {
@@ -46,7 +46,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const items = loadSplit('train');
   const weights = trainFromItems(items);
   writeFileSync(WEIGHTS_FILE, await serializeWeights(weights));
-  const impact = trainImpactModel(items);
+  const impact = trainImpactModel(items, DEFAULT_IMPACT_OPTIONS, loadSplit('train-impact'));
   writeFileSync(IMPACT_MODEL_FILE, await serializeJson(impact, IMPACT_MODEL_FILE));
   const ms = Math.round(performance.now() - started);
   console.log(
