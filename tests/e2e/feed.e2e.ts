@@ -279,6 +279,12 @@ describe('the feed in the browser', () => {
   });
 
   it('fires a high-impact alert: highlight and a browser notification', async () => {
+    // A list scrolled down (hovering a card further down does it) holds new cards back behind "N new":
+    // start at the top, where they arrive and their highlight shows.
+    await ui
+      .feed()
+      .locator('.feed-list')
+      .evaluate((el) => el.scrollTo({ top: 0 }));
     await ui.feed().getByRole('button', { name: 'Alerts' }).click();
     const modal = page.getByRole('dialog', { name: 'Notifications & Alerts' });
     await modal.getByRole('slider', { name: 'Impact threshold' }).fill('50');
