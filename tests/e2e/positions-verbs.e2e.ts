@@ -85,7 +85,17 @@ describe('position verbs in the browser', () => {
     await expect.poll(async () => (await ui.cells('BTC/USDT').catch(() => []))[1]).toBe('SHORT');
     await ui.tab('Closed').click();
     const closed = page.getByTestId('closed-row');
-    await expect.poll(() => closed.count()).toBe(3);
+    // The Closed tab reads the history when it opens; on a loaded machine the flip's close can be stored
+    // a moment after the socket shows the short, so the tab is opened again until it is there.
+    await expect
+      .poll(async () => {
+        if ((await closed.count()) < 3) {
+          await ui.tab('Positions').click();
+          await ui.tab('Closed').click();
+        }
+        return closed.count();
+      })
+      .toBe(3);
     const rows = await closed.evaluateAll((rs) =>
       rs.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent ?? '')),
     );
